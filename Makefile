@@ -1,0 +1,42 @@
+# Strata build entry points. `make serve` and `make test` are the two commands a fresh machine needs.
+SHELL := /bin/bash
+NODE ?= node
+PORT ?= 8086
+TEST_CONCURRENCY ?= 2
+
+.PHONY: install build serve test test-only lint clean binary perf
+
+node_modules/.install-stamp: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+install: node_modules/.install-stamp
+
+build: install
+	npx tsc -p tsconfig.json
+
+# Data (WAL, meta, engine files) under ./data unless SERVICE__... env vars say otherwise.
+serve: build
+	@mkdir -p data
+	SERVICE__STORAGE__WAL_DIR=$${SERVICE__STORAGE__WAL_DIR:-./data/wal} \
+	SERVICE__STORAGE__META_DIR=$${SERVICE__STORAGE__META_DIR:-./data/meta} \
+	SERVICE__CHDB__SESSION_DATA_PATH=$${SERVICE__CHDB__SESSION_DATA_PATH:-./data/engine} \
+	SERVICE__SERVER__PORT=$${SERVICE__SERVER__PORT:-$(PORT)} \
+	$(NODE) build/cli/main.js serve $(SERVE_ARGS)
+
+# Fresh install (npm ci), build, lint, then every *.test.js with Node's test runner.
+test:
+	npm ci --no-audit --no-fund
+	@touch node_modules/.install-stamp
+	$(MAKE) --no-print-directory test-only
+
+test-only: build lint-only
+	$(NODE) --test --test-concurrency=$(TEST_CONCURRENCY) $$(find build -name '*.test.js' | sort)
+
+lint: build lint-only
+
+lint-only:
+	$(NODE) .ci/lint.mjs
+
+clean:
+	rm -rf build dist

@@ -1,0 +1,66 @@
+/**
+ * The one way to publish an immutable file: write `<name>.tmp`, fsync it, rename over the
+ * final name, fsync the directory. A crash leaves either the old file, the new file, or a
+ * stray `.tmp` that `removeTempFiles` deletes at open; never a half-written final file.
+ */
+import { open, rename, rm, readdir, mkdir } from 'node:fs/promises';
+import { join, dirname, basename } from 'node:path';
+
+export const TEMP_SUFFIX = '.tmp';
+
+export async function fsyncDir(dir: string): Promise<void> {
+  const fh = await open(dir, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Atomically replace `path` with `data` (durable when the promise resolves). */
+export async function writeFileAtomic(path: string, data: Uint8Array | string): Promise<void> {
+  const tmp = path + TEMP_SUFFIX;
+  await mkdir(dirname(path), { recursive: true });
+  const fh = await open(tmp, 'w');
+  try {
+    await fh.writeFile(data);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await rename(tmp, path);
+  await fsyncDir(dirname(path));
+}
+
+/** Publish an already written and fsynced temp file under its final name. */
+export async function publishFile(tmpPath: string, finalPath: string): Promise<void> {
+  await rename(tmpPath, finalPath);
+  await fsyncDir(dirname(finalPath));
+}
+
+/** Move a file aside (quarantine) durably. */
+export async function moveFile(from: string, to: string): Promise<void> {
+  await mkdir(dirname(to), { recursive: true });
+  await rename(from, to);
+  await fsyncDir(dirname(to));
+  if (dirname(from) !== dirname(to)) await fsyncDir(dirname(from));
+}
+
+/** Delete leftover temp files of interrupted publishes in `dir`; returns their names. */
+export async function removeTempFiles(dir: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    if (name.endsWith(TEMP_SUFFIX)) {
+      await rm(join(dir, name), { force: true });
+      removed.push(basename(name));
+    }
+  }
+  return removed;
+}

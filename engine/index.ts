@@ -1,0 +1,3 @@
+/** Public surface of the storage engine. Other layers import only from here. */
+export * from './errors.js';
+export * from './point.js';

@@ -1,0 +1,2 @@
+/** Public surface of the query layer (parser, planner, executor). */
+export {};

@@ -1,0 +1,2 @@
+/** Public surface of the HTTP layer. */
+export { startServer, type ServerHandle } from './app.js';
