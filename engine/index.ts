@@ -1,3 +1,4 @@
 /** Public surface of the storage engine. Other layers import only from here. */
 export * from './errors.js';
 export * from './point.js';
+export * from './logger.js';

@@ -44,6 +44,11 @@ export interface Tag {
 }
 
 export interface Point {
+  /**
+   * Canonical series key: measurement and tags sorted by key, escaped as in line protocol
+   * (`cpu,host=a,region=us\ east`). Equal series always produce byte-identical keys.
+   */
+  readonly seriesKey: string;
   readonly measurement: string;
   /** Sorted by key in byte order, keys unique, no empty values. */
   readonly tags: readonly Tag[];
