@@ -1,0 +1,172 @@
+/**
+ * One series-field column of the in-memory cache: time offsets (ns from the shard start,
+ * exact integers in a Float64Array) and typed values. Appends are O(1) amortised; the first
+ * read after out-of-order or duplicate appends sorts once (stable) and keeps the last write
+ * for a duplicate timestamp.
+ */
+import { FieldType, type ValueColumn } from '../point.js';
+import { InvariantError } from '../errors.js';
+
+type Store = Float64Array | BigInt64Array | BigUint64Array | Uint8Array | string[];
+const INITIAL = 8;
+
+function allocValues(type: FieldType, n: number): Store {
+  switch (type) {
+    case FieldType.Float:
+    case FieldType.Integer:
+    case FieldType.Unsigned:
+      return new Float64Array(n);
+    case FieldType.Boolean:
+      return new Uint8Array(n);
+    case FieldType.String:
+      return [];
+  }
+}
+
+export class CacheEntry {
+  private times = new Float64Array(INITIAL);
+  private values: Store;
+  private n = 0;
+  /** True while offsets are strictly increasing (no sort or dedupe needed). */
+  private ordered = true;
+  private stringBytes = 0;
+
+  constructor(readonly type: FieldType) {
+    this.values = allocValues(type, INITIAL);
+  }
+
+  get length(): number {
+    return this.n;
+  }
+
+  /** Approximate heap bytes, for snapshot thresholds. */
+  get sizeBytes(): number {
+    return this.n * (this.type === FieldType.Boolean ? 9 : 16) + this.stringBytes + 64;
+  }
+
+  get minOffset(): number {
+    this.normalize();
+    return this.n ? this.times[0]! : 0;
+  }
+
+  get maxOffset(): number {
+    this.normalize();
+    return this.n ? this.times[this.n - 1]! : 0;
+  }
+
+  append(offset: number, value: number | bigint | boolean | string): void {
+    if (this.n === this.times.length) this.grow();
+    if (this.n > 0 && offset <= this.times[this.n - 1]!) this.ordered = false;
+    this.times[this.n] = offset;
+    const v = this.values;
+    if (typeof value === 'bigint') {
+      this.widen();
+      (this.values as BigInt64Array | BigUint64Array)[this.n] = value;
+    } else if (v instanceof Float64Array) {
+      v[this.n] = value as number;
+    } else if (v instanceof BigInt64Array || v instanceof BigUint64Array) {
+      v[this.n] = BigInt(value as number);
+    } else if (v instanceof Uint8Array) {
+      v[this.n] = value ? 1 : 0;
+    } else {
+      v.push(value as string);
+      this.stringBytes += (value as string).length * 2;
+    }
+    this.n++;
+  }
+
+  private grow(): void {
+    const cap = this.times.length * 2;
+    const t = new Float64Array(cap);
+    t.set(this.times);
+    this.times = t;
+    const v = this.values;
+    if (Array.isArray(v)) return;
+    const ctor = v.constructor as new (n: number) => typeof v;
+    const nv = new ctor(cap);
+    (nv as { set(a: typeof v): void }).set(v);
+    this.values = nv;
+  }
+
+  /** Switch an integer column to exact 64-bit storage when a value beyond 2^53 arrives. */
+  private widen(): void {
+    const v = this.values;
+    if (!(v instanceof Float64Array)) return;
+    const wide = this.type === FieldType.Unsigned ? new BigUint64Array(v.length) : new BigInt64Array(v.length);
+    if (this.type !== FieldType.Integer && this.type !== FieldType.Unsigned) {
+      throw new InvariantError(`bigint value for a ${this.type} column`);
+    }
+    for (let i = 0; i < this.n; i++) wide[i] = BigInt(v[i]!);
+    this.values = wide;
+  }
+
+  /** Sort by time (stable) and keep the last write of each timestamp. */
+  private normalize(): void {
+    if (this.ordered) return;
+    const n = this.n;
+    const idx = new Uint32Array(n);
+    for (let i = 0; i < n; i++) idx[i] = i;
+    const t = this.times;
+    idx.sort((a, b) => t[a]! - t[b]! || a - b);
+    const nt = new Float64Array(Math.max(INITIAL, n));
+    const src = this.values;
+    const dst = Array.isArray(src) ? ([] as string[]) : new (src.constructor as new (n: number) => Exclude<Store, string[]>)(nt.length);
+    let out = 0;
+    for (let k = 0; k < n; k++) {
+      const i = idx[k]!;
+      // A later index with the same time overrides: only emit the last of a run.
+      if (k + 1 < n && t[idx[k + 1]!] === t[i]) continue;
+      nt[out] = t[i]!;
+      if (Array.isArray(dst)) dst.push((src as string[])[i]!);
+      else (dst as Float64Array)[out] = (src as Float64Array)[i]!;
+      out++;
+    }
+    this.times = nt;
+    this.values = dst;
+    this.n = out;
+    this.ordered = true;
+    if (Array.isArray(dst)) this.stringBytes = dst.reduce((s, x) => s + x.length * 2, 0);
+  }
+
+  /** Sorted, deduplicated view. The arrays are owned by the entry: copy before the next append. */
+  view(): { offsets: Float64Array; column: ValueColumn } {
+    this.normalize();
+    const offsets = this.times.subarray(0, this.n);
+    return { offsets, column: this.column(0, this.n) };
+  }
+
+  private column(from: number, to: number): ValueColumn {
+    const v = this.values;
+    switch (this.type) {
+      case FieldType.Float:
+        return { type: FieldType.Float, values: (v as Float64Array).subarray(from, to) };
+      case FieldType.Integer:
+        return { type: FieldType.Integer, values: (v as Float64Array | BigInt64Array).subarray(from, to) };
+      case FieldType.Unsigned:
+        return { type: FieldType.Unsigned, values: (v as Float64Array | BigUint64Array).subarray(from, to) };
+      case FieldType.Boolean:
+        return { type: FieldType.Boolean, values: (v as Uint8Array).subarray(from, to) };
+      case FieldType.String:
+        return { type: FieldType.String, values: (v as string[]).slice(from, to) };
+    }
+  }
+
+  /** Remove rows whose offset is in [min, max] (DELETE on cached data). Returns rows removed. */
+  removeRange(min: number, max: number): number {
+    this.normalize();
+    let out = 0;
+    const t = this.times;
+    const v = this.values;
+    for (let i = 0; i < this.n; i++) {
+      if (t[i]! >= min && t[i]! <= max) continue;
+      t[out] = t[i]!;
+      if (Array.isArray(v)) v[out] = v[i]!;
+      else (v as Float64Array)[out] = (v as Float64Array)[i]!;
+      out++;
+    }
+    const removed = this.n - out;
+    if (Array.isArray(v)) v.length = out;
+    this.n = out;
+    return removed;
+  }
+}

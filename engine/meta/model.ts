@@ -1,0 +1,61 @@
+/** The metadata catalog's records: databases, retention policies, users, CQs, views, shards. */
+
+export interface RetentionPolicyInfo {
+  readonly name: string;
+  /** 0 means infinite. */
+  readonly durationSec: number;
+  readonly shardGroupDurationSec: number;
+  readonly replicaN: number;
+}
+
+export interface DatabaseInfo {
+  readonly name: string;
+  /** null after the default policy was dropped (1.x keeps the database without one). */
+  readonly defaultRp: string | null;
+  /** Creation order. */
+  readonly rps: readonly RetentionPolicyInfo[];
+}
+
+export type Privilege = 'READ' | 'WRITE' | 'ALL';
+
+export interface UserInfo {
+  readonly name: string;
+  /** argon2id PHC string; never logged or returned. */
+  readonly hash: string;
+  readonly admin: boolean;
+  readonly privileges: Readonly<Record<string, Privilege>>;
+}
+
+export interface ContinuousQueryInfo {
+  readonly name: string;
+  readonly database: string;
+  readonly queryText: string;
+  readonly resampleEverySec: number;
+  readonly resampleForSec: number;
+  readonly createdAt: string;
+}
+
+export interface MaterializedViewInfo {
+  readonly name: string;
+  readonly database: string;
+  readonly queryText: string;
+  readonly target: string;
+  readonly createdAt: string;
+}
+
+export interface CatalogData {
+  readonly databases: readonly DatabaseInfo[];
+  readonly users: readonly UserInfo[];
+  readonly continuousQueries: readonly ContinuousQueryInfo[];
+  readonly materializedViews: readonly MaterializedViewInfo[];
+  /** Monotonic id source for shards and other numbered things. */
+  readonly nextId: number;
+}
+
+export const EMPTY_CATALOG: CatalogData = {
+  databases: [],
+  users: [],
+  continuousQueries: [],
+  materializedViews: [],
+  nextId: 1,
+};

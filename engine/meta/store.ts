@@ -1,0 +1,81 @@
+/**
+ * Durable catalog file. `catalog.json` holds `{format, checksum, data}`; every save first keeps
+ * the previous good content as `catalog.prev.json`, then atomically replaces `catalog.json`.
+ * A damaged current file (bad JSON, checksum mismatch, empty) is quarantined and the previous
+ * copy used; start-up never fails because of catalog damage.
+ */
+import { readFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic, moveFile, removeTempFiles } from '../fs/atomic.js';
+import { checksum64 } from '../fs/checksum.js';
+import type { EngineLogger } from '../logger.js';
+import { EMPTY_CATALOG, type CatalogData } from './model.js';
+
+export const CATALOG_FILE = 'catalog.json';
+export const CATALOG_PREV_FILE = 'catalog.prev.json';
+const FORMAT = 1;
+
+function encode(data: CatalogData): string {
+  const body = JSON.stringify(data);
+  const sum = checksum64(Buffer.from(body, 'utf8')).toString(16);
+  return `{"format":${FORMAT},"checksum":"${sum}","data":${body}}\n`;
+}
+
+function decode(text: string): CatalogData | string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return 'not valid JSON';
+  }
+  if (typeof parsed !== 'object' || parsed === null) return 'not an object';
+  const rec = parsed as { format?: unknown; checksum?: unknown; data?: unknown };
+  if (rec.format !== FORMAT) return `unknown format ${String(rec.format)}`;
+  const body = JSON.stringify(rec.data);
+  const sum = checksum64(Buffer.from(body, 'utf8')).toString(16);
+  if (sum !== rec.checksum) return 'checksum mismatch';
+  return { ...EMPTY_CATALOG, ...(rec.data as CatalogData) };
+}
+
+export class CatalogStore {
+  private lastText: string | undefined;
+
+  constructor(
+    private readonly dir: string,
+    private readonly logger: EngineLogger,
+  ) {}
+
+  async load(): Promise<CatalogData> {
+    await mkdir(this.dir, { recursive: true });
+    for (const name of await removeTempFiles(this.dir)) {
+      this.logger.warn({ file: join(this.dir, name) }, 'removed leftover temp file of an interrupted catalog save');
+    }
+    for (const name of [CATALOG_FILE, CATALOG_PREV_FILE]) {
+      const path = join(this.dir, name);
+      let text: string;
+      try {
+        text = await readFile(path, 'utf8');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw err;
+      }
+      const result = decode(text);
+      if (typeof result !== 'string') {
+        this.lastText = text;
+        if (name !== CATALOG_FILE) this.logger.warn({ file: path }, 'using the previous catalog copy');
+        return result;
+      }
+      const aside = join(this.dir, 'quarantine', `${name}.${Date.now()}`);
+      await moveFile(path, aside);
+      this.logger.error({ file: path, quarantined: aside, reason: result }, 'catalog file damaged; quarantined');
+    }
+    return EMPTY_CATALOG;
+  }
+
+  async save(data: CatalogData): Promise<void> {
+    const text = encode(data);
+    if (this.lastText !== undefined) await writeFileAtomic(join(this.dir, CATALOG_PREV_FILE), this.lastText);
+    await writeFileAtomic(join(this.dir, CATALOG_FILE), text);
+    this.lastText = text;
+  }
+}

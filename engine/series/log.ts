@@ -1,0 +1,120 @@
+/**
+ * Append-only persistence of one database's series index.
+ *
+ *   series.log
+ *   ┌──────────────────────┬───────────────────────────────────────────────┐
+ *   │ magic "STRSERI1" (8) │ record* : len u32 LE │ xxh32 u32 LE │ payload │
+ *   └──────────────────────┴───────────────────────────────────────────────┘
+ *   payload = UTF-8 JSON of a SeriesLogRecord.
+ *
+ * Appends are buffered and written+fsynced by `sync()`, which the engine calls before it
+ * truncates the WAL: until then the WAL still holds every series the log may have missed.
+ * On open a torn or damaged tail is cut (everything after the first bad record), logged, and
+ * the engine re-registers series from TSM keys and WAL replay.
+ */
+import { open, type FileHandle, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { checksum32 } from '../fs/checksum.js';
+import type { EngineLogger } from '../logger.js';
+import type { FieldType } from '../point.js';
+
+export const SERIES_LOG_FILE = 'series.log';
+export const SERIES_LOG_MAGIC = 'STRSERI1';
+const MAGIC_LEN = 8;
+const RECORD_HEADER_LEN = 8;
+const MAX_RECORD_LEN = 64 * 1024 * 1024;
+
+export type SeriesLogRecord =
+  | { readonly t: 's'; readonly id: number; readonly k: string; readonly m: string; readonly g: readonly string[] }
+  | { readonly t: 'f'; readonly m: string; readonly f: string; readonly y: FieldType }
+  | { readonly t: 'd'; readonly ids: readonly number[] };
+
+export function encodeRecord(rec: SeriesLogRecord): Buffer {
+  const payload = Buffer.from(JSON.stringify(rec), 'utf8');
+  const out = Buffer.allocUnsafe(RECORD_HEADER_LEN + payload.length);
+  out.writeUInt32LE(payload.length, 0);
+  out.writeUInt32LE(checksum32(payload), 4);
+  payload.copy(out, RECORD_HEADER_LEN);
+  return out;
+}
+
+/** Decode records from a whole file; returns them and the byte length of the valid prefix. */
+export function decodeRecords(buf: Uint8Array): { records: SeriesLogRecord[]; validLength: number; damage?: string } {
+  const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  if (b.length < MAGIC_LEN || b.toString('latin1', 0, MAGIC_LEN) !== SERIES_LOG_MAGIC) {
+    return { records: [], validLength: 0, damage: b.length === 0 ? undefined : 'bad header' };
+  }
+  const records: SeriesLogRecord[] = [];
+  let off = MAGIC_LEN;
+  while (off < b.length) {
+    if (off + RECORD_HEADER_LEN > b.length) return { records, validLength: off, damage: 'truncated record header' };
+    const len = b.readUInt32LE(off);
+    if (len === 0 || len > MAX_RECORD_LEN || off + RECORD_HEADER_LEN + len > b.length) {
+      return { records, validLength: off, damage: `bad record length ${len}` };
+    }
+    const payload = b.subarray(off + RECORD_HEADER_LEN, off + RECORD_HEADER_LEN + len);
+    if (checksum32(payload) !== b.readUInt32LE(off + 4)) return { records, validLength: off, damage: 'checksum mismatch' };
+    try {
+      records.push(JSON.parse(payload.toString('utf8')) as SeriesLogRecord);
+    } catch {
+      return { records, validLength: off, damage: 'unparsable record' };
+    }
+    off += RECORD_HEADER_LEN + len;
+  }
+  return { records, validLength: off };
+}
+
+export class SeriesLog {
+  private pending: Buffer[] = [];
+  private size: number;
+
+  private constructor(
+    private readonly fh: FileHandle,
+    size: number,
+  ) {
+    this.size = size;
+  }
+
+  /** Open (creating) the log; returns the intact records. Damage is cut off and logged, never fatal. */
+  static async open(path: string, logger: EngineLogger): Promise<{ log: SeriesLog; records: SeriesLogRecord[]; damaged: boolean }> {
+    await mkdir(dirname(path), { recursive: true });
+    const fh = await open(path, 'a+');
+    const data = await fh.readFile();
+    const { records, validLength, damage } = decodeRecords(data);
+    let size = data.length;
+    if (damage !== undefined || data.length < MAGIC_LEN) {
+      if (damage) logger.warn({ file: path, offset: validLength, reason: damage }, 'series log damaged; cut at last good record');
+      await fh.truncate(validLength);
+      size = validLength;
+      if (validLength === 0) {
+        await fh.write(Buffer.from(SERIES_LOG_MAGIC, 'latin1'), 0, MAGIC_LEN, 0);
+        size = MAGIC_LEN;
+      }
+      await fh.sync();
+    }
+    return { log: new SeriesLog(fh, size), records, damaged: damage !== undefined };
+  }
+
+  append(rec: SeriesLogRecord): void {
+    this.pending.push(encodeRecord(rec));
+  }
+
+  get hasPending(): boolean {
+    return this.pending.length > 0;
+  }
+
+  /** Write buffered records and fsync. */
+  async sync(): Promise<void> {
+    if (this.pending.length === 0) return;
+    const chunk = Buffer.concat(this.pending);
+    this.pending = [];
+    await this.fh.write(chunk, 0, chunk.length, this.size);
+    this.size += chunk.length;
+    await this.fh.datasync();
+  }
+
+  async close(): Promise<void> {
+    await this.sync();
+    await this.fh.close();
+  }
+}
