@@ -1,12 +1,13 @@
 /**
- * The in-memory cache of one shard: series-field key → CacheEntry. A write is visible to
- * reads as soon as it is applied here (right after its WAL fsync). `bytes` is an O(1)
- * running estimate that drives snapshots.
+ * The in-memory cache of one shard: series key → field → CacheEntry. Two levels so the
+ * write path never concatenates key strings per field. A write is visible to reads as soon
+ * as it is applied here (right after its WAL fsync). `bytes` is an O(1) running estimate
+ * that drives snapshots.
  */
 import type { FieldType } from '../point.js';
 import { CacheEntry } from './entry.js';
 
-/** Separator between series key and field name in cache and TSM keys (as InfluxDB's tsm1). */
+/** Separator between series key and field name in TSM keys (as InfluxDB's tsm1). */
 export const FIELD_KEY_SEPARATOR = '#!~#';
 
 export function fieldKey(seriesKey: string, field: string): string {
@@ -18,25 +19,40 @@ export function splitFieldKey(key: string): { seriesKey: string; field: string }
   return { seriesKey: key.slice(0, i), field: key.slice(i + FIELD_KEY_SEPARATOR.length) };
 }
 
+/** Compare strings by their UTF-8 bytes (the order TSM files keep keys in). */
+export function compareUtf8(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
 export class Cache {
-  readonly entries = new Map<string, CacheEntry>();
+  readonly series = new Map<string, Map<string, CacheEntry>>();
   bytes = 0;
   values = 0;
   /** Highest WAL sequence applied to this cache (0n when none). */
   maxSeq = 0n;
 
-  entry(key: string, type: FieldType): CacheEntry {
-    let e = this.entries.get(key);
+  fields(seriesKey: string): Map<string, CacheEntry> {
+    let f = this.series.get(seriesKey);
+    if (!f) {
+      f = new Map();
+      this.series.set(seriesKey, f);
+      this.bytes += seriesKey.length * 2 + 96;
+    }
+    return f;
+  }
+
+  entry(fields: Map<string, CacheEntry>, field: string, type: FieldType): CacheEntry {
+    let e = fields.get(field);
     if (!e) {
       e = new CacheEntry(type);
-      this.entries.set(key, e);
-      this.bytes += key.length * 2 + 96;
+      fields.set(field, e);
+      this.bytes += field.length * 2 + 160;
     }
     return e;
   }
 
-  get(key: string): CacheEntry | undefined {
-    return this.entries.get(key);
+  get(seriesKey: string, field: string): CacheEntry | undefined {
+    return this.series.get(seriesKey)?.get(field);
   }
 
   noteAppend(bytes: number): void {
@@ -45,11 +61,20 @@ export class Cache {
   }
 
   get isEmpty(): boolean {
-    return this.entries.size === 0;
+    return this.series.size === 0;
   }
 
-  /** Keys in byte order, as TSM files need them. */
-  sortedKeys(): string[] {
-    return [...this.entries.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  /** Every (TSM key, entry) in TSM key order (UTF-8 byte order of `series#!~#field`). */
+  sortedEntries(): { key: string; entry: CacheEntry }[] {
+    const out: { key: string; bytes: Buffer; entry: CacheEntry }[] = [];
+    for (const [s, fields] of this.series) {
+      for (const [f, entry] of fields) {
+        if (entry.length === 0) continue;
+        const key = fieldKey(s, f);
+        out.push({ key, bytes: Buffer.from(key, 'utf8'), entry });
+      }
+    }
+    out.sort((a, b) => Buffer.compare(a.bytes, b.bytes));
+    return out.map(({ key, entry }) => ({ key, entry }));
   }
 }

@@ -1,0 +1,94 @@
+/**
+ * One database's storage: its series index (with the persistent series log) and the shard
+ * sets of its retention policies. Directory: `<data>/<db>/series.log`, `<data>/<db>/<rp>/<shard>/`.
+ */
+import { join } from 'node:path';
+import type { EngineLogger } from './logger.js';
+import type { Point } from './point.js';
+import { SeriesIndex, type CardinalityLimits, type IndexDelta } from './series/index.js';
+import { SeriesLog, SERIES_LOG_FILE } from './series/log.js';
+import { ShardSet } from './shard/shard-set.js';
+
+export class Database {
+  readonly shardSets = new Map<string, ShardSet>();
+
+  private constructor(
+    readonly name: string,
+    readonly dir: string,
+    readonly index: SeriesIndex,
+    private readonly log: SeriesLog,
+    /** True when the series log was damaged and the index must be completed from TSM keys. */
+    readonly indexDamaged: boolean,
+  ) {}
+
+  static async open(dataDir: string, name: string, limits: CardinalityLimits, logger: EngineLogger): Promise<Database> {
+    const dir = join(dataDir, encodeName(name));
+    const { log, records, damaged } = await SeriesLog.open(join(dir, SERIES_LOG_FILE), logger);
+    const index = new SeriesIndex(limits);
+    const dropped = new Set<number>();
+    for (const r of records) if (r.t === 'd') for (const id of r.ids) dropped.add(id);
+    for (const r of records) {
+      if (r.t === 's') {
+        if (dropped.has(r.id)) continue;
+        const tags = [];
+        for (let i = 0; i + 1 < r.g.length; i += 2) tags.push({ key: r.g[i]!, value: r.g[i + 1]! });
+        index.restoreSeries({ id: r.id, key: r.k, measurement: r.m, tags });
+      } else if (r.t === 'f') {
+        index.restoreField(r.m, r.f, r.y);
+      }
+    }
+    return new Database(name, dir, index, log, damaged);
+  }
+
+  shardSet(rp: string): ShardSet {
+    let s = this.shardSets.get(rp);
+    if (!s) {
+      s = new ShardSet(this.name, rp, join(this.dir, encodeName(rp)));
+      this.shardSets.set(rp, s);
+    }
+    return s;
+  }
+
+  /** Register a point in the index, logging what is new. Call `check` first. */
+  register(p: Point): void {
+    const delta: IndexDelta = { series: [], fields: [] };
+    this.index.register(p, delta);
+    this.record(delta);
+  }
+
+  record(delta: IndexDelta): void {
+    for (const f of delta.fields) this.log.append({ t: 'f', m: f.measurement, f: f.field, y: f.type });
+    for (const s of delta.series) {
+      const g: string[] = [];
+      for (const t of s.tags) g.push(t.key, t.value);
+      this.log.append({ t: 's', id: s.id, k: s.key, m: s.measurement, g });
+    }
+  }
+
+  dropSeries(ids: number[]): void {
+    if (ids.length === 0) return;
+    this.index.dropSeries(ids);
+    this.log.append({ t: 'd', ids });
+  }
+
+  /** Make index changes durable (before the WAL that also carries them is truncated). */
+  syncIndex(): Promise<void> {
+    return this.log.sync();
+  }
+
+  close(): Promise<void> {
+    return this.log.close();
+  }
+}
+
+/**
+ * Database and RP names become directory names: keep them readable but safe (no path
+ * separators, no `.`/`..`, no control characters), reversibly.
+ */
+export function encodeName(name: string): string {
+  return encodeURIComponent(name).replace(/\./g, '%2E').replace(/\*/g, '%2A');
+}
+
+export function decodeName(dirName: string): string {
+  return decodeURIComponent(dirName);
+}

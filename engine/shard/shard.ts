@@ -1,0 +1,55 @@
+/**
+ * A shard: one (database, retention policy, time span) partition. Holds the active cache,
+ * caches frozen for flushing (snapshots) and, once flushed, immutable TSM files. Times inside
+ * a shard are ns offsets from `startSec`, exact in a Float64 because spans are < 2^53 ns.
+ */
+import { Cache } from '../cache/cache.js';
+import { NS_PER_SEC_BIG } from '../time.js';
+
+export class Shard {
+  readonly baseNs: bigint;
+  cache = new Cache();
+  /** Frozen caches being written to TSM; newest last. Reads still see them. */
+  snapshots: Cache[] = [];
+
+  constructor(
+    readonly db: string,
+    readonly rp: string,
+    readonly startSec: number,
+    readonly spanSec: number,
+    readonly dir: string,
+  ) {
+    this.baseNs = BigInt(startSec) * NS_PER_SEC_BIG;
+  }
+
+  get endSec(): number {
+    return this.startSec + this.spanSec;
+  }
+
+  containsSec(sec: number): boolean {
+    return sec >= this.startSec && sec < this.endSec;
+  }
+
+  /** Offset in ns from the shard start; exact (span < 2^53 ns). */
+  offsetOf(sec: number, nsec: number): number {
+    return (sec - this.startSec) * 1e9 + nsec;
+  }
+
+  /** Freeze the active cache for flushing; returns it, or undefined when empty. */
+  freeze(): Cache | undefined {
+    if (this.cache.isEmpty) return undefined;
+    const frozen = this.cache;
+    this.snapshots.push(frozen);
+    this.cache = new Cache();
+    return frozen;
+  }
+
+  releaseSnapshot(c: Cache): void {
+    this.snapshots = this.snapshots.filter((s) => s !== c);
+  }
+
+  /** Caches in age order (oldest first), so later ones win for duplicate timestamps. */
+  caches(): Cache[] {
+    return [...this.snapshots, this.cache];
+  }
+}
