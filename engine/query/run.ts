@@ -1,0 +1,70 @@
+/**
+ * A SortedRun is one source of a series-field inside a shard (the cache, a snapshot, one TSM
+ * file): blocks of rows in cursor order, already clipped to the time range and with hidden
+ * rows removed. `priority` orders sources by age: on equal timestamps the higher one wins.
+ */
+import type { ValueColumn } from '../point.js';
+import type { CacheEntry } from '../cache/entry.js';
+import { reverseColumn, sliceColumn } from './column-builder.js';
+
+export interface RunBlock {
+  readonly offsets: Float64Array;
+  readonly column: ValueColumn;
+}
+
+export interface SortedRun {
+  readonly priority: number;
+  next(): Promise<RunBlock | null>;
+  close(): void;
+}
+
+/** First index with offsets[i] >= x (offsets ascending). */
+export function lowerBound(offsets: Float64Array, x: number, from = 0, to = offsets.length): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (offsets[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Rows of an ascending block within [minOff, maxOff], in cursor order. */
+export function clipBlock(block: RunBlock, minOff: number, maxOff: number, ascending: boolean): RunBlock | null {
+  const from = lowerBound(block.offsets, minOff);
+  const to = lowerBound(block.offsets, maxOff + 1, from);
+  if (from >= to) return null;
+  const offsets = block.offsets.slice(from, to);
+  const column = sliceColumn(block.column, from, to);
+  if (ascending) return { offsets, column };
+  return { offsets: offsets.reverse(), column: reverseColumn(column) };
+}
+
+/**
+ * Cache entries change under concurrent writes and deletes, so the clipped range is copied
+ * when the run is created; the copy is one block.
+ */
+export class CacheRun implements SortedRun {
+  private block: RunBlock | null;
+
+  constructor(
+    entry: CacheEntry,
+    minOff: number,
+    maxOff: number,
+    ascending: boolean,
+    readonly priority: number,
+  ) {
+    this.block = clipBlock(entry.view(), minOff, maxOff, ascending);
+  }
+
+  next(): Promise<RunBlock | null> {
+    const b = this.block;
+    this.block = null;
+    return Promise.resolve(b);
+  }
+
+  close(): void {
+    this.block = null;
+  }
+}
