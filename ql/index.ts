@@ -1,2 +1,1 @@
-/** Public surface of the query layer (parser, planner, executor). */
-export {};
+export type * from './result.js';

@@ -35,6 +35,8 @@ export interface Batch {
 export interface CursorRequest {
   readonly db: string;
   readonly rp: string;
+  readonly measurement: string;
+  /** Canonical series key (engine/point.ts). */
   readonly seriesKey: string;
   readonly field: string;
   /** Inclusive bounds in ns. */

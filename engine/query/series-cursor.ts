@@ -1,0 +1,71 @@
+/**
+ * The storage-side Cursor implementation: walks the shards overlapping the range in cursor
+ * order and, per shard, merges its sources (TSM files oldest→newest, frozen snapshots, the
+ * active cache) with RunMerger. Sources are captured when a shard is entered, so a flush
+ * or compaction that finishes mid-query does not change what this cursor sees twice.
+ */
+import type { FieldType } from '../point.js';
+import type { Shard } from '../shard/shard.js';
+import type { Batch, Cursor, CursorRequest } from './cursor.js';
+import { RunMerger } from './merge.js';
+import { CacheRun, type SortedRun } from './run.js';
+
+/** Extra sources of a shard beyond its caches (TSM files), oldest first; provided by the file layer. */
+export type FileRunSource = (shard: Shard, req: CursorRequest, minOff: number, maxOff: number) => SortedRun[];
+
+export class SeriesCursor implements Cursor {
+  private i = 0;
+  private merger: RunMerger | undefined;
+  private shard: Shard | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly shards: readonly Shard[],
+    private readonly req: CursorRequest,
+    readonly type: FieldType,
+    private readonly fileRuns: FileRunSource,
+  ) {}
+
+  private openShard(shard: Shard): RunMerger | undefined {
+    const span = BigInt(shard.spanSec) * 1_000_000_000n;
+    const lo = this.req.startNs - shard.baseNs;
+    const hi = this.req.endNs - shard.baseNs;
+    if (hi < 0n || lo >= span) return undefined;
+    const minOff = lo < 0n ? 0 : Number(lo);
+    const maxOff = hi >= span ? Number(span - 1n) : Number(hi);
+    const runs: SortedRun[] = this.fileRuns(shard, this.req, minOff, maxOff);
+    let priority = runs.length;
+    for (const cache of shard.caches()) {
+      const entry = cache.get(this.req.seriesKey, this.req.field);
+      if (entry && entry.type === this.type && entry.length > 0) {
+        runs.push(new CacheRun(entry, minOff, maxOff, this.req.ascending, priority++));
+      }
+    }
+    if (runs.length === 0) return undefined;
+    return new RunMerger(runs, this.type, this.req.ascending);
+  }
+
+  async next(): Promise<Batch | null> {
+    while (!this.closed) {
+      if (!this.merger) {
+        if (this.i >= this.shards.length) return null;
+        const shard = this.req.ascending ? this.shards[this.i] : this.shards[this.shards.length - 1 - this.i];
+        this.i++;
+        this.shard = shard;
+        this.merger = shard ? this.openShard(shard) : undefined;
+        continue;
+      }
+      const b = await this.merger.next();
+      if (b) return { base: this.shard!.baseNs, offsets: b.offsets, column: b.column };
+      this.merger.close();
+      this.merger = undefined;
+    }
+    return null;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.merger?.close();
+    this.merger = undefined;
+  }
+}

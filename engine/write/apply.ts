@@ -1,0 +1,23 @@
+/**
+ * Apply accepted points to the shard caches of one database/RP. Runs synchronously right
+ * after the WAL entry holding them is durable, in WAL order, so the caches always hold a
+ * prefix of the log.
+ */
+import type { Database } from '../database.js';
+import type { RetentionPolicyInfo } from '../meta/model.js';
+import { FieldType, type Point } from '../point.js';
+
+export function applyPoints(db: Database, rp: RetentionPolicyInfo, points: readonly Point[], seq: bigint): void {
+  const set = db.shardSet(rp.name);
+  for (const p of points) {
+    const shard = set.findOrCreate(p.sec, rp.shardGroupDurationSec);
+    const cache = shard.cache;
+    const offset = shard.offsetOf(p.sec, p.nsec);
+    const fields = cache.fields(p.seriesKey);
+    for (const f of p.fields) {
+      cache.entry(fields, f.key, f.type).append(offset, f.value);
+      cache.noteAppend(f.type === FieldType.String ? 16 + (f.value as string).length * 2 : 16);
+    }
+    if (seq > cache.maxSeq) cache.maxSeq = seq;
+  }
+}

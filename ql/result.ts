@@ -1,0 +1,30 @@
+/**
+ * What the executor produces and the server serialises: one StatementResult per statement,
+ * each with series of rows. When `columns[0] === 'time'`, cell 0 of every row is the row
+ * time as a bigint of ns (formatted per `epoch` by the server). Integers beyond 2^53 are
+ * bigint so they print exactly; other numbers are JS numbers.
+ */
+export type Cell = number | bigint | string | boolean | null;
+
+export interface ResultSeries {
+  readonly name?: string;
+  readonly tags?: Readonly<Record<string, string>>;
+  readonly columns: readonly string[];
+  readonly values: readonly (readonly Cell[])[];
+  /** Set on all but the last chunk of a series split by chunk_size. */
+  readonly partial?: boolean;
+}
+
+export interface ResultMessage {
+  readonly level: string;
+  readonly text: string;
+}
+
+export interface StatementResult {
+  readonly statementId: number;
+  readonly series?: readonly ResultSeries[];
+  readonly messages?: readonly ResultMessage[];
+  readonly error?: string;
+  /** Chunked responses: more chunks of this statement follow. */
+  readonly partial?: boolean;
+}

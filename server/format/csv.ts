@@ -1,0 +1,50 @@
+/**
+ * 1.x CSV results (`Accept: text/csv` or `application/csv`): a header `name,tags,<columns>`
+ * whenever the columns change (with a blank line before a new header), tags as `k=v,k2=v2`,
+ * times as integers (ns unless `epoch` says otherwise, never RFC 3339), null as an empty
+ * cell; statement errors are left out.
+ */
+import type { Cell, StatementResult } from '../../ql/index.js';
+import { formatTimeNs, type Epoch } from './epoch.js';
+
+function quote(s: string): string {
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+function cellText(c: Cell): string {
+  if (c === null) return '';
+  if (typeof c === 'string') return quote(c);
+  if (typeof c === 'number' && !Number.isFinite(c)) return '';
+  return String(c);
+}
+
+export function resultsToCsv(results: readonly StatementResult[], epoch: Epoch | undefined): string {
+  let out = '';
+  let lastHeader: string | undefined;
+  for (const r of results) {
+    lastHeader = undefined;
+    for (const s of r.series ?? []) {
+      const header = ['name', 'tags', ...s.columns].map(quote).join(',');
+      if (header !== lastHeader) {
+        if (out !== '') out += '\n';
+        out += header + '\n';
+        lastHeader = header;
+      }
+      const tags = Object.keys(s.tags ?? {})
+        .sort()
+        .map((k) => `${k}=${s.tags![k]}`)
+        .join(',');
+      const prefix = `${quote(s.name ?? '')},${quote(tags)}`;
+      const timeFirst = s.columns[0] === 'time';
+      for (const row of s.values) {
+        const cells = row.map((c, i) => (i === 0 && timeFirst && typeof c === 'bigint' ? String(formatTimeNs(c, epoch ?? 'ns')) : cellText(c)));
+        out += `${prefix},${cells.join(',')}\n`;
+      }
+    }
+  }
+  return out;
+}
+
+export function errorCsv(message: string): string {
+  return `error\n${quote(message).startsWith('"') ? quote(message) : `"${message}"`}\n`;
+}
