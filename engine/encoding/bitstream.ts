@@ -1,0 +1,99 @@
+/**
+ * Bit writer/reader, most significant bit first, over a growable Uint8Array.
+ *
+ * Format: bits are packed MSB-first into bytes; the last byte is zero-padded. The stream
+ * stores no length: its owner knows how many values it holds and the reader fails with
+ * CorruptionError when asked for bits past the end of its byte range.
+ *
+ * Limits: one `write`/`read` moves at most 32 bits; 64-bit quantities go as two halves.
+ */
+import { ByteWriter, BLOCK_FILE } from './varint.js';
+import { CorruptionError } from '../errors.js';
+
+export class BitWriter {
+  /** Pending bits, left-aligned in a 32-bit word. */
+  private acc = 0;
+  private free = 32;
+
+  constructor(readonly out: ByteWriter) {}
+
+  /** Appends the low `n` bits of `v` (0 ≤ n ≤ 32); bits above `n` must be zero. */
+  write(v: number, n: number): void {
+    if (n < this.free) {
+      this.acc |= v << (this.free - n);
+      this.free -= n;
+      return;
+    }
+    const r = n - this.free;
+    this.flushWord(this.acc | (v >>> r));
+    // r < 32 here, so the shift below is well defined; r = 0 leaves nothing pending.
+    this.acc = r === 0 ? 0 : v << (32 - r);
+    this.free = 32 - r;
+  }
+
+  private flushWord(w: number): void {
+    const o = this.out;
+    o.ensure(4);
+    const b = o.buf;
+    const p = o.len;
+    b[p] = w >>> 24;
+    b[p + 1] = w >>> 16;
+    b[p + 2] = w >>> 8;
+    b[p + 3] = w;
+    o.len = p + 4;
+  }
+
+  /** Writes the pending partial word, zero-padded to a byte boundary. */
+  flush(): void {
+    const used = 32 - this.free;
+    const o = this.out;
+    o.ensure(4);
+    for (let s = 24; s > 24 - used; s -= 8) o.buf[o.len++] = this.acc >>> s;
+    this.acc = 0;
+    this.free = 32;
+  }
+}
+
+export class BitReader {
+  /** Absolute bit position in `buf`. */
+  pos: number;
+  private readonly endBit: number;
+
+  constructor(
+    readonly buf: Uint8Array,
+    start: number,
+    end: number,
+  ) {
+    this.pos = start * 8;
+    this.endBit = end * 8;
+  }
+
+  /** Byte offset just past the last bit read (where the next byte-aligned section starts). */
+  byteEnd(): number {
+    return (this.pos + 7) >>> 3;
+  }
+
+  /** Reads `n` bits (0 ≤ n ≤ 32) as an unsigned number. */
+  read(n: number): number {
+    if (n > 25) {
+      const hi = this.read(n - 16);
+      return (hi * 65536 + this.read(16));
+    }
+    if (n === 0) return 0;
+    const p = this.pos;
+    const q = p + n;
+    if (q > this.endBit) throw new CorruptionError(BLOCK_FILE, p >>> 3, 'bit stream truncated');
+    this.pos = q;
+    const b = this.buf;
+    const i = p >>> 3;
+    // Bytes past the array read as undefined → 0 in bitwise ops; the endBit check above keeps
+    // them out of the result.
+    const w = (b[i]! << 24) | (b[i + 1]! << 16) | (b[i + 2]! << 8) | b[i + 3]!;
+    return (w << (p & 7)) >>> (32 - n);
+  }
+
+  /** Reads `n` bits (0 ≤ n ≤ 32) as a signed-agnostic uint32 bit pattern (int32 result). */
+  read32(n: number): number {
+    return n > 25 ? ((this.read(n - 16) << 16) | this.read(16)) : this.read(n);
+  }
+}

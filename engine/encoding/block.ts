@@ -1,0 +1,98 @@
+/**
+ * Typed block: one series-field's timestamps and values, self-contained on disk.
+ *
+ *   ┌────────┬──────────────┬──────────────────────┬─────────────────────────────┐
+ *   │ u8 type│ uvarint tlen │ timestamps (tlen B)  │ values (to the end)         │
+ *   └────────┴──────────────┴──────────────────────┴─────────────────────────────┘
+ *   type        FieldType code (point.ts): 0 float, 1 integer, 2 boolean, 3 string, 4 unsigned
+ *   timestamps  timestamp.ts: u8 mode|scale, uvarint count, first timestamp absolute, deltas
+ *   values      per type, each starting with its own u8 encoding choice:
+ *               float-block.ts (XOR | decimal), integer.ts, boolean.ts, string.ts, unsigned.ts
+ *
+ * The value count is the timestamp count; value sections do not repeat it. Checksums and
+ * block lengths belong to the TSM file layer. Decoding returns timestamps as offsets from the
+ * caller's `base` (one BigInt subtraction per block).
+ */
+import { FieldType } from '../point.js';
+import type { ValueColumn } from '../point.js';
+import { ByteWriter, ByteReader } from './varint.js';
+import { appendTimestamps, readTimestamps } from './timestamp.js';
+import { appendFloatColumn, readFloatColumn } from './float-block.js';
+import { appendIntegers, readIntegers } from './integer.js';
+import { appendUnsigned, readUnsigned } from './unsigned.js';
+import { appendBooleans, readBooleans } from './boolean.js';
+import { appendStrings, readStrings } from './string.js';
+import { InvariantError } from '../errors.js';
+
+const section = new ByteWriter(16384);
+
+export function encodeBlock(base: bigint, offsets: Float64Array, column: ValueColumn, start: number, end: number): Uint8Array {
+  if (end < start || end > offsets.length || end > column.values.length) {
+    throw new InvariantError(`encodeBlock range ${start}..${end} outside the columns`);
+  }
+  const w = new ByteWriter(32 + (end - start) * 4);
+  w.byte(column.type);
+  section.len = 0;
+  appendTimestamps(section, base, offsets, start, end);
+  w.uvarint(section.len);
+  w.bytes(section.buf.subarray(0, section.len));
+  switch (column.type) {
+    case FieldType.Float:
+      appendFloatColumn(w, column.values, start, end);
+      break;
+    case FieldType.Integer:
+      appendIntegers(w, column.values, start, end);
+      break;
+    case FieldType.Unsigned:
+      appendUnsigned(w, column.values, start, end);
+      break;
+    case FieldType.Boolean:
+      appendBooleans(w, column.values, start, end);
+      break;
+    case FieldType.String:
+      appendStrings(w, column.values, start, end);
+      break;
+  }
+  return w.finish();
+}
+
+export function decodeBlock(bytes: Uint8Array, base: bigint): { offsets: Float64Array; column: ValueColumn } {
+  const r = new ByteReader(bytes);
+  const type = r.byte();
+  const tlen = r.uvarint();
+  r.need(tlen);
+  const valuesAt = r.pos + tlen;
+  const offsets = readTimestamps(new ByteReader(bytes, r.pos, valuesAt), base);
+  const n = offsets.length;
+  r.pos = valuesAt;
+  switch (type) {
+    case FieldType.Float:
+      return { offsets, column: { type, values: readFloatColumn(r, n) } };
+    case FieldType.Integer:
+      return { offsets, column: { type, values: readIntegers(r, n) } };
+    case FieldType.Unsigned:
+      return { offsets, column: { type, values: readUnsigned(r, n) } };
+    case FieldType.Boolean:
+      return { offsets, column: { type, values: readBooleans(r, n) } };
+    case FieldType.String:
+      return { offsets, column: { type, values: readStrings(r, n) } };
+    default:
+      throw r.corrupt(`unknown block type ${type}`, 0);
+  }
+}
+
+/** The block's FieldType, from its first byte. */
+export function blockType(bytes: Uint8Array): FieldType {
+  const r = new ByteReader(bytes);
+  const t = r.byte();
+  if (t > FieldType.Unsigned) throw r.corrupt(`unknown block type ${t}`, 0);
+  return t as FieldType;
+}
+
+/** Number of points in the block, read from the timestamp header without decoding. */
+export function blockCount(bytes: Uint8Array): number {
+  const r = new ByteReader(bytes, 1);
+  r.uvarint();
+  r.byte();
+  return r.uvarint();
+}
