@@ -1,0 +1,80 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { collectingLogger } from '../logger.js';
+import { DirectoryLockedError, LOCK_FILE, lockDirectory } from './lock.js';
+
+const tempDir = () => mkdtemp(join(tmpdir(), 'strata-lock-'));
+const LOCK_JS = new URL('./lock.js', import.meta.url).href;
+
+/** A real second process holding the lock on `dir` until killed. */
+async function childHoldingLock(dir: string) {
+  const script = `const { lockDirectory } = await import(${JSON.stringify(LOCK_JS)});
+await lockDirectory(${JSON.stringify(dir)});
+process.stdout.write('locked\\n');
+setInterval(() => {}, 1000);`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.once('data', () => resolve());
+    child.once('exit', (code) => reject(new assert.AssertionError({ message: `lock holder exited early (${code})` })));
+  });
+  return { pid: child.pid ?? -1, kill: async () => (child.kill('SIGKILL'), await exited) };
+}
+
+test('a directory locked by a live process is refused with DirectoryLockedError naming dir and pid', async () => {
+  const dir = await tempDir();
+  const holder = await childHoldingLock(dir);
+  try {
+    const err = await lockDirectory(dir).then(
+      () => assert.fail('second lock must fail'),
+      (e: unknown) => e,
+    );
+    assert.ok(err instanceof DirectoryLockedError);
+    assert.equal(err.status, 500);
+    assert.equal(err.code, 'directory_locked');
+    assert.equal(err.pid, holder.pid);
+    assert.match(err.message, new RegExp(`${dir}.*${holder.pid}`));
+  } finally {
+    await holder.kill();
+  }
+
+  // The holder died without releasing: its lock is stale and taken over, with a warning.
+  const log = collectingLogger();
+  const lock = await lockDirectory(dir, log);
+  assert.equal((await readFile(join(dir, LOCK_FILE), 'utf8')).trim(), String(process.pid));
+  assert.ok(log.entries.some((e) => e.level === 'warn' && /stale/.test(e.msg)));
+  await lock.release();
+  assert.deepEqual(await readdir(dir), []);
+});
+
+test('the same process cannot take a lock it already holds; release is idempotent', async () => {
+  const dir = await tempDir();
+  const lock = await lockDirectory(dir);
+  await assert.rejects(lockDirectory(dir), DirectoryLockedError);
+  await lock.release();
+  await lock.release();
+  const again = await lockDirectory(dir);
+  await again.release();
+});
+
+test('a LOCK with our own PID that we did not take (container restart as PID 1) or garbage is stale', async () => {
+  for (const content of [`${process.pid}\n`, '', 'not a pid']) {
+    const dir = await tempDir();
+    await writeFile(join(dir, LOCK_FILE), content);
+    const lock = await lockDirectory(dir);
+    assert.equal((await readFile(join(dir, LOCK_FILE), 'utf8')).trim(), String(process.pid));
+    await lock.release();
+  }
+});
+
+test('release leaves a lock that is no longer ours alone', async () => {
+  const dir = await tempDir();
+  const lock = await lockDirectory(dir);
+  await writeFile(join(dir, LOCK_FILE), '1\n');
+  await lock.release();
+  assert.equal(await readFile(join(dir, LOCK_FILE), 'utf8'), '1\n');
+});

@@ -1,0 +1,260 @@
+// Corruption table for WAL segments (style.md item 11, after Prometheus wlog_test.go): one
+// row per kind of damage, each stating the expected recovery. For every row: open succeeds,
+// every intact entry replays with its exact bytes, the damage is logged, appends continue
+// above every surviving seq, and a second open has nothing left to report.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFile, mkdtemp, open, readdir, readFile, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { collectingLogger } from '../logger.js';
+import { fixtureEntry } from './crash-writer.fixture.js';
+import { QUARANTINE_DIR, SEGMENT_HEADER_SIZE, decodeRecord, segmentFileName } from './record.js';
+import type { WalAppend, WalWriteEntry } from './record.js';
+import { Wal } from './wal.js';
+
+const ENTRIES = 60;
+const SEGMENT_SIZE = 16 * 1024;
+
+interface Rec {
+  readonly seq: bigint;
+  readonly offset: number;
+  readonly size: number;
+}
+
+interface Layout {
+  readonly dir: string;
+  /** Segment file names, ascending. */
+  readonly segments: readonly string[];
+  readonly records: ReadonlyMap<string, readonly Rec[]>;
+}
+
+interface Row {
+  readonly name: string;
+  /** Damage the WAL; return the seqs that are expected to be lost. */
+  readonly damage: (w: Layout) => Promise<bigint[]>;
+  readonly expect: RegExp;
+  readonly quarantined: number;
+}
+
+const at = <T>(xs: readonly T[], i: number): T => {
+  const x = i < 0 ? xs[xs.length + i] : xs[i];
+  assert.ok(x !== undefined, `no element ${i}`);
+  return x;
+};
+const seg = (w: Layout, i: number) => at(w.segments, i);
+const recs = (w: Layout, i: number) => w.records.get(seg(w, i)) ?? [];
+const path = (w: Layout, i: number) => join(w.dir, seg(w, i));
+
+async function patch(file: string, offset: number, bytes: Uint8Array): Promise<void> {
+  const fh = await open(file, 'r+');
+  try {
+    await fh.write(bytes, 0, bytes.length, offset);
+  } finally {
+    await fh.close();
+  }
+}
+
+async function flipByte(file: string, offset: number): Promise<void> {
+  const byte = (await readFile(file))[offset] ?? 0;
+  await patch(file, offset, Uint8Array.of(byte ^ 0xff));
+}
+
+const rows: Row[] = [
+  {
+    name: 'torn tail: last record cut short → truncated, that record lost',
+    damage: async (w) => {
+      const last = at(recs(w, -1), -1);
+      await truncate(path(w, -1), last.offset + 10);
+      return [last.seq];
+    },
+    expect: /torn tail/,
+    quarantined: 0,
+  },
+  {
+    name: 'torn tail: zeros after the last record (size extended, data never written) → truncated, nothing lost',
+    damage: async (w) => {
+      await appendFile(path(w, -1), new Uint8Array(3000));
+      return [];
+    },
+    expect: /torn tail/,
+    quarantined: 0,
+  },
+  {
+    name: 'flipped checksum byte in a sealed segment → that record quarantined, later records kept',
+    damage: async (w) => {
+      const r = at(recs(w, 1), 2);
+      await flipByte(path(w, 1), r.offset + 5);
+      return [r.seq];
+    },
+    expect: /quarantine/,
+    quarantined: 1,
+  },
+  {
+    name: 'flipped checksum byte in the last complete record → quarantined (corruption, not a torn write)',
+    damage: async (w) => {
+      const r = at(recs(w, -1), -1);
+      await flipByte(path(w, -1), r.offset + 4);
+      return [r.seq];
+    },
+    expect: /quarantine/,
+    quarantined: 1,
+  },
+  {
+    name: 'bad length field, plausible value → resync on the next record, one record lost',
+    damage: async (w) => {
+      const r = at(recs(w, 1), 3);
+      const len = new DataView(new ArrayBuffer(4));
+      len.setUint32(0, r.size - 28 + 40, true);
+      await patch(path(w, 1), r.offset + 16, new Uint8Array(len.buffer));
+      return [r.seq];
+    },
+    expect: /quarantine/,
+    quarantined: 1,
+  },
+  {
+    name: 'bad length field, 0xffffffff → resync on the next record, one record lost',
+    damage: async (w) => {
+      const r = at(recs(w, 0), 1);
+      await patch(path(w, 0), r.offset + 16, Uint8Array.of(0xff, 0xff, 0xff, 0xff));
+      return [r.seq];
+    },
+    expect: /quarantine/,
+    quarantined: 1,
+  },
+  {
+    name: 'zero-filled 4 KiB page in the middle of a segment → records touching it lost, the rest kept',
+    damage: async (w) => {
+      await patch(path(w, 0), 4096, new Uint8Array(4096));
+      return recs(w, 0)
+        .filter((r) => r.offset < 8192 && r.offset + r.size > 4096)
+        .map((r) => r.seq);
+    },
+    expect: /quarantine/,
+    quarantined: 1,
+  },
+  {
+    name: 'garbage after the last record of a sealed segment → quarantined, nothing lost',
+    damage: async (w) => {
+      await appendFile(path(w, 0), Buffer.alloc(500, 0x5a));
+      return [];
+    },
+    expect: /quarantine/,
+    quarantined: 1,
+  },
+  {
+    name: '0-byte sealed segment → quarantined, its entries lost, later segments kept',
+    damage: async (w) => {
+      await truncate(path(w, 1), 0);
+      return recs(w, 1).map((r) => r.seq);
+    },
+    expect: /segment unreadable/,
+    quarantined: 1,
+  },
+  {
+    name: '0-byte last segment (crash right after creating it) → quarantined, nothing lost',
+    damage: async (w) => {
+      await writeFile(join(w.dir, segmentFileName(BigInt(ENTRIES + 1))), new Uint8Array(0));
+      return [];
+    },
+    expect: /segment unreadable/,
+    quarantined: 1,
+  },
+  {
+    name: 'bad segment header magic → segment quarantined, its entries lost, later segments kept',
+    damage: async (w) => {
+      await flipByte(path(w, 2), 0);
+      return recs(w, 2).map((r) => r.seq);
+    },
+    expect: /segment unreadable/,
+    quarantined: 1,
+  },
+  {
+    name: 'leftover .tmp files (interrupted roll or repair) → deleted, nothing lost',
+    damage: async (w) => {
+      await writeFile(join(w.dir, segmentFileName(BigInt(ENTRIES + 1)) + '.tmp'), 'half a header');
+      await writeFile(join(w.dir, seg(w, 0) + '.tmp'), Buffer.alloc(100, 1));
+      return [];
+    },
+    expect: /leftover temp file/,
+    quarantined: 0,
+  },
+];
+
+const entries: WalAppend[] = Array.from({ length: ENTRIES }, (_, i) => fixtureEntry(i, 600 + ((i * 137) % 500)));
+
+async function buildWal(): Promise<Layout> {
+  const dir = await mkdtemp(join(tmpdir(), 'strata-wal-corrupt-'));
+  const wal = await Wal.open(dir, { segmentSizeBytes: SEGMENT_SIZE });
+  for (const e of entries) await wal.append(e);
+  await wal.close();
+  const segments = (await readdir(dir)).filter((n) => n.endsWith('.wal')).sort();
+  const records = new Map<string, Rec[]>();
+  for (const name of segments) {
+    const bytes = await readFile(join(dir, name));
+    const list: Rec[] = [];
+    for (let off = SEGMENT_HEADER_SIZE; off < bytes.length; ) {
+      const d = decodeRecord(bytes, off);
+      assert.equal(d.status, 'ok');
+      if (d.status !== 'ok') break;
+      list.push({ seq: d.entry.seq, offset: off, size: d.size });
+      off += d.size;
+    }
+    records.set(name, list);
+  }
+  assert.ok(segments.length >= 4, 'the table needs at least four segments');
+  assert.ok((records.get(segments[0] ?? '') ?? []).some((r) => r.offset + r.size > 8192), 'segment 0 must cover the zeroed page');
+  return { dir, segments, records };
+}
+
+async function replayAll(wal: Wal): Promise<WalWriteEntry[]> {
+  const out: WalWriteEntry[] = [];
+  for await (const e of wal.replay()) out.push(e);
+  return out;
+}
+
+function assertSurvivors(got: readonly WalWriteEntry[], lost: ReadonlySet<bigint>, extra: readonly bigint[] = []): void {
+  const want = entries.map((_, i) => BigInt(i + 1)).filter((s) => !lost.has(s));
+  assert.deepEqual(
+    got.map((e) => e.seq),
+    [...want, ...extra],
+  );
+  for (const e of got) {
+    const src = entries[Number(e.seq) - 1];
+    if (extra.includes(e.seq) || src === undefined) continue;
+    assert.deepEqual({ ...e, lines: Buffer.from(e.lines) }, { ...src, seq: e.seq, lines: Buffer.from(src.lines) }, `entry ${e.seq} bytes`);
+  }
+}
+
+for (const row of rows) {
+  test(`WAL corruption: ${row.name}`, async () => {
+    const layout = await buildWal();
+    const lost = new Set(await row.damage(layout));
+
+    const log = collectingLogger();
+    const wal = await Wal.open(layout.dir, { segmentSizeBytes: SEGMENT_SIZE }, log);
+    const warned = log.entries.filter((e) => e.level === 'warn');
+    assert.ok(
+      warned.some((e) => row.expect.test(e.msg)),
+      `expected a warning matching ${row.expect}, got ${JSON.stringify(warned.map((e) => e.msg))}`,
+    );
+    assertSurvivors(await replayAll(wal), lost);
+    const quarantine = await readdir(join(layout.dir, QUARANTINE_DIR)).catch(() => []);
+    assert.equal(quarantine.length, row.quarantined, `quarantine holds ${JSON.stringify(quarantine)}`);
+
+    const maxSurviving = BigInt(ENTRIES - [...lost].filter((s) => s === BigInt(ENTRIES)).length);
+    const seq = await wal.append(fixtureEntry(999, 123));
+    assert.ok(seq > maxSurviving, `new seq ${seq} must exceed ${maxSurviving}`);
+    await wal.close();
+
+    const log2 = collectingLogger();
+    const again = await Wal.open(layout.dir, { segmentSizeBytes: SEGMENT_SIZE }, log2);
+    assert.deepEqual(
+      log2.entries.filter((e) => e.level === 'warn' || e.level === 'error'),
+      [],
+      'second open is clean',
+    );
+    assertSurvivors(await replayAll(again), lost, [seq]);
+    await again.close();
+  });
+}

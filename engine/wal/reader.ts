@@ -1,0 +1,208 @@
+/**
+ * Opening a WAL directory: check every segment, repair damage, find the last seq; and
+ * streaming replay of the surviving entries.
+ *
+ * Start-up never fails because of WAL damage (only because of I/O errors on the repair
+ * itself). The recovery rules, per segment in seq order:
+ *   - leftover `*.tmp` (interrupted segment creation or repair)      → deleted, warned
+ *   - 0-byte segment, or header with bad magic/version/seq            → whole file quarantined
+ *   - torn tail of the LAST segment (record cut short, or zeros)     → file truncated at the
+ *     last good record, warned; these bytes were never acknowledged
+ *   - any other unreadable range (flipped byte, bad length, zeroed page, garbage at the end
+ *     of a sealed segment) → the bytes are copied to quarantine/<segment>.corrupt-<offset>,
+ *     the segment is rewritten atomically without them, and scanning resumes at the next
+ *     valid record, so every intact entry is kept
+ * After repair a second open finds nothing to report. Sequence numbers continue after the
+ * highest seq seen in a record or implied by a segment name (a quarantined segment named F
+ * may have held seqs from F on; reusing them would confuse a flushed-up-to watermark).
+ */
+import { open, stat, mkdir } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { moveFile, removeTempFiles, writeFileAtomic } from '../fs/atomic.js';
+import { initChecksum } from '../fs/checksum.js';
+import type { EngineLogger } from '../logger.js';
+import { QUARANTINE_DIR, SEGMENT_HEADER_SIZE, decodeSegmentHeader, quarantineFileName } from './record.js';
+import type { WalWriteEntry } from './record.js';
+import { listSegments } from './segment.js';
+import type { SegmentRef } from './segment.js';
+import { readAt, scanSegment } from './scan.js';
+
+export interface RecoveredWal {
+  readonly dir: string;
+  /** Surviving segments, ascending. */
+  readonly segments: readonly SegmentRef[];
+  /** Highest seq seen or implied; the next append gets lastSeq + 1. 0n for an empty WAL. */
+  readonly lastSeq: bigint;
+  /** The last segment when it is intact and can take further appends, with its size. */
+  readonly tail: { readonly ref: SegmentRef; readonly size: number } | undefined;
+  /** Entries with seq > afterSeq, in seq order, streamed segment by segment. */
+  replay(afterSeq?: bigint): AsyncGenerator<WalWriteEntry>;
+}
+
+interface Damage {
+  readonly offset: number;
+  readonly end: number;
+  readonly torn: boolean;
+  readonly reason: string;
+}
+
+/** Check and repair the WAL in `dir` (created if missing). Does not lock; Wal.open does. */
+export async function openWal(dir: string, logger: EngineLogger): Promise<RecoveredWal> {
+  await initChecksum();
+  await mkdir(dir, { recursive: true });
+  for (const d of [dir, join(dir, QUARANTINE_DIR)]) {
+    for (const name of await removeTempFiles(d)) logger.warn({ dir: d, file: name }, 'removed leftover temp file in WAL directory');
+  }
+
+  const listed = await listSegments(dir);
+  const segments: SegmentRef[] = [];
+  let lastSeq = 0n;
+  let tail: RecoveredWal['tail'];
+  for (const [i, ref] of listed.entries()) {
+    if (ref.firstSeq - 1n > lastSeq) lastSeq = ref.firstSeq - 1n;
+    const isLast = i === listed.length - 1;
+    const path = join(dir, ref.name);
+    const fh = await open(path, 'r');
+    let damages: Damage[];
+    let size: number;
+    try {
+      size = (await fh.stat()).size;
+      const header = decodeSegmentHeader(await readAt(fh, 0, SEGMENT_HEADER_SIZE));
+      const bad = 'bad' in header ? header.bad : header.firstSeq !== ref.firstSeq ? `header seq ${header.firstSeq} does not match name` : undefined;
+      if (bad !== undefined) {
+        await fh.close();
+        await quarantineWhole(dir, ref, size, bad, logger);
+        continue;
+      }
+      damages = [];
+      for await (const ev of scanSegment(fh, SEGMENT_HEADER_SIZE, size, lastSeq)) {
+        if (ev.type === 'entry') lastSeq = ev.entry.seq;
+        else damages.push(ev);
+      }
+    } finally {
+      await fh.close().catch(() => {});
+    }
+    size = await repairSegment(dir, ref, size, damages, isLast, logger);
+    segments.push(ref);
+    if (isLast) tail = { ref, size };
+  }
+  const snapshot = segments.slice();
+  return {
+    dir,
+    segments: snapshot,
+    lastSeq,
+    tail,
+    replay: (afterSeq = 0n) => replaySegments(dir, snapshot, undefined, afterSeq, logger),
+  };
+}
+
+/** The limit of the segment being appended to: replay reads only bytes already committed. */
+export interface ActiveLimit {
+  readonly name: string;
+  readonly size: number;
+}
+
+/**
+ * Stream entries with seq > afterSeq from `segments` (a snapshot). Segments deleted by a
+ * concurrent truncation are skipped. Damage that appeared after open (a disk going bad) is
+ * logged as an error and skipped, never thrown: replay feeds start-up.
+ */
+export async function* replaySegments(
+  dir: string,
+  segments: readonly SegmentRef[],
+  active: ActiveLimit | undefined,
+  afterSeq: bigint,
+  logger: EngineLogger,
+): AsyncGenerator<WalWriteEntry> {
+  for (const [i, ref] of segments.entries()) {
+    const next = segments[i + 1];
+    if (next !== undefined && next.firstSeq - 1n <= afterSeq) continue;
+    let fh: FileHandle;
+    try {
+      fh = await open(join(dir, ref.name), 'r');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw err;
+    }
+    try {
+      const limit = active?.name === ref.name ? active.size : (await fh.stat()).size;
+      for await (const ev of scanSegment(fh, SEGMENT_HEADER_SIZE, limit, ref.firstSeq - 1n)) {
+        if (ev.type === 'entry') {
+          if (ev.entry.seq > afterSeq) yield ev.entry;
+        } else {
+          logger.error({ segment: ref.name, offset: ev.offset, end: ev.end, reason: ev.reason }, 'WAL damage found during replay; skipping unreadable bytes');
+        }
+      }
+    } finally {
+      await fh.close();
+    }
+  }
+}
+
+async function quarantineWhole(dir: string, ref: SegmentRef, size: number, reason: string, logger: EngineLogger): Promise<void> {
+  const to = join(dir, QUARANTINE_DIR, quarantineFileName(ref.name, 0));
+  await moveFile(join(dir, ref.name), to);
+  logger.warn({ segment: ref.name, offset: 0, bytes: size, reason, quarantine: to }, 'WAL segment unreadable; moved to quarantine');
+}
+
+/** Apply the recovery rules for one scanned segment; returns its size afterwards. */
+async function repairSegment(dir: string, ref: SegmentRef, size: number, damages: Damage[], isLast: boolean, logger: EngineLogger): Promise<number> {
+  if (damages.length === 0) return size;
+  const path = join(dir, ref.name);
+  const last = damages[damages.length - 1];
+  const tornTail = isLast && last !== undefined && last.torn ? last : undefined;
+  const corrupt = tornTail ? damages.slice(0, -1) : damages;
+
+  if (corrupt.length === 0 && tornTail) {
+    const fh = await open(path, 'r+');
+    try {
+      await fh.truncate(tornTail.offset);
+      await fh.datasync();
+    } finally {
+      await fh.close();
+    }
+    logger.warn({ segment: ref.name, offset: tornTail.offset, bytes: size - tornTail.offset, reason: tornTail.reason }, 'WAL torn tail truncated');
+    return tornTail.offset;
+  }
+
+  // Quarantine first, then publish the rewritten segment: a crash in between repeats the
+  // repair on the next open, overwriting the same quarantine file.
+  const fh = await open(path, 'r');
+  let whole: Buffer;
+  try {
+    whole = await readAt(fh, 0, size);
+  } finally {
+    await fh.close();
+  }
+  const kept: Buffer[] = [];
+  let from = 0;
+  for (const d of damages) {
+    kept.push(whole.subarray(from, d.offset));
+    from = d.end;
+    if (d === tornTail) {
+      logger.warn({ segment: ref.name, offset: d.offset, bytes: d.end - d.offset, reason: d.reason }, 'WAL torn tail truncated');
+      continue;
+    }
+    const to = join(dir, QUARANTINE_DIR, quarantineFileName(ref.name, d.offset));
+    await writeFileAtomic(to, whole.subarray(d.offset, d.end));
+    logger.warn(
+      { segment: ref.name, offset: d.offset, bytes: d.end - d.offset, reason: d.reason, quarantine: to },
+      'WAL corruption: unreadable bytes moved to quarantine, later records kept',
+    );
+  }
+  kept.push(whole.subarray(from));
+  const repaired = Buffer.concat(kept);
+  await writeFileAtomic(path, repaired);
+  return repaired.length;
+}
+
+/** Size of a file, or undefined when it does not exist. */
+export async function fileSize(path: string): Promise<number | undefined> {
+  try {
+    return (await stat(path)).size;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}

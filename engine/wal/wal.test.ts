@@ -1,0 +1,185 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { StorageIoError } from '../errors.js';
+import { collectingLogger } from '../logger.js';
+import { fixtureEntry } from './crash-writer.fixture.js';
+import type { WalAppend, WalWriteEntry } from './record.js';
+import { defaultSegmentIo } from './segment.js';
+import type { SegmentIo } from './segment.js';
+import { Wal } from './wal.js';
+
+const tempDir = () => mkdtemp(join(tmpdir(), 'strata-wal-'));
+
+async function collect(it: AsyncIterable<WalWriteEntry>): Promise<WalWriteEntry[]> {
+  const out: WalWriteEntry[] = [];
+  for await (const e of it) out.push(e);
+  return out;
+}
+
+function assertEntry(actual: WalWriteEntry | undefined, seq: bigint, expected: WalAppend): void {
+  assert.ok(actual, `entry ${seq} missing`);
+  assert.equal(actual.seq, seq);
+  assert.deepEqual({ ...actual, lines: Buffer.from(actual.lines) }, { ...expected, seq, lines: Buffer.from(expected.lines) });
+}
+
+const problems = (log: ReturnType<typeof collectingLogger>) => log.entries.filter((e) => e.level === 'warn' || e.level === 'error');
+
+test('group commit: 1000 concurrent appends share few fdatasyncs; seqs follow call order; replay returns all', async () => {
+  const dir = await tempDir();
+  const log = collectingLogger();
+  const wal = await Wal.open(dir, {}, log);
+  const entries = Array.from({ length: 1000 }, (_, i) => fixtureEntry(i, 20 + (i % 300)));
+  const seqs = await Promise.all(entries.map((e) => wal.append(e)));
+  assert.deepEqual(seqs, entries.map((_, i) => BigInt(i + 1)), 'seqs assigned in append order');
+  assert.ok(wal.syncCount >= Math.ceil(1000 / 64), `at most 64 entries per group (${wal.syncCount} syncs)`);
+  assert.ok(wal.syncCount <= 100, `expected far fewer syncs than appends, got ${wal.syncCount}`);
+  assert.equal(wal.lastSeq, 1000n);
+  const replayed = await collect(wal.replay());
+  assert.equal(replayed.length, 1000);
+  replayed.forEach((e, i) => assertEntry(e, BigInt(i + 1), entries[i] as WalAppend));
+  await wal.close();
+  assert.deepEqual(problems(log), []);
+});
+
+test('batchSize 0 disables batching: one fdatasync per append', async () => {
+  const wal = await Wal.open(await tempDir(), { batchSize: 0 });
+  const seqs = await Promise.all(Array.from({ length: 50 }, (_, i) => wal.append(fixtureEntry(i, 100))));
+  assert.deepEqual(seqs, Array.from({ length: 50 }, (_, i) => BigInt(i + 1)));
+  assert.equal(wal.syncCount, 50);
+  await wal.close();
+});
+
+test('appends continue after reopen with a larger seq, and replay(afterSeq) skips older entries', async () => {
+  const dir = await tempDir();
+  let wal = await Wal.open(dir);
+  for (let i = 0; i < 5; i++) await wal.append(fixtureEntry(i, 10));
+  await wal.close();
+  wal = await Wal.open(dir);
+  assert.equal(wal.lastSeq, 5n);
+  assert.equal(await wal.append(fixtureEntry(5, 10)), 6n);
+  assert.deepEqual((await collect(wal.replay(3n))).map((e) => e.seq), [4n, 5n, 6n]);
+  await wal.close();
+  await assert.rejects(wal.append(fixtureEntry(1, 1)), { code: 'engine_closed' });
+});
+
+test('close() waits for accepted appends', async () => {
+  const dir = await tempDir();
+  const wal = await Wal.open(dir, { batchDelayUs: 5000 });
+  const pending = Array.from({ length: 200 }, (_, i) => wal.append(fixtureEntry(i, 64)));
+  await wal.close();
+  assert.equal((await Promise.all(pending)).length, 200);
+  const again = await Wal.open(dir);
+  assert.equal(again.lastSeq, 200n);
+  await again.close();
+});
+
+test('segments roll at segmentSizeBytes; truncateUpTo deletes only fully flushed segments', async () => {
+  const dir = await tempDir();
+  const wal = await Wal.open(dir, { segmentSizeBytes: 4096 });
+  const entries = Array.from({ length: 40 }, (_, i) => fixtureEntry(i, 700));
+  for (const e of entries) await wal.append(e);
+  const names = (await readdir(dir)).filter((n) => n.endsWith('.wal')).sort();
+  assert.ok(names.length >= 8, `expected several segments, got ${names.length}`);
+  for (const n of names) assert.ok((await stat(join(dir, n))).size <= 4096, `${n} exceeds the roll size`);
+  assert.equal(wal.segmentCount, names.length);
+
+  // Seq 10 sits inside a segment: only segments whose last seq <= 10 go.
+  const firstSeqs = names.map((n) => BigInt(n.slice(0, 20)));
+  const holding11 = firstSeqs.filter((s) => s <= 11n).at(-1);
+  const removed = await wal.truncateUpTo(10n);
+  const left = (await readdir(dir)).filter((n) => n.endsWith('.wal')).sort();
+  assert.equal(removed, names.length - left.length);
+  assert.equal(BigInt((left[0] as string).slice(0, 20)), holding11, 'the segment holding seq 11 survives');
+  assert.deepEqual((await collect(wal.replay(10n))).map((e) => e.seq), Array.from({ length: 30 }, (_, i) => BigInt(i + 11)));
+  const fromStart = await collect(wal.replay());
+  assert.equal(fromStart[0]?.seq, holding11);
+  assert.equal(fromStart.at(-1)?.seq, 40n);
+
+  // Everything flushed: the active segment is sealed and deleted, one empty segment stays.
+  await wal.truncateUpTo(40n);
+  assert.deepEqual((await readdir(dir)).filter((n) => n.endsWith('.wal')), ['00000000000000000041.wal']);
+  assert.deepEqual(await collect(wal.replay()), []);
+  assert.equal(await wal.append(entries[0] as WalAppend), 41n);
+  await wal.close();
+
+  const reopened = await Wal.open(dir);
+  assert.equal(reopened.lastSeq, 41n);
+  assertEntry((await collect(reopened.replay()))[0], 41n, entries[0] as WalAppend);
+  await reopened.truncateUpTo(41n);
+  await reopened.close();
+  const last = await Wal.open(dir);
+  assert.equal(last.lastSeq, 41n, 'the empty segment name keeps the seq going after a full truncation');
+  assert.equal(await last.append(fixtureEntry(1, 1)), 42n);
+  await last.close();
+});
+
+test('replay while appending sees a consistent prefix and reports no damage', async () => {
+  const log = collectingLogger();
+  const wal = await Wal.open(await tempDir(), { segmentSizeBytes: 8192 }, log);
+  const writes = Promise.all(Array.from({ length: 300 }, (_, i) => wal.append(fixtureEntry(i, 200 + (i % 50)))));
+  for (let round = 0; round < 5; round++) {
+    const seqs = (await collect(wal.replay())).map((e) => e.seq);
+    seqs.forEach((s, i) => assert.equal(s, BigInt(i + 1)));
+  }
+  await writes;
+  assert.equal((await collect(wal.replay())).length, 300);
+  await wal.close();
+  assert.deepEqual(problems(log), []);
+});
+
+/** Fails the n-th call (1-based) of `which`; for a failing write, half the bytes land first. */
+function failingIo(which: 'write' | 'datasync', n: number): SegmentIo {
+  let calls = 0;
+  return {
+    async write(fh, bytes, position) {
+      if (which === 'write' && ++calls === n) {
+        await defaultSegmentIo.write(fh, bytes.subarray(0, bytes.length >> 1), position);
+        throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+      }
+      return defaultSegmentIo.write(fh, bytes, position);
+    },
+    async datasync(fh) {
+      if (which === 'datasync' && ++calls === n) throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
+      return defaultSegmentIo.datasync(fh);
+    },
+  };
+}
+
+for (const which of ['write', 'datasync'] as const) {
+  test(`a failed ${which} rejects its whole group with StorageIoError and leaves the WAL consistent`, async () => {
+    const dir = await tempDir();
+    const log = collectingLogger();
+    const wal = await Wal.open(dir, { batchDelayUs: 2000 }, log, failingIo(which, 2));
+    const ok1 = await Promise.all([wal.append(fixtureEntry(1, 300)), wal.append(fixtureEntry(2, 300))]);
+    const failed = await Promise.allSettled([wal.append(fixtureEntry(3, 300)), wal.append(fixtureEntry(4, 300))]);
+    for (const r of failed) {
+      assert.equal(r.status, 'rejected');
+      assert.ok(r.status === 'rejected' && r.reason instanceof StorageIoError);
+    }
+    const ok2 = await wal.append(fixtureEntry(5, 300));
+    assert.ok(ok2 > 4n, 'seqs stay strictly increasing after a failure');
+    assert.equal(wal.lastSeq, ok2);
+    const seqs = (await collect(wal.replay())).map((e) => e.seq);
+    assert.deepEqual(seqs, [...ok1, ok2]);
+    await wal.close();
+    assert.ok(log.entries.some((e) => e.level === 'error' && /failed/.test(e.msg)));
+
+    const log2 = collectingLogger();
+    const again = await Wal.open(dir, {}, log2);
+    assert.deepEqual((await collect(again.replay())).map((e) => e.seq), [...ok1, ok2]);
+    assert.deepEqual(problems(log2), [], 'the failed bytes were cut away, nothing to repair');
+    await again.close();
+  });
+}
+
+test('a second open of a locked WAL directory fails with DirectoryLockedError', async () => {
+  const dir = await tempDir();
+  const wal = await Wal.open(dir);
+  await assert.rejects(Wal.open(dir), { code: 'directory_locked', status: 500 });
+  await wal.close();
+  const again = await Wal.open(dir);
+  await again.close();
+});

@@ -1,0 +1,231 @@
+/**
+ * WalWriter: append with group commit. An append resolves only after its bytes are written
+ * and fdatasync'ed.
+ *
+ * Group commit (spec [flush] wal_batch_size / wal_batch_delay_us): appends that arrive while
+ * a group is being written and synced, or within `batchDelayUs` of the first append of an
+ * idle period, share one write() and one fdatasync, up to `batchSize` entries per group.
+ * `batchSize` 0 disables batching: one sync per append. Seqs are assigned at append() in
+ * call order and groups are committed one at a time in queue order, so the file holds
+ * records in seq order.
+ *
+ * Failure: if the write or the sync of a group fails, every append of that group rejects
+ * with StorageIoError and the seqs are skipped (seqs stay strictly increasing, with a gap).
+ * The segment is cut back to its last synced byte and the writer rolls to a new segment
+ * before the next group: after a failed fsync the kernel may have dropped dirty pages and
+ * cleared the error (the 2018 "fsyncgate"), so the old file is not trusted for more appends.
+ * If even the roll fails, each later group retries it and rejects until it succeeds.
+ */
+import { hrtime } from 'node:process';
+import { EngineClosedError, InvariantError, StorageIoError, StrataError } from '../errors.js';
+import type { EngineLogger } from '../logger.js';
+import { encodeRecordInto, writeRecordSize } from './record.js';
+import type { WalAppend } from './record.js';
+import { ActiveSegment, defaultSegmentIo } from './segment.js';
+import type { SegmentIo, SegmentRef } from './segment.js';
+
+export interface WalWriterOptions {
+  /** Roll to a new segment before a group would grow the active one past this size. */
+  readonly segmentSizeBytes: number;
+  /** Most entries per group; 0 = no batching. */
+  readonly batchSize: number;
+  /** How long the first append of an idle period waits for company, in microseconds. */
+  readonly batchDelayUs: number;
+}
+
+interface Pending {
+  readonly entry: WalAppend;
+  readonly seq: bigint;
+  readonly size: number;
+  readonly resolve: (seq: bigint) => void;
+  readonly reject: (err: unknown) => void;
+}
+
+/** Below this many microseconds of delay, waiting polls the event loop (setImmediate): Node timers have 1 ms granularity. */
+const TIMER_THRESHOLD_US = 2000n;
+
+export class WalWriter {
+  private readonly queue: Pending[] = [];
+  private draining = false;
+  private idle: Promise<void> = Promise.resolve();
+  private wake: (() => void) | undefined;
+  private lane: Promise<unknown> = Promise.resolve();
+  private nextSeq: bigint;
+  private durableSeq: bigint;
+  private mustRoll = false;
+  private closed = false;
+  private syncs = 0;
+
+  /**
+   * @param segment the segment to append to (already validated and positioned)
+   * @param lastSeq highest seq already in the WAL; appends continue after it
+   * @param onRoll called after a new segment was created and became active
+   */
+  constructor(
+    private readonly dir: string,
+    private segment: ActiveSegment,
+    lastSeq: bigint,
+    private readonly options: WalWriterOptions,
+    private readonly logger: EngineLogger,
+    private readonly onRoll: (ref: SegmentRef) => void = () => {},
+    private readonly io: SegmentIo = defaultSegmentIo,
+  ) {
+    this.nextSeq = lastSeq + 1n;
+    this.durableSeq = lastSeq;
+  }
+
+  /** Highest seq whose append has been acknowledged (written and synced). */
+  get lastSeq(): bigint {
+    return this.durableSeq;
+  }
+
+  /** Number of fdatasync calls issued by group commits (for tests and metrics). */
+  get syncCount(): number {
+    return this.syncs;
+  }
+
+  /** The active segment and its committed size: replay reads no further than this. */
+  get active(): { readonly ref: SegmentRef; readonly size: number } {
+    return { ref: this.segment.ref, size: this.segment.size };
+  }
+
+  /**
+   * Log `entry`; resolves with its seq once durable. `entry.lines` must not be modified until
+   * then (it is copied when its group is written, not at call time).
+   */
+  append(entry: WalAppend): Promise<bigint> {
+    if (this.closed) return Promise.reject(new EngineClosedError());
+    let size: number;
+    try {
+      size = writeRecordSize(entry);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const seq = this.nextSeq++;
+    const done = new Promise<bigint>((resolve, reject) => this.queue.push({ entry, seq, size, resolve, reject }));
+    if (this.wake && this.queue.length >= this.groupLimit()) this.wake();
+    if (!this.draining) {
+      this.draining = true;
+      this.idle = this.drain();
+    }
+    return done;
+  }
+
+  /**
+   * Start a new segment if the active one holds any record, once in-flight groups are done.
+   * Used by truncation so the active segment can be deleted once it is flushed.
+   */
+  rollIfNotEmpty(): Promise<void> {
+    return this.exclusive(async () => {
+      if (!this.segment.isEmpty && !this.closed) await this.roll(this.durableSeq + 1n);
+    });
+  }
+
+  /** Commit every accepted append, then close the segment. Later appends reject. */
+  async close(): Promise<void> {
+    if (this.closed) return this.idle;
+    this.closed = true;
+    await this.idle;
+    await this.exclusive(() => this.segment.close());
+  }
+
+  private groupLimit(): number {
+    return Math.max(1, this.options.batchSize);
+  }
+
+  private async drain(): Promise<void> {
+    let afterSync = false;
+    try {
+      while (this.queue.length > 0) {
+        // Appends that queued up during the previous sync already waited; only the first
+        // group of an idle period waits for company.
+        if (!afterSync) await this.gather();
+        const group = this.queue.splice(0, this.groupLimit());
+        await this.exclusive(() => this.commit(group));
+        afterSync = true;
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  /** Wait up to batchDelayUs for the queue to reach batchSize. */
+  private async gather(): Promise<void> {
+    if (this.options.batchSize === 0 || this.options.batchDelayUs <= 0) return;
+    const deadline = hrtime.bigint() + BigInt(Math.round(this.options.batchDelayUs)) * 1000n;
+    while (this.queue.length < this.groupLimit()) {
+      const leftUs = (deadline - hrtime.bigint()) / 1000n;
+      if (leftUs <= 0n) return;
+      if (leftUs >= TIMER_THRESHOLD_US) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, Number(leftUs / 1000n) - 1);
+          this.wake = () => {
+            clearTimeout(t);
+            resolve();
+          };
+        });
+        this.wake = undefined;
+      } else {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    }
+  }
+
+  private async commit(group: Pending[]): Promise<void> {
+    const first = group[0];
+    const last = group[group.length - 1];
+    if (first === undefined || last === undefined) return;
+    try {
+      if (this.mustRoll) await this.roll(first.seq);
+      let total = 0;
+      for (const p of group) total += p.size;
+      const bytes = Buffer.allocUnsafe(total);
+      let at = 0;
+      for (const p of group) at = encodeRecordInto(bytes, at, p.seq, p.entry);
+      if (at !== total) throw new InvariantError(`WAL group encoded to ${at} bytes, expected ${total}`);
+      if (!this.segment.isEmpty && this.segment.size + total > this.options.segmentSizeBytes) await this.roll(first.seq);
+      this.syncs++;
+      try {
+        await this.segment.append(bytes, this.io);
+      } catch (err) {
+        await this.afterFailure(err);
+        throw err;
+      }
+      this.durableSeq = last.seq;
+      for (const p of group) p.resolve(p.seq);
+    } catch (err) {
+      const failure =
+        err instanceof StrataError
+          ? err
+          : new StorageIoError(`WAL append of seqs ${first.seq}..${last.seq} failed: ${(err as Error).message}`, { cause: err });
+      for (const p of group) p.reject(failure);
+    }
+  }
+
+  private async afterFailure(err: unknown): Promise<void> {
+    this.mustRoll = true;
+    this.logger.error({ segment: this.segment.ref.name, offset: this.segment.size, err: String(err) }, 'WAL write or sync failed; rolling to a new segment');
+    try {
+      await this.segment.discardUncommitted();
+    } catch (cut) {
+      // Replay treats the leftover as a damaged range of a sealed segment and quarantines it.
+      this.logger.error({ segment: this.segment.ref.name, err: String(cut) }, 'could not cut back failed WAL bytes');
+    }
+  }
+
+  private async roll(firstSeq: bigint): Promise<void> {
+    const next = await ActiveSegment.create(this.dir, firstSeq);
+    const old = this.segment;
+    this.segment = next;
+    this.mustRoll = false;
+    await old.close().catch((err: unknown) => this.logger.warn({ segment: old.ref.name, err: String(err) }, 'closing sealed WAL segment failed'));
+    this.onRoll(next.ref);
+  }
+
+  /** Run `fn` after every earlier group or roll has finished; rolls never interleave with a group. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.lane.then(fn, fn);
+    this.lane = run.catch(() => {});
+    return run;
+  }
+}
