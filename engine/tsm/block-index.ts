@@ -104,7 +104,7 @@ export class BlockIndex {
           throw corrupt(e, 'blocks of a key overlap or are out of time order');
         }
         const high = view.getUint32(e + ENTRY_OFFSET_OFFSET);
-        const offset = high * TWO_POW_32 + view.getUint32(e + ENTRY_OFFSET_OFFSET + 4);
+        const offset = u64At(view, e + ENTRY_OFFSET_OFFSET);
         const size = view.getUint32(e + ENTRY_SIZE_OFFSET);
         const count = view.getUint32(e + ENTRY_COUNT_OFFSET);
         if (high > MAX_SAFE_HIGH_WORD || offset < HEADER_SIZE || offset + BLOCK_CHECKSUM_SIZE + size > layout.indexOffset) {
@@ -182,7 +182,7 @@ export class BlockIndex {
     return {
       minTime: v.getBigInt64(e + ENTRY_MIN_TIME_OFFSET),
       maxTime: v.getBigInt64(e + ENTRY_MAX_TIME_OFFSET),
-      offset: v.getUint32(e + ENTRY_OFFSET_OFFSET) * TWO_POW_32 + v.getUint32(e + ENTRY_OFFSET_OFFSET + 4),
+      offset: u64At(v, e + ENTRY_OFFSET_OFFSET),
       size: v.getUint32(e + ENTRY_SIZE_OFFSET),
       count: v.getUint32(e + ENTRY_COUNT_OFFSET),
     };
@@ -234,7 +234,15 @@ function lowerBound(n: number, before: (j: number) => boolean): number {
   return lo;
 }
 
+const HIGH_WORD = 0;
+const LOW_WORD = 4;
+
 /** Compares two big-endian int64 fields without allocating BigInts (open walks every entry). */
 function compareI64(view: DataView, a: number, b: number): number {
-  return view.getInt32(a) - view.getInt32(b) || view.getUint32(a + 4) - view.getUint32(b + 4);
+  return view.getInt32(a + HIGH_WORD) - view.getInt32(b + HIGH_WORD) || view.getUint32(a + LOW_WORD) - view.getUint32(b + LOW_WORD);
+}
+
+/** A big-endian u64 as a number; parse() guarantees offsets fit in 2^53. */
+function u64At(view: DataView, at: number): number {
+  return view.getUint32(at + HIGH_WORD) * TWO_POW_32 + view.getUint32(at + LOW_WORD);
 }

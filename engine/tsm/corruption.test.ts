@@ -19,7 +19,15 @@ import { FieldType } from '../point.js';
 import { BlockCache } from './block-cache.js';
 import type { BlockEntry } from './block-index.js';
 import { TsmFileSet } from './file-set.js';
-import { FOOTER_SIZE, HEADER_SIZE, QUARANTINE_DIR } from './format.js';
+import {
+  BLOCK_CHECKSUM_SIZE,
+  FOOTER_CHECKSUM_OFFSET,
+  FOOTER_SIZE,
+  HEADER_LEVEL_OFFSET,
+  HEADER_MAGIC_OFFSET,
+  HEADER_SIZE,
+  QUARANTINE_DIR,
+} from './format.js';
 import { TsmReader } from './reader.js';
 import { decodeFooter, encodeFooter } from './sections.js';
 import { payload, tempDir, writeTsm } from './test-support.js';
@@ -74,17 +82,17 @@ const forgeFooter = (change: (footer: ReturnType<typeof decodeFooter>) => Return
   const footer = decodeFooter('victim', header, bytes.subarray(at), bytes.length);
   return Buffer.concat([bytes.subarray(0, at), encodeFooter(header, change(footer))]);
 };
-const overlapsPage = (page: number) => (b: Block) => b.entry.offset < (page + 1) * PAGE && b.entry.offset + 4 + b.entry.size > page * PAGE;
+const overlapsPage = (page: number) => (b: Block) => b.entry.offset < (page + 1) * PAGE && b.entry.offset + BLOCK_CHECKSUM_SIZE + b.entry.size > page * PAGE;
 
 const ROWS: Row[] = [
   { name: '0-byte file', expect: 'quarantine', reason: /shorter than any TSM file/, damage: () => Buffer.alloc(0) },
   { name: 'truncated tail (last 10 bytes lost)', expect: 'quarantine', reason: /bad footer magic/, damage: (b) => b.subarray(0, b.length - 10) },
   { name: 'truncated inside the blocks', expect: 'quarantine', reason: /bad footer magic/, damage: (b) => b.subarray(0, 5000) },
   { name: 'bytes appended after the footer', expect: 'quarantine', reason: /bad footer magic/, damage: (b) => Buffer.concat([b, Buffer.alloc(100)]) },
-  { name: 'flipped header magic byte', expect: 'quarantine', reason: /bad header magic/, damage: flip(() => 1) },
-  { name: 'flipped level byte (covered by footer checksum)', expect: 'quarantine', reason: /footer checksum mismatch/, damage: flip(() => 5) },
+  { name: 'flipped header magic byte', expect: 'quarantine', reason: /bad header magic/, damage: flip(() => HEADER_MAGIC_OFFSET + 1) },
+  { name: 'flipped level byte (covered by footer checksum)', expect: 'quarantine', reason: /footer checksum mismatch/, damage: flip(() => HEADER_LEVEL_OFFSET) },
   { name: 'flipped index byte', expect: 'quarantine', reason: /index checksum mismatch/, damage: flip((f) => f.indexOffset + 5) },
-  { name: 'flipped footer checksum byte', expect: 'quarantine', reason: /footer checksum mismatch/, damage: flip((f) => f.size - 6) },
+  { name: 'flipped footer checksum byte', expect: 'quarantine', reason: /footer checksum mismatch/, damage: flip((f) => f.size - FOOTER_SIZE + FOOTER_CHECKSUM_OFFSET + 2) },
   { name: 'bad index length in footer (footer checksum re-sealed)', expect: 'quarantine', reason: /does not fit/, damage: forgeFooter((f) => ({ ...f, indexSize: f.indexSize + 8 })) },
   { name: 'bad key count in footer (footer checksum re-sealed)', expect: 'quarantine', reason: /runs past the index end/, damage: forgeFooter((f) => ({ ...f, keyCount: f.keyCount + 1 })) },
   { name: 'zero-filled last page (index and footer)', expect: 'quarantine', reason: /bad footer magic/, damage: (b) => Buffer.concat([b.subarray(0, b.length - PAGE), Buffer.alloc(PAGE)]) },
@@ -97,7 +105,7 @@ const ROWS: Row[] = [
   {
     name: 'flipped block payload byte',
     expect: 'bad-blocks',
-    damage: flip((f) => blockOf(f, 'c', 3).offset + 4 + 500),
+    damage: flip((f) => blockOf(f, 'c', 3).offset + BLOCK_CHECKSUM_SIZE + 500),
     bad: (b) => b.key === 'c' && b.entry.minTime === 3000n,
   },
   {
@@ -159,7 +167,7 @@ async function factsOf(path: string): Promise<Facts> {
   try {
     const blocks: Block[] = [];
     for (const key of r.keys()) for (const entry of r.entries(key)) blocks.push({ key, entry, payload: await r.readBlock(key, entry) });
-    const first = blocks.reduce((m, b) => Math.max(m, b.entry.offset + 4 + b.entry.size), 0);
+    const first = blocks.reduce((m, b) => Math.max(m, b.entry.offset + BLOCK_CHECKSUM_SIZE + b.entry.size), 0);
     return { size: r.stats().bytes, indexOffset: first, blocks };
   } finally {
     await r.close();

@@ -2,11 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { CorruptionError } from '../errors.js';
+import { CorruptionError, StorageIoError } from '../errors.js';
 import { collectingLogger, silentLogger } from '../logger.js';
 import { FieldType } from '../point.js';
 import { BlockCache } from './block-cache.js';
 import { TsmFileSet } from './file-set.js';
+import { openPositionalFile } from './positional-file.js';
+import type { FileOpener } from './positional-file.js';
 import type { TsmFileId } from './format.js';
 import { payload, tempDir, writeTsm } from './test-support.js';
 
@@ -93,6 +95,7 @@ test('replace is all-or-nothing: a bad new file or an unknown old file changes n
   await assert.rejects(set.replace([join(dir, 'missing.tsm')], [good]), bug);
   await assert.rejects(set.replace([], [a]), bug, 'already live');
   await assert.rejects(set.replace([], [join(dir, 'x.tsm')]), bug, 'not a TSM name');
+  await assert.rejects(set.replace([a, a], [good]), bug, 'listed twice');
   assert.deepEqual(set.files().map((r) => r.path), [a]);
   const snap = set.acquire();
   assert.equal(snap.files.length, 1);
@@ -128,4 +131,23 @@ test('close() leaves pinned files readable until their snapshot is released, and
   await snap.release();
   await assert.rejects(r.readBlock('k', e), bug);
   assert.deepEqual(await readdir(dir), [basename(a)]);
+});
+
+test('a file that cannot be read (I/O error, not corruption) is left in place, logged and its generation never reused', async () => {
+  const dir = await tempDir('tsm-set-eio');
+  const set = await TsmFileSet.open(dir, { logger: silentLogger });
+  const a = await writeFileWith(set, { generation: 1, sequence: 1 }, 1);
+  const b = await writeFileWith(set, { generation: 5, sequence: 1 }, 2);
+  await set.close();
+  const failing: FileOpener = async (p) => {
+    if (p === b) throw new StorageIoError(`cannot open ${p}`);
+    return openPositionalFile(p);
+  };
+  const logger = collectingLogger();
+  const again = await TsmFileSet.open(dir, { logger, openFile: failing });
+  assert.deepEqual(again.files().map((r) => r.path), [a]);
+  assert.deepEqual(logger.entries.map((e) => [e.level, e.msg]), [['error', 'cannot open TSM file; not serving it']]);
+  assert.equal(again.nextGeneration(), 6);
+  assert.deepEqual((await readdir(dir)).sort(), [basename(a), basename(b)]);
+  await again.close();
 });

@@ -63,9 +63,10 @@ export class TsmFileSet {
     readonly dir: string,
     private readonly options: TsmFileSetOptions,
     live: LiveFile[],
+    nextGeneration: number,
   ) {
     this.live = live.sort((a, b) => compareFileIds(a.id, b.id));
-    this.nextGen = 1 + Math.max(0, ...live.map((f) => f.id.generation));
+    this.nextGen = nextGeneration;
   }
 
   static async open(dir: string, options: TsmFileSetOptions): Promise<TsmFileSet> {
@@ -73,6 +74,9 @@ export class TsmFileSet {
     await mkdir(dir, { recursive: true });
     for (const name of await removeTempFiles(dir)) logger.info({ dir, file: name }, 'removed leftover temp file of an interrupted write');
     const live: LiveFile[] = [];
+    // Counts every named file, served or not, so a new file never takes the name of one left
+    // in place after an I/O error.
+    let maxGeneration = 0;
     for (const name of (await readdir(dir)).sort()) {
       if (!name.endsWith(TSM_EXTENSION)) continue;
       const id = parseTsmFileName(name);
@@ -81,6 +85,7 @@ export class TsmFileSet {
         logger.warn({ file: path }, 'ignoring .tsm file with a name not of the form <generation>-<sequence>.tsm');
         continue;
       }
+      maxGeneration = Math.max(maxGeneration, id.generation);
       try {
         const reader = await TsmReader.open(path, options);
         live.push({ id, reader, refs: 1, obsolete: false });
@@ -89,7 +94,7 @@ export class TsmFileSet {
         else logger.error({ file: path, err }, 'cannot open TSM file; not serving it');
       }
     }
-    return new TsmFileSet(dir, options, live);
+    return new TsmFileSet(dir, options, live, maxGeneration + 1);
   }
 
   /** A new generation number for a flush (sequence 1). Never reused within this set. */
@@ -153,6 +158,9 @@ export class TsmFileSet {
 
   private async doReplace(oldPaths: readonly string[], newPaths: readonly string[]): Promise<void> {
     if (this.closed) throw new InvariantError(`replace() on closed TSM file set ${this.dir}`);
+    if (new Set(oldPaths.map((p) => resolve(p))).size !== oldPaths.length || new Set(newPaths.map((p) => resolve(p))).size !== newPaths.length) {
+      throw new InvariantError('replace(): a path is listed twice');
+    }
     const old = oldPaths.map((p) => {
       const f = this.live.find((l) => resolve(l.reader.path) === resolve(p));
       if (!f) throw new InvariantError(`replace(): ${p} is not a live file of ${this.dir}`);

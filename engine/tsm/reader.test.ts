@@ -13,7 +13,14 @@ import { compareKeys, payload, tempDir, writeTsm } from './test-support.js';
 import type { KeySpec } from './test-support.js';
 
 const keySpecArb = fc
-  .uniqueArray(fc.string({ unit: 'binary', minLength: 1, maxLength: 24 }), { minLength: 1, maxLength: 25 })
+  .uniqueArray(
+    fc.oneof(
+      fc.string({ unit: 'binary', minLength: 1, maxLength: 24 }),
+      // A small alphabet gives shared prefixes and keys that are prefixes of others.
+      fc.string({ unit: fc.constantFrom('a', 'b', ',', '#', '\u00e9', '\uff61', '\u{1f600}'), minLength: 1, maxLength: 6 }),
+    ),
+    { minLength: 1, maxLength: 25 },
+  )
   .chain((keys) =>
     fc.tuple(
       ...keys.map((key) =>
