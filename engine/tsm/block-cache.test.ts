@@ -1,0 +1,69 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { BLOCK_CACHE_ENTRY_OVERHEAD, BlockCache } from './block-cache.js';
+
+test('the byte bound holds after every operation (fast-check against a model)', () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: 4096 }),
+      fc.array(
+        fc.oneof(
+          fc.record({ op: fc.constant('set' as const), file: fc.nat(3), offset: fc.nat(20), size: fc.nat(1500) }),
+          fc.record({ op: fc.constant('get' as const), file: fc.nat(3), offset: fc.nat(20) }),
+          fc.record({ op: fc.constant('evict' as const), file: fc.nat(3) }),
+        ),
+        { maxLength: 200 },
+      ),
+      (maxBytes, ops) => {
+        const cache = new BlockCache({ maxBytes });
+        const present = new Map<string, Uint8Array>();
+        for (const o of ops) {
+          if (o.op === 'set') {
+            const p = new Uint8Array(o.size);
+            cache.set(o.file, o.offset, p);
+            present.set(`${o.file}:${o.offset}`, p);
+          } else if (o.op === 'get') {
+            const got = cache.get(o.file, o.offset);
+            // A hit returns exactly what was stored for that key, never another block.
+            if (got) assert.equal(got, present.get(`${o.file}:${o.offset}`));
+          } else {
+            cache.evictFile(o.file);
+            for (const k of [...present.keys()]) if (k.startsWith(`${o.file}:`)) present.delete(k);
+            for (let off = 0; off <= 20; off++) assert.equal(cache.get(o.file, off), undefined);
+          }
+          const s = cache.stats();
+          assert.ok(s.bytes <= maxBytes, `${s.bytes} > ${maxBytes}`);
+          assert.ok(s.bytes >= 0);
+          assert.equal(s.bytes === 0, s.entries === 0);
+        }
+      },
+    ),
+    { numRuns: 200 },
+  );
+});
+
+test('least recently used entries go first; hits and misses are counted', () => {
+  const unit = 100 + BLOCK_CACHE_ENTRY_OVERHEAD;
+  const cache = new BlockCache({ maxBytes: 3 * unit });
+  const block = () => new Uint8Array(100);
+  cache.set(1, 0, block());
+  cache.set(1, 1, block());
+  cache.set(1, 2, block());
+  assert.ok(cache.get(1, 0)); // 0 becomes most recent; 1 is now the oldest
+  cache.set(1, 3, block());
+  assert.equal(cache.get(1, 1), undefined);
+  assert.ok(cache.get(1, 0));
+  assert.ok(cache.get(1, 2));
+  assert.ok(cache.get(1, 3));
+  assert.deepEqual(cache.stats(), { hits: 4, misses: 1, evictions: 1, entries: 3, bytes: 3 * unit, maxBytes: 3 * unit });
+});
+
+test('a payload larger than the bound is not cached and evicts nothing', () => {
+  const cache = new BlockCache({ maxBytes: 1000 });
+  cache.set(1, 0, new Uint8Array(10));
+  cache.set(1, 8, new Uint8Array(5000));
+  assert.equal(cache.get(1, 8), undefined);
+  assert.ok(cache.get(1, 0));
+  assert.equal(cache.stats().evictions, 0);
+});

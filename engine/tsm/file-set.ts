@@ -1,0 +1,233 @@
+/**
+ * The live TSM files of one shard directory.
+ *
+ * Start-up never fails because of one bad file: leftover `*.tmp` files (interrupted writes) are
+ * removed, a file failing validation (CorruptionError) is moved to `<dir>/quarantine/` with a
+ * warn log, a file that cannot be read for another reason (permissions, EIO) is left in place,
+ * logged at error and not served. Everything else is opened and served in (generation,
+ * sequence) order, later files winning duplicate timestamps.
+ *
+ * Readers are reference counted. The set holds one reference to each live file; `acquire()`
+ * takes one more per file for a query or compaction. `replace(old, new)` (after a compaction,
+ * whose outputs TsmWriter has already published) swaps the group in one step for new
+ * snapshots, then drops the set's reference to the old files: each is closed and deleted when
+ * its last snapshot is released, so a running query keeps reading the files it started with.
+ *
+ * Crash between publishing the new files and deleting the old ones: both are opened at the next
+ * start. That is harmless: the outputs carry a later (generation, sequence) and the same points,
+ * so they win every duplicate, and the next compaction merges the leftovers. (The engine must
+ * therefore drop tombstones only after `replace` resolved.)
+ */
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { CorruptionError, InvariantError } from '../errors.js';
+import { moveFile, removeTempFiles } from '../fs/atomic.js';
+import type { EngineLogger } from '../logger.js';
+import type { BlockCache } from './block-cache.js';
+import { compareFileIds, MAX_NAME_NUMBER, parseTsmFileName, QUARANTINE_DIR, TSM_EXTENSION, tsmFileName } from './format.js';
+import type { TsmFileId } from './format.js';
+import { TsmReader } from './reader.js';
+import type { FileOpener } from './positional-file.js';
+
+export interface TsmFileSetOptions {
+  readonly logger: EngineLogger;
+  readonly blockCache?: BlockCache;
+  /** I/O seam passed to every TsmReader (tests). */
+  readonly openFile?: FileOpener;
+}
+
+/** Files pinned for one reader of the set; release exactly once. */
+export interface TsmSnapshot {
+  /** In (generation, sequence) order: later files win duplicate timestamps. */
+  readonly files: readonly TsmReader[];
+  release(): Promise<void>;
+}
+
+interface LiveFile {
+  readonly id: TsmFileId;
+  readonly reader: TsmReader;
+  refs: number;
+  /** Set when replaced: delete the file once the last reference is gone. */
+  obsolete: boolean;
+}
+
+export class TsmFileSet {
+  private live: LiveFile[] = [];
+  private nextGen: number;
+  private closed = false;
+  /** Serialises replace() calls so each sees the previous one's result. */
+  private queue: Promise<void> = Promise.resolve();
+  private readonly pending = new Set<Promise<void>>();
+
+  private constructor(
+    readonly dir: string,
+    private readonly options: TsmFileSetOptions,
+    live: LiveFile[],
+    nextGeneration: number,
+  ) {
+    this.live = live.sort((a, b) => compareFileIds(a.id, b.id));
+    this.nextGen = nextGeneration;
+  }
+
+  static async open(dir: string, options: TsmFileSetOptions): Promise<TsmFileSet> {
+    const { logger } = options;
+    await mkdir(dir, { recursive: true });
+    for (const name of await removeTempFiles(dir)) logger.info({ dir, file: name }, 'removed leftover temp file of an interrupted write');
+    const live: LiveFile[] = [];
+    // Counts every named file, served or not, so a new file never takes the name of one left
+    // in place after an I/O error.
+    let maxGeneration = 0;
+    for (const name of (await readdir(dir)).sort()) {
+      if (!name.endsWith(TSM_EXTENSION)) continue;
+      const id = parseTsmFileName(name);
+      const path = join(dir, name);
+      if (!id) {
+        logger.warn({ file: path }, 'ignoring .tsm file with a name not of the form <generation>-<sequence>.tsm');
+        continue;
+      }
+      maxGeneration = Math.max(maxGeneration, id.generation);
+      try {
+        const reader = await TsmReader.open(path, options);
+        live.push({ id, reader, refs: 1, obsolete: false });
+      } catch (err) {
+        if (err instanceof CorruptionError) await quarantine(dir, name, err, logger);
+        else logger.error({ file: path, err }, 'cannot open TSM file; not serving it');
+      }
+    }
+    return new TsmFileSet(dir, options, live, maxGeneration + 1);
+  }
+
+  /** A new generation number for a flush (sequence 1). Never reused within this set. */
+  nextGeneration(): number {
+    if (this.nextGen > MAX_NAME_NUMBER) throw new InvariantError(`TSM generation counter exhausted in ${this.dir}`);
+    return this.nextGen++;
+  }
+
+  /** Path of the file with this id inside the set's directory. */
+  pathFor(id: TsmFileId): string {
+    return join(this.dir, tsmFileName(id));
+  }
+
+  /** Live files in order, without pinning them: for planning and stats, not for reading. */
+  files(): readonly TsmReader[] {
+    return this.live.map((f) => f.reader);
+  }
+
+  /** Pins the current files until `release()`. */
+  acquire(): TsmSnapshot {
+    if (this.closed) throw new InvariantError(`acquire() on closed TSM file set ${this.dir}`);
+    const pinned = [...this.live];
+    for (const f of pinned) f.refs++;
+    let released = false;
+    return {
+      files: pinned.map((f) => f.reader),
+      release: async () => {
+        if (released) throw new InvariantError('TSM snapshot released twice');
+        released = true;
+        await Promise.all(pinned.map((f) => this.unref(f)));
+      },
+    };
+  }
+
+  /** Adds published files (a flush). */
+  add(...paths: string[]): Promise<void> {
+    return this.replace([], paths);
+  }
+
+  /**
+   * Swaps `oldPaths` (live files) for `newPaths` (already published by TsmWriter.finish).
+   * New snapshots see either all old or all new files, never a mix. If a new file fails to
+   * open, nothing changes and the error is thrown (the old files keep serving).
+   */
+  replace(oldPaths: readonly string[], newPaths: readonly string[]): Promise<void> {
+    const run = this.queue.then(() => this.doReplace(oldPaths, newPaths));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Drops the set's references; files pinned by snapshots close when released. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.queue;
+    const live = this.live;
+    this.live = [];
+    await Promise.all(live.map((f) => this.unref(f)));
+    await Promise.all(this.pending);
+  }
+
+  private async doReplace(oldPaths: readonly string[], newPaths: readonly string[]): Promise<void> {
+    if (this.closed) throw new InvariantError(`replace() on closed TSM file set ${this.dir}`);
+    if (new Set(oldPaths.map((p) => resolve(p))).size !== oldPaths.length || new Set(newPaths.map((p) => resolve(p))).size !== newPaths.length) {
+      throw new InvariantError('replace(): a path is listed twice');
+    }
+    const old = oldPaths.map((p) => {
+      const f = this.live.find((l) => resolve(l.reader.path) === resolve(p));
+      if (!f) throw new InvariantError(`replace(): ${p} is not a live file of ${this.dir}`);
+      return f;
+    });
+    const ids = newPaths.map((p) => {
+      const id = parseTsmFileName(basename(p));
+      if (!id || resolve(dirname(p)) !== resolve(this.dir)) throw new InvariantError(`replace(): ${p} is not a TSM file name in ${this.dir}`);
+      if (this.live.some((l) => compareFileIds(l.id, id) === 0)) throw new InvariantError(`replace(): ${p} is already live`);
+      return id;
+    });
+    const added: LiveFile[] = [];
+    try {
+      for (const [i, p] of newPaths.entries()) {
+        const id = ids[i];
+        if (id === undefined) throw new InvariantError('replace(): id list out of step');
+        added.push({ id, reader: await TsmReader.open(p, this.options), refs: 1, obsolete: false });
+      }
+    } catch (err) {
+      await Promise.all(added.map((f) => f.reader.close()));
+      throw err;
+    }
+    // The swap itself is synchronous: no snapshot can observe a half-replaced set.
+    this.live = this.live.filter((f) => !old.includes(f)).concat(added).sort((a, b) => compareFileIds(a.id, b.id));
+    for (const f of added) this.nextGen = Math.max(this.nextGen, f.id.generation + 1);
+    for (const f of old) f.obsolete = true;
+    await Promise.all(old.map((f) => this.unref(f)));
+  }
+
+  private unref(f: LiveFile): Promise<void> {
+    f.refs--;
+    if (f.refs < 0) throw new InvariantError(`TSM file ${f.reader.path} released more often than acquired`);
+    if (f.refs > 0) return Promise.resolve();
+    const done = this.dispose(f).finally(() => this.pending.delete(done));
+    this.pending.add(done);
+    return done;
+  }
+
+  private async dispose(f: LiveFile): Promise<void> {
+    const { logger } = this.options;
+    try {
+      await f.reader.close();
+      if (f.obsolete) {
+        await rm(f.reader.path, { force: true });
+        logger.info({ file: f.reader.path }, 'removed replaced TSM file');
+      }
+    } catch (err) {
+      logger.error({ file: f.reader.path, err }, 'cannot close or remove replaced TSM file');
+    }
+  }
+}
+
+async function quarantine(dir: string, name: string, err: CorruptionError, logger: EngineLogger): Promise<void> {
+  const from = join(dir, name);
+  let to = join(dir, QUARANTINE_DIR, name);
+  for (let n = 1; await exists(to); n++) to = join(dir, QUARANTINE_DIR, `${name}.${n}`);
+  try {
+    await moveFile(from, to);
+    logger.warn({ file: from, quarantined: to, offset: err.offset, reason: err.message }, 'quarantined corrupt TSM file');
+  } catch (moveErr) {
+    logger.error({ file: from, err: moveErr, reason: err.message }, 'corrupt TSM file could not be quarantined; not serving it');
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}

@@ -1,0 +1,143 @@
+/**
+ * The TSM file format: every magic number, size, version and file-name rule lives here.
+ *
+ * A TSM file is immutable once published. It holds, for many keys, time-ordered blocks of
+ * encoded values whose payload this layer treats as opaque bytes (engine/encoding owns them).
+ * All integers are big-endian (as InfluxDB's tsm1), signed where noted.
+ *
+ * ┌──────────────────────────────── header (HEADER_SIZE = 8) ─────────────────────────────────┐
+ * │ magic u32 "STSM" │ version u8 (=1) │ level u8 (compaction level) │ reserved u16 (=0)       │
+ * ├──────────────────────────────── blocks (streamed by the writer) ──────────────────────────┤
+ * │ block: checksum u32 (low 32 bits of xxhash64 of payload) │ payload (size bytes)            │
+ * │ block: …                                                                                   │
+ * ├──────────────────────────────── index (indexSize bytes) ──────────────────────────────────┤
+ * │ key record, keys strictly ascending in byte (UTF-8, Buffer.compare) order:                 │
+ * │   keyLen u16 │ key (UTF-8) │ type u8 (FieldType) │ entryCount u32 (≥ 1)                    │
+ * │   entry × entryCount, ascending and non-overlapping in time (ENTRY_SIZE = 32):             │
+ * │     minTime i64 │ maxTime i64 │ offset u64 (of the block's checksum) │ size u32 (payload)  │
+ * │     │ count u32 (values in the block)                                                      │
+ * │ key record …                                                                               │
+ * ├──────────────────────────────── footer (FOOTER_SIZE = 40) ────────────────────────────────┤
+ * │ indexOffset u64 │ indexSize u64 │ keyCount u32 │ blockCount u32 │ indexChecksum u64        │
+ * │ (xxhash64 of the index) │ footerChecksum u32 (checksum32 of header ‖ footer[0..32)) │ magic │
+ * └────────────────────────────────────────────────────────────────────────────────────────────┘
+ *
+ * Why these choices:
+ * - The footer is at a fixed distance from the end, so open needs three positional reads
+ *   (header, footer, index) and never reads the blocks. indexOffset + indexSize + FOOTER_SIZE
+ *   must equal the file size: a truncated or extended file fails that check before any parse.
+ * - The index carries one 64-bit checksum (a million-key index is tens of MB; a 32-bit sum would
+ *   be too weak); each block carries 32 bits, enough for a ≤ 1000-value payload and 4 bytes
+ *   cheaper per block. The footer checksum also covers the header, so a flipped level or
+ *   version byte is detected too.
+ * - A block's checksum is stored in front of it rather than in the index so a block can be
+ *   verified from one contiguous read of `BLOCK_CHECKSUM_SIZE + size` bytes at `offset`.
+ * - Empty files do not exist: a writer with no blocks refuses `finish()` (the caller aborts
+ *   it instead) and a reader rejects a zero-key file as corrupt. So keyRange and timeRange of
+ *   every open file are defined.
+ *
+ * Keys are `<series key><KEY_FIELD_SEPARATOR><field name>` as in InfluxDB 1.x. The separator
+ * is split at its first occurrence, so a series key containing it is ambiguous; the series
+ * layer must reject such keys at write time (InfluxDB has the same limit).
+ */
+
+import { FieldType } from '../point.js';
+
+/** "STSM" in ASCII: distinguishes our files from InfluxDB's tsm1 (0x16D116D1). */
+export const MAGIC = 0x5354534d;
+export const VERSION = 1;
+
+export const HEADER_SIZE = 8;
+export const HEADER_MAGIC_OFFSET = 0;
+export const HEADER_VERSION_OFFSET = 4;
+export const HEADER_LEVEL_OFFSET = 5;
+export const HEADER_RESERVED_OFFSET = 6;
+/** Compaction levels are stored in one byte. */
+export const MAX_LEVEL = 0xff;
+
+/** Bytes of checksum in front of every block payload. */
+export const BLOCK_CHECKSUM_SIZE = 4;
+
+/** Key records: u16 length in front of the key, then type u8 and entryCount u32 after it. */
+export const KEY_LENGTH_SIZE = 2;
+export const MAX_KEY_BYTES = 0xffff;
+export const KEY_TRAILER_SIZE = 5;
+export const MAX_ENTRIES_PER_KEY = 0xffffffff;
+
+export const ENTRY_SIZE = 32;
+export const ENTRY_MIN_TIME_OFFSET = 0;
+export const ENTRY_MAX_TIME_OFFSET = 8;
+export const ENTRY_OFFSET_OFFSET = 16;
+export const ENTRY_SIZE_OFFSET = 24;
+export const ENTRY_COUNT_OFFSET = 28;
+/** size and count are u32. */
+export const MAX_U32 = 0xffffffff;
+
+export const FOOTER_SIZE = 40;
+export const FOOTER_INDEX_OFFSET_OFFSET = 0;
+export const FOOTER_INDEX_SIZE_OFFSET = 8;
+export const FOOTER_KEY_COUNT_OFFSET = 16;
+export const FOOTER_BLOCK_COUNT_OFFSET = 20;
+export const FOOTER_INDEX_CHECKSUM_OFFSET = 24;
+export const FOOTER_CHECKSUM_OFFSET = 32;
+export const FOOTER_MAGIC_OFFSET = 36;
+
+/** Smallest well-formed file: header, one key of one byte with one entry of a 1-byte block, footer. */
+export const MIN_FILE_SIZE =
+  HEADER_SIZE + BLOCK_CHECKSUM_SIZE + 1 + KEY_LENGTH_SIZE + 1 + KEY_TRAILER_SIZE + ENTRY_SIZE + FOOTER_SIZE;
+
+const FIELD_TYPE_CODES: ReadonlySet<number> = new Set(Object.values(FieldType));
+
+/** Field type codes (engine/point.ts) are InfluxDB's block types and part of the format. */
+export function isFieldTypeCode(code: number): code is FieldType {
+  return FIELD_TYPE_CODES.has(code);
+}
+
+/** Separator between series key and field name inside a TSM key (InfluxDB 1.x's). */
+export const KEY_FIELD_SEPARATOR = '#!~#';
+
+export function compositeKey(seriesKey: string, field: string): string {
+  return seriesKey + KEY_FIELD_SEPARATOR + field;
+}
+
+/** Splits at the first separator; `null` when the key has none. */
+export function splitCompositeKey(key: string): { seriesKey: string; field: string } | null {
+  const at = key.indexOf(KEY_FIELD_SEPARATOR);
+  if (at < 0) return null;
+  return { seriesKey: key.slice(0, at), field: key.slice(at + KEY_FIELD_SEPARATOR.length) };
+}
+
+// ── file names ─────────────────────────────────────────────────────────────────────────────
+// `<generation, 9 digits>-<sequence, 9 digits>.tsm`. A flush starts a new generation at
+// sequence 1; a compaction names its output after the newest input generation with a higher
+// sequence. Files are ordered by (generation, sequence); later files win duplicate timestamps.
+
+export const TSM_EXTENSION = '.tsm';
+export const NAME_DIGITS = 9;
+export const MAX_NAME_NUMBER = 999_999_999;
+/** Subdirectory of a shard directory that receives files failing validation. */
+export const QUARANTINE_DIR = 'quarantine';
+
+const NAME_RE = /^(\d{9})-(\d{9})\.tsm$/;
+
+export interface TsmFileId {
+  readonly generation: number;
+  readonly sequence: number;
+}
+
+export function tsmFileName(id: TsmFileId): string {
+  const pad = (n: number) => String(n).padStart(NAME_DIGITS, '0');
+  return `${pad(id.generation)}-${pad(id.sequence)}${TSM_EXTENSION}`;
+}
+
+/** Parses a base name; `null` for anything that is not exactly a TSM file name. */
+export function parseTsmFileName(name: string): TsmFileId | null {
+  const m = NAME_RE.exec(name);
+  if (!m || m[1] === undefined || m[2] === undefined) return null;
+  return { generation: Number(m[1]), sequence: Number(m[2]) };
+}
+
+/** Ordering of files: older first, so iterating in order lets later files overwrite. */
+export function compareFileIds(a: TsmFileId, b: TsmFileId): number {
+  return a.generation - b.generation || a.sequence - b.sequence;
+}

@@ -1,0 +1,199 @@
+/**
+ * Read-only view of one published TSM file.
+ *
+ * `open` reads exactly three regions (header, footer, index) with positional reads and
+ * validates them: magics, version, footer checksum, size equation, index checksum, index
+ * structure. Anything wrong throws CorruptionError (the file set quarantines the file). Block
+ * payloads are read one block at a time, verified against their stored checksum and only then
+ * returned or cached: a damaged block throws CorruptionError with the block's file offset and
+ * never yields bytes. The reader never reads the whole file (see positional-file.ts).
+ *
+ * Returned payloads may come from the shared BlockCache: treat them as read-only.
+ */
+import { Buffer } from 'node:buffer';
+import { CorruptionError, InvariantError } from '../errors.js';
+import { checksum32, checksum64, initChecksum } from '../fs/checksum.js';
+import type { FieldType } from '../point.js';
+import { allocateFileId } from './block-cache.js';
+import type { BlockCache } from './block-cache.js';
+import { BlockIndex } from './block-index.js';
+import type { BlockEntry } from './block-index.js';
+import { BLOCK_CHECKSUM_SIZE, FOOTER_SIZE, HEADER_SIZE } from './format.js';
+import { openPositionalFile } from './positional-file.js';
+import type { FileOpener, PositionalFile } from './positional-file.js';
+import { checkMinimumSize, decodeFooter, decodeHeader } from './sections.js';
+import type { TsmFileInfo } from './writer.js';
+
+export interface TsmReaderOptions {
+  /** Shared cache of verified payloads; without one every readBlock goes to disk. */
+  readonly blockCache?: BlockCache;
+  /** I/O seam for tests (byte counting, fault injection); defaults to node:fs positional reads. */
+  readonly openFile?: FileOpener;
+}
+
+export interface TsmStats {
+  readonly keys: number;
+  readonly blocks: number;
+  /** File size in bytes. */
+  readonly bytes: number;
+  readonly values: number;
+}
+
+export class TsmReader {
+  /** Process-unique id; the block cache key prefix. */
+  readonly fileId = allocateFileId();
+  private closed = false;
+
+  private constructor(
+    readonly path: string,
+    readonly level: number,
+    /** The file's index; exposed for cursors and compaction that walk keys by position. */
+    readonly index: BlockIndex,
+    private readonly file: PositionalFile,
+    private readonly indexOffset: number,
+    private readonly cache: BlockCache | undefined,
+  ) {}
+
+  static async open(path: string, options: TsmReaderOptions = {}): Promise<TsmReader> {
+    await initChecksum();
+    const file = await (options.openFile ?? openPositionalFile)(path);
+    try {
+      checkMinimumSize(path, file.size);
+      const header = await readExactly(file, path, HEADER_SIZE, 0);
+      const level = decodeHeader(path, header);
+      const footerBytes = await readExactly(file, path, FOOTER_SIZE, file.size - FOOTER_SIZE);
+      const footer = decodeFooter(path, header, footerBytes, file.size);
+      const indexBytes = await readExactly(file, path, footer.indexSize, footer.indexOffset);
+      if (checksum64(indexBytes) !== footer.indexChecksum) {
+        throw new CorruptionError(path, footer.indexOffset, 'index checksum mismatch');
+      }
+      const index = BlockIndex.parse(indexBytes, {
+        file: path,
+        indexOffset: footer.indexOffset,
+        keyCount: footer.keyCount,
+        blockCount: footer.blockCount,
+      });
+      return new TsmReader(path, level, index, file, footer.indexOffset, options.blockCache);
+    } catch (err) {
+      await file.close();
+      throw err;
+    }
+  }
+
+  /** Keys in byte order. */
+  keys(): IterableIterator<string> {
+    return this.index.keys();
+  }
+
+  hasKey(key: string): boolean {
+    return this.index.findKey(key) >= 0;
+  }
+
+  /** Block type of `key`, or undefined when the file does not hold it. */
+  type(key: string): FieldType | undefined {
+    const i = this.index.findKey(key);
+    return i < 0 ? undefined : this.index.typeAt(i);
+  }
+
+  /** All blocks of `key` in time order ([] when absent). */
+  entries(key: string): BlockEntry[] {
+    const i = this.index.findKey(key);
+    return i < 0 ? [] : this.index.entriesAt(i);
+  }
+
+  /** Blocks of `key` overlapping [minTime, maxTime] (inclusive), in time order. */
+  entriesInRange(key: string, minTime: bigint, maxTime: bigint): BlockEntry[] {
+    const i = this.index.findKey(key);
+    if (i < 0) return [];
+    const { start, end } = this.index.entryRangeAt(i, minTime, maxTime);
+    const out: BlockEntry[] = [];
+    for (let j = start; j < end; j++) out.push(this.index.entryAt(i, j));
+    return out;
+  }
+
+  get keyRange(): { readonly min: string; readonly max: string } {
+    return { min: this.index.keyAt(0), max: this.index.keyAt(this.index.keyCount - 1) };
+  }
+
+  get timeRange(): { readonly min: bigint; readonly max: bigint } {
+    return { min: this.index.minTime, max: this.index.maxTime };
+  }
+
+  /** The verified payload of one block. `key` is used for error context only. */
+  async readBlock(key: string, entry: BlockEntry): Promise<Uint8Array> {
+    const cached = this.lookup(entry);
+    if (cached) return cached;
+    const record = new Uint8Array(BLOCK_CHECKSUM_SIZE + entry.size);
+    return this.verify(key, entry, record, await this.file.read(record, entry.offset));
+  }
+
+  /**
+   * Synchronous `readBlock`. Trade-off: a cursor can pull blocks in a plain loop with no
+   * promise per block (cheap when the page cache or block cache hits), but a cold read blocks
+   * the event loop for a full disk access (milliseconds on an SD card), stalling every HTTP
+   * request. Use it in worker threads (compaction, query workers), not on the main thread.
+   */
+  readBlockSync(key: string, entry: BlockEntry): Uint8Array {
+    const cached = this.lookup(entry);
+    if (cached) return cached;
+    const record = new Uint8Array(BLOCK_CHECKSUM_SIZE + entry.size);
+    return this.verify(key, entry, record, this.file.readSync(record, entry.offset));
+  }
+
+  stats(): TsmStats {
+    return { keys: this.index.keyCount, blocks: this.index.blockCount, bytes: this.file.size, values: this.index.valueCount };
+  }
+
+  info(): TsmFileInfo {
+    const { min: minKey, max: maxKey } = this.keyRange;
+    return {
+      path: this.path,
+      level: this.level,
+      size: this.file.size,
+      keyCount: this.index.keyCount,
+      blockCount: this.index.blockCount,
+      valueCount: this.index.valueCount,
+      minKey,
+      maxKey,
+      minTime: this.index.minTime,
+      maxTime: this.index.maxTime,
+    };
+  }
+
+  /** Closes the file and drops its cached blocks. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.cache?.evictFile(this.fileId);
+    await this.file.close();
+  }
+
+  private lookup(entry: BlockEntry): Uint8Array | undefined {
+    if (this.closed) throw new InvariantError(`read from closed TSM reader ${this.path}`);
+    if (entry.offset < HEADER_SIZE || entry.offset + BLOCK_CHECKSUM_SIZE + entry.size > this.indexOffset) {
+      throw new InvariantError(`block entry at ${entry.offset} (+${entry.size}) is not a block of ${this.path}`);
+    }
+    return this.cache?.get(this.fileId, entry.offset);
+  }
+
+  private verify(key: string, entry: BlockEntry, record: Uint8Array, bytesRead: number): Uint8Array {
+    if (bytesRead < record.length) {
+      throw new CorruptionError(this.path, entry.offset + bytesRead, `block of ${JSON.stringify(key)} cut short by end of file`);
+    }
+    const payload = record.subarray(BLOCK_CHECKSUM_SIZE);
+    const stored = new DataView(record.buffer, record.byteOffset, BLOCK_CHECKSUM_SIZE).getUint32(0);
+    if (checksum32(payload) !== stored) {
+      throw new CorruptionError(this.path, entry.offset, `block checksum mismatch for ${JSON.stringify(key)}`);
+    }
+    this.cache?.set(this.fileId, entry.offset, payload);
+    return payload;
+  }
+}
+
+/** Reads `length` bytes at `position`; a short read means the file shrank under us. */
+async function readExactly(file: PositionalFile, path: string, length: number, position: number): Promise<Buffer> {
+  const buf = Buffer.alloc(length);
+  const n = await file.read(buf, position);
+  if (n < length) throw new CorruptionError(path, position + n, `expected ${length} bytes at ${position}, file ended`);
+  return buf;
+}
