@@ -2,3 +2,4 @@
 export * from './errors.js';
 export * from './point.js';
 export * from './logger.js';
+export * from './lineprotocol/index.js';

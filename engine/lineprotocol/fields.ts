@@ -1,0 +1,278 @@
+/**
+ * The field set of a line (`k=v[,k=v...]`): keys, typed values and the 1.x error texts.
+ *
+ * Value syntax follows 1.x models/points.go (scanFields/scanNumber/scanBoolean):
+ *   float     `1`, `-1.5`, `.5`, `5.`, `1e3`, `-1.5E-3`, `1e+3` (NaN/Inf are not accepted)
+ *   integer   `12i`, int64 range checked
+ *   unsigned  `12u`, uint64 range checked (Strata accepts it; stock 1.6 does not)
+ *   boolean   t T true True TRUE f F false False FALSE
+ *   string    `"..."` where only `\"` and `\\` are escapes
+ * Deliberate difference: text glued to a closing quote (`v="a"b`) is `invalid field format`;
+ * 1.x accepts it and stores a mangled string.
+ */
+import { FieldType } from '../point.js';
+import type { Field } from '../point.js';
+import { detach, type KeyInfo, MAX_KEY_LENGTH } from './key.js';
+import { FIELD_KEY_SPECIALS, unescapeStringValue, unescapeWith } from './series-key.js';
+
+const BS = 0x5c;
+const SPACE = 0x20;
+const COMMA = 0x2c;
+const EQUALS = 0x3d;
+const QUOTE = 0x22;
+const DASH = 0x2d;
+const DOT = 0x2e;
+const LOWER_I = 0x69;
+const LOWER_U = 0x75;
+
+// Field keys are few; interning gives equal keys one (detached) string.
+const interned = new Map<string, string>();
+function intern(k: string): string {
+  let v = interned.get(k);
+  if (v === undefined) {
+    if (interned.size >= 100_000) interned.clear();
+    v = detach(k);
+    interned.set(v, v);
+  }
+  return v;
+}
+
+/** End position of the value scanned last (the slow number path and booleans set it). */
+let valueEnd = 0;
+
+/**
+ * Parses the field set starting at `s[pos]` (not at the end) into `out`. Returns the index
+ * just past it (a space or `end`), or an error reason. Fields named `time` are dropped, as 1.x
+ * does (`out` may then be empty); duplicate keys keep the last value.
+ */
+export function parseFields(s: string, pos: number, end: number, info: KeyInfo, out: Field[]): number | string {
+  let j = 0;
+  let allHit = true;
+  let sawTime = false;
+  for (;;) {
+    if (pos >= end) return 'invalid field format';
+    let c = s.charCodeAt(pos);
+    if (c === EQUALS) return 'missing field key';
+    let key: string;
+    const raw = info.rawFieldKeys[j];
+    if (raw !== undefined && s.startsWith(raw, pos) && s.charCodeAt(pos + raw.length) === EQUALS) {
+      key = info.fieldKeys[j]!;
+      pos += raw.length;
+    } else {
+      allHit = false;
+      let ke = pos;
+      let esc = false;
+      // 1.x skips any backslash pair here (unlike the key section, which looks one back).
+      while (ke < end) {
+        c = s.charCodeAt(ke);
+        if (c === BS && ke + 1 < end) {
+          esc = true;
+          ke += 2;
+          continue;
+        }
+        if (c === EQUALS) break;
+        if (c === COMMA || c === SPACE) return 'invalid field format';
+        ke++;
+      }
+      if (ke >= end) return 'invalid field format';
+      if (info.keyBytes + 4 + 3 * (ke - pos) > MAX_KEY_LENGTH) {
+        const size = info.keyBytes + 4 + Buffer.byteLength(s.slice(pos, ke), 'utf8');
+        if (size > MAX_KEY_LENGTH) return `max key length exceeded: ${size} > ${MAX_KEY_LENGTH}`;
+      }
+      key = intern(esc ? unescapeWith(s, pos, ke, FIELD_KEY_SPECIALS) : s.slice(pos, ke));
+      info.rawFieldKeys[j] = esc ? detach(s.slice(pos, ke)) : key;
+      info.fieldKeys[j] = key;
+      if (info.uniqueCount > j) info.uniqueCount = j;
+      pos = ke;
+    }
+    j++;
+    pos++; // the `=`
+    if (pos >= end) return 'missing field value';
+    c = s.charCodeAt(pos);
+    if (c === COMMA || c === SPACE) return 'missing field value';
+    let field: Field;
+    if ((c >= 0x30 && c <= 0x39) || c === DASH || c === DOT || c === 0x4e || c === 0x6e) {
+      // Fast path: optional `-`, digits, then `i`, `u` or the end of the value.
+      const vs = pos;
+      let i = c === DASH ? pos + 1 : pos;
+      const ds = i;
+      let v = 0;
+      c = -1;
+      while (i < end) {
+        c = s.charCodeAt(i);
+        if (c < 0x30 || c > 0x39) break;
+        v = v * 10 + (c - 0x30);
+        i++;
+      }
+      if (i === end) c = -1;
+      const nd = i - ds;
+      const neg = ds !== vs;
+      const after = i + 1 < end ? s.charCodeAt(i + 1) : -1;
+      if (nd > 0 && nd <= 15 && (c === -1 || c === COMMA || c === SPACE)) {
+        field = { type: FieldType.Float, value: neg ? -v : v, key };
+        pos = i;
+      } else if (nd > 0 && nd <= 15 && c === LOWER_I && (after === -1 || after === COMMA || after === SPACE)) {
+        field = { type: FieldType.Integer, value: neg ? 0 - v : v, key };
+        pos = i + 1;
+      } else if (nd > 0 && nd <= 15 && !neg && c === LOWER_U && (after === -1 || after === COMMA || after === SPACE)) {
+        field = { type: FieldType.Unsigned, value: v, key };
+        pos = i + 1;
+      } else {
+        const f = scanNumber(s, vs, end, key);
+        if (typeof f === 'string') return f;
+        field = f;
+        pos = valueEnd;
+      }
+    } else if (c === QUOTE) {
+      let i = pos + 1;
+      let esc = false;
+      for (;;) {
+        if (i >= end) return 'unbalanced quotes';
+        c = s.charCodeAt(i);
+        if (c === BS) {
+          esc = true;
+          i += 2;
+          continue;
+        }
+        if (c === QUOTE) break;
+        i++;
+      }
+      // Detached: string values outlive the request in the cache and must not pin its body.
+      const value = esc ? unescapeStringValue(s, pos + 1, i) : detach(s.slice(pos + 1, i));
+      field = { type: FieldType.String, value, key };
+      pos = i + 1;
+    } else {
+      const b = scanBoolean(s, pos, end);
+      if (b === undefined) return 'invalid boolean';
+      field = { type: FieldType.Boolean, value: b, key };
+      pos = valueEnd;
+    }
+    if (key === 'time') sawTime = true;
+    else out.push(field);
+    if (pos >= end) break;
+    c = s.charCodeAt(pos);
+    if (c === SPACE) break;
+    if (c !== COMMA) return 'invalid field format';
+    pos++;
+  }
+  // `out` is empty only when every field was named `time`; the caller refuses the point.
+  // Skip the duplicate check when these keys are a prefix of a list already found distinct.
+  if (!(allHit && j <= info.uniqueCount) && dedupe(out) && !sawTime) info.uniqueCount = j;
+  return pos;
+}
+
+/** Keeps the last value for each repeated key, in place. Returns true when keys were already distinct. */
+function dedupe(out: Field[]): boolean {
+  const n = out.length;
+  let distinct = true;
+  if (n <= 32) {
+    for (let a = 1; a < n && distinct; a++) {
+      const k = out[a]!.key;
+      for (let b = 0; b < a; b++) if (out[b]!.key === k) distinct = false;
+    }
+  } else {
+    distinct = new Set(out.map((f) => f.key)).size === n;
+  }
+  if (distinct) return true;
+  const at = new Map<string, number>();
+  let w = 0;
+  for (const f of out) {
+    const prev = at.get(f.key);
+    if (prev === undefined) {
+      at.set(f.key, w);
+      out[w++] = f;
+    } else {
+      out[prev] = f;
+    }
+  }
+  out.length = w;
+  return false;
+}
+
+const isDigitOrDot = (c: number): boolean => (c >= 0x30 && c <= 0x39) || c === DOT;
+
+/** The general number scanner (1.x scanNumber rules); sets valueEnd on success. */
+function scanNumber(s: string, start: number, end: number, key: string): Field | string {
+  let i = start;
+  let isInt = false;
+  let isUnsigned = false;
+  let decimal = false;
+  let scientific = false;
+  if (s.charCodeAt(i) === DASH) {
+    i++;
+    if (i === end) return 'invalid number';
+  }
+  for (; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (c === COMMA || c === SPACE) break;
+    if ((c === LOWER_I || c === LOWER_U) && i > start && !(isInt || isUnsigned)) {
+      if (c === LOWER_I) isInt = true;
+      else isUnsigned = true;
+      continue;
+    }
+    if (c === DOT) {
+      if (decimal) return 'invalid number';
+      decimal = true;
+    }
+    if (i > start && (c === 0x65 || c === 0x45)) {
+      scientific = true;
+      continue;
+    }
+    if (c === 0x2b || c === DASH) {
+      const p = s.charCodeAt(i - 1);
+      if (p === 0x65 || p === 0x45) continue;
+    }
+    if (!isDigitOrDot(c)) return 'invalid number';
+  }
+  if ((isInt || isUnsigned) && (decimal || scientific)) return 'invalid number';
+  const neg = s.charCodeAt(start) === DASH;
+  const digits = i - start - (isInt || isUnsigned ? 1 : 0) - (decimal ? 1 : 0) - (neg ? 1 : 0);
+  if (digits <= 0) return 'invalid number';
+  valueEnd = i;
+  if (isInt || isUnsigned) {
+    const last = s.charCodeAt(i - 1);
+    if (last !== (isInt ? LOWER_I : LOWER_U) || (isUnsigned && neg)) return 'invalid number';
+    const text = s.slice(start, i - 1);
+    const v = BigInt(text);
+    if (isInt) {
+      if (v < -(2n ** 63n) || v >= 2n ** 63n) {
+        return `unable to parse integer ${text}: strconv.ParseInt: parsing ${JSON.stringify(text)}: value out of range`;
+      }
+      return { type: FieldType.Integer, value: toSafe(v), key };
+    }
+    if (v >= 2n ** 64n) {
+      return `unable to parse unsigned ${text}: strconv.ParseUint: parsing ${JSON.stringify(text)}: value out of range`;
+    }
+    return { type: FieldType.Unsigned, value: toSafe(v), key };
+  }
+  const f = Number(s.slice(start, i));
+  if (!Number.isFinite(f)) return 'invalid float';
+  return { type: FieldType.Float, value: f, key };
+}
+
+/** Integer values are numbers while safe and bigint beyond 2^53 (Point contract). */
+function toSafe(v: bigint): number | bigint {
+  return v <= 9007199254740991n && v >= -9007199254740991n ? Number(v) : v;
+}
+
+/** 1.x scanBoolean: sets valueEnd and returns the value, or undefined when invalid. */
+function scanBoolean(s: string, start: number, end: number): boolean | undefined {
+  const c = s.charCodeAt(start);
+  let i = start + 1;
+  while (i < end) {
+    const d = s.charCodeAt(i);
+    if (d === COMMA || d === SPACE) break;
+    i++;
+  }
+  valueEnd = i;
+  const n = i - start;
+  if (c === 0x74 /* t */) return n === 1 || (n === 4 && s.startsWith('true', start)) ? true : undefined;
+  if (c === 0x66 /* f */) return n === 1 || (n === 5 && s.startsWith('false', start)) ? false : undefined;
+  if (c === 0x54 /* T */) {
+    return n === 1 || (n === 4 && (s.startsWith('TRUE', start) || s.startsWith('True', start))) ? true : undefined;
+  }
+  if (c === 0x46 /* F */) {
+    return n === 1 || (n === 5 && (s.startsWith('FALSE', start) || s.startsWith('False', start))) ? false : undefined;
+  }
+  return undefined;
+}

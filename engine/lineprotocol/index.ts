@@ -1,0 +1,26 @@
+/** Line protocol: parse (1.x semantics), format, canonical series keys. */
+export { LineProtocolError } from './errors.js';
+export {
+  clearKeyCache,
+  decodeBody,
+  describeLineError,
+  parseLineProtocol,
+  parseLineProtocolText,
+  type LineError,
+  type ParseOptions,
+  type ParseResult,
+} from './parse.js';
+export { formatFields, formatFloat, formatPoint, formatTimestampNs } from './format.js';
+export {
+  compareBytes,
+  escapeFieldKey,
+  escapeMeasurement,
+  escapeStringValue,
+  escapeTag,
+  makeSeriesKey,
+  parseSeriesKey,
+  sortTags,
+  unescapeFieldKey,
+  unescapeMeasurement,
+  unescapeTag,
+} from './series-key.js';

@@ -1,0 +1,186 @@
+/**
+ * The key section of a line (`measurement[,tag=value...]`, up to the first unescaped space):
+ * validation with the 1.x error texts, unescaping, tag sorting, and a bounded cache.
+ *
+ * A series repeats on almost every write, so the parsed key is cached by its raw text. A
+ * cache hit costs one hash of the raw key and skips all tag work. Cached strings are copies
+ * (see `detach`), never slices of a request body, so the cache does not pin request bodies.
+ */
+import type { Tag } from '../point.js';
+import { compareBytes, makeSeriesKey, MEASUREMENT_SPECIALS, TAG_SPECIALS, unescapeWith } from './series-key.js';
+
+const BS = 0x5c;
+const SPACE = 0x20;
+const COMMA = 0x2c;
+const EQUALS = 0x3d;
+
+/** 1.x models.MaxKeyLength: the raw key (and key + 4 + field key) in bytes. */
+export const MAX_KEY_LENGTH = 65535;
+
+/** A parsed key plus a memo of the field keys last seen with it. */
+export interface KeyInfo {
+  readonly seriesKey: string;
+  readonly measurement: string;
+  readonly tags: readonly Tag[];
+  /** A tag named `time`: 1.x drops such points (`invalid tag key`). */
+  readonly timeTag: boolean;
+  /** UTF-8 length of the raw key, for the max-key-length checks. */
+  readonly keyBytes: number;
+  /** Field keys of the last line with this key, raw (escaped) and unescaped, by position. */
+  readonly rawFieldKeys: string[];
+  readonly fieldKeys: string[];
+  /** fieldKeys[0, uniqueCount) are known to be distinct. */
+  uniqueCount: number;
+}
+
+/**
+ * Returns a copy of `s` that shares no memory with the string it was sliced from. V8 keeps
+ * slices of 13+ characters as views that pin the parent (here: a whole request body);
+ * slicing a concatenation forces a flat copy of just this text.
+ */
+export function detach(s: string): string {
+  return s.length < 13 ? s : (' ' + s).slice(1);
+}
+
+// Tag boundaries of the key being parsed: [keyStart, keyEnd, valueStart, valueEnd, flags] per tag.
+let bounds = new Int32Array(5 * 64);
+
+/**
+ * Parses `s[start, end)` as a key. With `atLineEnd` the range is a whole line that has no
+ * unescaped space, so running out of text means the fields are missing; the result is then
+ * always an error reason. Otherwise `end` is the first unescaped space.
+ */
+export function parseKey(s: string, start: number, end: number, atLineEnd: boolean): KeyInfo | string {
+  if (s.charCodeAt(start) === COMMA) return 'missing measurement';
+  let i = start;
+  let mEsc = s.charCodeAt(start) === BS;
+  let c = 0;
+  // Measurement: the first character is never a separator; later ones are when unescaped.
+  for (;;) {
+    i++;
+    if (i >= end) {
+      if (atLineEnd) return 'missing fields';
+      break;
+    }
+    c = s.charCodeAt(i);
+    if (c === BS) mEsc = true;
+    if (s.charCodeAt(i - 1) === BS) continue;
+    if (c === COMMA || c === SPACE) break;
+  }
+  const mEnd = i;
+  let nt = 0;
+  while (i < end && s.charCodeAt(i) === COMMA) {
+    const ks = ++i;
+    c = s.charCodeAt(ks);
+    if (ks >= end || c === SPACE || c === COMMA || c === EQUALS) return 'missing tag key';
+    let flags = c === BS ? 1 : 0;
+    for (;;) {
+      i++;
+      if (i >= end) return 'missing tag value';
+      c = s.charCodeAt(i);
+      if (c === BS) flags |= 1;
+      if (s.charCodeAt(i - 1) === BS) continue;
+      if (c === SPACE || c === COMMA) return 'missing tag value';
+      if (c === EQUALS) break;
+    }
+    const ke = i;
+    const vs = ++i;
+    c = s.charCodeAt(vs);
+    if (vs >= end || c === COMMA || c === SPACE) return 'missing tag value';
+    if (c === BS) flags |= 2;
+    // 1.x only checks `=` from the second character on; a leading `=` is part of the value.
+    if (c === EQUALS) flags |= 4;
+    for (;;) {
+      i++;
+      if (i >= end) {
+        if (atLineEnd) return 'missing fields';
+        break;
+      }
+      c = s.charCodeAt(i);
+      if (c === BS) flags |= 2;
+      if (s.charCodeAt(i - 1) === BS) continue;
+      if (c === EQUALS) return 'invalid tag format';
+      if (c === COMMA || c === SPACE) break;
+    }
+    if (5 * nt + 5 > bounds.length) {
+      const grown = new Int32Array(bounds.length * 2);
+      grown.set(bounds);
+      bounds = grown;
+    }
+    bounds[5 * nt] = ks;
+    bounds[5 * nt + 1] = ke;
+    bounds[5 * nt + 2] = vs;
+    bounds[5 * nt + 3] = i;
+    bounds[5 * nt + 4] = flags;
+    nt++;
+  }
+  return buildKeyInfo(s, start, end, mEnd, mEsc, nt);
+}
+
+function buildKeyInfo(s: string, start: number, end: number, mEnd: number, mEsc: boolean, nt: number): KeyInfo | string {
+  const measurement = mEsc ? unescapeWith(s, start, mEnd, MEASUREMENT_SPECIALS) : s.slice(start, mEnd);
+  let tags: Tag[] = new Array<Tag>(nt);
+  let sorted = true;
+  // The raw text is already canonical when tags are sorted and no value starts with `=`:
+  // every other special character in a valid key is escaped by construction.
+  let canonical = true;
+  let timeTag = false;
+  for (let t = 0; t < nt; t++) {
+    const b = 5 * t;
+    const ks = bounds[b]!;
+    const ke = bounds[b + 1]!;
+    const vs = bounds[b + 2]!;
+    const ve = bounds[b + 3]!;
+    const flags = bounds[b + 4]!;
+    const key = flags & 1 ? unescapeWith(s, ks, ke, TAG_SPECIALS) : s.slice(ks, ke);
+    const value = flags & 2 ? unescapeWith(s, vs, ve, TAG_SPECIALS) : s.slice(vs, ve);
+    if (flags & 4) canonical = false;
+    if (key === 'time') timeTag = true;
+    if (t > 0) {
+      const cmp = compareBytes(tags[t - 1]!.key, key);
+      if (cmp === 0) return 'duplicate tags';
+      if (cmp > 0) sorted = false;
+    }
+    tags[t] = { key, value };
+  }
+  if (!sorted) {
+    canonical = false;
+    tags = tags.sort((x, y) => compareBytes(x.key, y.key));
+    for (let t = 1; t < nt; t++) if (tags[t - 1]!.key === tags[t]!.key) return 'duplicate tags';
+  }
+  const raw = start === 0 && end === s.length ? s : s.slice(start, end);
+  return {
+    seriesKey: canonical ? raw : makeSeriesKey(measurement, tags),
+    measurement,
+    tags,
+    timeTag,
+    keyBytes: raw.length * 3 <= MAX_KEY_LENGTH ? raw.length : Buffer.byteLength(raw, 'utf8'),
+    rawFieldKeys: [],
+    fieldKeys: [],
+    uniqueCount: 0,
+  };
+}
+
+/** Bounded map from raw key text to parsed key; cleared wholesale when full (cheap, rare). */
+export class KeyCache {
+  private readonly map = new Map<string, KeyInfo>();
+  constructor(private readonly capacity = 100_000) {}
+
+  get(raw: string): KeyInfo | undefined {
+    return this.map.get(raw);
+  }
+
+  /** Parses and remembers the key `raw` (a slice ending at the first unescaped space). */
+  add(raw: string): KeyInfo | string {
+    const own = detach(raw);
+    const info = parseKey(own, 0, own.length, false);
+    if (typeof info === 'string') return info;
+    if (this.map.size >= this.capacity) this.map.clear();
+    this.map.set(own, info);
+    return info;
+  }
+
+  clear(): void {
+    this.map.clear();
+  }
+}

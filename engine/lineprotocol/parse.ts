@@ -1,0 +1,221 @@
+/**
+ * InfluxDB 1.x line protocol → Points, with 1.x partial-write semantics: good lines become
+ * points, bad lines become LineErrors carrying the 1.x reason text, nothing throws.
+ *
+ * Lines: split on `\n` except inside a quoted string value; a trailing `\r` is dropped (CRLF);
+ * leading spaces, tabs and NULs are skipped (the influx CLI sends ` cpu v=1`); blank lines and
+ * lines starting with `#` are ignored; the last line needs no newline.
+ *
+ * Speed (this is the ingest hot path): the body is decoded to a string once (latin1 when it
+ * is pure ASCII, else UTF-8) and scanned with charCodeAt. The key section is looked up in a
+ * KeyCache by its raw text, so a known series costs one hash and no tag work; field keys are
+ * matched against the keys the same series had last time with startsWith. No regex and no
+ * BigInt run for ordinary lines.
+ */
+import { isAscii } from 'node:buffer';
+import type { Field, Point, Precision } from '../point.js';
+import { parseFields } from './fields.js';
+import { KeyCache, type KeyInfo, MAX_KEY_LENGTH, parseKey } from './key.js';
+import { parseTimestamp, type TimeSlot, truncateToPrecision } from './timestamp.js';
+
+export interface LineError {
+  /** The line as 1.x prints it: leading whitespace and the line ending removed. */
+  readonly line: string;
+  readonly reason: string;
+  /**
+   * True when the line is well-formed but refused (a tag or only fields named `time`). 1.x
+   * reports these as `partial write: <reason> dropped=N`, without `unable to parse '<line>'`.
+   */
+  readonly refused?: true;
+}
+
+export interface ParseResult {
+  readonly points: Point[];
+  readonly errors: LineError[];
+}
+
+export interface ParseOptions {
+  readonly precision: Precision;
+  /** Time for lines without a timestamp (usually the server's now), truncated to precision. */
+  readonly defaultSec: number;
+  readonly defaultNsec: number;
+}
+
+/** The error text 1.x puts in a write response for one bad line. */
+export function describeLineError(e: LineError): string {
+  return e.refused ? e.reason : `unable to parse '${e.line}': ${e.reason}`;
+}
+
+const sharedCache = new KeyCache();
+
+/** Forgets cached series keys (tests; memory pressure). */
+export function clearKeyCache(): void {
+  sharedCache.clear();
+}
+
+/** Decodes a write body once; pure-ASCII bodies take the cheaper latin1 path (same text). */
+export function decodeBody(body: Uint8Array): string {
+  const buf = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  return isAscii(buf) ? buf.toString('latin1') : buf.toString('utf8');
+}
+
+export function parseLineProtocol(body: Uint8Array, opts: ParseOptions): ParseResult {
+  return parseLineProtocolText(decodeBody(body), opts);
+}
+
+const NL = 0x0a;
+const CR = 0x0d;
+const SPACE = 0x20;
+const TAB = 0x09;
+const BS = 0x5c;
+const QUOTE = 0x22;
+
+const isBlank = (c: number): boolean => c === SPACE || c === TAB || c === 0;
+
+/** Same as parseLineProtocol, for text already decoded (CLI import, tests). */
+export function parseLineProtocolText(s: string, opts: ParseOptions): ParseResult {
+  const points: Point[] = [];
+  const errors: LineError[] = [];
+  const precision = opts.precision;
+  const time: TimeSlot = { sec: 0, nsec: 0 };
+  truncateToPrecision(opts.defaultSec, opts.defaultNsec, precision, time);
+  const defSec = time.sec;
+  const defNsec = time.nsec;
+  const n = s.length;
+  let nextQuote = -2; // position of the next `"` at or after pos, -1 if none, -2 unknown
+  let nextSpace = -2; // first unescaped space at or after the current line start
+  let pos = 0;
+  while (pos < n) {
+    let ls = pos;
+    while (ls < n && isBlank(s.charCodeAt(ls))) ls++;
+    let nl = s.indexOf('\n', ls);
+    if (nl < 0) nl = n;
+    if (ls < nl && s.charCodeAt(ls) !== 0x23) {
+      if (nextQuote !== -1 && nextQuote < ls) nextQuote = s.indexOf('"', ls);
+      if (nextQuote !== -1 && nextQuote < nl) {
+        nl = lineEndWithQuotes(s, ls);
+        nextQuote = -2;
+      }
+    }
+    pos = nl + 1;
+    let le = nl;
+    if (le > ls && s.charCodeAt(le - 1) === CR) le--;
+    if (ls >= le || s.charCodeAt(ls) === 0x23) continue;
+
+    // Key section: up to the first space not preceded by a backslash.
+    if (nextSpace < ls) {
+      let sp = s.indexOf(' ', ls);
+      while (sp > 0 && s.charCodeAt(sp - 1) === BS) sp = s.indexOf(' ', sp + 1);
+      nextSpace = sp < 0 ? n : sp;
+    }
+    const sp = nextSpace;
+    if (sp >= le) {
+      const reason = parseKey(s, ls, le, true);
+      errors.push({ line: s.slice(ls, le), reason: typeof reason === 'string' ? reason : 'missing fields' });
+      continue;
+    }
+    const rawKey = s.slice(ls, sp);
+    let info: KeyInfo | string | undefined = sharedCache.get(rawKey);
+    if (info === undefined) info = sharedCache.add(rawKey);
+    if (typeof info === 'string') {
+      errors.push({ line: s.slice(ls, le), reason: info });
+      continue;
+    }
+    if (info.keyBytes > MAX_KEY_LENGTH) {
+      errors.push({ line: s.slice(ls, le), reason: `max key length exceeded: ${info.keyBytes} > ${MAX_KEY_LENGTH}` });
+      continue;
+    }
+
+    let fp = sp + 1;
+    while (fp < le && isBlank(s.charCodeAt(fp))) fp++;
+    if (fp >= le) {
+      errors.push({ line: s.slice(ls, le), reason: 'missing fields' });
+      continue;
+    }
+    const fields: Field[] = [];
+    const fe = parseFields(s, fp, le, info, fields);
+    if (typeof fe === 'string') {
+      errors.push({ line: s.slice(ls, le), reason: fe });
+      continue;
+    }
+
+    // Timestamp: optional, after blanks; only spaces may follow it.
+    let sec = defSec;
+    let nsec = defNsec;
+    let ts = fe;
+    while (ts < le && isBlank(s.charCodeAt(ts))) ts++;
+    if (ts < le) {
+      let te = ts;
+      let bad = false;
+      for (; te < le; te++) {
+        const c = s.charCodeAt(te);
+        if (c === SPACE) break;
+        if ((c < 0x30 || c > 0x39) && !(c === 0x2d && te === ts)) {
+          bad = true;
+          break;
+        }
+      }
+      if (bad) {
+        errors.push({ line: s.slice(ls, le), reason: 'bad timestamp' });
+        continue;
+      }
+      const err = parseTimestamp(s, ts, te, precision, time);
+      if (err !== null) {
+        errors.push({ line: s.slice(ls, le), reason: err });
+        continue;
+      }
+      while (te < le && s.charCodeAt(te) === SPACE) te++;
+      if (te < le) {
+        errors.push({ line: s.slice(ls, le), reason: 'point is invalid' });
+        continue;
+      }
+      sec = time.sec;
+      nsec = time.nsec;
+    }
+    if (info.timeTag) {
+      errors.push(refusal(s, ls, le, `invalid tag key: input tag "time" on measurement "${info.measurement}" is invalid`));
+      continue;
+    }
+    if (fields.length === 0) {
+      errors.push(refusal(s, ls, le, `invalid field name: input field "time" on measurement "${info.measurement}" is invalid`));
+      continue;
+    }
+    points.push({ seriesKey: info.seriesKey, measurement: info.measurement, tags: info.tags, fields, sec, nsec });
+  }
+  return { points, errors };
+}
+
+function refusal(s: string, ls: number, le: number, reason: string): LineError {
+  return { line: s.slice(ls, le), reason, refused: true };
+}
+
+/**
+ * End of the line starting at `i` when it contains a double quote: newlines inside a quoted
+ * field value do not end it (1.x scanLine: after the first space, a quote toggles when more
+ * `=` than `,` have been seen outside quotes). A backslash skips the next character except a
+ * newline outside quotes, so a line never continues past a newline the fast path would split at.
+ */
+function lineEndWithQuotes(s: string, i: number): number {
+  const n = s.length;
+  let inFields = false;
+  let quoted = false;
+  let equals = 0;
+  let commas = 0;
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (c === BS) {
+      if (!quoted && i + 1 < n && s.charCodeAt(i + 1) === NL) return i + 1;
+      i += 2;
+      continue;
+    }
+    if (c === SPACE) inFields = true;
+    if (inFields) {
+      if (!quoted && c === 0x3d) equals++;
+      else if (!quoted && c === 0x2c) commas++;
+      else if (c === QUOTE && equals > commas) quoted = !quoted;
+    }
+    if (c === NL && !quoted) return i;
+    i++;
+  }
+  return n;
+}
