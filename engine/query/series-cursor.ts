@@ -11,12 +11,19 @@ import { RunMerger } from './merge.js';
 import { CacheRun, type SortedRun } from './run.js';
 
 /** Extra sources of a shard beyond its caches (TSM files), oldest first; provided by the file layer. */
-export type FileRunSource = (shard: Shard, req: CursorRequest, minOff: number, maxOff: number) => SortedRun[];
+export type FileRunSource = (
+  shard: Shard,
+  req: CursorRequest,
+  type: FieldType,
+  minOff: number,
+  maxOff: number,
+) => { readonly runs: SortedRun[]; release(): void };
 
 export class SeriesCursor implements Cursor {
   private i = 0;
   private merger: RunMerger | undefined;
   private shard: Shard | undefined;
+  private release: (() => void) | undefined;
   private closed = false;
 
   constructor(
@@ -33,7 +40,9 @@ export class SeriesCursor implements Cursor {
     if (hi < 0n || lo >= span) return undefined;
     const minOff = lo < 0n ? 0 : Number(lo);
     const maxOff = hi >= span ? Number(span - 1n) : Number(hi);
-    const runs: SortedRun[] = this.fileRuns(shard, this.req, minOff, maxOff);
+    const files = this.fileRuns(shard, this.req, this.type, minOff, maxOff);
+    this.release = files.release;
+    const runs: SortedRun[] = [...files.runs];
     let priority = runs.length;
     for (const cache of shard.caches()) {
       const entry = cache.get(this.req.seriesKey, this.req.field);
@@ -53,19 +62,25 @@ export class SeriesCursor implements Cursor {
         this.i++;
         this.shard = shard;
         this.merger = shard ? this.openShard(shard) : undefined;
+        if (!this.merger) this.leaveShard();
         continue;
       }
       const b = await this.merger.next();
       if (b) return { base: this.shard!.baseNs, offsets: b.offsets, column: b.column };
-      this.merger.close();
-      this.merger = undefined;
+      this.leaveShard();
     }
     return null;
   }
 
-  close(): void {
-    this.closed = true;
+  private leaveShard(): void {
     this.merger?.close();
     this.merger = undefined;
+    this.release?.();
+    this.release = undefined;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.leaveShard();
   }
 }

@@ -3,14 +3,20 @@
  * caches frozen for flushing (snapshots) and, once flushed, immutable TSM files. Times inside
  * a shard are ns offsets from `startSec`, exact in a Float64 because spans are < 2^53 ns.
  */
+import { mkdir } from 'node:fs/promises';
 import { Cache } from '../cache/cache.js';
+import type { EngineLogger } from '../logger.js';
 import { NS_PER_SEC_BIG } from '../time.js';
+import type { BlockCache } from '../tsm/block-cache.js';
+import { TsmFileSet } from '../tsm/file-set.js';
 
 export class Shard {
   readonly baseNs: bigint;
   cache = new Cache();
-  /** Frozen caches being written to TSM; newest last. Reads still see them. */
+  /** Frozen caches being written to TSM; oldest first. Reads still see them. */
   snapshots: Cache[] = [];
+  /** TSM files; opened at start for existing shards, at first flush for new ones. */
+  files: TsmFileSet | undefined;
 
   constructor(
     readonly db: string,
@@ -26,6 +32,10 @@ export class Shard {
     return this.startSec + this.spanSec;
   }
 
+  get endNs(): bigint {
+    return BigInt(this.endSec) * NS_PER_SEC_BIG;
+  }
+
   containsSec(sec: number): boolean {
     return sec >= this.startSec && sec < this.endSec;
   }
@@ -33,6 +43,14 @@ export class Shard {
   /** Offset in ns from the shard start; exact (span < 2^53 ns). */
   offsetOf(sec: number, nsec: number): number {
     return (sec - this.startSec) * 1e9 + nsec;
+  }
+
+  async ensureFiles(logger: EngineLogger, blockCache: BlockCache | undefined): Promise<TsmFileSet> {
+    if (!this.files) {
+      await mkdir(this.dir, { recursive: true });
+      this.files = await TsmFileSet.open(this.dir, { logger, blockCache });
+    }
+    return this.files;
   }
 
   /** Freeze the active cache for flushing; returns it, or undefined when empty. */
@@ -51,5 +69,16 @@ export class Shard {
   /** Caches in age order (oldest first), so later ones win for duplicate timestamps. */
   caches(): Cache[] {
     return [...this.snapshots, this.cache];
+  }
+
+  get cacheBytes(): number {
+    let n = this.cache.bytes;
+    for (const s of this.snapshots) n += s.bytes;
+    return n;
+  }
+
+  async close(): Promise<void> {
+    await this.files?.close();
+    this.files = undefined;
   }
 }

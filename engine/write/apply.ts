@@ -7,8 +7,10 @@ import type { Database } from '../database.js';
 import type { RetentionPolicyInfo } from '../meta/model.js';
 import { FieldType, type Point } from '../point.js';
 
-export function applyPoints(db: Database, rp: RetentionPolicyInfo, points: readonly Point[], seq: bigint): void {
+/** Returns the approximate cache bytes added. */
+export function applyPoints(db: Database, rp: RetentionPolicyInfo, points: readonly Point[], seq: bigint): number {
   const set = db.shardSet(rp.name);
+  let bytes = 0;
   for (const p of points) {
     const shard = set.findOrCreate(p.sec, rp.shardGroupDurationSec);
     const cache = shard.cache;
@@ -16,8 +18,11 @@ export function applyPoints(db: Database, rp: RetentionPolicyInfo, points: reado
     const fields = cache.fields(p.seriesKey);
     for (const f of p.fields) {
       cache.entry(fields, f.key, f.type).append(offset, f.value);
-      cache.noteAppend(f.type === FieldType.String ? 16 + (f.value as string).length * 2 : 16);
+      const n = f.type === FieldType.String ? 16 + (f.value as string).length * 2 : 16;
+      cache.noteAppend(n);
+      bytes += n;
     }
     if (seq > cache.maxSeq) cache.maxSeq = seq;
   }
+  return bytes;
 }

@@ -1,0 +1,300 @@
+/**
+ * The storage engine: composes the catalog, the WAL, per-database series indexes and shard
+ * caches, TSM files and the flusher. Entry points: `write` (line protocol → WAL → cache),
+ * `writePoints` (already parsed points, for SELECT INTO and continuous queries) and `cursor`.
+ */
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Catalog } from './meta/catalog.js';
+import type { RetentionPolicyInfo } from './meta/model.js';
+import { Database, decodeName, encodeName } from './database.js';
+import { CardinalityLimitError, EngineClosedError, ReadOnlyError, DatabaseNotFoundError } from './errors.js';
+import { initChecksum } from './fs/checksum.js';
+import type { EngineOptions } from './options.js';
+import type { Point, Precision } from './point.js';
+import { nowTime } from './time.js';
+import { Wal, type WalWriteEntry } from './wal/wal.js';
+import { parseLineProtocol } from './lineprotocol/parse.js';
+import { formatPoint } from './lineprotocol/format.js';
+import { applyPoints } from './write/apply.js';
+import { partialWriteError, type Rejection } from './write/partial.js';
+import { EMPTY_CURSOR, type Cursor, type CursorRequest } from './query/cursor.js';
+import { SeriesCursor } from './query/series-cursor.js';
+import { tsmRuns } from './query/file-runs.js';
+import { Flusher, type FlushObserver } from './flush/flusher.js';
+import { loadShards } from './shard/loader.js';
+import { BlockCache } from './tsm/block-cache.js';
+
+export interface WriteRequest {
+  readonly db: string;
+  /** Empty or undefined: the database's default policy. */
+  readonly rp?: string;
+  readonly precision: Precision;
+  readonly body: Uint8Array;
+}
+
+export interface EngineState {
+  readOnly: boolean;
+  stopping: boolean;
+}
+
+export class Engine {
+  readonly state: EngineState = { readOnly: false, stopping: false };
+  private readonly databases = new Map<string, Database>();
+  private pendingWrites = 0;
+  private idle: (() => void)[] = [];
+  /** Highest WAL sequence applied to the caches (every lower one is applied too: WAL order). */
+  private appliedSeqValue = 0n;
+  private cacheBytesSinceFlush = 0;
+  readonly blockCache: BlockCache;
+  readonly flusher: Flusher;
+
+  private constructor(
+    readonly options: EngineOptions,
+    readonly catalog: Catalog,
+    private readonly wal: Wal,
+    observer: FlushObserver,
+  ) {
+    this.blockCache = new BlockCache({ maxBytes: options.blockCacheBytes });
+    const engine = this;
+    this.flusher = new Flusher(
+      {
+        databases: () => engine.databases.values(),
+        get appliedSeq() {
+          return engine.appliedSeqValue;
+        },
+        truncateWal: (seq) => engine.wal.truncateUpTo(seq),
+      },
+      { maxPointsPerBlock: options.maxPointsPerBlock, logger: options.logger, blockCache: this.blockCache },
+      observer,
+    );
+  }
+
+  static async open(options: EngineOptions, observer: FlushObserver = {}): Promise<Engine> {
+    const log = options.logger;
+    await initChecksum();
+    await mkdir(options.dataDir, { recursive: true });
+    const catalog = await Catalog.open(options.metaDir, log);
+    const wal = await Wal.open(options.walDir, options.wal, log);
+    const engine = new Engine(options, catalog, wal, observer);
+    try {
+      await engine.openDatabases();
+      await engine.replayWal();
+    } catch (err) {
+      await wal.close();
+      throw err;
+    }
+    catalog.onChange(() => void engine.syncDatabases());
+    engine.flusher.start(options.flushIntervalSec);
+    return engine;
+  }
+
+  private async openDatabases(): Promise<void> {
+    const known = new Set(this.catalog.databases().map((d) => encodeName(d.name)));
+    let names: string[] = [];
+    try {
+      names = await readdir(this.options.dataDir);
+    } catch {
+      names = [];
+    }
+    for (const dir of names) {
+      // A database dropped while we were down (or mid-drop): its files are garbage.
+      if (!known.has(dir)) {
+        this.options.logger.warn({ dir: decodeName(dir) }, 'removing data of a database that is not in the catalog');
+        await rm(join(this.options.dataDir, dir), { recursive: true, force: true });
+      }
+    }
+    for (const info of this.catalog.databases()) await this.openDatabase(info.name);
+  }
+
+  private async openDatabase(name: string): Promise<Database> {
+    let db = this.databases.get(name);
+    if (!db) {
+      db = await Database.open(this.options.dataDir, name, this.options.cardinality, this.options.logger);
+      const rps = this.catalog.database(name)?.rps.map((r) => r.name) ?? [];
+      await loadShards(db, rps, this.options.logger, this.blockCache);
+      this.databases.set(name, db);
+    }
+    return db;
+  }
+
+  /** Keep open databases in step with the catalog (create opens lazily; drop closes and deletes). */
+  private async syncDatabases(): Promise<void> {
+    const live = new Set(this.catalog.databases().map((d) => d.name));
+    for (const [name, db] of this.databases) {
+      if (!live.has(name)) {
+        this.databases.delete(name);
+        for (const set of db.shardSets.values()) for (const shard of set.shards) await shard.close();
+        await db.close();
+        await rm(db.dir, { recursive: true, force: true });
+      }
+    }
+  }
+
+  private async replayWal(): Promise<void> {
+    let entries = 0;
+    let points = 0;
+    for await (const e of this.wal.replay(0n)) {
+      points += await this.replayEntry(e);
+      entries++;
+    }
+    if (entries > 0) this.options.logger.info({ entries, points }, 'WAL replayed into the cache');
+  }
+
+  private async replayEntry(e: WalWriteEntry): Promise<number> {
+    const info = this.catalog.database(e.db);
+    const rp = info?.rps.find((r) => r.name === e.rp);
+    if (!info || !rp) return 0;
+    const db = await this.openDatabase(e.db);
+    const { points } = parseLineProtocol(e.lines, { precision: e.precision, defaultSec: e.defaultSec, defaultNsec: e.defaultNsec });
+    const ok: Point[] = [];
+    for (const p of points) {
+      if (db.index.check(p) === undefined) {
+        db.register(p);
+        ok.push(p);
+      }
+    }
+    this.noteApplied(applyPoints(db, rp, ok, e.seq), e.seq);
+    return ok.length;
+  }
+
+  /** The open storage of a database in the catalog. */
+  async database(name: string): Promise<Database> {
+    if (!this.catalog.database(name)) throw new DatabaseNotFoundError(name);
+    return this.openDatabase(name);
+  }
+
+  /** Synchronous lookup for readers: undefined when the database has no storage yet. */
+  openedDatabase(name: string): Database | undefined {
+    return this.databases.get(name);
+  }
+
+  private assertWritable(): void {
+    if (this.state.stopping) throw new EngineClosedError();
+    if (this.state.readOnly) throw new ReadOnlyError();
+  }
+
+  /**
+   * Store a line-protocol body. Resolves once the accepted points are in the WAL and
+   * fsynced (and visible to reads); rejects with a typed error otherwise. With some bad
+   * lines, the good ones are stored and a PartialWriteError (400/422) is thrown.
+   */
+  async write(req: WriteRequest): Promise<void> {
+    this.assertWritable();
+    this.catalog.requireDatabase(req.db);
+    const rp = this.catalog.resolveRetentionPolicy(req.db, req.rp);
+    const now = nowTime();
+    const parsed = parseLineProtocol(req.body, { precision: req.precision, defaultSec: now.sec, defaultNsec: now.nsec });
+    const parseFailures = parsed.errors.map((e) => `unable to parse '${e.line}': ${e.reason}`);
+    const { accepted, rejected } = await this.admit(req.db, parsed.points);
+    if (accepted.length > 0) {
+      const clean = parseFailures.length === 0 && rejected.length === 0;
+      await this.log(req.db, rp, accepted, clean ? { precision: req.precision, lines: req.body, now } : undefined);
+    }
+    if (parseFailures.length > 0 || rejected.length > 0) throw partialWriteError(parseFailures, rejected, accepted.length);
+  }
+
+  /** Store already parsed points (SELECT INTO, continuous queries); same durability as write(). */
+  async writePoints(dbName: string, rpName: string | undefined, points: readonly Point[]): Promise<void> {
+    this.assertWritable();
+    const rp = this.catalog.resolveRetentionPolicy(dbName, rpName);
+    const { accepted, rejected } = await this.admit(dbName, points);
+    if (accepted.length > 0) await this.log(dbName, rp, accepted, undefined);
+    if (rejected.length > 0) throw partialWriteError([], rejected, accepted.length);
+  }
+
+  private async admit(dbName: string, points: readonly Point[]): Promise<{ accepted: Point[]; rejected: Rejection[] }> {
+    const db = await this.database(dbName);
+    const accepted: Point[] = [];
+    const rejected: Rejection[] = [];
+    for (const p of points) {
+      const err = db.index.check(p);
+      if (err) rejected.push({ reason: err.message, cardinality: err instanceof CardinalityLimitError });
+      else {
+        db.register(p);
+        accepted.push(p);
+      }
+    }
+    return { accepted, rejected };
+  }
+
+  /** WAL append (raw body when every line was accepted, else the accepted points re-encoded) then apply. */
+  private async log(
+    dbName: string,
+    rp: RetentionPolicyInfo,
+    points: Point[],
+    raw: { precision: Precision; lines: Uint8Array; now: { sec: number; nsec: number } } | undefined,
+  ): Promise<void> {
+    const lines = raw ? raw.lines : Buffer.from(points.map(formatPoint).join('\n'), 'utf8');
+    const now = raw?.now ?? nowTime();
+    this.pendingWrites++;
+    try {
+      const seq = await this.wal.append({
+        db: dbName,
+        rp: rp.name,
+        precision: raw ? raw.precision : 'ns',
+        defaultSec: now.sec,
+        defaultNsec: now.nsec,
+        lines,
+      });
+      const db = this.databases.get(dbName);
+      if (db) this.noteApplied(applyPoints(db, rp, points, seq), seq);
+    } finally {
+      if (--this.pendingWrites === 0) for (const f of this.idle.splice(0)) f();
+    }
+  }
+
+  private noteApplied(bytes: number, seq: bigint): void {
+    if (seq > this.appliedSeqValue) this.appliedSeqValue = seq;
+    this.cacheBytesSinceFlush += bytes;
+    if (this.cacheBytesSinceFlush >= this.options.cacheSnapshotBytes) {
+      this.cacheBytesSinceFlush = 0;
+      void this.flusher.flush().catch(() => undefined);
+    }
+  }
+
+  /** Flush every cache to TSM and truncate the WAL (the flush service runs this on its timer). */
+  flush(): Promise<void> {
+    this.cacheBytesSinceFlush = 0;
+    return this.flusher.flush();
+  }
+
+  /** A cursor over one series-field (see query/cursor.ts for the contract). */
+  cursor(req: CursorRequest): Cursor {
+    const db = this.databases.get(req.db);
+    const type = db?.index.measurement(req.measurement)?.fields.get(req.field);
+    const set = db?.shardSets.get(req.rp);
+    if (!db || type === undefined || !set) return EMPTY_CURSOR;
+    const minSec = Number(req.startNs / 1_000_000_000n) - 1;
+    const maxSec = Number(req.endNs / 1_000_000_000n) + 1;
+    return new SeriesCursor(set.overlapping(minSec, maxSec), req, type, tsmRuns);
+  }
+
+  get lastWalSeq(): bigint {
+    return this.wal.lastSeq;
+  }
+
+  /** Wait until no write is between its WAL append and its cache apply. */
+  private waitIdle(): Promise<void> {
+    if (this.pendingWrites === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  /** Stop accepting writes, wait for in-flight ones, run one final flush, release everything. */
+  async close(): Promise<void> {
+    if (this.state.stopping) return;
+    this.state.stopping = true;
+    this.flusher.stop();
+    await this.waitIdle();
+    try {
+      await this.flusher.flush();
+    } catch (err) {
+      this.options.logger.error({ err }, 'final flush failed; the WAL keeps the data');
+    }
+    for (const db of this.databases.values()) {
+      for (const set of db.shardSets.values()) for (const shard of set.shards) await shard.close();
+      await db.close();
+    }
+    await this.wal.close();
+  }
+}

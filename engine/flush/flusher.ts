@@ -1,0 +1,101 @@
+/**
+ * The flush service: freezes shard caches, writes them as TSM files, makes the series logs
+ * durable, then truncates the WAL up to the highest sequence that was in the caches. Runs on
+ * a timer (flush.interval_secs), when the caches outgrow their budget, and once at shutdown.
+ * One flush at a time; a failed flush keeps its snapshots (still readable) and retries them
+ * next time without truncating the WAL.
+ */
+import type { Database } from '../database.js';
+import type { EngineLogger } from '../logger.js';
+import type { BlockCache } from '../tsm/block-cache.js';
+import type { Shard } from '../shard/shard.js';
+import { writeCacheToTsm } from './write-tsm.js';
+
+export interface FlushObserver {
+  onFlush?(result: { points: number; bytes: number; seconds: number; error?: unknown }): void;
+}
+
+export interface FlushTarget {
+  databases(): Iterable<Database>;
+  /** Highest WAL sequence whose points are all in the caches. */
+  readonly appliedSeq: bigint;
+  truncateWal(seq: bigint): Promise<unknown>;
+}
+
+export class Flusher {
+  private running: Promise<void> | undefined;
+  private again = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly target: FlushTarget,
+    private readonly opts: { maxPointsPerBlock: number; logger: EngineLogger; blockCache: BlockCache },
+    private readonly observer: FlushObserver = {},
+  ) {}
+
+  start(intervalSec: number): void {
+    if (intervalSec > 0) {
+      this.timer = setInterval(() => void this.flush().catch(() => undefined), intervalSec * 1000);
+      this.timer.unref();
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Flush everything in the caches now; concurrent calls coalesce into at most one more run. */
+  flush(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.flushOnce();
+        } while (this.again);
+      } finally {
+        this.running = undefined;
+      }
+    })();
+    return this.running;
+  }
+
+  private async flushOnce(): Promise<void> {
+    const started = performance.now();
+    const bound = this.target.appliedSeq;
+    const work: { shard: Shard; db: Database }[] = [];
+    for (const db of this.target.databases()) {
+      for (const set of db.shardSets.values()) {
+        for (const shard of set.shards) {
+          shard.freeze();
+          if (shard.snapshots.length > 0) work.push({ shard, db });
+        }
+      }
+    }
+    let points = 0;
+    let bytes = 0;
+    try {
+      for (const { shard } of work) {
+        for (const snap of [...shard.snapshots]) {
+          const r = await writeCacheToTsm(shard, snap, this.opts.maxPointsPerBlock, this.opts.logger, this.opts.blockCache);
+          shard.releaseSnapshot(snap);
+          points += r.values;
+          bytes += r.bytes;
+        }
+      }
+      for (const db of this.target.databases()) await db.syncIndex();
+      if (bound > 0n) await this.target.truncateWal(bound);
+      const seconds = (performance.now() - started) / 1000;
+      if (points > 0) this.opts.logger.debug({ points, bytes, seconds }, 'flushed caches to TSM');
+      this.observer.onFlush?.({ points, bytes, seconds });
+    } catch (error) {
+      this.opts.logger.error({ err: error }, 'flush failed; caches kept, WAL not truncated');
+      this.observer.onFlush?.({ points, bytes, seconds: (performance.now() - started) / 1000, error });
+      throw error;
+    }
+  }
+}
