@@ -2,4 +2,46 @@
 export * from './errors.js';
 export * from './point.js';
 export * from './logger.js';
-export * from './lineprotocol/index.js';
+export { Engine, type WriteRequest, type EngineState } from './engine.js';
+export { engineOptions, type EngineOptions } from './options.js';
+export type { FlushObserver } from './flush/flusher.js';
+export { Catalog, CatalogError, DEFAULT_RP_NAME, type RetentionPolicySpec } from './meta/catalog.js';
+export type {
+  CatalogData,
+  ContinuousQueryInfo,
+  DatabaseInfo,
+  MaterializedViewInfo,
+  Privilege,
+  RetentionPolicyInfo,
+  UserInfo,
+} from './meta/model.js';
+export { EMPTY_CURSOR, BATCH_SIZE, type Batch, type BatchStats, type Cursor, type CursorRequest } from './query/cursor.js';
+export { type TagExpr, TRUE_EXPR, matchesTags, selectSeries, compilePattern } from './series/tag-expr.js';
+export type { SeriesIndex, SeriesInfo, CardinalityLimits } from './series/index.js';
+export type { MeasurementIndex } from './series/measurement.js';
+export type { Database } from './database.js';
+export {
+  MIN_TIME_NS,
+  MAX_TIME_NS,
+  NS_PER_SEC,
+  defaultShardGroupDurationSec,
+  formatGoDuration,
+  formatRfc3339,
+  fromNs,
+  nowTime,
+  toNs,
+} from './time.js';
+export {
+  LineProtocolError,
+  parseLineProtocol,
+  formatPoint,
+  formatFloat,
+  escapeFieldKey,
+  escapeMeasurement,
+  escapeTag,
+  makeSeriesKey,
+  parseSeriesKey,
+  compareBytes,
+  type LineError,
+  type ParseResult,
+} from './lineprotocol/index.js';
