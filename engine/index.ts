@@ -34,6 +34,7 @@ export {
 export {
   LineProtocolError,
   parseLineProtocol,
+  clearKeyCache,
   formatPoint,
   formatFloat,
   escapeFieldKey,
