@@ -24,6 +24,10 @@ import { tsmRuns } from './query/file-runs.js';
 import { Flusher, type FlushObserver } from './flush/flusher.js';
 import { loadShards } from './shard/loader.js';
 import { BlockCache } from './tsm/block-cache.js';
+import { Tombstones } from './tombstone/tombstones.js';
+import { applyDelete, type DeleteRequest } from './write/delete.js';
+import { MAX_TIME_NS, MIN_TIME_NS } from './time.js';
+import { TRUE_EXPR } from './series/tag-expr.js';
 
 export interface WriteRequest {
   readonly db: string;
@@ -48,6 +52,7 @@ export class Engine {
   private cacheBytesSinceFlush = 0;
   readonly blockCache: BlockCache;
   readonly flusher: Flusher;
+  readonly tombstones = new Tombstones();
 
   private constructor(
     readonly options: EngineOptions,
@@ -77,6 +82,7 @@ export class Engine {
     const catalog = await Catalog.open(options.metaDir, log);
     const wal = await Wal.open(options.walDir, options.wal, log);
     const engine = new Engine(options, catalog, wal, observer);
+    engine.tombstones.reset(catalog.tombstones());
     try {
       await engine.openDatabases();
       await engine.replayWal();
@@ -84,7 +90,10 @@ export class Engine {
       await wal.close();
       throw err;
     }
-    catalog.onChange(() => void engine.syncDatabases());
+    catalog.onChange(() => {
+      engine.tombstones.reset(catalog.tombstones());
+      void engine.syncDatabases();
+    });
     engine.flusher.start(options.flushIntervalSec);
     return engine;
   }
@@ -149,6 +158,7 @@ export class Engine {
     const { points } = parseLineProtocol(e.lines, { precision: e.precision, defaultSec: e.defaultSec, defaultNsec: e.defaultNsec });
     const ok: Point[] = [];
     for (const p of points) {
+      if (this.tombstones.hidesReplayed(e.db, e.rp, e.seq, p)) continue;
       if (db.index.check(p) === undefined) {
         db.register(p);
         ok.push(p);
@@ -267,7 +277,32 @@ export class Engine {
     if (!db || type === undefined || !set) return EMPTY_CURSOR;
     const minSec = Number(req.startNs / 1_000_000_000n) - 1;
     const maxSec = Number(req.endNs / 1_000_000_000n) + 1;
-    return new SeriesCursor(set.overlapping(minSec, maxSec), req, type, tsmRuns);
+    return new SeriesCursor(set.overlapping(minSec, maxSec), req, type, (...a) => tsmRuns(this.tombstones, ...a));
+  }
+
+  /** DELETE / DROP SERIES / DROP MEASUREMENT: see write/delete.ts. Answers without rewriting files. */
+  async delete(req: DeleteRequest): Promise<void> {
+    const db = await this.database(req.db);
+    await applyDelete(db, this.catalog, this.appliedSeqValue, req);
+  }
+
+  /**
+   * DROP DATABASE (idempotent). A tombstone over the whole database stays behind so WAL
+   * entries of the dropped database are not replayed into a new database of the same name.
+   */
+  async dropDatabase(name: string): Promise<void> {
+    const seq = this.appliedSeqValue;
+    await this.catalog.dropDatabase(name, {
+      id: `drop-${name}-${seq}`,
+      database: name,
+      measurements: null,
+      predicate: TRUE_EXPR,
+      minNs: MIN_TIME_NS.toString(),
+      maxNs: MAX_TIME_NS.toString(),
+      seq: seq.toString(),
+      marks: {},
+      createdAt: new Date().toISOString(),
+    });
   }
 
   get lastWalSeq(): bigint {

@@ -151,22 +151,32 @@ export class CacheEntry {
     }
   }
 
-  /** Remove rows whose offset is in [min, max] (DELETE on cached data). Returns rows removed. */
+  /**
+   * Remove rows whose offset is in [min, max] (DELETE on cached data). Copy-on-write: views
+   * handed out earlier (a flush in progress) keep seeing consistent old rows. Returns rows removed.
+   */
   removeRange(min: number, max: number): number {
     this.normalize();
-    let out = 0;
     const t = this.times;
     const v = this.values;
+    let keep = 0;
+    for (let i = 0; i < this.n; i++) if (t[i]! < min || t[i]! > max) keep++;
+    const removed = this.n - keep;
+    if (removed === 0) return 0;
+    const nt = new Float64Array(Math.max(INITIAL, keep));
+    const nv = Array.isArray(v) ? ([] as string[]) : new (v.constructor as new (n: number) => Exclude<Store, string[]>)(nt.length);
+    let out = 0;
     for (let i = 0; i < this.n; i++) {
       if (t[i]! >= min && t[i]! <= max) continue;
-      t[out] = t[i]!;
-      if (Array.isArray(v)) v[out] = v[i]!;
-      else (v as Float64Array)[out] = (v as Float64Array)[i]!;
+      nt[out] = t[i]!;
+      if (Array.isArray(nv)) nv.push((v as string[])[i]!);
+      else (nv as Float64Array)[out] = (v as Float64Array)[i]!;
       out++;
     }
-    const removed = this.n - out;
-    if (Array.isArray(v)) v.length = out;
+    this.times = nt;
+    this.values = nv;
     this.n = out;
+    if (Array.isArray(nv)) this.stringBytes = nv.reduce((s, x) => s + x.length * 2, 0);
     return removed;
   }
 }

@@ -13,6 +13,7 @@ import type {
   DatabaseInfo,
   MaterializedViewInfo,
   Privilege,
+  TombstoneInfo,
   RetentionPolicyInfo,
   UserInfo,
 } from './model.js';
@@ -135,8 +136,11 @@ export class Catalog {
     });
   }
 
-  /** Idempotent like 1.x. Returns whether the database existed. */
-  dropDatabase(name: string): Promise<boolean> {
+  /**
+   * Idempotent like 1.x. Returns whether the database existed. `guard` (a tombstone over the
+   * whole database) replaces its tombstones in the same durable step.
+   */
+  dropDatabase(name: string, guard?: TombstoneInfo): Promise<boolean> {
     return this.mutate((d) => {
       if (!d.databases.some((x) => x.name === name)) return { data: d, result: false };
       return {
@@ -145,6 +149,7 @@ export class Catalog {
           databases: d.databases.filter((x) => x.name !== name),
           continuousQueries: d.continuousQueries.filter((c) => c.database !== name),
           materializedViews: d.materializedViews.filter((m) => m.database !== name),
+          tombstones: [...d.tombstones.filter((t) => t.database !== name), ...(guard ? [guard] : [])],
         },
         result: true,
       };
@@ -282,6 +287,21 @@ export class Catalog {
       }
       const rest = d.materializedViews.filter((m) => !(m.database === database && m.name === name));
       return { data: { ...d, materializedViews: rest }, result: undefined };
+    });
+  }
+
+  tombstones(): readonly TombstoneInfo[] {
+    return this.data.tombstones;
+  }
+
+  addTombstone(t: TombstoneInfo): Promise<void> {
+    return this.mutate((d) => ({ data: { ...d, tombstones: [...d.tombstones, t] }, result: undefined }));
+  }
+
+  removeTombstones(ids: ReadonlySet<string>): Promise<void> {
+    return this.mutate((d) => {
+      if (!d.tombstones.some((t) => ids.has(t.id))) return { data: d, result: undefined };
+      return { data: { ...d, tombstones: d.tombstones.filter((t) => !ids.has(t.id)) }, result: undefined };
     });
   }
 

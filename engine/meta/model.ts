@@ -43,11 +43,34 @@ export interface MaterializedViewInfo {
   readonly createdAt: string;
 }
 
+/**
+ * A persisted delete (DELETE, DROP SERIES/MEASUREMENT/DATABASE, retention trim). It hides
+ * rows written before it: cached rows with WAL seq <= `seq` (replay) and rows of TSM files
+ * whose generation is below the shard's mark. Times are ns as decimal strings (int64).
+ */
+export interface TombstoneInfo {
+  readonly id: string;
+  readonly database: string;
+  /** Undefined: every retention policy. */
+  readonly retentionPolicy?: string;
+  /** Null: every measurement. */
+  readonly measurements: readonly string[] | null;
+  /** TagExpr (engine/series/tag-expr.ts) as JSON. */
+  readonly predicate: unknown;
+  readonly minNs: string;
+  readonly maxNs: string;
+  readonly seq: string;
+  /** Shard directory → first TSM generation NOT affected. */
+  readonly marks: Readonly<Record<string, number>>;
+  readonly createdAt: string;
+}
+
 export interface CatalogData {
   readonly databases: readonly DatabaseInfo[];
   readonly users: readonly UserInfo[];
   readonly continuousQueries: readonly ContinuousQueryInfo[];
   readonly materializedViews: readonly MaterializedViewInfo[];
+  readonly tombstones: readonly TombstoneInfo[];
   /** Monotonic id source for shards and other numbered things. */
   readonly nextId: number;
 }
@@ -57,5 +80,6 @@ export const EMPTY_CATALOG: CatalogData = {
   users: [],
   continuousQueries: [],
   materializedViews: [],
+  tombstones: [],
   nextId: 1,
 };

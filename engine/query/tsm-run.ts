@@ -8,6 +8,27 @@ import { decodeBlock } from '../encoding/block.js';
 import type { BlockEntry } from '../tsm/block-index.js';
 import type { TsmReader } from '../tsm/reader.js';
 import { clipBlock, type RunBlock, type SortedRun } from './run.js';
+import { ColumnBuilder } from './column-builder.js';
+
+/** Rows of `block` outside every hidden range. */
+function dropHidden(block: RunBlock, hidden: readonly (readonly [number, number])[]): RunBlock {
+  const offs = block.offsets;
+  const keep: number[] = [];
+  for (let i = 0; i < offs.length; i++) {
+    const t = offs[i]!;
+    let hit = false;
+    for (const [lo, hi] of hidden) if (t >= lo && t <= hi) hit = true;
+    if (!hit) keep.push(i);
+  }
+  if (keep.length === offs.length) return block;
+  const b = new ColumnBuilder(block.column.type, Math.max(1, keep.length));
+  const offsets = new Float64Array(keep.length);
+  keep.forEach((i, k) => {
+    offsets[k] = offs[i]!;
+    b.appendRange(block.column, i, i + 1);
+  });
+  return { offsets, column: b.column() };
+}
 
 export class TsmRun implements SortedRun {
   private readonly entries: BlockEntry[];
@@ -21,6 +42,8 @@ export class TsmRun implements SortedRun {
     private readonly maxOff: number,
     private readonly ascending: boolean,
     readonly priority: number,
+    /** Hidden [min, max] offset ranges (tombstones), relative to baseNs. */
+    private readonly hidden: readonly (readonly [number, number])[] = [],
   ) {
     const entries = reader.entriesInRange(key, baseNs + BigInt(minOff), baseNs + BigInt(maxOff));
     this.entries = ascending ? entries : entries.reverse();
@@ -35,7 +58,8 @@ export class TsmRun implements SortedRun {
       const entry = this.entries[this.i++]!;
       const bytes = await this.reader.readBlock(this.key, entry);
       const clipped = clipBlock(decodeBlock(bytes, this.baseNs), this.minOff, this.maxOff, this.ascending);
-      if (clipped) return clipped;
+      const visible = clipped && this.hidden.length > 0 ? dropHidden(clipped, this.hidden) : clipped;
+      if (visible && visible.offsets.length > 0) return visible;
     }
     return null;
   }

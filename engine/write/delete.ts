@@ -1,0 +1,76 @@
+/**
+ * Deletes (DELETE, DROP SERIES, DROP MEASUREMENT, retention trims) as tombstones.
+ *
+ * Ordering is by WAL sequence: every write with seq <= appliedSeq is in the caches when the
+ * delete runs (the WAL acknowledges in order and writes apply synchronously on ack), and
+ * every later write is not. So, in one synchronous step, the delete records that seq, takes
+ * a file-generation mark per affected shard and removes matching rows from the caches; then
+ * it persists the tombstone. Reads filter TSM files below the mark; WAL replay filters
+ * entries up to the seq; compaction purges. Points written after the delete stay visible.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Catalog } from '../meta/catalog.js';
+import type { TombstoneInfo } from '../meta/model.js';
+import type { Database } from '../database.js';
+import { parseSeriesKey } from '../lineprotocol/series-key.js';
+import { selectSeries, type TagExpr } from '../series/tag-expr.js';
+import { tombstoneCovers } from '../tombstone/tombstones.js';
+
+export interface DeleteRequest {
+  readonly db: string;
+  /** Undefined: every retention policy. */
+  readonly rp?: string;
+  /** Resolved measurement names; null: every measurement. */
+  readonly measurements: readonly string[] | null;
+  readonly expr: TagExpr;
+  readonly minNs: bigint;
+  readonly maxNs: bigint;
+  /** Also forget the matching series in the index (DROP SERIES / DROP MEASUREMENT). */
+  readonly dropSeries: boolean;
+}
+
+export async function applyDelete(db: Database, catalog: Catalog, appliedSeq: bigint, req: DeleteRequest): Promise<TombstoneInfo> {
+  const measurements = req.measurements ? new Set(req.measurements) : null;
+  const match = { measurements, expr: req.expr };
+  const marks: Record<string, number> = {};
+  for (const [rp, set] of db.shardSets) {
+    if (req.rp !== undefined && rp !== req.rp) continue;
+    for (const shard of set.shards) {
+      if (shard.endNs <= req.minNs || shard.baseNs > req.maxNs) continue;
+      marks[shard.dir] = shard.files ? shard.files.nextGeneration() : 0;
+      const lo = req.minNs - shard.baseNs;
+      const hi = req.maxNs - shard.baseNs;
+      const minOff = lo < 0n ? 0 : Number(lo);
+      const maxOff = hi > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(hi);
+      for (const cache of shard.caches()) {
+        for (const [seriesKey, fields] of cache.series) {
+          const { measurement, tags } = parseSeriesKey(seriesKey);
+          if (!tombstoneCovers(match, measurement, tags)) continue;
+          for (const entry of fields.values()) entry.removeRange(minOff, maxOff);
+        }
+      }
+    }
+  }
+  if (req.dropSeries) {
+    const ids: number[] = [];
+    for (const name of req.measurements ?? db.index.measurementNames()) {
+      const m = db.index.measurement(name);
+      if (m) ids.push(...selectSeries(m, req.expr));
+    }
+    db.dropSeries(ids);
+  }
+  const info: TombstoneInfo = {
+    id: randomUUID(),
+    database: req.db,
+    retentionPolicy: req.rp,
+    measurements: req.measurements ? [...req.measurements] : null,
+    predicate: req.expr,
+    minNs: req.minNs.toString(),
+    maxNs: req.maxNs.toString(),
+    seq: appliedSeq.toString(),
+    marks,
+    createdAt: new Date().toISOString(),
+  };
+  await catalog.addTombstone(info);
+  return info;
+}
