@@ -2,3 +2,6 @@
 export * from './errors.js';
 export * from './point.js';
 export * from './logger.js';
+export * from './wal/wal.js';
+export { lockDirectory, DirectoryLockedError } from './fs/lock.js';
+export type { DirectoryLock } from './fs/lock.js';

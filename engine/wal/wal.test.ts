@@ -65,6 +65,21 @@ test('appends continue after reopen with a larger seq, and replay(afterSeq) skip
   await assert.rejects(wal.append(fixtureEntry(1, 1)), { code: 'engine_closed' });
 });
 
+test('minLastSeq keeps seqs above a flushed watermark even when the WAL lost its tail', async () => {
+  const dir = await tempDir();
+  let wal = await Wal.open(dir);
+  for (let i = 0; i < 5; i++) await wal.append(fixtureEntry(i, 10));
+  await wal.close();
+  wal = await Wal.open(dir, { minLastSeq: 100n });
+  assert.equal(wal.lastSeq, 100n);
+  assert.equal(await wal.append(fixtureEntry(9, 10)), 101n);
+  await wal.close();
+  wal = await Wal.open(dir);
+  assert.equal(wal.lastSeq, 101n);
+  assert.deepEqual((await collect(wal.replay())).map((e) => e.seq), [1n, 2n, 3n, 4n, 5n, 101n]);
+  await wal.close();
+});
+
 test('close() waits for accepted appends', async () => {
   const dir = await tempDir();
   const wal = await Wal.open(dir, { batchDelayUs: 5000 });

@@ -218,8 +218,10 @@ export class WalWriter {
     const old = this.segment;
     this.segment = next;
     this.mustRoll = false;
-    await old.close().catch((err: unknown) => this.logger.warn({ segment: old.ref.name, err: String(err) }, 'closing sealed WAL segment failed'));
+    // Publish the new segment in the same tick as it becomes active, so a replay snapshot
+    // never sees one without the other.
     this.onRoll(next.ref);
+    await old.close().catch((err: unknown) => this.logger.warn({ segment: old.ref.name, err: String(err) }, 'closing sealed WAL segment failed'));
   }
 
   /** Run `fn` after every earlier group or roll has finished; rolls never interleave with a group. */
