@@ -4,7 +4,8 @@
  *
  * Group commit (spec [flush] wal_batch_size / wal_batch_delay_us): appends that arrive while
  * a group is being written and synced, or within `batchDelayUs` of the first append of an
- * idle period, share one write() and one fdatasync, up to `batchSize` entries per group.
+ * idle period, share one write() and one fdatasync, up to `batchSize` entries (and at most
+ * `segmentSizeBytes`, or one entry) per group.
  * `batchSize` 0 disables batching: one sync per append. Seqs are assigned at append() in
  * call order and groups are committed one at a time in queue order, so the file holds
  * records in seq order.
@@ -140,13 +141,29 @@ export class WalWriter {
         // Appends that queued up during the previous sync already waited; only the first
         // group of an idle period waits for company.
         if (!afterSync) await this.gather();
-        const group = this.queue.splice(0, this.groupLimit());
+        const group = this.takeGroup();
         await this.exclusive(() => this.commit(group));
         afterSync = true;
       }
     } finally {
       this.draining = false;
     }
+  }
+
+  /**
+   * The next group: up to batchSize entries, and no more bytes than a segment holds (at
+   * least one entry), so segments stay near segmentSizeBytes and one group of huge bodies
+   * does not hold every ack behind a single enormous write.
+   */
+  private takeGroup(): Pending[] {
+    let n = 0;
+    let bytes = 0;
+    for (const p of this.queue) {
+      if (n === this.groupLimit() || (n > 0 && bytes + p.size > this.options.segmentSizeBytes)) break;
+      n++;
+      bytes += p.size;
+    }
+    return this.queue.splice(0, n);
   }
 
   /** Wait up to batchDelayUs for the queue to reach batchSize. */
