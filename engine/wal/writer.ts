@@ -53,6 +53,8 @@ export class WalWriter {
   private lane: Promise<unknown> = Promise.resolve();
   private nextSeq: bigint;
   private durableSeq: bigint;
+  /** Last seq of the latest group tried, failed or not: every later record is above it. */
+  private attemptedSeq: bigint;
   private mustRoll = false;
   private closed = false;
   private syncs = 0;
@@ -73,6 +75,7 @@ export class WalWriter {
   ) {
     this.nextSeq = lastSeq + 1n;
     this.durableSeq = lastSeq;
+    this.attemptedSeq = lastSeq;
   }
 
   /** Highest seq whose append has been acknowledged (written and synced). */
@@ -118,7 +121,9 @@ export class WalWriter {
    */
   rollIfNotEmpty(): Promise<void> {
     return this.exclusive(async () => {
-      if (!this.segment.isEmpty && !this.closed) await this.roll(this.durableSeq + 1n);
+      // Named above failed groups too: if cutting their bytes back failed, they may still be
+      // in the old segment, and every record must stay below the next segment's name.
+      if (!this.segment.isEmpty && !this.closed) await this.roll(this.attemptedSeq + 1n);
     });
   }
 
@@ -202,6 +207,7 @@ export class WalWriter {
       if (at !== total) throw new InvariantError(`WAL group encoded to ${at} bytes, expected ${total}`);
       if (!this.segment.isEmpty && this.segment.size + total > this.options.segmentSizeBytes) await this.roll(first.seq);
       this.syncs++;
+      this.attemptedSeq = last.seq;
       try {
         await this.segment.append(bytes, this.io);
       } catch (err) {
