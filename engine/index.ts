@@ -47,3 +47,6 @@ export {
   type LineError,
   type ParseResult,
 } from './lineprotocol/index.js';
+export * from './wal/wal.js';
+export { lockDirectory, DirectoryLockedError } from './fs/lock.js';
+export type { DirectoryLock } from './fs/lock.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collectingLogger } from '../logger.js';
 import { fixtureEntry } from './crash-writer.fixture.js';
-import { QUARANTINE_DIR, SEGMENT_HEADER_SIZE, decodeRecord, segmentFileName } from './record.js';
+import { QUARANTINE_DIR, RECORD_HEADER_SIZE, SEGMENT_HEADER_SIZE, decodeRecord, segmentFileName } from './record.js';
 import type { WalAppend, WalWriteEntry } from './record.js';
 import { Wal } from './wal.js';
 
@@ -105,7 +105,7 @@ const rows: Row[] = [
     damage: async (w) => {
       const r = at(recs(w, 1), 3);
       const len = new DataView(new ArrayBuffer(4));
-      len.setUint32(0, r.size - 28 + 40, true);
+      len.setUint32(0, r.size - RECORD_HEADER_SIZE + 40, true);
       await patch(path(w, 1), r.offset + 16, new Uint8Array(len.buffer));
       return [r.seq];
     },

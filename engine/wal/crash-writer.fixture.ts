@@ -48,8 +48,9 @@ async function main(dir: string, seed: number, segmentSizeBytes: number): Promis
   const appender = async (): Promise<void> => {
     for (;;) {
       const nonce = Math.floor(random() * 1e9);
-      // Mostly small entries, some up to 64 KiB, so kills land inside large writes too.
-      const size = random() < 0.9 ? Math.floor(random() * 2048) : Math.floor(random() * 65536);
+      // Mostly small entries, some up to 512 KiB, so kills also land inside large writes.
+      const r = random();
+      const size = Math.floor(random() * (r < 0.8 ? 2048 : r < 0.95 ? 65536 : 524288));
       const seq = await wal.append(fixtureEntry(nonce, size));
       stdout.write(`${seq} ${nonce} ${size}\n`);
     }

@@ -16,7 +16,7 @@
  * highest seq seen in a record or implied by a segment name (a quarantined segment named F
  * may have held seqs from F on; reusing them would confuse a flushed-up-to watermark).
  */
-import { open, stat, mkdir } from 'node:fs/promises';
+import { open, mkdir } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { moveFile, removeTempFiles, writeFileAtomic } from '../fs/atomic.js';
@@ -195,14 +195,4 @@ async function repairSegment(dir: string, ref: SegmentRef, size: number, damages
   const repaired = Buffer.concat(kept);
   await writeFileAtomic(path, repaired);
   return repaired.length;
-}
-
-/** Size of a file, or undefined when it does not exist. */
-export async function fileSize(path: string): Promise<number | undefined> {
-  try {
-    return (await stat(path)).size;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
 }

@@ -52,6 +52,26 @@ test('batchSize 0 disables batching: one fdatasync per append', async () => {
   await wal.close();
 });
 
+test('a group never holds more bytes than a segment, so concurrent large appends keep segments near the roll size', async () => {
+  const dir = await tempDir();
+  const wal = await Wal.open(dir, { segmentSizeBytes: 64 * 1024 });
+  const seqs = await Promise.all(Array.from({ length: 50 }, (_, i) => wal.append(fixtureEntry(i, 10_000))));
+  assert.equal(seqs.at(-1), 50n);
+  assert.ok(wal.syncCount >= 8, `50 x 10 kB cannot fit in fewer than 8 groups of 64 KiB (${wal.syncCount})`);
+  for (const n of (await readdir(dir)).filter((f) => f.endsWith('.wal'))) {
+    assert.ok((await stat(join(dir, n))).size <= 64 * 1024, `${n} exceeds the roll size`);
+  }
+  await wal.close();
+});
+
+test('an entry the format cannot hold is refused without using a seq', async () => {
+  const wal = await Wal.open(await tempDir());
+  await assert.rejects(wal.append({ ...fixtureEntry(1, 10), db: 'x'.repeat(70_000) }), { code: 'invalid_request' });
+  await assert.rejects(wal.append({ ...fixtureEntry(1, 10), defaultNsec: 1e9 }), { code: 'invalid_request' });
+  assert.equal(await wal.append(fixtureEntry(1, 10)), 1n);
+  await wal.close();
+});
+
 test('appends continue after reopen with a larger seq, and replay(afterSeq) skips older entries', async () => {
   const dir = await tempDir();
   let wal = await Wal.open(dir);
@@ -63,6 +83,21 @@ test('appends continue after reopen with a larger seq, and replay(afterSeq) skip
   assert.deepEqual((await collect(wal.replay(3n))).map((e) => e.seq), [4n, 5n, 6n]);
   await wal.close();
   await assert.rejects(wal.append(fixtureEntry(1, 1)), { code: 'engine_closed' });
+});
+
+test('minLastSeq keeps seqs above a flushed watermark even when the WAL lost its tail', async () => {
+  const dir = await tempDir();
+  let wal = await Wal.open(dir);
+  for (let i = 0; i < 5; i++) await wal.append(fixtureEntry(i, 10));
+  await wal.close();
+  wal = await Wal.open(dir, { minLastSeq: 100n });
+  assert.equal(wal.lastSeq, 100n);
+  assert.equal(await wal.append(fixtureEntry(9, 10)), 101n);
+  await wal.close();
+  wal = await Wal.open(dir);
+  assert.equal(wal.lastSeq, 101n);
+  assert.deepEqual((await collect(wal.replay())).map((e) => e.seq), [1n, 2n, 3n, 4n, 5n, 101n]);
+  await wal.close();
 });
 
 test('close() waits for accepted appends', async () => {

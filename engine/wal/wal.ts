@@ -24,12 +24,21 @@ import type { WalWriterOptions } from './writer.js';
 
 export type { WalAppend, WalWriteEntry } from './record.js';
 
-export interface WalOptions extends WalWriterOptions {}
+export interface WalOptions extends WalWriterOptions {
+  /**
+   * Seqs continue above max(highest seq found in the WAL, minLastSeq). The engine passes
+   * its flushed-up-to seq: if damage at the very end of the WAL lost acknowledged entries,
+   * new entries must still not reuse seqs at or below the watermark, or the next replay
+   * (which starts after the watermark) would skip them.
+   */
+  readonly minLastSeq: bigint;
+}
 
 export const DEFAULT_WAL_OPTIONS: WalOptions = {
   segmentSizeBytes: DEFAULT_SEGMENT_SIZE_BYTES,
   batchSize: 64,
   batchDelayUs: 200,
+  minLastSeq: 0n,
 };
 
 export class Wal {
@@ -58,15 +67,16 @@ export class Wal {
     try {
       const recovered = await openWal(dir, logger);
       const segments = recovered.segments.slice();
+      const lastSeq = recovered.lastSeq > opts.minLastSeq ? recovered.lastSeq : opts.minLastSeq;
       let active: ActiveSegment;
       if (recovered.tail) {
         active = await ActiveSegment.open(dir, recovered.tail.ref, recovered.tail.size);
       } else {
-        active = await ActiveSegment.create(dir, recovered.lastSeq + 1n);
+        active = await ActiveSegment.create(dir, lastSeq + 1n);
         segments.push(active.ref);
       }
-      const writer = new WalWriter(dir, active, recovered.lastSeq, opts, logger, (ref) => segments.push(ref), io);
-      logger.info({ dir, segments: segments.length, lastSeq: String(recovered.lastSeq) }, 'WAL opened');
+      const writer = new WalWriter(dir, active, lastSeq, opts, logger, (ref) => segments.push(ref), io);
+      logger.info({ dir, segments: segments.length, lastSeq: String(lastSeq) }, 'WAL opened');
       return new Wal(dir, lock, writer, segments, logger);
     } catch (err) {
       await lock.release();

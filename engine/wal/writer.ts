@@ -4,7 +4,8 @@
  *
  * Group commit (spec [flush] wal_batch_size / wal_batch_delay_us): appends that arrive while
  * a group is being written and synced, or within `batchDelayUs` of the first append of an
- * idle period, share one write() and one fdatasync, up to `batchSize` entries per group.
+ * idle period, share one write() and one fdatasync, up to `batchSize` entries (and at most
+ * `segmentSizeBytes`, or one entry) per group.
  * `batchSize` 0 disables batching: one sync per append. Seqs are assigned at append() in
  * call order and groups are committed one at a time in queue order, so the file holds
  * records in seq order.
@@ -52,6 +53,8 @@ export class WalWriter {
   private lane: Promise<unknown> = Promise.resolve();
   private nextSeq: bigint;
   private durableSeq: bigint;
+  /** Last seq of the latest group tried, failed or not: every later record is above it. */
+  private attemptedSeq: bigint;
   private mustRoll = false;
   private closed = false;
   private syncs = 0;
@@ -72,6 +75,7 @@ export class WalWriter {
   ) {
     this.nextSeq = lastSeq + 1n;
     this.durableSeq = lastSeq;
+    this.attemptedSeq = lastSeq;
   }
 
   /** Highest seq whose append has been acknowledged (written and synced). */
@@ -117,7 +121,9 @@ export class WalWriter {
    */
   rollIfNotEmpty(): Promise<void> {
     return this.exclusive(async () => {
-      if (!this.segment.isEmpty && !this.closed) await this.roll(this.durableSeq + 1n);
+      // Named above failed groups too: if cutting their bytes back failed, they may still be
+      // in the old segment, and every record must stay below the next segment's name.
+      if (!this.segment.isEmpty && !this.closed) await this.roll(this.attemptedSeq + 1n);
     });
   }
 
@@ -140,13 +146,29 @@ export class WalWriter {
         // Appends that queued up during the previous sync already waited; only the first
         // group of an idle period waits for company.
         if (!afterSync) await this.gather();
-        const group = this.queue.splice(0, this.groupLimit());
+        const group = this.takeGroup();
         await this.exclusive(() => this.commit(group));
         afterSync = true;
       }
     } finally {
       this.draining = false;
     }
+  }
+
+  /**
+   * The next group: up to batchSize entries, and no more bytes than a segment holds (at
+   * least one entry), so segments stay near segmentSizeBytes and one group of huge bodies
+   * does not hold every ack behind a single enormous write.
+   */
+  private takeGroup(): Pending[] {
+    let n = 0;
+    let bytes = 0;
+    for (const p of this.queue) {
+      if (n === this.groupLimit() || (n > 0 && bytes + p.size > this.options.segmentSizeBytes)) break;
+      n++;
+      bytes += p.size;
+    }
+    return this.queue.splice(0, n);
   }
 
   /** Wait up to batchDelayUs for the queue to reach batchSize. */
@@ -185,6 +207,7 @@ export class WalWriter {
       if (at !== total) throw new InvariantError(`WAL group encoded to ${at} bytes, expected ${total}`);
       if (!this.segment.isEmpty && this.segment.size + total > this.options.segmentSizeBytes) await this.roll(first.seq);
       this.syncs++;
+      this.attemptedSeq = last.seq;
       try {
         await this.segment.append(bytes, this.io);
       } catch (err) {
@@ -218,8 +241,10 @@ export class WalWriter {
     const old = this.segment;
     this.segment = next;
     this.mustRoll = false;
-    await old.close().catch((err: unknown) => this.logger.warn({ segment: old.ref.name, err: String(err) }, 'closing sealed WAL segment failed'));
+    // Publish the new segment in the same tick as it becomes active, so a replay snapshot
+    // never sees one without the other.
     this.onRoll(next.ref);
+    await old.close().catch((err: unknown) => this.logger.warn({ segment: old.ref.name, err: String(err) }, 'closing sealed WAL segment failed'));
   }
 
   /** Run `fn` after every earlier group or roll has finished; rolls never interleave with a group. */
