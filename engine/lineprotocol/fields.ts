@@ -37,6 +37,14 @@ function intern(k: string): string {
   return v;
 }
 
+// Field keys of the previous line, raw (escaped) and unescaped, by position. Most lines of
+// a batch repeat the field names of the line before (across series), so a startsWith against
+// this small, cache-hot memo replaces scanning, slicing and interning the key.
+const memoRaw: string[] = [];
+const memoKeys: string[] = [];
+/** memoKeys[0, memoUnique) are known to be distinct. */
+let memoUnique = 0;
+
 /** End position of the value scanned last (the slow number path and booleans set it). */
 let valueEnd = 0;
 
@@ -54,9 +62,9 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
     let c = s.charCodeAt(pos);
     if (c === EQUALS) return 'missing field key';
     let key: string;
-    const raw = info.rawFieldKeys[j];
+    const raw = memoRaw[j];
     if (raw !== undefined && s.startsWith(raw, pos) && s.charCodeAt(pos + raw.length) === EQUALS) {
-      key = info.fieldKeys[j]!;
+      key = memoKeys[j]!;
       pos += raw.length;
     } else {
       allHit = false;
@@ -80,9 +88,9 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
         if (size > MAX_KEY_LENGTH) return `max key length exceeded: ${size} > ${MAX_KEY_LENGTH}`;
       }
       key = intern(esc ? unescapeWith(s, pos, ke, FIELD_KEY_SPECIALS) : s.slice(pos, ke));
-      info.rawFieldKeys[j] = esc ? detach(s.slice(pos, ke)) : key;
-      info.fieldKeys[j] = key;
-      if (info.uniqueCount > j) info.uniqueCount = j;
+      memoRaw[j] = esc ? detach(s.slice(pos, ke)) : key;
+      memoKeys[j] = key;
+      if (memoUnique > j) memoUnique = j;
       pos = ke;
     }
     j++;
@@ -111,6 +119,28 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
       if (nd > 0 && nd <= 15 && (c === -1 || c === COMMA || c === SPACE)) {
         field = { type: FieldType.Float, value: neg ? -v : v, key };
         pos = i;
+      } else if (c === DOT && nd < 15) {
+        // `12.34`: with at most 15 digits in all, m / 10^k of two exact doubles is
+        // correctly rounded, the same value Number() gives.
+        let k = ++i;
+        while (i < end) {
+          c = s.charCodeAt(i);
+          if (c < 0x30 || c > 0x39) break;
+          v = v * 10 + (c - 0x30);
+          i++;
+        }
+        k = i - k;
+        if (i === end) c = -1;
+        if (nd + k > 0 && nd + k <= 15 && (c === -1 || c === COMMA || c === SPACE)) {
+          const m = v / POW10[k]!;
+          field = { type: FieldType.Float, value: neg ? -m : m, key };
+          pos = i;
+        } else {
+          const f = scanNumber(s, vs, end, key);
+          if (typeof f === 'string') return f;
+          field = f;
+          pos = valueEnd;
+        }
       } else if (nd > 0 && nd <= 15 && c === LOWER_I && (after === -1 || after === COMMA || after === SPACE)) {
         field = { type: FieldType.Integer, value: neg ? 0 - v : v, key };
         pos = i + 1;
@@ -157,7 +187,7 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
   }
   // `out` is empty only when every field was named `time`; the caller refuses the point.
   // Skip the duplicate check when these keys are a prefix of a list already found distinct.
-  if (!(allHit && j <= info.uniqueCount) && dedupe(out) && !sawTime) info.uniqueCount = j;
+  if (!(allHit && j <= memoUnique) && dedupe(out) && !sawTime) memoUnique = j;
   return pos;
 }
 
@@ -188,6 +218,8 @@ function dedupe(out: Field[]): boolean {
   out.length = w;
   return false;
 }
+
+const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 
 const isDigitOrDot = (c: number): boolean => (c >= 0x30 && c <= 0x39) || c === DOT;
 

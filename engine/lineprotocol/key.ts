@@ -17,7 +17,7 @@ const EQUALS = 0x3d;
 /** 1.x models.MaxKeyLength: the raw key (and key + 4 + field key) in bytes. */
 export const MAX_KEY_LENGTH = 65535;
 
-/** A parsed key plus a memo of the field keys last seen with it. */
+/** A parsed key section. */
 export interface KeyInfo {
   readonly seriesKey: string;
   readonly measurement: string;
@@ -26,11 +26,6 @@ export interface KeyInfo {
   readonly timeTag: boolean;
   /** UTF-8 length of the raw key, for the max-key-length checks. */
   readonly keyBytes: number;
-  /** Field keys of the last line with this key, raw (escaped) and unescaped, by position. */
-  readonly rawFieldKeys: string[];
-  readonly fieldKeys: string[];
-  /** fieldKeys[0, uniqueCount) are known to be distinct. */
-  uniqueCount: number;
 }
 
 /**
@@ -155,9 +150,6 @@ function buildKeyInfo(s: string, start: number, end: number, mEnd: number, mEsc:
     tags,
     timeTag,
     keyBytes: raw.length * 3 <= MAX_KEY_LENGTH ? raw.length : Buffer.byteLength(raw, 'utf8'),
-    rawFieldKeys: [],
-    fieldKeys: [],
-    uniqueCount: 0,
   };
 }
 

@@ -191,13 +191,19 @@ function refusal(s: string, ls: number, le: number, reason: string): LineError {
 
 /**
  * End of the line starting at `i` when it contains a double quote: newlines inside a quoted
- * field value do not end it (1.x scanLine: after the first space, a quote toggles when more
- * `=` than `,` have been seen outside quotes). A backslash skips the next character except a
- * newline outside quotes, so a line never continues past a newline the fast path would split at.
+ * field value do not end it. As 1.x scanLine: once in the field set, a quote toggles when more
+ * `=` than `,` have been seen outside quotes. The key section ends at the first space not
+ * preceded by a backslash and the field set skips backslash pairs, exactly as the key and
+ * field scanners do, so this never disagrees with them about where a string starts. A newline
+ * outside quotes always ends the line, even after a backslash.
  */
 function lineEndWithQuotes(s: string, i: number): number {
   const n = s.length;
-  let inFields = false;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c === NL) return i;
+    if (c === SPACE && s.charCodeAt(i - 1) !== BS) break;
+  }
   let quoted = false;
   let equals = 0;
   let commas = 0;
@@ -208,13 +214,13 @@ function lineEndWithQuotes(s: string, i: number): number {
       i += 2;
       continue;
     }
-    if (c === SPACE) inFields = true;
-    if (inFields) {
-      if (!quoted && c === 0x3d) equals++;
-      else if (!quoted && c === 0x2c) commas++;
-      else if (c === QUOTE && equals > commas) quoted = !quoted;
+    if (c === QUOTE) {
+      if (equals > commas) quoted = !quoted;
+    } else if (!quoted) {
+      if (c === NL) return i;
+      if (c === 0x3d) equals++;
+      else if (c === 0x2c) commas++;
     }
-    if (c === NL && !quoted) return i;
     i++;
   }
   return n;

@@ -1,0 +1,116 @@
+/**
+ * Fuzz: 100k random and mutated lines never make the parser throw; every accepted point is
+ * well-formed and survives formatPoint → parse unchanged. Seeded, so failures reproduce.
+ * Also a few bodies built to expose quadratic scanning (they would hit the timeout).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Point } from '../point.js';
+import { formatPoint } from './format.js';
+import { parseLineProtocol, parseLineProtocolText } from './parse.js';
+import { compareBytes, makeSeriesKey } from './series-key.js';
+
+const OPTS = { precision: 'ns' as const, defaultSec: 1_700_000_000, defaultNsec: 1 };
+
+function mulberry32(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const SEEDS = [
+  'cpu,host=a,region=us\\ west usage=1.5,idle=2i,ok=t,msg="hi \\"x\\"" 1451606400000000000',
+  ' cpu value=2',
+  'm,t=1 u=18446744073709551615u,i=-9223372036854775808i 1',
+  'weather,loc=東京 temp=-1.5E-3,s="a\nb" -1',
+  'a\\,b,c\\=d=e\\ f g\\ h=TRUE,x=.5,y=5.',
+  '# comment',
+  'x y="unterminated',
+  'cpu,b=2,a=1 v=1 9223372036854775806',
+];
+const ALPHABET = [',', '=', ' ', '"', '\\', '\n', '\r', '\t', '#', '-', '.', 'e', 'E', 'i', 'u', 't', 'f', 'T', 'F', '0', '1', '9', 'a', 'N', 'é', '😀', '\0', '+'];
+
+function mutate(line: string, rnd: () => number): string {
+  const pick = <T>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)]!;
+  let s = line;
+  const ops = 1 + Math.floor(rnd() * 4);
+  for (let k = 0; k < ops; k++) {
+    const at = Math.floor(rnd() * (s.length + 1));
+    switch (Math.floor(rnd() * 6)) {
+      case 0:
+        s = s.slice(0, at) + pick(ALPHABET) + s.slice(at);
+        break;
+      case 1:
+        s = s.slice(0, at) + s.slice(at + 1);
+        break;
+      case 2:
+        s = s.slice(0, at) + pick(ALPHABET) + s.slice(at + 1);
+        break;
+      case 3:
+        s = s.slice(0, at) + s.slice(Math.floor(rnd() * s.length), at) + s.slice(at);
+        break;
+      case 4:
+        s = s.slice(0, at);
+        break;
+      default:
+        s = s + pick(SEEDS);
+    }
+  }
+  return s;
+}
+
+function randomLine(rnd: () => number): string {
+  let s = '';
+  const n = Math.floor(rnd() * 40);
+  for (let i = 0; i < n; i++) s += ALPHABET[Math.floor(rnd() * ALPHABET.length)];
+  return s;
+}
+
+function checkPoint(p: Point): void {
+  assert.ok(p.fields.length > 0);
+  assert.equal(new Set(p.fields.map((f) => f.key)).size, p.fields.length);
+  assert.ok(Number.isInteger(p.sec) && Number.isInteger(p.nsec) && p.nsec >= 0 && p.nsec < 1e9);
+  for (let i = 0; i < p.tags.length; i++) {
+    assert.ok(p.tags[i]!.value.length > 0 && p.tags[i]!.key !== 'time');
+    if (i > 0) assert.equal(compareBytes(p.tags[i - 1]!.key, p.tags[i]!.key), -1);
+  }
+  assert.equal(p.seriesKey, makeSeriesKey(p.measurement, p.tags));
+  const again = parseLineProtocolText(formatPoint(p), OPTS);
+  assert.deepEqual(again, { points: [p], errors: [] });
+}
+
+test('fuzz: 100k random and mutated lines', { timeout: 300_000 }, () => {
+  const rnd = mulberry32(20261121);
+  let accepted = 0;
+  let rejected = 0;
+  for (let batch = 0; batch < 100; batch++) {
+    const lines: string[] = [];
+    for (let i = 0; i < 1000; i++) lines.push(rnd() < 0.1 ? randomLine(rnd) : mutate(SEEDS[Math.floor(rnd() * SEEDS.length)]!, rnd));
+    const body = lines.join(rnd() < 0.5 ? '\n' : '\r\n');
+    const r = parseLineProtocol(Buffer.from(body), OPTS);
+    for (const p of r.points) checkPoint(p);
+    for (const e of r.errors) assert.ok(typeof e.line === 'string' && e.reason.length > 0);
+    accepted += r.points.length;
+    rejected += r.errors.length;
+  }
+  // Both outcomes must be well represented, or the mutations are not exercising the parser.
+  assert.ok(accepted > 10_000 && rejected > 10_000, `accepted ${accepted}, rejected ${rejected}`);
+});
+
+test('fuzz: adversarial bodies scan in linear time', { timeout: 120_000 }, () => {
+  const noSpaces = 'cpu,host=a\n'.repeat(200_000);
+  assert.equal(parseLineProtocolText(noSpaces, OPTS).errors.length, 200_000);
+  const quote = 'cpu v="' + 'x\n'.repeat(200_000);
+  assert.equal(parseLineProtocolText(quote, OPTS).errors.length, 1);
+  const quotes = 'cpu v="a",w="b"\n'.repeat(100_000);
+  assert.equal(parseLineProtocolText(quotes, OPTS).points.length, 100_000);
+  const manyTags = 'cpu' + Array.from({ length: 5_000 }, (_, i) => `,t${i}=v`).reverse().join('') + ' v=1';
+  assert.equal(parseLineProtocolText(manyTags, OPTS).points[0]!.tags.length, 5_000);
+  const manyFields = 'cpu ' + Array.from({ length: 20_000 }, (_, i) => `f${i}=1`).join(',');
+  assert.equal(parseLineProtocolText(manyFields, OPTS).points[0]!.fields.length, 20_000);
+  const escapes = 'cpu,t=' + '\\ '.repeat(20_000) + ' v=1\n';
+  assert.equal(parseLineProtocolText(escapes.repeat(5), OPTS).points.length, 5);
+});
