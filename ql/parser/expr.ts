@@ -140,7 +140,7 @@ export const exprRules: ExprRules = {
       r.operand,
       binaryOp
         .chain((op) =>
-          (op === '=~' || op === '!~' ? expect(regexLit.map(N.regex), 'regex') : r.operand)
+          (op === '=~' || op === '!~' ? expect(regexLit.map(N.regex), 'regex') : expect(r.operand, 'identifier', 'string', 'number', 'bool'))
             .map((rhs): readonly [BinaryOp, Expr] => [op, rhs]))
         .many(),
       fold,

@@ -2,7 +2,7 @@
  * The grammar: one typed `P.createLanguage<Grammar>()` for the recursive rules (expressions,
  * SELECT, sources) and the statement dispatch on the first keyword(s), in influxql's parse-tree
  * order so that "expected ..." lists read exactly as 1.x prints them. Strata's additions
- * (MATERIALIZED VIEW) come last in their lists.
+ * (MATERIALIZED VIEW) are dispatched too but left out of those lists.
  */
 import P from 'parsimmon';
 import type { Parser } from 'parsimmon';
@@ -59,7 +59,7 @@ function statementTable(r: P.TypedLanguage<Grammar>): Parser<Statement> {
       ['user', U.createUser],
       ['retention', dispatch<Statement>([['policy', D.createRetentionPolicy]])],
       ['subscription', D.createSubscription],
-      ['materialized', D.createMaterializedView(r)],
+      ['materialized', D.createMaterializedView(r), 'hidden'],
     ])],
     ['drop', dispatch<Statement>([
       ['continuous', dispatch<Statement>([['query', D.dropContinuousQuery]])],
@@ -70,7 +70,7 @@ function statementTable(r: P.TypedLanguage<Grammar>): Parser<Statement> {
       ['shard', D.dropShard],
       ['subscription', D.dropSubscription],
       ['user', U.dropUser],
-      ['materialized', D.dropMaterializedView],
+      ['materialized', D.dropMaterializedView, 'hidden'],
     ])],
     ['explain', explain],
     ['grant', U.grant],

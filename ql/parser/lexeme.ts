@@ -15,7 +15,7 @@ import { re2Error } from '../ast/re2.js';
 import { ParseError } from '../errors.js';
 import type { SourcePos } from '../errors.js';
 import { paramsVersion } from './params.js';
-import { describeToken, eofPos, nextToken, posAt, skipWs } from './scanner.js';
+import { describeToken, eofPos, isWs, nextToken, posAt, skipWs } from './scanner.js';
 import type { Token } from './scanner.js';
 
 // One-entry cache: optional clauses peek at the same token several times in a row.
@@ -39,8 +39,18 @@ export function peek(input: string, i: number): Token {
 /** The 1.x error for finding the token at `i` where one of `expected` was required. */
 export function unexpectedAt(input: string, i: number, expected: readonly string[]): ParseError {
   const t = peek(input, i);
-  const pos = t.type === 'EOF' ? eofPos(input) : posAt(input, t.start);
+  const pos = t.type === 'EOF' ? eofPos(input) : tokenPos(input, t);
   return ParseError.unexpected(describeToken(t), expected, pos);
+}
+
+/**
+ * Where 1.x reports a token: its start, except single-quoted strings, which its scanner reports at
+ * the rune before the opening quote.
+ */
+function tokenPos(input: string, t: Token): SourcePos {
+  const p = posAt(input, t.start);
+  const early = input.charCodeAt(t.start) === 39 && (t.type === 'STRING' || t.type === 'BADSTRING' || t.type === 'BADESCAPE');
+  return early ? { line: p.line, char: Math.max(1, p.char - 1) } : p;
 }
 
 /** Always throws the "found X, expected ..." error at the current token. */
@@ -119,8 +129,9 @@ export const here: Parser<number> = P((input, i) => P.makeSuccess(i, skipWs(inpu
  * Soft failure when the next character is not `/`; a bad regex throws the 1.x error.
  */
 export const regexLit: Parser<string> = P((input, i) => {
-  const j = skipWs(input, i);
-  if (input.charCodeAt(j) !== 47 || input.charCodeAt(j + 1) === 42) return P.makeFailure(i, 'regex');
+  let j = i;
+  while (isWs(input.charCodeAt(j))) j++; // whitespace only: `/*` here starts a regex, as in 1.x
+  if (input.charCodeAt(j) !== 47) return P.makeFailure(i, 'regex');
   let out = '';
   let k = j + 1;
   for (;;) {
@@ -158,10 +169,11 @@ export function clause<T>(kw: Parser<unknown>, p: Parser<T>): Parser<T | null> {
 
 /**
  * Dispatch on the next word, like influxql's ParseTree: `entries` in registration order give the
- * expected list when nothing matches (e.g. "expected SELECT, DELETE, SHOW, ...").
+ * expected list when nothing matches (e.g. "expected SELECT, DELETE, SHOW, ..."). Entries marked
+ * `hidden` (Strata's own statements) parse but stay out of that list, so 1.x texts are unchanged.
  */
-export function dispatch<T>(entries: ReadonlyArray<readonly [string, Parser<T>]>): Parser<T> {
-  const expected = entries.map(([w]) => w.toUpperCase());
+export function dispatch<T>(entries: ReadonlyArray<readonly [string, Parser<T>] | readonly [string, Parser<T>, 'hidden']>): Parser<T> {
+  const expected = entries.filter((e) => e[2] !== 'hidden').map(([w]) => w.toUpperCase());
   return P.alt<T>(...entries.map(([w, p]) => keyword(w).then(p)), fatal(...expected));
 }
 

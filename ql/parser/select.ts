@@ -49,7 +49,8 @@ export const orderBy: Parser<SortField[]> = clause(
   P.seqMap(
     P.alt(
       asc.map((ascending): SortField => ({ name: '', ascending })),
-      sortField.chain((f) => (f.name === 'time' ? P.succeed(f) : onlyTime())),
+      P.seqMap(ident, asc.or(P.succeed(true)), (name, ascending) => ({ name, ascending }))
+        .chain((f) => (f.name === 'time' ? P.succeed(f) : onlyTime())),
       fatal('identifier', 'ASC', 'DESC'),
     ),
     sym(',').then(sortField).many(),

@@ -133,7 +133,7 @@ export function show(r: Lang): Parser<Statement> {
     ['subscriptions', simple('ShowSubscriptions')],
     ['tag', dispatch<Statement>([['key', keyCardinality(r, 'tagKey')], ['keys', showTagKeys(r)], ['values', showTagValues(r)]])],
     ['users', simple('ShowUsers')],
-    ['materialized', expect(keyword('views'), 'VIEWS').then(onDatabase).map((database) => ({ kind: 'ShowMaterializedViews', database }))],
+    ['materialized', expect(keyword('views'), 'VIEWS').then(onDatabase).map((database) => ({ kind: 'ShowMaterializedViews', database })), 'hidden'],
   ]);
 }
 
