@@ -1,0 +1,118 @@
+/**
+ * Parser cases: every statement of fixtures/ql/statements.txt and of the conformance suite parses,
+ * and print → reparse gives the same AST. A few ASTs are pinned in detail.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import * as N from '../ast/nodes.js';
+import { printStatement } from '../ast/print-statement.js';
+import type { Statement } from '../ast/statements.js';
+import { ParseError } from '../errors.js';
+import { parseParams } from './params.js';
+import { parseQuery } from './query.js';
+
+const fixture = (name: string): string => readFileSync(new URL(`../../../fixtures/ql/${name}`, import.meta.url), 'utf8');
+
+export const STATEMENTS: readonly string[] = fixture('statements.txt')
+  .split('\n')
+  .filter((l) => l.trim() !== '' && !l.startsWith('#'));
+
+/** Asserts parse(print(s)) deep-equals s; returns the printed text. */
+export function assertRoundTrip(s: Statement, origin: string): string {
+  const text = printStatement(s);
+  let again: Statement[];
+  try {
+    again = parseQuery(text);
+  } catch (e) {
+    throw new assert.AssertionError({ message: `${origin}\n  printed: ${text}\n  reparse failed: ${String(e)}` });
+  }
+  assert.deepEqual(again, [s], `${origin}\n  printed: ${text}`);
+  return text;
+}
+
+test('fixture statements parse and round-trip', () => {
+  for (const q of STATEMENTS) {
+    let stmts: Statement[];
+    try {
+      stmts = parseQuery(q);
+    } catch (e) {
+      throw new assert.AssertionError({ message: `${q}\n  ${String(e)}` });
+    }
+    assert.equal(stmts.length, 1, q);
+    const [s] = stmts;
+    if (s !== undefined) assertRoundTrip(s, q);
+  }
+});
+
+interface ConformanceQuery { readonly id: string; readonly q: string; readonly params?: string; readonly error?: string }
+
+test('conformance queries parse (or fail with the recorded 1.6.7 text)', () => {
+  const cases: ConformanceQuery[] = JSON.parse(fixture('conformance-queries.json'));
+  assert.ok(cases.length > 200);
+  for (const c of cases) {
+    const params = c.params === undefined ? undefined : parseParams(c.params);
+    if (c.error !== undefined) {
+      assert.throws(() => parseQuery(c.q, params), (e: unknown) => e instanceof ParseError && e.message === c.error, c.id);
+      continue;
+    }
+    const stmts = parseQuery(c.q, params);
+    assert.ok(stmts.length > 0, c.id);
+    for (const s of stmts) assertRoundTrip(s, c.id);
+  }
+});
+
+test('the dashboard query AST', () => {
+  const [s] = parseQuery(
+    'SELECT mean("value") FROM "cpu" WHERE ("host" =~ /^(a|b)$/) AND time >= now() - 6h and time <= now() GROUP BY time(1m), "host" fill(null)',
+  );
+  const time = N.varRef('time');
+  assert.deepEqual(
+    s,
+    N.select([N.field(N.call('mean', [N.varRef('value')]))], [N.measurement({ name: 'cpu' })], {
+      condition: N.binary(
+        'AND',
+        N.binary('AND', N.binary('=~', N.varRef('host'), N.regex('^(a|b)$')), N.binary('>=', time, N.binary('-', N.call('now'), N.duration(6n * 3_600_000_000_000n)))),
+        N.binary('<=', time, N.call('now')),
+      ),
+      dimensions: [N.call('time', [N.duration(60_000_000_000n)]), N.varRef('host')],
+    }),
+  );
+});
+
+test('literals: int64/uint64 exactness, folding of signs, durations as bigint ns', () => {
+  const [s] = parseQuery('SELECT 9223372036854775807, 9223372036854775808, -9223372036854775808, -5, -1.5, -(5), -a, 1000d FROM m');
+  assert.ok(s?.kind === 'Select');
+  assert.deepEqual(s.fields.map((f) => f.expr), [
+    N.integer(9223372036854775807n), N.unsigned(9223372036854775808n), N.integer(-9223372036854775808n), N.integer(-5n),
+    N.number(-1.5), N.unary('-', N.integer(5n)), N.unary('-', N.varRef('a')), N.duration(86_400_000_000_000_000n),
+  ]);
+});
+
+test('precedence: one table, left associative, unary binds tightest', () => {
+  const where = (q: string): N.Expr | null => {
+    const [s] = parseQuery(`SELECT v FROM m WHERE ${q}`);
+    return s?.kind === 'Select' ? s.condition : null;
+  };
+  const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((n) => N.varRef(n));
+  if (!a || !b || !c || !d) throw new assert.AssertionError({ message: 'setup' });
+  assert.deepEqual(where('a OR b AND c'), N.binary('OR', a, N.binary('AND', b, c)));
+  assert.deepEqual(where('a - b - c'), N.binary('-', N.binary('-', a, b), c));
+  assert.deepEqual(where('a + b * c = d'), N.binary('=', N.binary('+', a, N.binary('*', b, c)), d));
+  assert.deepEqual(where('NOT a = b'), N.binary('=', N.unary('NOT', a), b));
+  assert.deepEqual(where('a = 1 AND b =~ /x/ OR c'), N.binary('OR', N.binary('AND', N.binary('=', a, N.integer(1n)), N.binary('=~', b, N.regex('x'))), c));
+});
+
+test('sources, targets and bound parameters', () => {
+  const [s] = parseQuery('SELECT * INTO db.rp.:MEASUREMENT FROM db..m, rp./re/ WHERE h = $h AND v > $v AND f > $f LIMIT $n', {
+    h: 'x', v: 5000000000, f: { float: 5 }, n: 3,
+  });
+  assert.ok(s?.kind === 'Select');
+  assert.deepEqual(s.target, N.target(null, 'rp', 'db'));
+  assert.deepEqual(s.sources, [N.measurement({ database: 'db', name: 'm' }), N.measurement({ retentionPolicy: 'rp', regex: N.regex('re') })]);
+  assert.equal(s.limit, 3);
+  assert.deepEqual(parseParams('{"a": 1.0, "b": 12345678901234567890, "c": "s", "d": true}'), {
+    a: { float: 1 }, b: { integer: 12345678901234567890n }, c: 's', d: true,
+  });
+  assert.throws(() => parseParams('{bad'), /error parsing query parameters/);
+});
