@@ -1,0 +1,61 @@
+/**
+ * distinct(): each distinct value once, in the order of its first occurrence (time, then
+ * value for equal times), keeping that point's time; the planner replaces the times with the
+ * window start as 1.x does. count(distinct(x)): the number of distinct values (integer).
+ */
+import { FieldType } from '../../../engine/index.js';
+import type { ValueColumn } from '../../../engine/index.js';
+import { cellAt, compareScalar } from '../value.js';
+import type { ResultRow, Scalar } from '../value.js';
+import { compareTimes } from './types.js';
+import type { Reducer } from './types.js';
+
+interface Seen {
+  value: Scalar;
+  base: bigint;
+  off: number;
+}
+
+/** Map key that keeps 1 (integer) and 1 (float) apart only by type of the group (one type). */
+function keyOf(v: Scalar): unknown {
+  return typeof v === 'bigint' ? `n${v}` : v;
+}
+
+export class DistinctReducer implements Reducer {
+  readonly name: string = 'distinct';
+  readonly outputType: FieldType;
+  protected readonly seen = new Map<unknown, Seen>();
+
+  constructor(inputType: FieldType) {
+    this.outputType = inputType;
+  }
+
+  add(base: bigint, offsets: Float64Array, column: ValueColumn, from: number, to: number): void {
+    for (let i = from; i < to; i++) {
+      const v = cellAt(column, i);
+      const k = keyOf(v);
+      const off = offsets[i] as number;
+      const s = this.seen.get(k);
+      if (s === undefined) this.seen.set(k, { value: v, base, off });
+      else if (compareTimes(base, off, s.base, s.off) < 0) {
+        s.base = base;
+        s.off = off;
+      }
+    }
+  }
+
+  result(): ResultRow[] {
+    const all = [...this.seen.values()];
+    all.sort((a, b) => compareTimes(a.base, a.off, b.base, b.off) || compareScalar(a.value, b.value));
+    return all.map((s) => ({ time: s.base + BigInt(s.off), value: s.value }));
+  }
+}
+
+export class CountDistinctReducer extends DistinctReducer {
+  override readonly name = 'count';
+  override readonly outputType = FieldType.Integer;
+
+  override result(): ResultRow[] {
+    return this.seen.size === 0 ? [] : [{ value: this.seen.size }];
+  }
+}

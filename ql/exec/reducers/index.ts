@@ -1,0 +1,105 @@
+/**
+ * Reducer factory: the aggregate and selector functions of InfluxQL by name, with the 1.x
+ * type checks (an unsupported field type throws UnsupportedTypeError with the 1.x text).
+ *
+ * Selectors (keep the selected point's time): first, last, min, max, percentile, top,
+ * bottom, sample. Aggregates (time = window start, set by the planner): count, sum, mean,
+ * median, mode, spread, stddev, distinct (times of first occurrence are returned; 1.x
+ * prints the window start), count(distinct), integral (a stream, see integral.ts).
+ */
+import { FieldType } from '../../../engine/index.js';
+import { QueryError, UnsupportedTypeError } from '../errors.js';
+import { CountReducer } from './count.js';
+import { CountDistinctReducer, DistinctReducer } from './distinct.js';
+import { FirstReducer, LastReducer } from './firstlast.js';
+import { IntegralReducer } from './integral.js';
+import type { IntegralOptions } from './integral.js';
+import { MeanReducer } from './mean.js';
+import { MedianReducer } from './median.js';
+import { MaxReducer, MinReducer } from './minmax.js';
+import { ModeReducer } from './mode.js';
+import { PercentileReducer } from './percentile.js';
+import { SampleReducer } from './sample.js';
+import { SpreadReducer } from './spread.js';
+import { StddevReducer } from './stddev.js';
+import { SumReducer } from './sum.js';
+import { TopBottomReducer } from './topbottom.js';
+import type { Reducer } from './types.js';
+
+export type { BatchStats, Reducer, StatsReducer } from './types.js';
+export type { IntegralOptions } from './integral.js';
+export { percentileIndex } from './percentile.js';
+
+const F = FieldType.Float;
+const I = FieldType.Integer;
+const U = FieldType.Unsigned;
+const B = FieldType.Boolean;
+const S = FieldType.String;
+const NUMERIC: readonly FieldType[] = [F, I, U];
+const ALL: readonly FieldType[] = [F, I, U, B, S];
+
+/** Input types each function accepts in 1.6 (checked against influxd 1.6.7). */
+export const ACCEPTED_TYPES: Readonly<Record<string, readonly FieldType[]>> = {
+  count: ALL,
+  count_distinct: ALL,
+  distinct: ALL,
+  first: ALL,
+  last: ALL,
+  mode: ALL,
+  sample: ALL,
+  min: [F, I, U, B],
+  max: [F, I, U, B],
+  sum: NUMERIC,
+  mean: NUMERIC,
+  median: NUMERIC,
+  spread: NUMERIC,
+  stddev: NUMERIC,
+  percentile: NUMERIC,
+  top: NUMERIC,
+  bottom: NUMERIC,
+  integral: NUMERIC,
+};
+
+/** Functions whose result keeps the selected point's time. */
+export const SELECTORS: ReadonlySet<string> = new Set(['first', 'last', 'min', 'max', 'percentile', 'top', 'bottom', 'sample']);
+
+export interface ReducerArgs {
+  /** percentile's N. */
+  percentile?: number;
+  /** top/bottom/sample's N. */
+  n?: number;
+  /** integral's unit, window and bounds. */
+  integral?: IntegralOptions;
+  /** sample's PRNG seed. */
+  seed?: number;
+}
+
+/**
+ * Create a reducer. `name` is the InfluxQL function name, or `count_distinct` for
+ * count(distinct(x)). A bad input type gives the 1.x error naming the Go iterator type.
+ */
+export function createReducer(name: string, inputType: FieldType, args: ReducerArgs = {}): Reducer {
+  const accepted = ACCEPTED_TYPES[name];
+  if (accepted === undefined) throw new QueryError(`undefined function ${name}()`);
+  if (!accepted.includes(inputType)) throw new UnsupportedTypeError(name === 'count_distinct' ? 'distinct' : name, inputType);
+  switch (name) {
+    case 'count': return new CountReducer();
+    case 'count_distinct': return new CountDistinctReducer(inputType);
+    case 'distinct': return new DistinctReducer(inputType);
+    case 'first': return new FirstReducer(inputType);
+    case 'last': return new LastReducer(inputType);
+    case 'mode': return new ModeReducer(inputType);
+    case 'sample': return new SampleReducer(inputType, args.n ?? 1, args.seed);
+    case 'min': return new MinReducer(inputType);
+    case 'max': return new MaxReducer(inputType);
+    case 'sum': return new SumReducer(inputType);
+    case 'mean': return new MeanReducer(inputType);
+    case 'median': return new MedianReducer(inputType);
+    case 'spread': return new SpreadReducer(inputType);
+    case 'stddev': return new StddevReducer();
+    case 'percentile': return new PercentileReducer(inputType, args.percentile ?? 50);
+    case 'top': return new TopBottomReducer('top', inputType, args.n ?? 1);
+    case 'bottom': return new TopBottomReducer('bottom', inputType, args.n ?? 1);
+    default: return new IntegralReducer(inputType, args.integral);
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * median(): always a float. Odd count: the middle value; even: lo + (hi - lo) / 2 with the
+ * subtraction done in the input type (int64 wrap for integers), as 1.x MedianReduceSlice.
+ */
+import { FieldType } from '../../../engine/index.js';
+import type { ValueColumn } from '../../../engine/index.js';
+import { intToFloat, subInt } from '../value.js';
+import type { IntValue, ResultRow } from '../value.js';
+import { Collected } from './collect.js';
+import type { Reducer } from './types.js';
+
+export class MedianReducer implements Reducer {
+  readonly name = 'median';
+  readonly outputType = FieldType.Float;
+  private readonly pts = new Collected();
+
+  constructor(private readonly inputType: FieldType) {}
+
+  add(base: bigint, offsets: Float64Array, column: ValueColumn, from: number, to: number): void {
+    this.pts.add(base, offsets, column, from, to);
+  }
+
+  result(): ResultRow[] {
+    const n = this.pts.length;
+    if (n === 0) return [];
+    const idx = this.pts.sortedByValue();
+    const v = this.pts.values;
+    if (n % 2 === 1) return [{ value: intToFloat(v[idx[(n - 1) / 2] as number] as IntValue) }];
+    const lo = v[idx[n / 2 - 1] as number] as IntValue;
+    const hi = v[idx[n / 2] as number] as IntValue;
+    if (this.inputType === FieldType.Float) return [{ value: (lo as number) + ((hi as number) - (lo as number)) / 2 }];
+    const diff = subInt(hi, lo, this.inputType === FieldType.Unsigned);
+    return [{ value: intToFloat(lo) + intToFloat(diff) / 2 }];
+  }
+}

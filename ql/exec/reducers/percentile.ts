@@ -1,0 +1,39 @@
+/**
+ * percentile(x, N): nearest rank, a selector keeping the point's time and the input type.
+ * Index = floor(len * N / 100 + 0.5) - 1 over the values sorted ascending; an index outside
+ * the group (e.g. N = 0) gives no row, which 1.x prints as null.
+ */
+import type { FieldType, ValueColumn } from '../../../engine/index.js';
+import type { ResultRow } from '../value.js';
+import { Collected } from './collect.js';
+import type { Reducer } from './types.js';
+
+/** The 1.x nearest-rank index (may be out of range). */
+export function percentileIndex(length: number, percentile: number): number {
+  return Math.floor((length * percentile) / 100 + 0.5) - 1;
+}
+
+export class PercentileReducer implements Reducer {
+  readonly name = 'percentile';
+  readonly outputType: FieldType;
+  private readonly pts = new Collected();
+
+  constructor(
+    inputType: FieldType,
+    private readonly percentile: number,
+  ) {
+    this.outputType = inputType;
+  }
+
+  add(base: bigint, offsets: Float64Array, column: ValueColumn, from: number, to: number): void {
+    this.pts.add(base, offsets, column, from, to);
+  }
+
+  result(): ResultRow[] {
+    const n = this.pts.length;
+    const i = percentileIndex(n, this.percentile);
+    if (i < 0 || i >= n) return [];
+    const k = this.pts.sortedByValue()[i] as number;
+    return [{ time: this.pts.time(k), value: this.pts.values[k] ?? null }];
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * sample(x, N): reservoir sampling of N points, every type, output ordered by time. 1.x seeds
+ * its generator with the clock; Strata uses a fixed seed so results are reproducible (any N
+ * points are a valid answer; a group with at most N points returns all of them).
+ */
+import type { FieldType, ValueColumn } from '../../../engine/index.js';
+import { cellAt } from '../value.js';
+import type { ResultRow, Scalar } from '../value.js';
+import { compareTimes } from './types.js';
+import type { Reducer } from './types.js';
+
+interface Kept {
+  value: Scalar;
+  base: bigint;
+  off: number;
+}
+
+/** mulberry32: small deterministic PRNG, uniform in [0, 1). */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export class SampleReducer implements Reducer {
+  readonly name = 'sample';
+  readonly outputType: FieldType;
+  private readonly kept: Kept[] = [];
+  private count = 0;
+  private readonly rnd: () => number;
+
+  constructor(
+    inputType: FieldType,
+    private readonly n: number,
+    seed = 0x5eed,
+  ) {
+    this.outputType = inputType;
+    this.rnd = prng(seed);
+  }
+
+  add(base: bigint, offsets: Float64Array, column: ValueColumn, from: number, to: number): void {
+    for (let i = from; i < to; i++) {
+      this.count++;
+      const p: Kept = { value: cellAt(column, i), base, off: offsets[i] as number };
+      if (this.kept.length < this.n) {
+        this.kept.push(p);
+        continue;
+      }
+      const r = Math.floor(this.rnd() * this.count);
+      if (r < this.n) this.kept[r] = p;
+    }
+  }
+
+  result(): ResultRow[] {
+    const pts = [...this.kept].sort((a, b) => compareTimes(a.base, a.off, b.base, b.off));
+    return pts.map((k) => ({ time: k.base + BigInt(k.off), value: k.value }));
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * top(x, N) / bottom(x, N): the N largest / smallest points, numeric types only. Among equal
+ * values the earlier point ranks higher. Output is ordered by time; points sharing a time come
+ * best first (1.x's stable reverse time sort of the ranked points). Tag handling (one point
+ * per tag value) is the planner's.
+ */
+import type { FieldType, ValueColumn } from '../../../engine/index.js';
+import { numAt } from '../value.js';
+import type { ResultRow } from '../value.js';
+import { compareTimes } from './types.js';
+import type { Reducer } from './types.js';
+
+interface Cand {
+  value: number | bigint;
+  base: bigint;
+  off: number;
+}
+
+export class TopBottomReducer implements Reducer {
+  readonly outputType: FieldType;
+  /** Min-heap on rank: heap[0] is the worst kept point. */
+  private readonly heap: Cand[] = [];
+
+  constructor(
+    readonly name: 'top' | 'bottom',
+    inputType: FieldType,
+    private readonly n: number,
+  ) {
+    this.outputType = inputType;
+  }
+
+  /** > 0 when a ranks better than b. */
+  private rank(a: Cand, b: Cand): number {
+    if (a.value !== b.value) return (this.name === 'top' ? a.value > b.value : a.value < b.value) ? 1 : -1;
+    return -compareTimes(a.base, a.off, b.base, b.off);
+  }
+
+  private siftDown(i: number): void {
+    const h = this.heap;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < h.length && this.rank(h[l] as Cand, h[m] as Cand) < 0) m = l;
+      if (r < h.length && this.rank(h[r] as Cand, h[m] as Cand) < 0) m = r;
+      if (m === i) return;
+      [h[i], h[m]] = [h[m] as Cand, h[i] as Cand];
+      i = m;
+    }
+  }
+
+  private push(c: Cand): void {
+    const h = this.heap;
+    h.push(c);
+    let i = h.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (this.rank(h[i] as Cand, h[p] as Cand) >= 0) return;
+      [h[i], h[p]] = [h[p] as Cand, h[i] as Cand];
+      i = p;
+    }
+  }
+
+  add(base: bigint, offsets: Float64Array, column: ValueColumn, from: number, to: number): void {
+    if (this.n <= 0) return;
+    for (let i = from; i < to; i++) {
+      const c: Cand = { value: numAt(column, i), base, off: offsets[i] as number };
+      if (this.heap.length < this.n) this.push(c);
+      else if (this.rank(c, this.heap[0] as Cand) > 0) {
+        this.heap[0] = c;
+        this.siftDown(0);
+      }
+    }
+  }
+
+  result(): ResultRow[] {
+    const pts = [...this.heap].sort((a, b) => compareTimes(a.base, a.off, b.base, b.off) || this.rank(b, a));
+    return pts.map((c) => ({ time: c.base + BigInt(c.off), value: c.value }));
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * GROUP BY time(interval[, offset]) windows, exactly as InfluxDB 1.x computes them
+ * (query.IteratorOptions.Window and the fill iterator's stepping).
+ *
+ * Windows are aligned to the Unix epoch (so 1w windows start on Thursday 1970-01-01) and
+ * shifted by the offset, normalised into [0, interval). With a time zone, 1.x shifts the
+ * alignment by the zone's offset at (t - offset) and then corrects the start and end by the
+ * offset change inside the window, so day windows start at local midnight and a DST day is
+ * 23 or 25 hours long; changes of an offset as large as the interval are not applied.
+ *
+ * Exactness of the batch fast path (`forEachWindowRun`): a batch is `base` (bigint ns) plus
+ * Float64 offsets that are exact integers below 2^53. The window of the first point of a run
+ * is computed once in BigInt; its end relative to `base` is converted to a Number only when it
+ * is below 2^53 in magnitude (exact), otherwise it is +Infinity (every offset is below it).
+ * Points are then assigned by comparing exact Float64 integers, so no BigInt is created per
+ * point and the assignment is identical to calling `window()` for every point.
+ */
+import { QueryError } from './errors.js';
+import { checkTimeZone, zoneOffsetNs } from './zone.js';
+
+/** influxql.MinTime / MaxTime: the int64 range 1.x accepts, minus the two sentinels. */
+export const MIN_TIME = -9223372036854775806n;
+export const MAX_TIME = 9223372036854775806n;
+const TWO_53 = 9007199254740992n;
+
+export interface WindowSpec {
+  /** Interval in ns, > 0. */
+  readonly interval: bigint;
+  /** Offset in ns, normalised into [0, interval). */
+  readonly offset: bigint;
+  /** IANA zone name from TZ(), if any. */
+  readonly tz?: string | undefined;
+}
+
+export interface Window {
+  start: bigint;
+  end: bigint;
+}
+
+/** 1.x normalises GROUP BY time offsets modulo the interval into [0, interval). */
+export function normalizeOffset(offset: bigint, interval: bigint): bigint {
+  let o = offset % interval;
+  if (o < 0n) o += interval;
+  return o;
+}
+
+/** Validated window spec: interval > 0, offset normalised, zone known (else a typed error). */
+export function windowSpec(interval: bigint, offset = 0n, tz?: string): WindowSpec {
+  if (interval <= 0n) throw new QueryError('GROUP BY time interval must be positive');
+  if (tz !== undefined) checkTimeZone(tz);
+  return { interval, offset: normalizeOffset(offset, interval), tz };
+}
+
+function abs(v: bigint): bigint {
+  return v < 0n ? -v : v;
+}
+
+/** The window [start, end) holding `t` (1.x IteratorOptions.Window). */
+export function window(t: bigint, spec: WindowSpec): Window {
+  const d = spec.interval;
+  const tz = spec.tz;
+  t -= spec.offset;
+  const zone = tz === undefined ? 0n : zoneOffsetNs(tz, t);
+  let dt = (t + zone) % d;
+  if (dt < 0n) dt += d;
+  let start = MIN_TIME + dt >= t ? MIN_TIME : t - dt;
+  if (tz !== undefined) {
+    const o = zone - zoneOffsetNs(tz, start);
+    if (o !== 0n && abs(o) < d) start += o;
+  }
+  start += spec.offset;
+  const rem = d - dt;
+  let end = MAX_TIME - rem <= t ? MAX_TIME : t + rem;
+  if (tz !== undefined) {
+    const endOffset = zoneOffsetNs(tz, end);
+    const o = zone - endOffset;
+    if (o !== 0n && abs(o) < d) {
+      // Added time (o > 0) belongs to the previous window; skipped time only when the switch
+      // happens inside this window.
+      if (o > 0n || zoneOffsetNs(tz, end + o) === endOffset) end += o;
+    }
+  }
+  end += spec.offset;
+  return { start, end };
+}
+
+/** Start of the window holding `tNs` (the bucket label 1.x prints). */
+export function bucketStart(tNs: bigint, interval: bigint, offset: bigint, tz?: string): bigint {
+  return window(tNs, { interval, offset: normalizeOffset(offset, interval), tz }).start;
+}
+
+/**
+ * Split points `from..to` of a time-ordered batch into runs that share a window and call
+ * `fn(windowStart, windowEnd, runFrom, runTo)` for each, in order. One BigInt window
+ * computation per run; see the file comment for why this is exact.
+ */
+export function forEachWindowRun(
+  base: bigint,
+  offsets: Float64Array,
+  from: number,
+  to: number,
+  spec: WindowSpec,
+  fn: (start: bigint, end: bigint, runFrom: number, runTo: number) => void,
+): void {
+  let i = from;
+  while (i < to) {
+    const w = window(base + BigInt(offsets[i] as number), spec);
+    const rel = w.end - base;
+    const endRel = rel >= TWO_53 ? Infinity : Number(rel);
+    let j = i + 1;
+    while (j < to && (offsets[j] as number) < endRel) j++;
+    fn(w.start, w.end, i, j);
+    i = j;
+  }
+}
+
+/** Stepping state of the 1.x fill iterator: the expected window time and its zone offset. */
+export interface BucketCursor {
+  time: bigint;
+  zone: bigint;
+}
+
+export function cursorAt(time: bigint, spec: WindowSpec): BucketCursor {
+  return { time, zone: spec.tz === undefined ? 0n : zoneOffsetNs(spec.tz, time) };
+}
+
+/** Advance to the next expected window (ascending or descending), with 1.x's DST correction. */
+export function stepCursor(c: BucketCursor, spec: WindowSpec, ascending = true): void {
+  c.time += ascending ? spec.interval : -spec.interval;
+  if (spec.tz === undefined) return;
+  const z = zoneOffsetNs(spec.tz, c.time - 1n);
+  if (z !== c.zone) {
+    const diff = c.zone - z;
+    if (abs(diff) < spec.interval) c.time += diff;
+    c.zone = z;
+  }
+}
+
+/**
+ * Window starts that fill enumerates between the query bounds (`endNs` inclusive, i.e. the
+ * 1.x EndTime), ascending: from window(startNs).start while <= window(endNs).start.
+ * `maxBuckets` guards against unbounded enumerations (a typed error when exceeded).
+ */
+export function buckets(startNs: bigint, endNs: bigint, spec: WindowSpec, maxBuckets = 10_000_000): bigint[] {
+  const out: bigint[] = [];
+  const last = window(endNs, spec).start;
+  const c = cursorAt(window(startNs, spec).start, spec);
+  while (c.time <= last) {
+    if (out.length >= maxBuckets) throw new QueryError(`max-select-buckets limit exceeded: (${maxBuckets})`);
+    out.push(c.time);
+    stepCursor(c, spec);
+  }
+  return out;
+}
