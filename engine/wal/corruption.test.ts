@@ -331,3 +331,14 @@ test('WAL corruption fuzz: random damage never fails open, never alters an entry
     { numRuns: 30 },
   );
 });
+
+test('quarantine never overwrites earlier evidence when a segment name comes back', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'strata-wal-quarantine-'));
+  const name = segmentFileName(1n);
+  for (let round = 0; round < 2; round++) {
+    await writeFile(join(dir, name), new Uint8Array(0));
+    const wal = await Wal.open(dir);
+    await wal.close(); // leaves a fresh, empty 1.wal behind
+  }
+  assert.deepEqual((await readdir(join(dir, QUARANTINE_DIR))).sort(), [`${name}.corrupt-0`, `${name}.corrupt-0.1`]);
+});
