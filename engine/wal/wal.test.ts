@@ -165,6 +165,21 @@ test('replay while appending sees a consistent prefix and reports no damage', as
   assert.deepEqual(problems(log), []);
 });
 
+test('a replay started before a truncation skips the deleted segments without failing', async () => {
+  const log = collectingLogger();
+  const wal = await Wal.open(await tempDir(), { segmentSizeBytes: 2048 }, log);
+  for (let i = 0; i < 20; i++) await wal.append(fixtureEntry(i, 500));
+  const replay = wal.replay();
+  const first = await replay.next();
+  assert.equal(first.value?.seq, 1n);
+  await wal.truncateUpTo(20n);
+  const rest = await collect(replay);
+  assert.ok(rest.every((e, i) => i === 0 || e.seq > (rest[i - 1] as WalWriteEntry).seq));
+  assert.deepEqual(await collect(wal.replay()), []);
+  await wal.close();
+  assert.deepEqual(problems(log), []);
+});
+
 /** Fails the n-th call (1-based) of `which`; for a failing write, half the bytes land first. */
 function failingIo(which: 'write' | 'datasync', n: number): SegmentIo {
   let calls = 0;
