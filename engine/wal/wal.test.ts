@@ -225,6 +225,14 @@ for (const which of ['write', 'datasync'] as const) {
   });
 }
 
+test('bad options are refused before anything is opened', async () => {
+  const dir = await tempDir();
+  for (const bad of [{ segmentSizeBytes: 10 }, { batchSize: -1 }, { batchSize: 1.5 }, { batchDelayUs: -5 }]) {
+    await assert.rejects(Wal.open(dir, bad), { code: 'invalid_request' }, JSON.stringify(bad));
+  }
+  assert.deepEqual(await readdir(dir), []);
+});
+
 test('a second open of a locked WAL directory fails with DirectoryLockedError', async () => {
   const dir = await tempDir();
   const wal = await Wal.open(dir);
