@@ -16,7 +16,7 @@
  * highest seq seen in a record or implied by a segment name (a quarantined segment named F
  * may have held seqs from F on; reusing them would confuse a flushed-up-to watermark).
  */
-import { open, mkdir } from 'node:fs/promises';
+import { access, open, mkdir } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { moveFile, removeTempFiles, writeFileAtomic } from '../fs/atomic.js';
@@ -141,7 +141,7 @@ export async function* replaySegments(
 }
 
 async function quarantineWhole(dir: string, ref: SegmentRef, size: number, reason: string, logger: EngineLogger): Promise<void> {
-  const to = join(dir, QUARANTINE_DIR, quarantineFileName(ref.name, 0));
+  const to = await quarantinePath(dir, ref.name, 0);
   await moveFile(join(dir, ref.name), to);
   logger.warn({ segment: ref.name, offset: 0, bytes: size, reason, quarantine: to }, 'WAL segment unreadable; moved to quarantine');
 }
@@ -184,7 +184,7 @@ async function repairSegment(dir: string, ref: SegmentRef, size: number, damages
       logger.warn({ segment: ref.name, offset: d.offset, bytes: d.end - d.offset, reason: d.reason }, 'WAL torn tail truncated');
       continue;
     }
-    const to = join(dir, QUARANTINE_DIR, quarantineFileName(ref.name, d.offset));
+    const to = await quarantinePath(dir, ref.name, d.offset);
     await writeFileAtomic(to, whole.subarray(d.offset, d.end));
     logger.warn(
       { segment: ref.name, offset: d.offset, bytes: d.end - d.offset, reason: d.reason, quarantine: to },
@@ -195,4 +195,21 @@ async function repairSegment(dir: string, ref: SegmentRef, size: number, damages
   const repaired = Buffer.concat(kept);
   await writeFileAtomic(path, repaired);
   return repaired.length;
+}
+
+/**
+ * quarantine/<segment>.corrupt-<offset>, with a `.N` suffix when that name is taken: a
+ * segment name can come back (a new active segment after the old one was quarantined), and
+ * earlier evidence must not be overwritten.
+ */
+async function quarantinePath(dir: string, segment: string, offset: number): Promise<string> {
+  const base = join(dir, QUARANTINE_DIR, quarantineFileName(segment, offset));
+  for (let n = 0; ; n++) {
+    const candidate = n === 0 ? base : `${base}.${n}`;
+    try {
+      await access(candidate);
+    } catch {
+      return candidate;
+    }
+  }
 }

@@ -50,6 +50,8 @@ export const SEGMENT_SUFFIX = '.wal';
 export const QUARANTINE_DIR = 'quarantine';
 /** Default roll size (spec has no key; engine options may override). */
 export const DEFAULT_SEGMENT_SIZE_BYTES = 16 * 1024 * 1024;
+/** Smallest roll size accepted; below it nearly every group would start a segment. */
+export const MIN_SEGMENT_SIZE_BYTES = 1024;
 
 export const RECORD_MAGIC = Uint8Array.of(0xf5, 0x52, 0x45, 0x43);
 export const RECORD_HEADER_SIZE = 28;

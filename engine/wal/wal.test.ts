@@ -165,6 +165,21 @@ test('replay while appending sees a consistent prefix and reports no damage', as
   assert.deepEqual(problems(log), []);
 });
 
+test('a replay started before a truncation skips the deleted segments without failing', async () => {
+  const log = collectingLogger();
+  const wal = await Wal.open(await tempDir(), { segmentSizeBytes: 2048 }, log);
+  for (let i = 0; i < 20; i++) await wal.append(fixtureEntry(i, 500));
+  const replay = wal.replay();
+  const first = await replay.next();
+  assert.equal(first.value?.seq, 1n);
+  await wal.truncateUpTo(20n);
+  const rest = await collect(replay);
+  assert.ok(rest.every((e, i) => i === 0 || e.seq > (rest[i - 1] as WalWriteEntry).seq));
+  assert.deepEqual(await collect(wal.replay()), []);
+  await wal.close();
+  assert.deepEqual(problems(log), []);
+});
+
 /** Fails the n-th call (1-based) of `which`; for a failing write, half the bytes land first. */
 function failingIo(which: 'write' | 'datasync', n: number): SegmentIo {
   let calls = 0;
@@ -209,6 +224,14 @@ for (const which of ['write', 'datasync'] as const) {
     await again.close();
   });
 }
+
+test('bad options are refused before anything is opened', async () => {
+  const dir = await tempDir();
+  for (const bad of [{ segmentSizeBytes: 10 }, { batchSize: -1 }, { batchSize: 1.5 }, { batchDelayUs: -5 }]) {
+    await assert.rejects(Wal.open(dir, bad), { code: 'invalid_request' }, JSON.stringify(bad));
+  }
+  assert.deepEqual(await readdir(dir), []);
+});
 
 test('a second open of a locked WAL directory fails with DirectoryLockedError', async () => {
   const dir = await tempDir();

@@ -8,13 +8,13 @@
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { EngineClosedError } from '../errors.js';
+import { EngineClosedError, InvalidRequestError } from '../errors.js';
 import { fsyncDir } from '../fs/atomic.js';
 import { lockDirectory } from '../fs/lock.js';
 import type { DirectoryLock } from '../fs/lock.js';
 import type { EngineLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
-import { DEFAULT_SEGMENT_SIZE_BYTES } from './record.js';
+import { DEFAULT_SEGMENT_SIZE_BYTES, MIN_SEGMENT_SIZE_BYTES } from './record.js';
 import type { WalAppend, WalWriteEntry } from './record.js';
 import { openWal, replaySegments } from './reader.js';
 import { ActiveSegment } from './segment.js';
@@ -62,6 +62,7 @@ export class Wal {
    */
   static async open(dir: string, options: Partial<WalOptions> = {}, logger: EngineLogger = silentLogger, io?: SegmentIo): Promise<Wal> {
     const opts: WalOptions = { ...DEFAULT_WAL_OPTIONS, ...options };
+    validateOptions(opts);
     await mkdir(dir, { recursive: true });
     const lock = await lockDirectory(dir, logger);
     try {
@@ -157,4 +158,14 @@ export class Wal {
       await this.lock.release();
     }
   }
+}
+
+/** The config layer validates spec keys; this guards direct library use. */
+function validateOptions(o: WalOptions): void {
+  if (!Number.isSafeInteger(o.segmentSizeBytes) || o.segmentSizeBytes < MIN_SEGMENT_SIZE_BYTES) {
+    throw new InvalidRequestError(`WAL segmentSizeBytes must be an integer >= ${MIN_SEGMENT_SIZE_BYTES}`);
+  }
+  if (!Number.isSafeInteger(o.batchSize) || o.batchSize < 0) throw new InvalidRequestError('WAL batchSize must be an integer >= 0');
+  if (!Number.isFinite(o.batchDelayUs) || o.batchDelayUs < 0) throw new InvalidRequestError('WAL batchDelayUs must be >= 0');
+  if (o.minLastSeq < 0n) throw new InvalidRequestError('WAL minLastSeq must be >= 0');
 }
