@@ -80,7 +80,9 @@ export class Engine {
     await initChecksum();
     await mkdir(options.dataDir, { recursive: true });
     const catalog = await Catalog.open(options.metaDir, log);
-    const wal = await Wal.open(options.walDir, options.wal, log);
+    // Sequence numbers must stay above every tombstone's, even if the WAL directory was lost.
+    const minLastSeq = catalog.tombstones().reduce((m, t) => (BigInt(t.seq) > m ? BigInt(t.seq) : m), 0n);
+    const wal = await Wal.open(options.walDir, { ...options.wal, minLastSeq }, log);
     const engine = new Engine(options, catalog, wal, observer);
     engine.tombstones.reset(catalog.tombstones());
     try {

@@ -1,0 +1,39 @@
+/**
+ * Everything a statement needs to run: the engine, the request's default database and
+ * retention policy, the query's fixed `now()`, cancellation, and the user (when auth is on).
+ */
+import type { Engine } from '../../engine/index.js';
+
+export interface QueryUser {
+  readonly name: string;
+  readonly admin: boolean;
+}
+
+export interface QueryContext {
+  readonly engine: Engine;
+  /** `db` request parameter ('' when absent). */
+  readonly database: string;
+  /** `rp` request parameter ('' when absent). */
+  readonly retentionPolicy: string;
+  /** now() for the whole request, ns. */
+  readonly nowNs: bigint;
+  /** Aborted on query timeout, KILL QUERY or client disconnect. */
+  readonly signal?: AbortSignal;
+  /** Undefined when authentication is disabled. */
+  readonly user?: QueryUser;
+  /** Hash a password (argon2id PHC); injected so ql/ does not depend on a hashing policy. */
+  readonly hashPassword?: (password: string) => Promise<string>;
+}
+
+/** What one statement produces: series (or nothing) and optional messages. */
+export interface StatementOutput {
+  readonly series: readonly import('../result.js').ResultSeries[];
+  readonly messages?: readonly import('../result.js').ResultMessage[];
+}
+
+export const EMPTY_OUTPUT: StatementOutput = { series: [] };
+
+/** Throw the abort reason when the query was cancelled (checked between batches). */
+export function checkAborted(ctx: QueryContext): void {
+  if (ctx.signal?.aborted) throw ctx.signal.reason;
+}

@@ -1,0 +1,52 @@
+/** MeasurementSource over stored data: the database's series index and engine cursors. */
+import { selectSeries, type Cursor, type Engine, type FieldType, type MeasurementIndex, type TagExpr } from '../../engine/index.js';
+import type { MeasurementSource, SeriesRef } from './source.js';
+
+export class EngineSource implements MeasurementSource {
+  constructor(
+    private readonly engine: Engine,
+    readonly db: string,
+    readonly rp: string,
+    private readonly m: MeasurementIndex,
+  ) {}
+
+  get name(): string {
+    return this.m.name;
+  }
+
+  fieldTypes(): ReadonlyMap<string, FieldType> {
+    return this.m.fields;
+  }
+
+  tagKeys(): readonly string[] {
+    return this.m.tagKeys();
+  }
+
+  series(expr: TagExpr): readonly SeriesRef[] {
+    const index = this.engine.openedDatabase(this.db)?.index;
+    if (!index) return [];
+    const out: SeriesRef[] = [];
+    for (const id of selectSeries(this.m, expr)) {
+      const s = index.seriesById(id);
+      if (!s) continue;
+      const tags: Record<string, string> = {};
+      for (const t of s.tags) tags[t.key] = t.value;
+      out.push({ key: s.key, tags });
+    }
+    out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    return out;
+  }
+
+  cursor(series: SeriesRef, field: string, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor {
+    return this.engine.cursor({
+      db: this.db,
+      rp: this.rp,
+      measurement: this.m.name,
+      seriesKey: series.key,
+      field,
+      startNs: minNs,
+      endNs: maxNs,
+      ascending,
+    });
+  }
+}

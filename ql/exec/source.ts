@@ -1,0 +1,23 @@
+/**
+ * Where SELECT reads from: a measurement seen as series with typed fields. The engine
+ * implements it over the series index and cursors; subqueries implement it over their
+ * materialised results, so one executor serves both.
+ */
+import type { Cursor, FieldType, TagExpr } from '../../engine/index.js';
+
+export interface SeriesRef {
+  /** Stable identity and sort key (the canonical series key for stored data). */
+  readonly key: string;
+  readonly tags: Readonly<Record<string, string>>;
+}
+
+export interface MeasurementSource {
+  readonly name: string;
+  /** Field name → type. */
+  fieldTypes(): ReadonlyMap<string, FieldType>;
+  tagKeys(): readonly string[];
+  /** Series matching `expr`, sorted by key. */
+  series(expr: TagExpr): readonly SeriesRef[];
+  /** Values of one field of one series in [minNs, maxNs]. */
+  cursor(series: SeriesRef, field: string, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor;
+}
