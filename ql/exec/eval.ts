@@ -1,0 +1,223 @@
+/**
+ * Row-level expression evaluation with 1.x semantics: arithmetic on integers stays integer
+ * (int64 wrap) except `/` which is float, `x / 0` is 0, null propagates, comparisons between
+ * integers and floats are numeric, regexes match strings, and unknown references are null.
+ */
+import type { BinaryOp, Expr } from '../ast/nodes.js';
+import { compileRegex } from '../ast/regex.js';
+import { applyMath } from './math.js';
+import type { Scalar } from './value.js';
+
+export interface RowScope {
+  readonly time: bigint;
+  /** Field values, tags and computed values (aggregates) by name. */
+  lookup(name: string, hint: string | null): Scalar;
+  /** Values of calls already computed (aggregates, transforms), by call expression identity. */
+  call?(e: Expr): Scalar | undefined;
+}
+
+function isInt(v: Scalar): v is number | bigint {
+  return typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v));
+}
+
+function num(v: number | bigint): number {
+  return typeof v === 'bigint' ? Number(v) : v;
+}
+
+function intOp(op: BinaryOp, a: bigint, b: bigint): Scalar {
+  let r: bigint;
+  switch (op) {
+    case '+':
+      r = a + b;
+      break;
+    case '-':
+      r = a - b;
+      break;
+    case '*':
+      r = a * b;
+      break;
+    case '%':
+      if (b === 0n) return 0;
+      r = a % b;
+      break;
+    case '&':
+      r = a & b;
+      break;
+    case '|':
+      r = a | b;
+      break;
+    case '^':
+      r = a ^ b;
+      break;
+    default:
+      return null;
+  }
+  const w = BigInt.asIntN(64, r);
+  return w >= -9007199254740991n && w <= 9007199254740991n ? Number(w) : w;
+}
+
+/**
+ * Arithmetic. `intTyped` tells whether each side is an integer-typed value (a float 2.0 is a
+ * JS integer too, so the type comes from the schema, not from the number).
+ */
+export function arithmetic(op: BinaryOp, a: Scalar, b: Scalar, aInt: boolean, bInt: boolean): Scalar {
+  if (a === null || b === null) return null;
+  if (typeof a === 'boolean' || typeof b === 'boolean') {
+    if (typeof a === 'boolean' && typeof b === 'boolean') {
+      if (op === '&') return a && b;
+      if (op === '|') return a || b;
+      if (op === '^') return a !== b;
+    }
+    return null;
+  }
+  if (typeof a === 'string' || typeof b === 'string') return op === '+' && typeof a === 'string' && typeof b === 'string' ? a + b : null;
+  if (aInt && bInt && isInt(a) && isInt(b) && op !== '/') return intOp(op, BigInt(a), BigInt(b));
+  const x = num(a);
+  const y = num(b);
+  switch (op) {
+    case '+':
+      return x + y;
+    case '-':
+      return x - y;
+    case '*':
+      return x * y;
+    case '/':
+      return y === 0 ? 0 : x / y;
+    case '%':
+      return y === 0 ? 0 : x % y;
+    default:
+      return null;
+  }
+}
+
+function compare(op: BinaryOp, a: Scalar, b: Scalar): boolean {
+  if (a === null || b === null) return op === '!=' && a !== b ? false : false;
+  if ((typeof a === 'number' || typeof a === 'bigint') && (typeof b === 'number' || typeof b === 'bigint')) {
+    const x = typeof a === 'bigint' || typeof b === 'bigint' ? BigInt.asIntN(64, BigInt(a)) - BigInt.asIntN(64, BigInt(b)) : 0n;
+    const d = typeof a === 'bigint' || typeof b === 'bigint' ? Number(x) : (a as number) - (b as number);
+    switch (op) {
+      case '=':
+        return d === 0;
+      case '!=':
+        return d !== 0;
+      case '<':
+        return d < 0;
+      case '<=':
+        return d <= 0;
+      case '>':
+        return d > 0;
+      case '>=':
+        return d >= 0;
+      default:
+        return false;
+    }
+  }
+  if (typeof a === 'string' && typeof b === 'string') {
+    switch (op) {
+      case '=':
+        return a === b;
+      case '!=':
+        return a !== b;
+      case '<':
+        return a < b;
+      case '<=':
+        return a <= b;
+      case '>':
+        return a > b;
+      case '>=':
+        return a >= b;
+      default:
+        return false;
+    }
+  }
+  if (typeof a === 'boolean' && typeof b === 'boolean') {
+    if (op === '=') return a === b;
+    if (op === '!=') return a !== b;
+  }
+  return false;
+}
+
+export interface EvalTypes {
+  /** Whether a reference is integer-typed (field types from the schema). */
+  isInteger(name: string): boolean;
+}
+
+export function evaluate(e: Expr, scope: RowScope, types: EvalTypes): Scalar {
+  switch (e.kind) {
+    case 'VarRef':
+      return e.name.toLowerCase() === 'time' && e.type === null ? scope.time : scope.lookup(e.name, e.type);
+    case 'Integer':
+    case 'Unsigned': {
+      const v = e.value;
+      return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v;
+    }
+    case 'Number':
+      return e.value;
+    case 'String':
+      return e.value;
+    case 'Boolean':
+      return e.value;
+    case 'Duration':
+      return e.ns >= -9007199254740991n && e.ns <= 9007199254740991n ? Number(e.ns) : e.ns;
+    case 'Regex':
+    case 'Wildcard':
+    case 'Distinct':
+      return null;
+    case 'Unary': {
+      const v = evaluate(e.expr, scope, types);
+      if (e.op === 'NOT') return typeof v === 'boolean' ? !v : null;
+      if (typeof v === 'number') return -v;
+      if (typeof v === 'bigint') return -v;
+      return null;
+    }
+    case 'Call': {
+      const pre = scope.call?.(e);
+      if (pre !== undefined) return pre;
+      const args = e.args.map((a) => evaluate(a, scope, types));
+      return applyMath(e.name.toLowerCase(), args, e.args[0] !== undefined && isIntegerExpr(e.args[0], types));
+    }
+    case 'Binary': {
+      if (e.op === 'AND' || e.op === 'OR') {
+        const l = evaluate(e.lhs, scope, types) === true;
+        if (e.op === 'AND' && !l) return false;
+        if (e.op === 'OR' && l) return true;
+        return evaluate(e.rhs, scope, types) === true;
+      }
+      if (e.op === '=~' || e.op === '!~') {
+        const v = evaluate(e.lhs, scope, types);
+        const re = e.rhs.kind === 'Regex' ? compileRegex(e.rhs.source) : null;
+        if (!re || typeof v !== 'string') return false;
+        return re.test(v) === (e.op === '=~');
+      }
+      const a = evaluate(e.lhs, scope, types);
+      const b = evaluate(e.rhs, scope, types);
+      if (['=', '!=', '<', '<=', '>', '>='].includes(e.op)) return compare(e.op, a, b);
+      return arithmetic(e.op, a, b, isIntegerExpr(e.lhs, types), isIntegerExpr(e.rhs, types));
+    }
+  }
+}
+
+/** Static integer typing of an expression (1.x type inference, simplified). */
+export function isIntegerExpr(e: Expr, types: EvalTypes): boolean {
+  switch (e.kind) {
+    case 'Integer':
+    case 'Unsigned':
+    case 'Duration':
+      return true;
+    case 'VarRef':
+      return types.isInteger(e.name);
+    case 'Unary':
+      return isIntegerExpr(e.expr, types);
+    case 'Binary':
+      return e.op !== '/' && isIntegerExpr(e.lhs, types) && isIntegerExpr(e.rhs, types);
+    case 'Call':
+      return types.isInteger(callKey(e));
+    default:
+      return false;
+  }
+}
+
+/** A stable identity for a call expression (used to look up computed call values and types). */
+export function callKey(e: Expr): string {
+  return JSON.stringify(e, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+}

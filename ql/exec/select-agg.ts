@@ -1,0 +1,235 @@
+/**
+ * Aggregate SELECT for one output series. Values are fed to reducers as typed batch slices
+ * (one reducer per aggregate call per GROUP BY time window); with a row filter, rows are
+ * joined and filtered first. Then, per aggregate, fill() over the windows, transforms over
+ * the aggregate sequence, and finally each column's expression is evaluated per row.
+ */
+import { FieldType, type ValueColumn } from '../../engine/index.js';
+import type { Cell } from '../result.js';
+import { SELECTORS } from '../plan/functions.js';
+import { isTag } from '../plan/projection.js';
+import { collectAggregates, type AggCall } from './agg-calls.js';
+import { checkAborted } from './context.js';
+import { evaluate, type RowScope } from './eval.js';
+import { fillSeries, type FillMode } from './fill.js';
+import { createReducer, type Reducer } from './reducers/index.js';
+import { RowReader } from './row-reader.js';
+import { evalTypes, fieldRefs, transformArgs, type GroupRun } from './select-raw.js';
+import { createTransform, runTransform, type TransformName } from './transform.js';
+import type { Scalar, TimedValue } from './value.js';
+import { forEachWindowRun, window as windowOf } from './window.js';
+import { findAux } from './aux.js';
+
+type Windows = Map<bigint, Reducer[]>;
+
+function singleValueColumn(type: FieldType, v: Scalar): ValueColumn | undefined {
+  if (v === null) return undefined;
+  switch (type) {
+    case FieldType.Float:
+      return { type, values: Float64Array.of(Number(v)) };
+    case FieldType.Integer:
+      return typeof v === 'bigint' ? { type, values: BigInt64Array.of(v) } : { type, values: Float64Array.of(Number(v)) };
+    case FieldType.Unsigned:
+      return typeof v === 'bigint' ? { type, values: BigUint64Array.of(v) } : { type, values: Float64Array.of(Number(v)) };
+    case FieldType.Boolean:
+      return { type, values: Uint8Array.of(v ? 1 : 0) };
+    case FieldType.String:
+      return { type, values: [String(v)] };
+  }
+}
+
+export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
+  const { plan, source, ctx } = g;
+  const spec = plan.window;
+  const { calls, transforms } = collectAggregates(plan.projection.columns, spec?.interval);
+  const types = source.fieldTypes();
+  const { min, max, hasMin } = plan.time;
+  const windows: Windows = new Map();
+  const makeReducers = (): Reducer[] =>
+    calls.map((c) => {
+      const t = types.get(c.field);
+      if (t === undefined) return createReducer(c.reducer === 'count_distinct' ? 'count' : c.reducer, FieldType.Float, c.args);
+      const args = c.reducer === 'integral' ? { ...c.args, integral: { ...c.args.integral, window: spec, startNs: hasMin ? min : undefined } } : c.args;
+      return createReducer(c.reducer, t, args);
+    });
+  // Validate types before reading anything (1.x reports type errors even on empty data).
+  makeReducers();
+  const reducersAt = (start: bigint): Reducer[] => {
+    let r = windows.get(start);
+    if (!r) {
+      r = makeReducers();
+      windows.set(start, r);
+    }
+    return r;
+  };
+  const single = spec ? undefined : 0n;
+  if (!g.rowFilter) {
+    const byField = new Map<string, number[]>();
+    calls.forEach((c, i) => {
+      if (!types.has(c.field)) return;
+      const list = byField.get(c.field) ?? [];
+      list.push(i);
+      byField.set(c.field, list);
+    });
+    for (const ref of g.series) {
+      for (const [field, idx] of byField) {
+        const cursor = source.cursor(ref, field, min, max, true);
+        try {
+          for (let b = await cursor.next(); b; b = await cursor.next()) {
+            checkAborted(ctx);
+            const { base, offsets, column } = b;
+            if (spec) {
+              forEachWindowRun(base, offsets, 0, offsets.length, spec, (start, _end, from, to) => {
+                const rs = reducersAt(start);
+                for (const i of idx) rs[i]!.add(base, offsets, column, from, to);
+              });
+            } else {
+              const rs = reducersAt(single!);
+              for (const i of idx) rs[i]!.add(base, offsets, column, 0, offsets.length);
+            }
+          }
+        } finally {
+          cursor.close();
+        }
+      }
+    }
+  } else {
+    const fields = [...new Set([...calls.map((c) => c.field), ...fieldRefs([g.rowFilter], plan)])].filter((f) => types.has(f));
+    const fi = new Map(fields.map((f, i) => [f, i]));
+    const et = evalTypes(source);
+    for (const ref of g.series) {
+      const reader = new RowReader(fields.map((f) => source.cursor(ref, f, min, max, true)), true);
+      try {
+        for (let row = await reader.next(); row; row = await reader.next()) {
+          const r = row;
+          const scope: RowScope = {
+            time: r.time,
+            lookup: (name, hint) => (isTag(name, hint, plan.schema) ? (ref.tags[name] ?? null) : (r.values[fi.get(name) ?? -1] ?? null)),
+          };
+          if (evaluate(g.rowFilter, scope, et) !== true) continue;
+          const rs = reducersAt(spec ? windowOf(r.time, spec).start : single!);
+          calls.forEach((c, i) => {
+            const t = types.get(c.field);
+            const col = t === undefined ? undefined : singleValueColumn(t, r.values[fi.get(c.field)!] ?? null);
+            if (col) rs[i]!.add(r.time, Float64Array.of(0), col, 0, 1);
+          });
+        }
+      } finally {
+        reader.close();
+      }
+    }
+  }
+  return await assembleRows(g, calls, transforms, windows);
+}
+
+async function assembleRows(g: GroupRun, calls: AggCall[], transforms: ReturnType<typeof collectAggregates>['transforms'], windows: Windows): Promise<Cell[][]> {
+  const { plan } = g;
+  const spec = plan.window;
+  const { min, max, hasMin } = plan.time;
+  const starts = [...windows.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const fill = plan.stmt.fill;
+  const multiRow = calls.length === 1 && ['top', 'bottom', 'distinct', 'sample'].includes(calls[0]!.reducer);
+  const loneSelector = calls.length === 1 && SELECTORS.has(calls[0]!.reducer);
+  // Per aggregate: a time-ordered series of (window start or point time, value).
+  const perCall: TimedValue[][] = calls.map(() => []);
+  const selTimes = new Map<bigint, bigint>();
+  const selValues = new Map<bigint, Scalar>();
+  const auxFields = loneSelector ? fieldRefs(plan.projection.columns.map((c) => c.expr), plan).filter((f) => f !== calls[0]!.field) : [];
+  const needsAux = loneSelector && plan.projection.columns.some((c) => c.expr.kind === 'VarRef' || (c.expr.kind !== 'Call' && fieldRefs([c.expr], plan).length > 0));
+  const rowsMulti: { time: bigint; value: Scalar }[] = [];
+  for (const start of starts) {
+    const rs = windows.get(start)!;
+    rs.forEach((r, i) => {
+      const res = r.result();
+      if (multiRow) {
+        for (const x of res) rowsMulti.push({ time: spec ? (x.time !== undefined && calls[0]!.reducer !== 'distinct' ? x.time : start) : (x.time ?? (hasMin ? min : 0n)), value: x.value });
+        return;
+      }
+      const first = res[0];
+      if (!first) return;
+      perCall[i]!.push({ time: start, value: first.value as Scalar });
+      if (loneSelector && first.time !== undefined) {
+        selTimes.set(start, first.time);
+        selValues.set(start, first.value as Scalar);
+      }
+    });
+  }
+  if (multiRow) {
+    const label = (t: bigint) => t;
+    return finish(g, rowsMulti.map((x) => [label(x.time), x.value]));
+  }
+  const filled = perCall.map((series, i) => {
+    if (!spec) return series;
+    const outType = windows.get(starts[0] ?? 0n)?.[i]?.outputType ?? FieldType.Float;
+    return fillSeries(series, {
+      mode: fill.mode as FillMode,
+      value: fill.mode === 'number' ? fill.value : undefined,
+      valueType: outType,
+      window: spec,
+      startNs: hasMin ? min : undefined,
+      endNs: max,
+      call: calls[i]!.reducer,
+    });
+  });
+  const byKey = new Map<string, Map<bigint, Scalar>>();
+  const times = new Set<bigint>();
+  calls.forEach((c, i) => {
+    const m = new Map<bigint, Scalar>();
+    for (const tv of filled[i]!) {
+      m.set(tv.time, tv.value);
+      times.add(tv.time);
+    }
+    byKey.set(c.key, m);
+  });
+  const et = evalTypes(g.source, new Map(calls.map((c, i) => [c.key, isIntOut(windows, starts, i)])));
+  for (const t of transforms) {
+    const inner = filled[calls.indexOf(t.inner)]!;
+    const innerType = isIntOut(windows, starts, calls.indexOf(t.inner)) ? FieldType.Integer : FieldType.Float;
+    const tr = createTransform(t.name as TransformName, innerType, transformArgs(t.expr, true, spec?.interval));
+    const out = runTransform(tr, inner);
+    byKey.set(t.key, new Map(out.map((x) => [x.time, x.value])));
+  }
+  const ordered = [...times].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const rows: Cell[][] = [];
+  for (const t of ordered) {
+    let missing = false;
+    const sel = selTimes.get(t);
+    const aux = needsAux && sel !== undefined ? await findAux(g, calls[0]!.field, sel, selValues.get(t) ?? null, auxFields) : undefined;
+    const scope: RowScope = {
+      time: t,
+      lookup: (name, hint) => (aux ? aux(name, hint) : null),
+      call: (e) => {
+        if (e.kind !== 'Call') return undefined;
+        const m = byKey.get(callKeyOf(e));
+        if (!m) return undefined;
+        const v = m.get(t);
+        if (v === undefined) {
+          if (transforms.some((x) => x.expr === e)) missing = true;
+          return null;
+        }
+        return v;
+      },
+    };
+    const cells: Cell[] = [spec ? t : loneSelector ? (selTimes.get(t) ?? t) : hasMin ? min : 0n];
+    for (const c of plan.projection.columns) cells.push(evaluate(c.expr, scope, et));
+    if (transforms.length > 0 && missing) continue;
+    rows.push(cells);
+  }
+  return finish(g, rows);
+}
+
+function isIntOut(windows: Windows, starts: bigint[], i: number): boolean {
+  const t = windows.get(starts[0] ?? 0n)?.[i]?.outputType;
+  return t === FieldType.Integer || t === FieldType.Unsigned;
+}
+
+import { callKey as callKeyOf } from './eval.js';
+
+function finish(g: GroupRun, rows: Cell[][]): Cell[][] {
+  let out = g.plan.ascending ? rows : rows.reverse();
+  const { offset, limit } = g.plan.stmt;
+  if (offset > 0) out = out.slice(offset);
+  if (limit > 0) out = out.slice(0, limit);
+  return out;
+}
+

@@ -1,0 +1,88 @@
+/**
+ * Compile a SELECT into what execution needs: GROUP BY time window and tag dimensions, the
+ * time range, the column projection and the union schema of its sources.
+ */
+import type { Expr, SelectStatement } from '../ast/nodes.js';
+import { compileRegex } from '../ast/regex.js';
+import { QueryError } from '../errors.js';
+import { analyzeProjection, type Projection, type SchemaInfo } from '../plan/projection.js';
+import { splitTimeRange, type TimeSplit } from '../plan/time-range.js';
+import { windowSpec, type WindowSpec } from './window.js';
+import type { MeasurementSource } from './source.js';
+import { FieldType } from '../../engine/index.js';
+
+export interface Dimensions {
+  readonly all: boolean;
+  readonly names: readonly string[];
+  readonly regexes: readonly RegExp[];
+}
+
+export interface SelectPlan {
+  readonly stmt: SelectStatement;
+  readonly window: WindowSpec | undefined;
+  readonly dims: Dimensions;
+  readonly time: TimeSplit;
+  readonly projection: Projection;
+  readonly schema: SchemaInfo;
+  readonly ascending: boolean;
+}
+
+export function parseDimensions(dims: readonly Expr[], nowNs: bigint, tz: string | null): { window: WindowSpec | undefined; dims: Dimensions } {
+  let window: WindowSpec | undefined;
+  const names: string[] = [];
+  const regexes: RegExp[] = [];
+  let all = false;
+  for (const d of dims) {
+    if (d.kind === 'Call' && d.name.toLowerCase() === 'time') {
+      const interval = d.args[0];
+      const offset = d.args[1];
+      if (!interval || interval.kind !== 'Duration') throw new QueryError('time dimension must have duration argument');
+      let off = 0n;
+      if (offset) {
+        if (offset.kind === 'Duration') off = offset.ns;
+        else if (offset.kind === 'Unary' && offset.op === '-' && offset.expr.kind === 'Duration') off = -offset.expr.ns;
+        else if (offset.kind === 'Call' && offset.name.toLowerCase() === 'now') off = nowNs % interval.ns;
+        else throw new QueryError('time dimension offset must be duration or now()');
+      }
+      if (window) throw new QueryError('multiple time dimensions');
+      window = windowSpec(interval.ns, off, tz ?? undefined);
+    } else if (d.kind === 'VarRef') names.push(d.name);
+    else if (d.kind === 'Wildcard') all = true;
+    else if (d.kind === 'Regex') regexes.push(compileRegex(d.source));
+    else throw new QueryError('only time() calls allowed in dimensions');
+  }
+  return { window, dims: { all, names, regexes } };
+}
+
+/** The tag keys a source is grouped by, sorted. */
+export function dimensionTags(dims: Dimensions, src: MeasurementSource): string[] {
+  const out = new Set(dims.names);
+  for (const k of src.tagKeys()) if (dims.all || dims.regexes.some((r) => r.test(k))) out.add(k);
+  return [...out].sort();
+}
+
+export function unionSchema(sources: readonly MeasurementSource[]): SchemaInfo {
+  const fields = new Map<string, FieldType>();
+  const tags = new Set<string>();
+  for (const s of sources) {
+    for (const [k, t] of s.fieldTypes()) if (!fields.has(k)) fields.set(k, t);
+    for (const k of s.tagKeys()) tags.add(k);
+  }
+  return { fields, tags };
+}
+
+export function compileSelect(stmt: SelectStatement, sources: readonly MeasurementSource[], nowNs: bigint): SelectPlan {
+  const { window, dims } = parseDimensions(stmt.dimensions, nowNs, stmt.location);
+  const time = splitTimeRange(stmt.condition, nowNs, window !== undefined);
+  const schema = unionSchema(sources);
+  const dimTags = new Set<string>(dims.names);
+  if (dims.all) for (const t of schema.tags) dimTags.add(t);
+  for (const t of schema.tags) if (dims.regexes.some((r) => r.test(t))) dimTags.add(t);
+  const projection = analyzeProjection(stmt.fields, schema, dimTags, window !== undefined);
+  const ascending = !stmt.sortFields.some((s) => !s.ascending);
+  return { stmt, window, dims, time, projection, schema, ascending };
+}
+
+export function isIntegerType(t: FieldType | undefined): boolean {
+  return t === FieldType.Integer || t === FieldType.Unsigned;
+}

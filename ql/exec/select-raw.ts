@@ -1,0 +1,149 @@
+/**
+ * Raw (non-aggregate) SELECT for one output series: every series of the group is read as
+ * rows (its fields joined by time), the group's series are merged by time, rows pass the
+ * WHERE row filter, and each column is evaluated. Like 1.x, a row is emitted only when at
+ * least one column that reads a field is non-null. Raw transforms (derivative(x), ...) keep
+ * state across the rows of the output series.
+ */
+import type { Expr } from '../ast/nodes.js';
+import type { Cell } from '../result.js';
+import { TRANSFORMS } from '../plan/functions.js';
+import { isTag } from '../plan/projection.js';
+import { callKey, evaluate, type EvalTypes, type RowScope } from './eval.js';
+import { RowReader, type Row } from './row-reader.js';
+import { checkAborted, type QueryContext } from './context.js';
+import type { SelectPlan } from './select-plan.js';
+import { isIntegerType } from './select-plan.js';
+import type { MeasurementSource, SeriesRef } from './source.js';
+import { createTransform, type Transform, type TransformName } from './transform.js';
+import { FieldType } from '../../engine/index.js';
+
+export interface GroupRun {
+  readonly plan: SelectPlan;
+  readonly source: MeasurementSource;
+  readonly series: readonly SeriesRef[];
+  readonly rowFilter: Expr | null;
+  readonly ctx: QueryContext;
+}
+
+export function fieldRefs(exprs: readonly (Expr | null)[], plan: SelectPlan): string[] {
+  const out = new Set<string>();
+  const walk = (e: Expr | null) => {
+    if (!e) return;
+    if (e.kind === 'VarRef') {
+      if (e.name.toLowerCase() === 'time' && e.type === null) return;
+      if (!isTag(e.name, e.type, plan.schema)) out.add(e.name);
+    } else if (e.kind === 'Binary') {
+      walk(e.lhs);
+      walk(e.rhs);
+    } else if (e.kind === 'Unary') walk(e.expr);
+    else if (e.kind === 'Call') e.args.forEach(walk);
+  };
+  exprs.forEach(walk);
+  return [...out];
+}
+
+interface SeriesRows {
+  readonly ref: SeriesRef;
+  readonly reader: RowReader;
+  row: Row | null;
+}
+
+export function evalTypes(source: MeasurementSource, extra?: ReadonlyMap<string, boolean>): EvalTypes {
+  const types = source.fieldTypes();
+  return { isInteger: (name) => extra?.get(name) ?? isIntegerType(types.get(name)) };
+}
+
+export async function runRawGroup(g: GroupRun): Promise<Cell[][]> {
+  const { plan, source, ctx } = g;
+  const columns = plan.projection.columns;
+  const fields = fieldRefs([...columns.map((c) => c.expr), g.rowFilter], plan).filter((f) => source.fieldTypes().has(f));
+  const fieldIndex = new Map(fields.map((f, i) => [f, i]));
+  const readsField = columns.map((c) => fieldRefs([c.expr], plan).length > 0);
+  const types = evalTypes(source);
+  const transforms = new Map<string, Transform>();
+  const { min, max } = plan.time;
+  const open: SeriesRows[] = g.series.map((ref) => ({
+    ref,
+    reader: new RowReader(fields.map((f) => source.cursor(ref, f, min, max, plan.ascending)), plan.ascending),
+    row: null,
+  }));
+  const out: Cell[][] = [];
+  const limit = plan.stmt.limit;
+  let skip = plan.stmt.offset;
+  try {
+    for (const s of open) s.row = await s.reader.next();
+    let n = 0;
+    for (;;) {
+      let best: SeriesRows | undefined;
+      for (const s of open) {
+        if (!s.row) continue;
+        if (!best || (plan.ascending ? s.row.time < best.row!.time : s.row.time > best.row!.time)) best = s;
+      }
+      if (!best) break;
+      const row = best.row!;
+      const tags = best.ref.tags;
+      best.row = await best.reader.next();
+      if (++n % 1024 === 0) checkAborted(ctx);
+      let transformMissing = false;
+      const scope: RowScope = {
+        time: row.time,
+        lookup: (name, hint) => {
+          if (isTag(name, hint, plan.schema)) return tags[name] ?? null;
+          const i = fieldIndex.get(name);
+          return i === undefined ? null : (row.values[i] ?? null);
+        },
+        call: (e) => {
+          if (e.kind !== 'Call' || !TRANSFORMS.has(e.name.toLowerCase())) return undefined;
+          const key = callKey(e);
+          let t = transforms.get(key);
+          const inner = e.args[0];
+          if (!inner) return null;
+          if (!t) {
+            t = createTransform(e.name.toLowerCase() as TransformName, inferType(inner, types), transformArgs(e, plan.ascending));
+            transforms.set(key, t);
+          }
+          const v = evaluate(inner, scope, types);
+          const r = v === null ? null : t.push(row.time, v);
+          if (!r) transformMissing = true;
+          return r ? r.value : null;
+        },
+      };
+      if (g.rowFilter && evaluate(g.rowFilter, scope, types) !== true) continue;
+      const cells: Cell[] = [row.time];
+      let any = false;
+      columns.forEach((c, i) => {
+        const v = evaluate(c.expr, scope, types);
+        cells.push(v);
+        if (v !== null && readsField[i]) any = true;
+      });
+      if (!any || transformMissing) continue;
+      if (skip > 0) {
+        skip--;
+        continue;
+      }
+      out.push(cells);
+      if (limit > 0 && out.length >= limit) break;
+    }
+  } finally {
+    for (const s of open) s.reader.close();
+  }
+  return out;
+}
+
+export function inferType(e: Expr, types: EvalTypes): FieldType {
+  if (e.kind === 'VarRef') return types.isInteger(e.name) ? FieldType.Integer : FieldType.Float;
+  return FieldType.Float;
+}
+
+/** Transform arguments from the call: unit for derivative/elapsed, N for moving_average. */
+export function transformArgs(e: Expr, ascending: boolean, groupInterval?: bigint): { unitNs?: bigint; n?: number; descending: boolean } {
+  if (e.kind !== 'Call') return { descending: !ascending };
+  const name = e.name.toLowerCase();
+  const second = e.args[1];
+  const out: { unitNs?: bigint; n?: number; descending: boolean } = { descending: !ascending };
+  if (name === 'moving_average' && second && (second.kind === 'Integer' || second.kind === 'Number')) out.n = Number(second.kind === 'Integer' ? second.value : second.value);
+  if (second && second.kind === 'Duration') out.unitNs = second.ns;
+  else if ((name === 'derivative' || name === 'non_negative_derivative') && groupInterval !== undefined) out.unitNs = groupInterval;
+  return out;
+}

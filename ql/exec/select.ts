@@ -1,0 +1,114 @@
+/**
+ * SELECT: resolve sources (measurements, regexes, subqueries), compile, select and group
+ * series per source, run each group raw or aggregated, order series by measurement then tag
+ * set, and apply SLIMIT/SOFFSET over whole series.
+ */
+import { DatabaseNotFoundError, RetentionPolicyNotFoundError } from '../../engine/index.js';
+import type { Expr, SelectStatement, Source } from '../ast/nodes.js';
+import { compileRegex } from '../ast/regex.js';
+import { QueryError } from '../errors.js';
+import type { ResultSeries } from '../result.js';
+import { splitCondition } from '../plan/condition.js';
+import { MAX_NS, MIN_NS, splitTimeRange } from '../plan/time-range.js';
+import type { QueryContext } from './context.js';
+import { EngineSource } from './engine-source.js';
+import { runAggregateGroup } from './select-agg.js';
+import { compileSelect, dimensionTags, parseDimensions, type SelectPlan } from './select-plan.js';
+import { runRawGroup } from './select-raw.js';
+import type { MeasurementSource, SeriesRef } from './source.js';
+import { SubquerySource } from './subquery-source.js';
+
+function resolveDb(name: string, ctx: QueryContext): string {
+  const db = name || ctx.database;
+  if (!db) throw new QueryError('database name required');
+  if (!ctx.engine.catalog.database(db)) throw new DatabaseNotFoundError(db);
+  return db;
+}
+
+/** Time bounds of the outer query as a condition, pushed into subqueries without their own. */
+function outerTimeCondition(stmt: SelectStatement, ctx: QueryContext): Expr | null {
+  const { window } = parseDimensions(stmt.dimensions, ctx.nowNs, stmt.location);
+  const t = splitTimeRange(stmt.condition, ctx.nowNs, window !== undefined);
+  const parts: Expr[] = [];
+  const time: Expr = { kind: 'VarRef', name: 'time', type: null };
+  if (t.hasMin && t.min > MIN_NS) parts.push({ kind: 'Binary', op: '>=', lhs: time, rhs: { kind: 'Integer', value: t.min } });
+  if (t.hasMax && t.max < MAX_NS) parts.push({ kind: 'Binary', op: '<=', lhs: time, rhs: { kind: 'Integer', value: t.max } });
+  return parts.reduce<Expr | null>((a, b) => (a ? { kind: 'Binary', op: 'AND', lhs: a, rhs: b } : b), null);
+}
+
+async function resolveSources(stmt: SelectStatement, ctx: QueryContext): Promise<MeasurementSource[]> {
+  const out: MeasurementSource[] = [];
+  for (const src of stmt.sources as readonly Source[]) {
+    if (src.kind === 'SubQuery') {
+      const inner = src.statement;
+      const hasTime = inner.condition !== null && JSON.stringify(inner.condition, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)).includes('"time"');
+      const extra = hasTime ? null : outerTimeCondition(stmt, ctx);
+      const cond = extra ? (inner.condition ? { kind: 'Binary' as const, op: 'AND' as const, lhs: inner.condition, rhs: extra } : extra) : inner.condition;
+      const result = await executeSelect({ ...inner, condition: cond }, ctx);
+      const byName = new Map<string, ResultSeries[]>();
+      for (const s of result) byName.set(s.name ?? '', [...(byName.get(s.name ?? '') ?? []), s]);
+      for (const [name, series] of byName) out.push(new SubquerySource(name, series, new Set()));
+      continue;
+    }
+    const dbName = resolveDb(src.database, ctx);
+    const info = ctx.engine.catalog.database(dbName)!;
+    const rpName = src.retentionPolicy || (src.database ? '' : ctx.retentionPolicy) || info.defaultRp || '';
+    if (!info.rps.some((r) => r.name === rpName)) throw new RetentionPolicyNotFoundError(rpName);
+    const index = ctx.engine.openedDatabase(dbName)?.index;
+    if (!index) continue;
+    const names = src.regex ? index.measurementNames().filter((n) => compileRegex(src.regex!.source).test(n)) : [src.name];
+    for (const n of names) {
+      const m = index.measurement(n);
+      if (m) out.push(new EngineSource(ctx.engine, dbName, rpName, m));
+    }
+  }
+  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+interface Group {
+  readonly key: string[];
+  readonly series: SeriesRef[];
+}
+
+function groupSeries(series: readonly SeriesRef[], dims: readonly string[]): Group[] {
+  const groups = new Map<string, Group>();
+  for (const s of series) {
+    const key = dims.map((d) => s.tags[d] ?? '');
+    const k = key.join('\u0000');
+    let g = groups.get(k);
+    if (!g) {
+      g = { key, series: [] };
+      groups.set(k, g);
+    }
+    g.series.push(s);
+  }
+  return [...groups.values()].sort((a, b) => {
+    for (let i = 0; i < a.key.length; i++) {
+      if (a.key[i]! < b.key[i]!) return -1;
+      if (a.key[i]! > b.key[i]!) return 1;
+    }
+    return 0;
+  });
+}
+
+export async function executeSelect(stmt: SelectStatement, ctx: QueryContext): Promise<ResultSeries[]> {
+  const sources = await resolveSources(stmt, ctx);
+  const plan: SelectPlan = compileSelect(stmt, sources, ctx.nowNs);
+  if (plan.time.empty) return [];
+  const out: ResultSeries[] = [];
+  const columns = ['time', ...plan.projection.columns.map((c) => c.name)];
+  for (const source of sources) {
+    const split = splitCondition(plan.time.rest, plan.schema);
+    const dims = dimensionTags(plan.dims, source);
+    for (const group of groupSeries(source.series(split.tags), dims)) {
+      const run = { plan, source, series: group.series, rowFilter: split.rows, ctx };
+      const values = plan.projection.shape === 'raw' ? await runRawGroup(run) : await runAggregateGroup(run);
+      if (values.length === 0) continue;
+      const tags = dims.length ? Object.fromEntries(dims.map((d, i) => [d, group.key[i]!])) : undefined;
+      out.push({ name: source.name, tags, columns, values });
+    }
+  }
+  const { slimit, soffset } = stmt;
+  const paged = out.slice(soffset, slimit > 0 ? soffset + slimit : undefined);
+  return paged;
+}

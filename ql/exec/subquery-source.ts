@@ -1,0 +1,112 @@
+/**
+ * A subquery's result as a MeasurementSource: its series become series (tags from the
+ * inner GROUP BY), its columns become fields. Rows are held in memory (the inner result).
+ */
+import { FieldType, matchesTags, type Batch, type Cursor, type TagExpr, type ValueColumn } from '../../engine/index.js';
+import type { ResultSeries } from '../result.js';
+import type { MeasurementSource, SeriesRef } from './source.js';
+
+interface Stored {
+  readonly ref: SeriesRef;
+  readonly times: bigint[];
+  readonly columns: Map<string, unknown[]>;
+}
+
+function typeOf(values: unknown[]): FieldType | undefined {
+  let t: FieldType | undefined;
+  for (const v of values) {
+    if (v === null || v === undefined) continue;
+    const k =
+      typeof v === 'string' ? FieldType.String : typeof v === 'boolean' ? FieldType.Boolean : typeof v === 'bigint' ? FieldType.Integer : Number.isInteger(v) ? FieldType.Integer : FieldType.Float;
+    if (t === undefined || (t === FieldType.Integer && k === FieldType.Float)) t = k;
+  }
+  return t;
+}
+
+export class SubquerySource implements MeasurementSource {
+  private readonly stored: Stored[] = [];
+  private readonly types = new Map<string, FieldType>();
+  private readonly tags = new Set<string>();
+
+  constructor(
+    readonly name: string,
+    results: readonly ResultSeries[],
+    /** Columns that are integer-typed in the inner query (a mean of 2.0 is still a float). */
+    floatColumns: ReadonlySet<string>,
+  ) {
+    for (const s of results) {
+      const tags = s.tags ?? {};
+      for (const k of Object.keys(tags)) this.tags.add(k);
+      const key = Object.keys(tags).sort().map((k) => `${k}=${tags[k]}`).join(',');
+      const columns = new Map<string, unknown[]>();
+      s.columns.forEach((c, i) => {
+        if (i === 0 && c === 'time') return;
+        columns.set(c, s.values.map((r) => r[i] ?? null));
+      });
+      const times = s.values.map((r) => (typeof r[0] === 'bigint' ? r[0] : 0n));
+      this.stored.push({ ref: { key, tags }, times, columns });
+      for (const [c, vals] of columns) {
+        const t = floatColumns.has(c) ? FieldType.Float : typeOf(vals);
+        if (t !== undefined && !this.types.has(c)) this.types.set(c, t);
+      }
+    }
+    this.stored.sort((a, b) => (a.ref.key < b.ref.key ? -1 : a.ref.key > b.ref.key ? 1 : 0));
+  }
+
+  fieldTypes(): ReadonlyMap<string, FieldType> {
+    return this.types;
+  }
+
+  tagKeys(): readonly string[] {
+    return [...this.tags].sort();
+  }
+
+  series(expr: TagExpr): readonly SeriesRef[] {
+    return this.stored
+      .filter((s) => matchesTags(expr, Object.entries(s.ref.tags).map(([key, value]) => ({ key, value }))))
+      .map((s) => s.ref);
+  }
+
+  cursor(series: SeriesRef, field: string, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor {
+    const type = this.types.get(field);
+    const parts = this.stored.filter((s) => s.ref === series);
+    const rows: { t: bigint; v: unknown }[] = [];
+    for (const s of parts) {
+      const col = s.columns.get(field);
+      if (!col) continue;
+      s.times.forEach((t, i) => {
+        const v = col[i];
+        if (v !== null && v !== undefined && t >= minNs && t <= maxNs) rows.push({ t, v });
+      });
+    }
+    rows.sort((a, b) => (a.t < b.t ? -1 : a.t > b.t ? 1 : 0));
+    if (!ascending) rows.reverse();
+    let done = rows.length === 0 || type === undefined;
+    return {
+      type,
+      next: async (): Promise<Batch | null> => {
+        if (done || type === undefined) return null;
+        done = true;
+        const base = rows[0]!.t;
+        const offsets = Float64Array.from(rows.map((r) => Number(r.t - base)));
+        return { base, offsets, column: toColumn(type, rows.map((r) => r.v)) };
+      },
+      close: () => undefined,
+    };
+  }
+}
+
+function toColumn(type: FieldType, vals: unknown[]): ValueColumn {
+  switch (type) {
+    case FieldType.String:
+      return { type, values: vals.map(String) };
+    case FieldType.Boolean:
+      return { type, values: Uint8Array.from(vals.map((v) => (v ? 1 : 0))) };
+    case FieldType.Float:
+      return { type, values: Float64Array.from(vals.map(Number)) };
+    case FieldType.Integer:
+    case FieldType.Unsigned:
+      if (vals.some((v) => typeof v === 'bigint')) return { type: FieldType.Integer, values: BigInt64Array.from(vals.map((v) => BigInt(v as number))) };
+      return { type, values: Float64Array.from(vals.map(Number)) };
+  }
+}

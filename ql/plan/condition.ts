@@ -1,0 +1,54 @@
+/**
+ * Split the (time-free) WHERE condition of one source: top-level AND conjuncts that only
+ * compare tags with literals become a TagExpr for series selection from the index; every
+ * other conjunct stays a row filter, evaluated per row with field values and tags.
+ */
+import { TRUE_EXPR, type TagExpr } from '../../engine/index.js';
+import type { Expr } from '../ast/nodes.js';
+import { isTag, type SchemaInfo } from './projection.js';
+
+export interface ConditionSplit {
+  readonly tags: TagExpr;
+  readonly rows: Expr | null;
+}
+
+function conjuncts(e: Expr | null, out: Expr[] = []): Expr[] {
+  if (!e) return out;
+  if (e.kind === 'Binary' && e.op === 'AND') {
+    conjuncts(e.lhs, out);
+    conjuncts(e.rhs, out);
+  } else out.push(e);
+  return out;
+}
+
+/** Convert a tag-only expression; undefined when it touches anything else. */
+export function toTagExpr(e: Expr, schema: SchemaInfo): TagExpr | undefined {
+  if (e.kind !== 'Binary') return undefined;
+  if (e.op === 'AND' || e.op === 'OR') {
+    const l = toTagExpr(e.lhs, schema);
+    const r = toTagExpr(e.rhs, schema);
+    return l && r ? { op: e.op === 'AND' ? 'and' : 'or', left: l, right: r } : undefined;
+  }
+  let ref = e.lhs;
+  let lit = e.rhs;
+  if (ref.kind !== 'VarRef') [ref, lit] = [lit, ref];
+  if (ref.kind !== 'VarRef' || !isTag(ref.name, ref.type, schema)) return undefined;
+  if ((e.op === '=' || e.op === '!=') && lit.kind === 'String') {
+    return { op: e.op === '=' ? 'eq' : 'neq', key: ref.name, value: lit.value };
+  }
+  if ((e.op === '=~' || e.op === '!~') && lit.kind === 'Regex') {
+    return { op: e.op === '=~' ? 'match' : 'nmatch', key: ref.name, pattern: lit.source };
+  }
+  return undefined;
+}
+
+export function splitCondition(cond: Expr | null, schema: SchemaInfo): ConditionSplit {
+  let tags: TagExpr = TRUE_EXPR;
+  let rows: Expr | null = null;
+  for (const c of conjuncts(cond)) {
+    const t = toTagExpr(c, schema);
+    if (t) tags = tags.op === 'true' ? t : { op: 'and', left: tags, right: t };
+    else rows = rows ? { kind: 'Binary', op: 'AND', lhs: rows, rhs: c } : c;
+  }
+  return { tags, rows };
+}

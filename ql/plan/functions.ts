@@ -1,0 +1,26 @@
+/** Function classes of TimeseriesQL and their 1.x rules. */
+import { MATH_FUNCTIONS } from '../exec/math.js';
+
+export const AGGREGATES: ReadonlySet<string> = new Set([
+  'count', 'sum', 'mean', 'median', 'mode', 'spread', 'stddev', 'min', 'max', 'first', 'last',
+  'percentile', 'distinct', 'top', 'bottom', 'sample', 'integral',
+]);
+
+/** Aggregates whose result is a point of the input (its time can label the row). */
+export const SELECTORS: ReadonlySet<string> = new Set(['first', 'last', 'min', 'max', 'percentile', 'top', 'bottom', 'sample']);
+
+/** Aggregates that can return several rows per window. */
+export const MULTI_ROW: ReadonlySet<string> = new Set(['top', 'bottom', 'distinct', 'sample']);
+
+export const TRANSFORMS: ReadonlySet<string> = new Set([
+  'derivative', 'non_negative_derivative', 'difference', 'non_negative_difference',
+  'moving_average', 'cumulative_sum', 'elapsed',
+]);
+
+export function isMath(name: string): boolean {
+  return MATH_FUNCTIONS.has(name);
+}
+
+export function isKnownFunction(name: string): boolean {
+  return AGGREGATES.has(name) || TRANSFORMS.has(name) || MATH_FUNCTIONS.has(name);
+}

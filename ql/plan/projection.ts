@@ -1,0 +1,168 @@
+/**
+ * SELECT field analysis: expand `*` and regexes against the sources' fields and tags, name
+ * the columns as 1.x does (function name, `count_<field>` for wildcard calls, concatenated
+ * names for expressions, `_1`/`_2` for duplicates), and classify the query shape.
+ */
+import { FieldType } from '../../engine/index.js';
+import type { Call, Expr, Field } from '../ast/nodes.js';
+import { compileRegex } from '../ast/regex.js';
+import { QueryError } from '../errors.js';
+import { ACCEPTED_TYPES } from '../exec/reducers/index.js';
+import { AGGREGATES, SELECTORS, TRANSFORMS, isKnownFunction } from './functions.js';
+
+export interface SchemaInfo {
+  /** Union of the sources' fields (name → type of the first source that has it). */
+  readonly fields: ReadonlyMap<string, FieldType>;
+  readonly tags: ReadonlySet<string>;
+}
+
+export interface Column {
+  readonly name: string;
+  readonly expr: Expr;
+}
+
+export type QueryShape = 'raw' | 'aggregate';
+
+export interface Projection {
+  readonly columns: readonly Column[];
+  readonly shape: QueryShape;
+}
+
+const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Is `name` a tag (true) or a field (false) for these sources; explicit hints win. */
+export function isTag(name: string, hint: string | null, schema: SchemaInfo): boolean {
+  if (hint === 'tag') return true;
+  if (hint === 'field' || (hint !== null && hint !== 'tag')) return false;
+  return !schema.fields.has(name) && schema.tags.has(name);
+}
+
+function wildcardMembers(type: 'field' | 'tag' | null, schema: SchemaInfo, excludeTags: ReadonlySet<string>): Expr[] {
+  const out: { name: string; tag: boolean }[] = [];
+  if (type !== 'tag') for (const f of schema.fields.keys()) out.push({ name: f, tag: false });
+  if (type !== 'field') for (const t of schema.tags) if (!excludeTags.has(t) && !schema.fields.has(t)) out.push({ name: t, tag: true });
+  out.sort((a, b) => byteOrder(a.name, b.name));
+  return out.map((m) => ({ kind: 'VarRef', name: m.name, type: m.tag ? 'tag' : 'field' }));
+}
+
+function expandCall(call: Call, schema: SchemaInfo): { expr: Expr; alias: string }[] | null {
+  const arg = call.args[0];
+  if (!arg || (arg.kind !== 'Wildcard' && arg.kind !== 'Regex')) return null;
+  const re = arg.kind === 'Regex' ? compileRegex(arg.source) : null;
+  const accepted = ACCEPTED_TYPES[call.name.toLowerCase()];
+  const names = [...schema.fields.entries()]
+    .filter(([n, t]) => (!re || re.test(n)) && (!accepted || accepted.includes(t)))
+    .map(([n]) => n)
+    .sort(byteOrder);
+  return names.map((n) => ({
+    expr: { kind: 'Call', name: call.name, args: [{ kind: 'VarRef', name: n, type: null }, ...call.args.slice(1)] },
+    alias: `${call.name}_${n}`,
+  }));
+}
+
+/** 1.x Field.Name(): alias, function name, variable name, or the names inside an expression. */
+export function exprName(e: Expr): string {
+  switch (e.kind) {
+    case 'Call':
+      return e.name;
+    case 'VarRef':
+      return e.name;
+    case 'Distinct':
+      return 'distinct';
+    case 'Binary': {
+      const parts = [exprName(e.lhs), exprName(e.rhs)].filter((x) => x !== '');
+      return parts.join('_');
+    }
+    case 'Unary':
+      return exprName(e.expr);
+    default:
+      return '';
+  }
+}
+
+function uniqueNames(names: string[]): string[] {
+  const seen = new Map<string, number>([['time', 1]]);
+  return names.map((name) => {
+    let count = seen.get(name) ?? 0;
+    if (count === 0) {
+      seen.set(name, 1);
+      return name;
+    }
+    for (;;) {
+      const candidate = `${name}_${count}`;
+      count++;
+      if (!seen.has(candidate)) {
+        seen.set(name, count);
+        seen.set(candidate, 1);
+        return candidate;
+      }
+    }
+  });
+}
+
+function callsIn(e: Expr, out: Call[] = []): Call[] {
+  if (e.kind === 'Call') {
+    out.push(e);
+    for (const a of e.args) callsIn(a, out);
+  } else if (e.kind === 'Binary') {
+    callsIn(e.lhs, out);
+    callsIn(e.rhs, out);
+  } else if (e.kind === 'Unary') callsIn(e.expr, out);
+  return out;
+}
+
+export function analyzeProjection(fields: readonly Field[], schema: SchemaInfo, dimensionTags: ReadonlySet<string>, groupsByTime: boolean): Projection {
+  const expanded: { expr: Expr; alias: string | null }[] = [];
+  for (const f of fields) {
+    const e = f.expr;
+    if (e.kind === 'Wildcard') for (const m of wildcardMembers(e.type, schema, dimensionTags)) expanded.push({ expr: m, alias: null });
+    else if (e.kind === 'Regex') {
+      const re = compileRegex(e.source);
+      for (const m of wildcardMembers(null, schema, dimensionTags)) if (m.kind === 'VarRef' && re.test(m.name)) expanded.push({ expr: m, alias: null });
+    } else if (e.kind === 'Call') {
+      const calls = expandCall(e, schema);
+      if (calls) for (const c of calls) expanded.push({ expr: c.expr, alias: f.alias ?? c.alias });
+      else expanded.push({ expr: e, alias: f.alias });
+    } else if (e.kind === 'Distinct') {
+      expanded.push({ expr: { kind: 'Call', name: 'distinct', args: [{ kind: 'VarRef', name: e.name, type: null }] }, alias: f.alias });
+    } else expanded.push({ expr: e, alias: f.alias });
+  }
+  let aggregates = 0;
+  let selectors = 0;
+  let transformsOfAggregates = 0;
+  let rawRefs = 0;
+  for (const { expr } of expanded) {
+    const calls = callsIn(expr);
+    for (const c of calls) {
+      const name = c.name.toLowerCase();
+      if (!isKnownFunction(name)) throw new QueryError(`undefined function ${c.name}()`);
+      if (AGGREGATES.has(name)) {
+        aggregates++;
+        if (SELECTORS.has(name)) selectors++;
+      }
+      if (TRANSFORMS.has(name) && c.args[0]?.kind === 'Call') transformsOfAggregates++;
+    }
+    if (calls.length === 0 || !calls.some((c) => AGGREGATES.has(c.name.toLowerCase()))) if (hasVarRef(expr)) rawRefs++;
+  }
+  if (transformsOfAggregates > 0 && !groupsByTime) {
+    const t = expanded.flatMap((x) => callsIn(x.expr)).find((c) => TRANSFORMS.has(c.name.toLowerCase()) && c.args[0]?.kind === 'Call');
+    throw new QueryError(`${t?.name.toLowerCase()} aggregate requires a GROUP BY interval`);
+  }
+  const aggregate = aggregates > 0;
+  if (aggregate && rawRefs > 0 && !(selectors === 1 && aggregates === 1)) {
+    throw new QueryError('mixing aggregate and non-aggregate queries is not supported');
+  }
+  if (!aggregate && groupsByTime) throw new QueryError('GROUP BY requires at least one aggregate function');
+  const names = uniqueNames(expanded.map((x) => x.alias ?? exprName(x.expr)));
+  return { columns: expanded.map((x, i) => ({ name: names[i]!, expr: x.expr })), shape: aggregate ? 'aggregate' : 'raw' };
+}
+
+function hasVarRef(e: Expr): boolean {
+  if (e.kind === 'VarRef') return true;
+  if (e.kind === 'Binary') return hasVarRef(e.lhs) || hasVarRef(e.rhs);
+  if (e.kind === 'Unary') return hasVarRef(e.expr);
+  if (e.kind === 'Call') return e.args.some(hasVarRef);
+  return false;
+}
+
+export { callsIn, hasVarRef };
