@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** `strata` command line: serve, config, version. Errors print one message and exit 1. */
 import { cac } from 'cac';
+import { StrataError } from '../engine/index.js';
 import { SERVICE_VERSION } from '../server/index.js';
 import { ConfigError, formatConfigToml } from './config.js';
 import { loadProcessConfig, serve } from './serve.js';
@@ -42,7 +43,8 @@ async function main(): Promise<void> {
     }
     await cli.runMatchedCommand();
   } catch (err) {
-    const known = err instanceof ConfigError || err instanceof UsageError || (err as Error).name === 'CACError';
+    const known =
+      err instanceof ConfigError || err instanceof UsageError || err instanceof StrataError || (err as Error).name === 'CACError';
     const message = known ? `strata: ${(err as Error).message}` : `strata: ${(err as Error).stack ?? String(err)}`;
     process.stderr.write(`${message}\n`);
     process.exit(1);

@@ -10,7 +10,7 @@ import uWS from 'uWebSockets.js';
 import type { EngineLogger } from '../engine/index.js';
 import { silentLogger } from '../engine/index.js';
 import type { ServerDeps } from './deps.js';
-import { TlsConfigError } from './errors.js';
+import { ListenError, TlsConfigError } from './errors.js';
 import type { ServerOptions } from './options.js';
 import { Reply } from './http/respond.js';
 import type { RouteContext } from './routes/context.js';
@@ -45,7 +45,16 @@ function createApp(options: ServerOptions): ClosableApp {
   if (!server.tls_enabled) return uWS.App();
   readPem('tls_cert_path', server.tls_cert_path);
   readPem('tls_key_path', server.tls_key_path);
-  return uWS.SSLApp({ cert_file_name: server.tls_cert_path, key_file_name: server.tls_key_path });
+  try {
+    return uWS.SSLApp({ cert_file_name: server.tls_cert_path, key_file_name: server.tls_key_path });
+  } catch (err) {
+    // uWS only says "App construction failed": the PEM did not parse or key and cert differ.
+    throw new TlsConfigError(
+      `cannot load TLS certificate "${server.tls_cert_path}" with key "${server.tls_key_path}": ` +
+        'invalid PEM, or the key does not match the certificate',
+      { cause: err },
+    );
+  }
 }
 
 export async function startServer(
@@ -75,7 +84,7 @@ export async function startServer(
   const listenSocket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {
     app.listen(host, port, (socket) => {
       if (socket) resolve(socket);
-      else reject(new Error(`cannot listen on ${host}:${port} (address in use or not available)`));
+      else reject(new ListenError(host, port));
     });
   });
 

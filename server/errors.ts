@@ -45,3 +45,10 @@ export class TlsConfigError extends StrataError {
     super('tls_config', 500, message, options);
   }
 }
+
+/** The listen address cannot be bound (in use, not local, no permission). Start-up fails. */
+export class ListenError extends StrataError {
+  constructor(host: string, port: number) {
+    super('listen_failed', 500, `cannot listen on ${host}:${port}: address in use or not available`);
+  }
+}

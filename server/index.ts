@@ -14,5 +14,5 @@ export {
   type RateLimitSection,
   type StatementSummarySection,
 } from './options.js';
-export { TlsConfigError } from './errors.js';
+export { ListenError, TlsConfigError } from './errors.js';
 export { SERVICE_VERSION, SERVICE_VERSION_HEADER } from './version.js';
