@@ -39,6 +39,13 @@ describe('server app', { timeout: 20_000 }, () => {
     }
   });
 
+  it('logs each request at debug level with method, url and status', async () => {
+    await request(srv.port, { path: '/ping?x=1' });
+    const entry = srv.log.entries.findLast((e) => e.msg === 'request');
+    assert.equal(entry?.level, 'debug');
+    assert.deepEqual({ ...entry?.obj, ms: 0 }, { method: 'get', url: '/ping', status: 204, ms: 0 });
+  });
+
   it('gives each response its own request id', async () => {
     const a = await request(srv.port, { path: '/ping' });
     const b = await request(srv.port, { path: '/ping' });

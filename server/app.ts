@@ -70,15 +70,26 @@ export async function startServer(
     options,
     log,
     stopping: () => stopping,
-    begin(res) {
+    begin(res, req) {
       inFlight++;
-      return new Reply(res, () => inFlight--);
+      const method = req.getMethod();
+      const url = req.getUrl();
+      const started = performance.now();
+      return new Reply(res, {
+        onFinish(status) {
+          inFlight--;
+          const ms = Math.round((performance.now() - started) * 10) / 10;
+          log.debug({ method, url, status: status ?? 'aborted', ms }, 'request');
+        },
+        // While stopping, tell keep-alive clients to reconnect (to a live node).
+        closeConnections: () => stopping,
+      });
     },
   };
 
   registerPingRoutes(app, ctx);
   registerWriteRoutes(app, ctx);
-  app.any('/*', (res) => ctx.begin(res).error(404, 'not found'));
+  app.any('/*', (res, req) => ctx.begin(res, req).error(404, 'not found'));
 
   const { bind_address: host, port } = options.server;
   const listenSocket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {

@@ -130,3 +130,41 @@ describe('request body', { timeout: 20_000 }, () => {
     assert.match(received, /\{"error":"request timeout: body not received in time"\}/);
   });
 });
+
+describe('request body limits without reading', { timeout: 20_000 }, () => {
+  it('rejects a declared Content-Length above the cap before the body arrives', async () => {
+    const srv = await startTestServer({ max_body_size_bytes: 1000 });
+    try {
+      const sock = connect(srv.port, '127.0.0.1');
+      let received = '';
+      sock.on('data', (d: Buffer) => (received += d.toString()));
+      const closed = new Promise<void>((resolve) => sock.on('close', () => resolve()));
+      // Announce 10 MB but send nothing: the answer must not wait for the body.
+      sock.write('POST /write?db=d HTTP/1.1\r\nHost: x\r\nContent-Length: 10485760\r\n\r\n');
+      await closed;
+      assert.match(received, /^HTTP\/1\.1 413 /);
+      assert.match(received, /\{"error":"request entity too large"\}/);
+      assert.equal(srv.deps.writes.length, 0);
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it('closes keep-alive connections on responses sent while stopping', async () => {
+    const srv = await startTestServer();
+    let release!: () => void;
+    srv.deps.onWrite = () => new Promise<void>((resolve) => (release = resolve));
+    const sock = connect(srv.port, '127.0.0.1');
+    let received = '';
+    sock.on('data', (d: Buffer) => (received += d.toString()));
+    const closed = new Promise<void>((resolve) => sock.on('close', () => resolve()));
+    sock.write('POST /write?db=d HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nm v=1');
+    while (srv.deps.writes.length === 0) await new Promise((r) => setTimeout(r, 5));
+    const closing = srv.close();
+    release();
+    await closed;
+    await closing;
+    assert.match(received, /^HTTP\/1\.1 204 /);
+    assert.match(received, /\r\nConnection: close\r\n/i);
+  });
+});

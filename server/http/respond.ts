@@ -28,20 +28,29 @@ function statusLine(status: number): string {
   return `${status} ${STATUS_CODES[status] ?? 'Unknown'}`;
 }
 
+/** How the app observes a reply (server/app.ts): accounting, access log, shutdown. */
+export interface ReplyHooks {
+  /** Runs exactly once: with the status sent, or undefined when the client aborted first. */
+  onFinish(status: number | undefined): void;
+  /** When true at send time, the connection is closed after the response (graceful stop). */
+  closeConnections(): boolean;
+}
+
+const NO_HOOKS: ReplyHooks = { onFinish: () => {}, closeConnections: () => false };
+
 export class Reply {
   readonly requestId = randomUUID();
   #aborted = false;
   #done = false;
   readonly #abortListeners: (() => void)[] = [];
 
-  /** `onFinish` runs exactly once, when the response was sent or the client aborted. */
   constructor(
     private readonly res: HttpResponse,
-    private readonly onFinish: () => void = () => {},
+    private readonly hooks: ReplyHooks = NO_HOOKS,
   ) {
     res.onAborted(() => {
       this.#aborted = true;
-      this.#finish();
+      this.#finish(undefined);
       for (const listener of this.#abortListeners.splice(0)) listener();
     });
   }
@@ -83,7 +92,7 @@ export class Reply {
   empty(status: number, opts: SendOptions = {}): void {
     // endWithoutBody() with no argument writes no Content-Length (none is allowed on a 204);
     // passing `undefined` explicitly makes uWS report a garbage length.
-    this.#write(status, undefined, (res) => (opts.close ? res.endWithoutBody(0, true) : res.endWithoutBody()), opts);
+    this.#write(status, undefined, (res, close) => (close ? res.endWithoutBody(0, true) : res.endWithoutBody()), opts);
   }
 
   send(status: number, body: string | Uint8Array, contentType: string, opts: SendOptions = {}): void {
@@ -91,15 +100,21 @@ export class Reply {
     this.#write(
       status,
       contentType,
-      (res) => (opts.head ? res.endWithoutBody(bytes.byteLength, opts.close ?? false) : res.end(bytes, opts.close ?? false)),
+      (res, close) => (opts.head ? res.endWithoutBody(bytes.byteLength, close) : res.end(bytes, close)),
       opts,
     );
   }
 
   /** Writes at most once; silently drops the response when the client is gone. */
-  #write(status: number, contentType: string | undefined, end: (res: HttpResponse) => void, opts: SendOptions): void {
+  #write(
+    status: number,
+    contentType: string | undefined,
+    end: (res: HttpResponse, close: boolean) => void,
+    opts: SendOptions,
+  ): void {
     if (this.#done) return;
-    this.#finish();
+    this.#finish(status);
+    const close = opts.close === true || this.hooks.closeConnections();
     this.res.cork(() => {
       const res = this.res;
       res.writeStatus(statusLine(status));
@@ -111,13 +126,13 @@ export class Reply {
       res.writeHeader('X-Request-Id', this.requestId);
       if (contentType) res.writeHeader('Content-Type', contentType);
       for (const [name, value] of Object.entries(opts.headers ?? {})) res.writeHeader(name, value);
-      end(res);
+      end(res, close);
     });
   }
 
-  #finish(): void {
+  #finish(status: number | undefined): void {
     if (this.#done) return;
     this.#done = true;
-    this.onFinish();
+    this.hooks.onFinish(status);
   }
 }

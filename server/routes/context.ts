@@ -1,5 +1,5 @@
 /** What every route handler gets from the app (server/app.ts builds it). */
-import type { HttpResponse } from 'uWebSockets.js';
+import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { EngineLogger } from '../../engine/index.js';
 import type { ServerDeps } from '../deps.js';
 import type { ServerOptions } from '../options.js';
@@ -15,7 +15,7 @@ export interface RouteContext {
    * Start answering a request: call first, synchronously, in every handler. It registers
    * onAborted and counts the request as in flight until it is answered or aborted.
    */
-  begin(res: HttpResponse): Reply;
+  begin(res: HttpResponse, req: HttpRequest): Reply;
 }
 
 /** 405 as 1.x (Go's pat router) answers it: plain text and an Allow header. */

@@ -39,7 +39,7 @@ async function checkReady(ctx: RouteContext): Promise<boolean> {
 
 export function registerPingRoutes(app: TemplatedApp, ctx: RouteContext): void {
   const ping = (head: boolean) => (res: HttpResponse, req: HttpRequest) => {
-    const reply = ctx.begin(res);
+    const reply = ctx.begin(res, req);
     if (parseQuery(req.getQuery()).get('verbose') === 'true') {
       reply.json(200, { version: SERVICE_VERSION }, { head });
     } else {
@@ -47,8 +47,8 @@ export function registerPingRoutes(app: TemplatedApp, ctx: RouteContext): void {
     }
   };
 
-  const health = (head: boolean) => (res: HttpResponse) => {
-    const reply = ctx.begin(res);
+  const health = (head: boolean) => (res: HttpResponse, req: HttpRequest) => {
+    const reply = ctx.begin(res, req);
     const reason = unhealthyReason(ctx);
     const body = {
       name: 'strata',
@@ -60,8 +60,8 @@ export function registerPingRoutes(app: TemplatedApp, ctx: RouteContext): void {
     reply.json(reason ? 503 : 200, body, { head });
   };
 
-  const ready = (head: boolean) => (res: HttpResponse) => {
-    const reply = ctx.begin(res);
+  const ready = (head: boolean) => (res: HttpResponse, req: HttpRequest) => {
+    const reply = ctx.begin(res, req);
     const reason = unhealthyReason(ctx);
     if (reason) return reply.json(503, { status: 'fail', message: reason }, { head });
     void checkReady(ctx).then((ok) =>
@@ -71,7 +71,7 @@ export function registerPingRoutes(app: TemplatedApp, ctx: RouteContext): void {
     );
   };
 
-  const notAllowed = (allow: string) => (res: HttpResponse) => methodNotAllowed(ctx.begin(res), allow);
+  const notAllowed = (allow: string) => (res: HttpResponse, req: HttpRequest) => methodNotAllowed(ctx.begin(res, req), allow);
 
   app.get('/ping', ping(false)).head('/ping', ping(true)).any('/ping', notAllowed('GET, HEAD'));
   app.get('/health', health(false)).head('/health', health(true)).any('/health', notAllowed('GET, HEAD'));

@@ -13,7 +13,7 @@ import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import { DatabaseNotFoundError, ReadOnlyError, StrataError } from '../../engine/index.js';
 import type { Precision } from '../deps.js';
 import { BadRequestError, ServerStoppingError } from '../errors.js';
-import { isGzip, readBody } from '../http/body.js';
+import { declaredLength, isGzip, readBody } from '../http/body.js';
 import { sendError } from '../http/errors.js';
 import { parsePrecision } from '../http/precision.js';
 import { parseQuery } from '../http/query.js';
@@ -45,7 +45,7 @@ function writeError(err: unknown): unknown {
 
 export function registerWriteRoutes(app: TemplatedApp, ctx: RouteContext): void {
   const write = (res: HttpResponse, req: HttpRequest): void => {
-    const reply = ctx.begin(res);
+    const reply = ctx.begin(res, req);
     let params: WriteParams;
     let body: Promise<Uint8Array>;
     try {
@@ -55,6 +55,7 @@ export function registerWriteRoutes(app: TemplatedApp, ctx: RouteContext): void 
         maxBytes: ctx.options.server.max_body_size_bytes,
         gzip: isGzip(req.getHeader('content-encoding')),
         timeoutMs: ctx.options.server.request_timeout_secs * 1000,
+        declaredLength: declaredLength(req.getHeader('content-length')),
       });
     } catch (err) {
       sendError(reply, err, ctx.log);
@@ -71,5 +72,5 @@ export function registerWriteRoutes(app: TemplatedApp, ctx: RouteContext): void 
     })();
   };
 
-  app.post('/write', write).any('/write', (res) => methodNotAllowed(ctx.begin(res), 'POST'));
+  app.post('/write', write).any('/write', (res, req) => methodNotAllowed(ctx.begin(res, req), 'POST'));
 }
