@@ -107,6 +107,15 @@ describe('server app', { timeout: 20_000 }, () => {
     assertCommonHeaders(res);
   });
 
+  it('other methods on /ping and /health are 405 with Allow', async () => {
+    for (const path of ['/ping', '/health', '/health/ready']) {
+      const res = await request(srv.port, { method: 'POST', path });
+      assert.equal(res.status, 405, path);
+      assert.equal(res.headers['allow'], 'GET, HEAD');
+      assertCommonHeaders(res);
+    }
+  });
+
   it('unknown routes are 404 with an error body and common headers', async () => {
     const res = await request(srv.port, { path: '/nope' });
     assert.equal(res.status, 404);

@@ -24,3 +24,10 @@ export const SERVICE_VERSION = findPackageVersion();
 /** `X-Service-Version` value: `<product>-<semver>`. */
 export const SERVICE_VERSION_HEADER = `strata-${SERVICE_VERSION}`;
 export const SERVICE_BUILD = 'OSS';
+/**
+ * `X-Influxdb-Version` / `X-Influxdb-Build`: decisions.md ("product name") sends the same
+ * values as the X-Service-* headers. Clients display the version; if a tool turns out to gate
+ * on a 1.x-looking value (clients.md item 1), this is the one line to change.
+ */
+export const INFLUXDB_VERSION_HEADER = SERVICE_VERSION_HEADER;
+export const INFLUXDB_BUILD_HEADER = SERVICE_BUILD;

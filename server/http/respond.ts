@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { HttpResponse } from 'uWebSockets.js';
-import { SERVICE_BUILD, SERVICE_VERSION_HEADER } from '../version.js';
+import { INFLUXDB_BUILD_HEADER, INFLUXDB_VERSION_HEADER, SERVICE_BUILD, SERVICE_VERSION_HEADER } from '../version.js';
 
 export interface SendOptions {
   /** HEAD request: send the headers and Content-Length of `body`, but not the body. */
@@ -120,8 +120,8 @@ export class Reply {
       res.writeStatus(statusLine(status));
       res.writeHeader('X-Service-Version', SERVICE_VERSION_HEADER);
       res.writeHeader('X-Service-Build', SERVICE_BUILD);
-      res.writeHeader('X-Influxdb-Version', SERVICE_VERSION_HEADER);
-      res.writeHeader('X-Influxdb-Build', SERVICE_BUILD);
+      res.writeHeader('X-Influxdb-Version', INFLUXDB_VERSION_HEADER);
+      res.writeHeader('X-Influxdb-Build', INFLUXDB_BUILD_HEADER);
       res.writeHeader('Request-Id', this.requestId);
       res.writeHeader('X-Request-Id', this.requestId);
       if (contentType) res.writeHeader('Content-Type', contentType);
