@@ -1,23 +1,54 @@
 #!/usr/bin/env node
-/** `strata` command line: serve, backup, restore, config. */
+/** `strata` command line: serve, config, version. Errors print one message and exit 1. */
 import { cac } from 'cac';
-import { startServer } from '../server/index.js';
+import { StrataError } from '../engine/index.js';
+import { SERVICE_VERSION } from '../server/index.js';
+import { ConfigError, formatConfigToml } from './config.js';
+import { loadProcessConfig, serve } from './serve.js';
+
+class UsageError extends Error {}
+
+interface GlobalOptions {
+  config?: string;
+}
 
 const cli = cac('strata');
-cli
-  .command('serve', 'run the database server')
-  .option('-c, --config <file>', 'TOML configuration file', { default: './config.toml' })
-  .action(async () => {
-    const port = Number(process.env['SERVICE__SERVER__PORT'] ?? 8086);
-    const host = process.env['SERVICE__SERVER__BIND_ADDRESS'] ?? '0.0.0.0';
-    const server = await startServer({ host, port });
-    process.stderr.write(`strata listening on ${host}:${server.port}\n`);
-    const stop = () => {
-      server.close();
-      process.exit(0);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+cli.option('-c, --config <file>', 'TOML configuration file (default: ./config.toml, optional)');
+
+cli.command('serve', 'run the database server').action(async (options: GlobalOptions) => {
+  await serve({ configPath: options.config });
+  process.exit(0);
+});
+
+cli.command('config', 'print the effective configuration as TOML').action((options: GlobalOptions) => {
+  const loaded = loadProcessConfig(options.config);
+  for (const warning of loaded.warnings) process.stderr.write(`warning: ${warning}\n`);
+  process.stdout.write(formatConfigToml(loaded.config));
+});
+
+cli.command('version', 'print the version').action(() => {
+  process.stdout.write(`strata ${SERVICE_VERSION}\n`);
+});
+
 cli.help();
-cli.parse();
+
+async function main(): Promise<void> {
+  try {
+    cli.parse(process.argv, { run: false });
+    if (!cli.matchedCommand) {
+      if (cli.options['help']) return; // cac printed it
+      if (cli.args.length > 0) throw new UsageError(`unknown command "${cli.args.join(' ')}"; see strata --help`);
+      cli.outputHelp();
+      return;
+    }
+    await cli.runMatchedCommand();
+  } catch (err) {
+    const known =
+      err instanceof ConfigError || err instanceof UsageError || err instanceof StrataError || (err as Error).name === 'CACError';
+    const message = known ? `strata: ${(err as Error).message}` : `strata: ${(err as Error).stack ?? String(err)}`;
+    process.stderr.write(`${message}\n`);
+    process.exit(1);
+  }
+}
+
+await main();

@@ -1,37 +1,122 @@
 /**
- * uWebSockets.js application. Foundation slice: liveness only; routes grow in server/routes/.
+ * The uWebSockets.js application: route table, listen, graceful close.
+ *
+ * Shutdown (ServerHandle.close): stop accepting connections, refuse new writes with 503 on
+ * connections that stay open, wait for in-flight requests (bounded), then close every
+ * remaining connection. The caller (cli/serve.ts) runs the engine's final flush afterwards.
  */
+import { readFileSync } from 'node:fs';
 import uWS from 'uWebSockets.js';
+import type { EngineLogger } from '../engine/index.js';
+import { silentLogger } from '../engine/index.js';
+import type { ServerDeps } from './deps.js';
+import { ListenError, TlsConfigError } from './errors.js';
+import type { ServerOptions } from './options.js';
+import { Reply } from './http/respond.js';
+import type { RouteContext } from './routes/context.js';
+import { registerPingRoutes } from './routes/ping.js';
+import { registerWriteRoutes } from './routes/write.js';
 
 export interface ServerHandle {
+  /** The port actually bound (differs from the configured one when that was 0). */
   readonly port: number;
-  close(): void;
+  /** Requests accepted and not yet answered or aborted. */
+  readonly inFlight: number;
+  /** Graceful stop; resolves once every connection is closed. Idempotent. */
+  close(opts?: { drainTimeoutMs?: number }): Promise<void>;
 }
 
-export const PRODUCT_VERSION = '1.6.7';
+/** uWS v20.30 has App.close() (closes all sockets) but its typings lack it. */
+type ClosableApp = uWS.TemplatedApp & { close?: () => void };
 
-function commonHeaders(res: uWS.HttpResponse): void {
-  const id = crypto.randomUUID();
-  res.writeHeader('X-Service-Version', `strata-${PRODUCT_VERSION}`);
-  res.writeHeader('X-Service-Build', 'OSS');
-  res.writeHeader('X-Influxdb-Version', PRODUCT_VERSION);
-  res.writeHeader('X-Influxdb-Build', 'OSS');
-  res.writeHeader('Request-Id', id);
-  res.writeHeader('X-Request-Id', id);
+function readPem(key: 'tls_cert_path' | 'tls_key_path', path: string): void {
+  if (path === '') throw new TlsConfigError(`server.tls_enabled is true but server.${key} is empty`);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new TlsConfigError(`cannot read server.${key} "${path}": ${(err as Error).message}`, { cause: err });
+  }
+  if (!text.includes('-----BEGIN ')) throw new TlsConfigError(`server.${key} "${path}" is not a PEM file`);
 }
 
-export function startServer(opts: { host: string; port: number }): Promise<ServerHandle> {
-  const app = uWS.App();
-  const ping = (res: uWS.HttpResponse) => {
-    res.writeStatus('204 No Content');
-    commonHeaders(res);
-    res.endWithoutBody();
+function createApp(options: ServerOptions): ClosableApp {
+  const { server } = options;
+  if (!server.tls_enabled) return uWS.App();
+  readPem('tls_cert_path', server.tls_cert_path);
+  readPem('tls_key_path', server.tls_key_path);
+  try {
+    return uWS.SSLApp({ cert_file_name: server.tls_cert_path, key_file_name: server.tls_key_path });
+  } catch (err) {
+    // uWS only says "App construction failed": the PEM did not parse or key and cert differ.
+    throw new TlsConfigError(
+      `cannot load TLS certificate "${server.tls_cert_path}" with key "${server.tls_key_path}": ` +
+        'invalid PEM, or the key does not match the certificate',
+      { cause: err },
+    );
+  }
+}
+
+export async function startServer(
+  deps: ServerDeps,
+  options: ServerOptions,
+  log: EngineLogger = silentLogger,
+): Promise<ServerHandle> {
+  const app = createApp(options);
+  let inFlight = 0;
+  let stopping = false;
+  const ctx: RouteContext = {
+    deps,
+    options,
+    log,
+    stopping: () => stopping,
+    begin(res, req) {
+      inFlight++;
+      const method = req.getMethod();
+      const url = req.getUrl();
+      const started = performance.now();
+      return new Reply(res, {
+        onFinish(status) {
+          inFlight--;
+          const ms = Math.round((performance.now() - started) * 10) / 10;
+          log.debug({ method, url, status: status ?? 'aborted', ms }, 'request');
+        },
+        // While stopping, tell keep-alive clients to reconnect (to a live node).
+        closeConnections: () => stopping,
+      });
+    },
   };
-  app.get('/ping', ping).head('/ping', ping);
-  return new Promise((resolve, reject) => {
-    app.listen(opts.host, opts.port, (socket) => {
-      if (!socket) return reject(new Error(`cannot listen on ${opts.host}:${opts.port}`));
-      resolve({ port: uWS.us_socket_local_port(socket), close: () => uWS.us_listen_socket_close(socket) });
+
+  registerPingRoutes(app, ctx);
+  registerWriteRoutes(app, ctx);
+  app.any('/*', (res, req) => ctx.begin(res, req).error(404, 'not found'));
+
+  const { bind_address: host, port } = options.server;
+  const listenSocket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {
+    app.listen(host, port, (socket) => {
+      if (socket) resolve(socket);
+      else reject(new ListenError(host, port));
     });
   });
+
+  let closing: Promise<void> | undefined;
+  const close = async (drainTimeoutMs: number): Promise<void> => {
+    stopping = true;
+    uWS.us_listen_socket_close(listenSocket);
+    const deadline = Date.now() + drainTimeoutMs;
+    while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    if (inFlight > 0) log.warn({ inFlight }, 'closing with requests still in flight');
+    app.close?.();
+  };
+
+  return {
+    port: uWS.us_socket_local_port(listenSocket as unknown as uWS.us_socket),
+    get inFlight() {
+      return inFlight;
+    },
+    close(opts = {}) {
+      closing ??= close(opts.drainTimeoutMs ?? options.server.request_timeout_secs * 1000);
+      return closing;
+    },
+  };
 }

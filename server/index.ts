@@ -1,2 +1,18 @@
 /** Public surface of the HTTP layer. */
 export { startServer, type ServerHandle } from './app.js';
+export type { ServerDeps, WriteRequest, NodeState, Precision } from './deps.js';
+export {
+  serverConfigSections,
+  serverSectionSchema,
+  authSectionSchema,
+  rateLimitSectionSchema,
+  statementSummarySectionSchema,
+  defaultServerOptions,
+  type ServerOptions,
+  type ServerSection,
+  type AuthSection,
+  type RateLimitSection,
+  type StatementSummarySection,
+} from './options.js';
+export { ListenError, TlsConfigError } from './errors.js';
+export { SERVICE_VERSION, SERVICE_VERSION_HEADER } from './version.js';

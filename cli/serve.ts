@@ -1,0 +1,98 @@
+/**
+ * `strata serve`: the composition root. Load the configuration, create the logger, open the
+ * dependencies (engine), start the HTTP server, and on SIGINT/SIGTERM stop gracefully:
+ * stop accepting, drain in-flight requests (bounded by server.request_timeout_secs), then the
+ * final flush (`deps.close()`), exit 0 (spec "What the service does" item 11).
+ */
+import { readFileSync } from 'node:fs';
+import { StrataError } from '../engine/index.js';
+import { startServer, type ServerDeps, type ServerOptions } from '../server/index.js';
+import { ConfigError, loadConfig, type Config, type LoadedConfig } from './config.js';
+import { createLogger, type Logger } from './logger.js';
+
+/** What the composition root owns beyond what the server uses: the final flush. */
+export interface AppDeps extends ServerDeps {
+  /** Stop background work, flush the WAL into storage once more, release files. */
+  close(): Promise<void>;
+}
+
+/**
+ * PLACEHOLDER — the only one: replaced when the storage engine lands (issue 3). Until then
+ * every write is refused with 503 and readiness reports false; /ping and /health work.
+ */
+export async function openDeps(config: Config, logger: Logger): Promise<AppDeps> {
+  logger.warn({ dataDir: config.chdb.session_data_path }, 'storage engine not wired in yet: writes answer 503');
+  const state = { readOnly: false, stopping: false };
+  return {
+    state,
+    write: async () => {
+      throw new StrataError('not_ready', 503, 'storage engine not available');
+    },
+    ready: async () => false,
+    close: async () => {
+      state.stopping = true;
+    },
+  };
+}
+
+/** fs access for loadConfig: undefined for a missing file, a ConfigError for any other failure. */
+export function readConfigText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ConfigError([`cannot read config file ${path}: ${(err as Error).message}`]);
+  }
+}
+
+export function loadProcessConfig(configPath: string | undefined): LoadedConfig {
+  return loadConfig({ argvConfigPath: configPath, getenv: () => process.env, readFile: readConfigText });
+}
+
+function serverOptions(config: Config): ServerOptions {
+  return {
+    server: config.server,
+    auth: config.auth,
+    rate_limit: config.rate_limit,
+    statement_summary: config.statement_summary,
+  };
+}
+
+function nextSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const on = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', on).off('SIGTERM', on);
+      resolve(signal);
+    };
+    process.on('SIGINT', on).on('SIGTERM', on);
+  });
+}
+
+export async function serve(opts: { configPath?: string | undefined }): Promise<void> {
+  const loaded = loadProcessConfig(opts.configPath);
+  const { config } = loaded;
+  const log = createLogger(config.logging);
+  for (const warning of loaded.warnings) log.warn({}, warning);
+
+  const deps = await openDeps(config, log);
+  const server = await startServer(deps, serverOptions(config), log).catch(async (err: unknown) => {
+    await deps.close();
+    throw err;
+  });
+  log.info(
+    { address: config.server.bind_address, port: server.port, tls: config.server.tls_enabled, config: loaded.file ?? 'defaults' },
+    'strata listening',
+  );
+
+  const signal = await nextSignal();
+  // A second signal while draining means "now": exit without the final flush.
+  void nextSignal().then((again) => {
+    log.error({ signal: again }, 'second signal: exiting without final flush');
+    process.exit(1);
+  });
+  log.info({ signal, inFlight: server.inFlight }, 'shutting down: draining in-flight requests');
+  await server.close({ drainTimeoutMs: config.server.request_timeout_secs * 1000 });
+  log.info({}, 'final flush');
+  await deps.close();
+  log.info({}, 'stopped');
+}

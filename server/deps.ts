@@ -1,0 +1,39 @@
+/**
+ * What the HTTP layer needs from the rest of the process. The composition root (cli/serve.ts)
+ * implements it on top of the storage engine; server tests implement it with a recorder.
+ *
+ * Contract for the engine side:
+ * - `write` resolves only after the points are appended to the WAL and fsynced (→ 204).
+ *   It rejects with StrataError subclasses from engine/index.ts:
+ *   DatabaseNotFoundError (404; the write route renders `database not found: "x"`),
+ *   RetentionPolicyNotFoundError (404), a partial-write error with status 400 or 422 whose
+ *   message is the full 1.x text (`partial write: ... dropped=N`, `unable to parse ...`),
+ *   FieldTypeConflictError (400), CardinalityLimitError (422), EngineClosedError (503),
+ *   ReadOnlyError (507), StorageIoError (500). Anything else becomes a logged 500.
+ * - `state` is read on every request (no caching): `readOnly` (disk protection) turns /write
+ *   into 507 and /health into 503; `stopping` turns /write and /health into 503.
+ * - `ready` answers the readiness probe (/health/ready); later it runs a trivial query.
+ */
+import type { Precision } from '../engine/index.js';
+
+export type { Precision };
+
+export interface WriteRequest {
+  readonly db: string;
+  /** Absent means the database's default retention policy. */
+  readonly rp?: string;
+  readonly precision: Precision;
+  /** Line protocol, already decompressed. Owned by the callee after the call. */
+  readonly body: Uint8Array;
+}
+
+export interface NodeState {
+  readonly readOnly: boolean;
+  readonly stopping: boolean;
+}
+
+export interface ServerDeps {
+  write(req: WriteRequest): Promise<void>;
+  readonly state: NodeState;
+  ready(): Promise<boolean>;
+}

@@ -1,0 +1,138 @@
+/**
+ * One response, written once. uWS rules (shared/notes/dependencies.md): the HttpResponse is only
+ * usable until it is ended or aborted, `onAborted` must be registered before any async work, and
+ * every write after async work is wrapped in `cork`. Reply owns the single onAborted slot and
+ * fans it out, so the body reader and the route can both react to a vanished client.
+ *
+ * Every response carries the common headers (spec "Common response headers"; decisions.md):
+ * X-Service-Version / X-Service-Build, the same values as X-Influxdb-Version / X-Influxdb-Build,
+ * and one UUID as both Request-Id and X-Request-Id.
+ */
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { HttpResponse } from 'uWebSockets.js';
+import { INFLUXDB_BUILD_HEADER, INFLUXDB_VERSION_HEADER, SERVICE_BUILD, SERVICE_VERSION_HEADER } from '../version.js';
+
+export interface SendOptions {
+  /** HEAD request: send the headers and Content-Length of `body`, but not the body. */
+  readonly head?: boolean;
+  /** Close the connection after this response (unread body, timeout). */
+  readonly close?: boolean;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+const JSON_TYPE = 'application/json';
+const TEXT_TYPE = 'text/plain; charset=utf-8';
+
+function statusLine(status: number): string {
+  return `${status} ${STATUS_CODES[status] ?? 'Unknown'}`;
+}
+
+/** How the app observes a reply (server/app.ts): accounting, access log, shutdown. */
+export interface ReplyHooks {
+  /** Runs exactly once: with the status sent, or undefined when the client aborted first. */
+  onFinish(status: number | undefined): void;
+  /** When true at send time, the connection is closed after the response (graceful stop). */
+  closeConnections(): boolean;
+}
+
+const NO_HOOKS: ReplyHooks = { onFinish: () => {}, closeConnections: () => false };
+
+export class Reply {
+  readonly requestId = randomUUID();
+  #aborted = false;
+  #done = false;
+  readonly #abortListeners: (() => void)[] = [];
+
+  constructor(
+    private readonly res: HttpResponse,
+    private readonly hooks: ReplyHooks = NO_HOOKS,
+  ) {
+    res.onAborted(() => {
+      this.#aborted = true;
+      this.#finish(undefined);
+      for (const listener of this.#abortListeners.splice(0)) listener();
+    });
+  }
+
+  /** The raw response, for the body reader (onData). Do not write to it directly. */
+  get raw(): HttpResponse {
+    return this.res;
+  }
+
+  /** True once the client went away; nothing more can be sent. */
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  /** True once a response was sent or the client aborted. */
+  get finished(): boolean {
+    return this.#done;
+  }
+
+  onAbort(listener: () => void): void {
+    if (this.#aborted) listener();
+    else this.#abortListeners.push(listener);
+  }
+
+  json(status: number, value: unknown, opts: SendOptions = {}): void {
+    this.send(status, JSON.stringify(value), JSON_TYPE, opts);
+  }
+
+  /** `{"error": message}`: the spec's error body shape. */
+  error(status: number, message: string, opts: SendOptions = {}): void {
+    this.json(status, { error: message }, opts);
+  }
+
+  text(status: number, text: string, opts: SendOptions = {}): void {
+    this.send(status, text, TEXT_TYPE, opts);
+  }
+
+  /** A response without body and without Content-Length (204, or HEAD of one). */
+  empty(status: number, opts: SendOptions = {}): void {
+    // endWithoutBody() with no argument writes no Content-Length (none is allowed on a 204);
+    // passing `undefined` explicitly makes uWS report a garbage length.
+    this.#write(status, undefined, (res, close) => (close ? res.endWithoutBody(0, true) : res.endWithoutBody()), opts);
+  }
+
+  send(status: number, body: string | Uint8Array, contentType: string, opts: SendOptions = {}): void {
+    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+    this.#write(
+      status,
+      contentType,
+      (res, close) => (opts.head ? res.endWithoutBody(bytes.byteLength, close) : res.end(bytes, close)),
+      opts,
+    );
+  }
+
+  /** Writes at most once; silently drops the response when the client is gone. */
+  #write(
+    status: number,
+    contentType: string | undefined,
+    end: (res: HttpResponse, close: boolean) => void,
+    opts: SendOptions,
+  ): void {
+    if (this.#done) return;
+    this.#finish(status);
+    const close = opts.close === true || this.hooks.closeConnections();
+    this.res.cork(() => {
+      const res = this.res;
+      res.writeStatus(statusLine(status));
+      res.writeHeader('X-Service-Version', SERVICE_VERSION_HEADER);
+      res.writeHeader('X-Service-Build', SERVICE_BUILD);
+      res.writeHeader('X-Influxdb-Version', INFLUXDB_VERSION_HEADER);
+      res.writeHeader('X-Influxdb-Build', INFLUXDB_BUILD_HEADER);
+      res.writeHeader('Request-Id', this.requestId);
+      res.writeHeader('X-Request-Id', this.requestId);
+      if (contentType) res.writeHeader('Content-Type', contentType);
+      for (const [name, value] of Object.entries(opts.headers ?? {})) res.writeHeader(name, value);
+      end(res, close);
+    });
+  }
+
+  #finish(status: number | undefined): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.hooks.onFinish(status);
+  }
+}

@@ -1,0 +1,24 @@
+/** What every route handler gets from the app (server/app.ts builds it). */
+import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import type { EngineLogger } from '../../engine/index.js';
+import type { ServerDeps } from '../deps.js';
+import type { ServerOptions } from '../options.js';
+import type { Reply } from '../http/respond.js';
+
+export interface RouteContext {
+  readonly deps: ServerDeps;
+  readonly options: ServerOptions;
+  readonly log: EngineLogger;
+  /** True once ServerHandle.close() began: the node takes no new writes and reports unhealthy. */
+  stopping(): boolean;
+  /**
+   * Start answering a request: call first, synchronously, in every handler. It registers
+   * onAborted and counts the request as in flight until it is answered or aborted.
+   */
+  begin(res: HttpResponse, req: HttpRequest): Reply;
+}
+
+/** 405 as 1.x (Go's pat router) answers it: plain text and an Allow header. */
+export function methodNotAllowed(reply: Reply, allow: string): void {
+  reply.text(405, 'Method Not Allowed\n', { headers: { Allow: allow } });
+}

@@ -1,0 +1,76 @@
+/**
+ * POST /write (spec "POST /write", decisions.md). Steps, in the spec's order:
+ * 1. parameters: `db` required (400 `database is required`), `precision` (400 on an unknown
+ *    unit), `rp` optional (empty = default policy); `u`/`p` are left to the auth layer;
+ * 2. the body, gunzipped when `Content-Encoding: gzip`, capped at server.max_body_size_bytes
+ *    before and after decompression (413);
+ * 3. the engine (ServerDeps.write): database check, parse, field types, cardinality, WAL
+ *    append + fsync. It resolves → 204; its typed rejections map through http/errors.ts.
+ * The body's Content-Type is ignored: clients send none, octet-stream or even form encoding.
+ * While the server or engine is stopping writes get 503; in read-only disk mode 507.
+ */
+import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
+import { DatabaseNotFoundError, ReadOnlyError, StrataError } from '../../engine/index.js';
+import type { Precision } from '../deps.js';
+import { BadRequestError, ServerStoppingError } from '../errors.js';
+import { declaredLength, isGzip, readBody } from '../http/body.js';
+import { sendError } from '../http/errors.js';
+import { parsePrecision } from '../http/precision.js';
+import { parseQuery } from '../http/query.js';
+import { methodNotAllowed, type RouteContext } from './context.js';
+
+interface WriteParams {
+  readonly db: string;
+  readonly rp: string | undefined;
+  readonly precision: Precision;
+}
+
+function checkParams(ctx: RouteContext, req: HttpRequest): WriteParams {
+  if (ctx.stopping() || ctx.deps.state.stopping) throw new ServerStoppingError();
+  const params = parseQuery(req.getQuery());
+  const db = params.get('db') ?? '';
+  if (db === '') throw new BadRequestError('database is required');
+  const precision = parsePrecision(params.get('precision'));
+  if (ctx.deps.state.readOnly) throw new ReadOnlyError();
+  return { db, rp: params.get('rp') || undefined, precision };
+}
+
+/** /write names the missing database in quotes, as 1.x does (decisions.md "missing database"). */
+function writeError(err: unknown): unknown {
+  if (err instanceof DatabaseNotFoundError) {
+    return new StrataError(err.code, err.status, `database not found: ${JSON.stringify(err.database)}`);
+  }
+  return err;
+}
+
+export function registerWriteRoutes(app: TemplatedApp, ctx: RouteContext): void {
+  const write = (res: HttpResponse, req: HttpRequest): void => {
+    const reply = ctx.begin(res, req);
+    let params: WriteParams;
+    let body: Promise<Uint8Array>;
+    try {
+      params = checkParams(ctx, req);
+      // Synchronously, before any await: uWS only delivers data to a handler set now.
+      body = readBody(reply, {
+        maxBytes: ctx.options.server.max_body_size_bytes,
+        gzip: isGzip(req.getHeader('content-encoding')),
+        timeoutMs: ctx.options.server.request_timeout_secs * 1000,
+        declaredLength: declaredLength(req.getHeader('content-length')),
+      });
+    } catch (err) {
+      sendError(reply, err, ctx.log);
+      return;
+    }
+    void (async () => {
+      try {
+        const bytes = await body;
+        await ctx.deps.write({ ...params, body: bytes });
+        reply.empty(204);
+      } catch (err) {
+        sendError(reply, writeError(err), ctx.log);
+      }
+    })();
+  };
+
+  app.post('/write', write).any('/write', (res, req) => methodNotAllowed(ctx.begin(res, req), 'POST'));
+}

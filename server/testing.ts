@@ -1,0 +1,71 @@
+/**
+ * Test helpers for the HTTP layer (imported only by *.test.ts): a recording ServerDeps and a
+ * tiny node:http client that exposes status, headers and raw body bytes.
+ */
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import type { NodeState, ServerDeps, WriteRequest } from './deps.js';
+import { startServer, type ServerHandle } from './app.js';
+import { defaultServerOptions, type ServerSection } from './options.js';
+import { collectingLogger } from '../engine/index.js';
+
+/** ServerDeps that records writes and answers with whatever the test scripts. */
+export class RecordingDeps implements ServerDeps {
+  readonly writes: WriteRequest[] = [];
+  state: NodeState = { readOnly: false, stopping: false };
+  /** Called for each write after recording it; throw or reject to simulate engine outcomes. */
+  onWrite: (req: WriteRequest) => Promise<void> = async () => {};
+  isReady: () => Promise<boolean> = async () => true;
+
+  write(req: WriteRequest): Promise<void> {
+    this.writes.push(req);
+    return this.onWrite(req);
+  }
+  ready(): Promise<boolean> {
+    return this.isReady();
+  }
+}
+
+export interface TestServer {
+  readonly deps: RecordingDeps;
+  readonly handle: ServerHandle;
+  readonly port: number;
+  readonly log: ReturnType<typeof collectingLogger>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(server: Partial<ServerSection> = {}): Promise<TestServer> {
+  const deps = new RecordingDeps();
+  const log = collectingLogger();
+  const options = defaultServerOptions({ server: { bind_address: '127.0.0.1', port: 0, ...server } });
+  const handle = await startServer(deps, options, log);
+  return { deps, handle, port: handle.port, log, close: () => handle.close({ drainTimeoutMs: 1000 }) };
+}
+
+export interface TestResponse {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: Buffer;
+  readonly text: string;
+}
+
+export function request(
+  port: number,
+  opts: { method?: string; path: string; headers?: Record<string, string>; body?: string | Uint8Array },
+): Promise<TestResponse> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port, method: opts.method ?? 'GET', path: opts.path, headers: opts.headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text: body.toString('utf8') });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
