@@ -5,7 +5,10 @@
  * final flush (`deps.close()`), exit 0 (spec "What the service does" item 11).
  */
 import { readFileSync } from 'node:fs';
-import { StrataError } from '../engine/index.js';
+import { Engine, nowTime } from '../engine/index.js';
+import { executeStatements } from '../ql/index.js';
+import { engineOptionsFromConfig } from './engine-options.js';
+import { executeMetaStatement } from './meta-statements.js';
 import { startServer, type ServerDeps, type ServerOptions } from '../server/index.js';
 import { ConfigError, loadConfig, type Config, type LoadedConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
@@ -16,23 +19,29 @@ export interface AppDeps extends ServerDeps {
   close(): Promise<void>;
 }
 
-/**
- * PLACEHOLDER — the only one: replaced when the storage engine lands (issue 3). Until then
- * every write is refused with 503 and readiness reports false; /ping and /health work.
- */
+/** Open the storage engine and adapt it to what the HTTP layer needs. */
 export async function openDeps(config: Config, logger: Logger): Promise<AppDeps> {
-  logger.warn({ dataDir: config.chdb.session_data_path }, 'storage engine not wired in yet: writes answer 503');
-  const state = { readOnly: false, stopping: false };
+  const engine = await Engine.open(engineOptionsFromConfig(config, logger));
+  const state = engine.state;
   return {
     state,
-    write: async () => {
-      throw new StrataError('not_ready', 503, 'storage engine not available');
-    },
-    ready: async () => false,
-    close: async () => {
-      state.stopping = true;
-    },
+    write: (req) => engine.write(req),
+    query: (req, onResult) =>
+      executeStatements(
+        req.statements,
+        { engine, database: req.db, retentionPolicy: req.rp, nowNs: nowNs(), signal: req.signal },
+        executeMetaStatement,
+        onResult,
+      ),
+    databaseExists: (name) => engine.catalog.database(name) !== undefined,
+    ready: async () => !state.stopping,
+    close: () => engine.close(),
   };
+}
+
+function nowNs(): bigint {
+  const t = nowTime();
+  return BigInt(t.sec) * 1_000_000_000n + BigInt(t.nsec);
 }
 
 /** fs access for loadConfig: undefined for a missing file, a ConfigError for any other failure. */

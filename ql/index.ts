@@ -15,3 +15,6 @@ export { parseDuration, formatDuration, goDurationString, NS } from './ast/durat
 export { compileRegex } from './ast/regex.js';
 export { quoteIdent, quoteString, isKeyword } from './ast/keywords.js';
 export type * from './result.js';
+export { executeStatements, type MetaExecutor } from './exec/executor.js';
+export type { QueryContext, QueryUser, StatementOutput } from './exec/context.js';
+export { zoneOffsetNs } from './exec/zone.js';

@@ -27,4 +27,6 @@ export interface StatementResult {
   readonly error?: string;
   /** Chunked responses: more chunks of this statement follow. */
   readonly partial?: boolean;
+  /** TZ('...') of a SELECT: RFC 3339 times are rendered with that zone's offset (not serialised). */
+  readonly timeZone?: string;
 }

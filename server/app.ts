@@ -16,6 +16,7 @@ import { Reply } from './http/respond.js';
 import type { RouteContext } from './routes/context.js';
 import { registerPingRoutes } from './routes/ping.js';
 import { registerWriteRoutes } from './routes/write.js';
+import { registerQueryRoutes } from './routes/query.js';
 
 export interface ServerHandle {
   /** The port actually bound (differs from the configured one when that was 0). */
@@ -89,6 +90,7 @@ export async function startServer(
 
   registerPingRoutes(app, ctx);
   registerWriteRoutes(app, ctx);
+  registerQueryRoutes(app, ctx);
   app.any('/*', (res, req) => ctx.begin(res, req).error(404, 'not found'));
 
   const { bind_address: host, port } = options.server;

@@ -15,6 +15,7 @@
  * - `ready` answers the readiness probe (/health/ready); later it runs a trivial query.
  */
 import type { Precision } from '../engine/index.js';
+import type { Statement, StatementResult } from '../ql/index.js';
 
 export type { Precision };
 
@@ -32,8 +33,22 @@ export interface NodeState {
   readonly stopping: boolean;
 }
 
+export interface QueryRunRequest {
+  readonly statements: readonly Statement[];
+  /** `db` parameter ('' when absent). */
+  readonly db: string;
+  /** `rp` parameter ('' when absent). */
+  readonly rp: string;
+  /** Aborted on timeout or client disconnect. */
+  readonly signal: AbortSignal;
+}
+
 export interface ServerDeps {
   write(req: WriteRequest): Promise<void>;
+  /** Run parsed statements; each result is also handed to `onResult` as soon as it is ready. */
+  query(req: QueryRunRequest, onResult?: (r: StatementResult) => void): Promise<StatementResult[]>;
+  /** For the request-level 404 of /query (decisions.md "missing database"). */
+  databaseExists(name: string): boolean;
   readonly state: NodeState;
   ready(): Promise<boolean>;
 }

@@ -3,7 +3,8 @@
  * tiny node:http client that exposes status, headers and raw body bytes.
  */
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import type { NodeState, ServerDeps, WriteRequest } from './deps.js';
+import type { NodeState, QueryRunRequest, ServerDeps, WriteRequest } from './deps.js';
+import type { StatementResult } from '../ql/index.js';
 import { startServer, type ServerHandle } from './app.js';
 import { defaultServerOptions, type ServerSection } from './options.js';
 import { collectingLogger } from '../engine/index.js';
@@ -22,6 +23,15 @@ export class RecordingDeps implements ServerDeps {
   }
   ready(): Promise<boolean> {
     return this.isReady();
+  }
+  /** Scripted query answers (HTTP-layer tests only). */
+  onQuery: (req: QueryRunRequest) => Promise<StatementResult[]> = async (req) => req.statements.map((_, i) => ({ statementId: i }));
+  query(req: QueryRunRequest): Promise<StatementResult[]> {
+    return this.onQuery(req);
+  }
+  databases = new Set<string>();
+  databaseExists(name: string): boolean {
+    return this.databases.has(name);
   }
 }
 

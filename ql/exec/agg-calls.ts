@@ -17,6 +17,8 @@ export interface AggCall {
   readonly field: string;
   readonly args: ReducerArgs;
   readonly expr: Call;
+  /** top/bottom tag arguments: one result per distinct combination of these tags. */
+  readonly tagArgs: readonly string[];
 }
 
 export interface AggTransform {
@@ -59,7 +61,8 @@ function toAggCall(c: Call, interval: bigint | undefined): AggCall {
     args.integral = { unitNs: u?.kind === 'Duration' ? u.ns : undefined };
     if (interval !== undefined) args.integral = { ...args.integral };
   }
-  return { key: callKey(c), reducer, field, args, expr: c };
+  const tagArgs = (name === 'top' || name === 'bottom') && c.args.length > 2 ? c.args.slice(1, -1).flatMap((a) => (a.kind === 'VarRef' ? [a.name] : [])) : [];
+  return { key: callKey(c), reducer, field, args, expr: c, tagArgs };
 }
 
 export function collectAggregates(columns: readonly Column[], interval: bigint | undefined): { calls: AggCall[]; transforms: AggTransform[] } {

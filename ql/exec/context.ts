@@ -29,6 +29,7 @@ export interface QueryContext {
 export interface StatementOutput {
   readonly series: readonly import('../result.js').ResultSeries[];
   readonly messages?: readonly import('../result.js').ResultMessage[];
+  readonly timeZone?: string;
 }
 
 export const EMPTY_OUTPUT: StatementOutput = { series: [] };

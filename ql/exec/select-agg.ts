@@ -19,6 +19,7 @@ import { createTransform, runTransform, type TransformName } from './transform.j
 import type { Scalar, TimedValue } from './value.js';
 import { forEachWindowRun, window as windowOf } from './window.js';
 import { findAux } from './aux.js';
+import { runTopWithTags } from './select-top.js';
 
 type Windows = Map<bigint, Reducer[]>;
 
@@ -42,6 +43,7 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
   const { plan, source, ctx } = g;
   const spec = plan.window;
   const { calls, transforms } = collectAggregates(plan.projection.columns, spec?.interval);
+  if (calls.length === 1 && calls[0]!.tagArgs.length > 0) return finish(g, await runTopWithTags(g, calls[0]!));
   const types = source.fieldTypes();
   const { min, max, hasMin } = plan.time;
   const windows: Windows = new Map();
@@ -136,13 +138,17 @@ async function assembleRows(g: GroupRun, calls: AggCall[], transforms: ReturnTyp
   const selValues = new Map<bigint, Scalar>();
   const auxFields = loneSelector ? fieldRefs(plan.projection.columns.map((c) => c.expr), plan).filter((f) => f !== calls[0]!.field) : [];
   const needsAux = loneSelector && plan.projection.columns.some((c) => c.expr.kind === 'VarRef' || (c.expr.kind !== 'Call' && fieldRefs([c.expr], plan).length > 0));
-  const rowsMulti: { time: bigint; value: Scalar }[] = [];
+  const rowsMulti: { time: bigint; value: Scalar; point?: bigint }[] = [];
   for (const start of starts) {
     const rs = windows.get(start)!;
     rs.forEach((r, i) => {
       const res = r.result();
       if (multiRow) {
-        for (const x of res) rowsMulti.push({ time: spec ? (x.time !== undefined && calls[0]!.reducer !== 'distinct' ? x.time : start) : (x.time ?? (hasMin ? min : 0n)), value: x.value });
+        const pointTime = calls[0]!.reducer !== 'distinct';
+        for (const x of res) {
+          const time = spec ? start : pointTime && x.time !== undefined ? x.time : hasMin ? min : 0n;
+          rowsMulti.push({ time, value: x.value as Scalar, point: x.time });
+        }
         return;
       }
       const first = res[0];
@@ -155,8 +161,20 @@ async function assembleRows(g: GroupRun, calls: AggCall[], transforms: ReturnTyp
     });
   }
   if (multiRow) {
-    const label = (t: bigint) => t;
-    return finish(g, rowsMulti.map((x) => [label(x.time), x.value]));
+    const et0 = evalTypes(g.source);
+    const call = calls[0]!;
+    const needs = plan.projection.columns.length > 1;
+    const rows: Cell[][] = [];
+    for (const x of rowsMulti) {
+      const aux = needs && x.point !== undefined ? await findAux(g, call.field, x.point, x.value, fieldRefs(plan.projection.columns.map((c) => c.expr), plan)) : undefined;
+      const scope: RowScope = {
+        time: x.time,
+        lookup: (name, hint) => (aux ? aux(name, hint) : null),
+        call: (e) => (e === call.expr ? x.value : undefined),
+      };
+      rows.push([x.time, ...plan.projection.columns.map((c) => evaluate(c.expr, scope, et0))]);
+    }
+    return finish(g, rows);
   }
   const filled = perCall.map((series, i) => {
     if (!spec) return series;

@@ -100,7 +100,9 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext): P
   for (const source of sources) {
     const split = splitCondition(plan.time.rest, plan.schema);
     const dims = dimensionTags(plan.dims, source);
-    for (const group of groupSeries(source.series(split.tags), dims)) {
+    const groups = groupSeries(source.series(split.tags), dims);
+    if (!plan.ascending) groups.reverse();
+    for (const group of groups) {
       const run = { plan, source, series: group.series, rowFilter: split.rows, ctx };
       const values = plan.projection.shape === 'raw' ? await runRawGroup(run) : await runAggregateGroup(run);
       if (values.length === 0) continue;

@@ -122,7 +122,14 @@ export function analyzeProjection(fields: readonly Field[], schema: SchemaInfo, 
     } else if (e.kind === 'Call') {
       const calls = expandCall(e, schema);
       if (calls) for (const c of calls) expanded.push({ expr: c.expr, alias: f.alias ?? c.alias });
-      else expanded.push({ expr: e, alias: f.alias });
+      else {
+        expanded.push({ expr: e, alias: f.alias });
+        // top(x, tag1, tag2, N) / bottom(...): 1.x adds a column per tag after the call.
+        const name = e.name.toLowerCase();
+        if ((name === 'top' || name === 'bottom') && e.args.length > 2) {
+          for (const a of e.args.slice(1, -1)) if (a.kind === 'VarRef') expanded.push({ expr: { kind: 'VarRef', name: a.name, type: 'tag' }, alias: null });
+        }
+      }
     } else if (e.kind === 'Distinct') {
       expanded.push({ expr: { kind: 'Call', name: 'distinct', args: [{ kind: 'VarRef', name: e.name, type: null }] }, alias: f.alias });
     } else expanded.push({ expr: e, alias: f.alias });

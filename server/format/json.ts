@@ -4,7 +4,8 @@
  * text), times per `epoch`, and `pretty` indentation of 4 spaces like Go's MarshalIndent.
  */
 import type { Cell, ResultSeries, StatementResult } from '../../ql/index.js';
-import { formatTimeNs, type Epoch } from './epoch.js';
+import { zoneOffsetNs } from '../../ql/index.js';
+import { formatTimeNs, rfc3339NanoInZone, type Epoch } from './epoch.js';
 
 /** A JSON-ready value tree; bigint values print as integers. */
 type J = null | boolean | number | bigint | string | J[] | { [k: string]: J | undefined };
@@ -19,12 +20,14 @@ function cellJ(c: Cell): J {
   return c;
 }
 
-function seriesJ(s: ResultSeries, epoch: Epoch | undefined): J {
+function seriesJ(s: ResultSeries, epoch: Epoch | undefined, tz: string | undefined): J {
   const timeFirst = s.columns[0] === 'time';
   const values = s.values.map((row) => {
     const out: J[] = row.map(cellJ);
     const t = row[0];
-    if (timeFirst && typeof t === 'bigint') out[0] = formatTimeNs(t, epoch);
+    if (timeFirst && typeof t === 'bigint') {
+      out[0] = tz && !epoch ? rfc3339NanoInZone(t, Number(zoneOffsetNs(tz, t) / 1_000_000_000n)) : formatTimeNs(t, epoch);
+    }
     return out;
   });
   const tags = s.tags && Object.keys(s.tags).length > 0 ? sortKeys(s.tags) : undefined;
@@ -46,7 +49,7 @@ function sortKeys(tags: Readonly<Record<string, string>>): { [k: string]: J } {
 export function statementJ(r: StatementResult, epoch: Epoch | undefined): J {
   return {
     statement_id: r.statementId,
-    series: r.series && r.series.length ? r.series.map((s) => seriesJ(s, epoch)) : undefined,
+    series: r.series && r.series.length ? r.series.map((s) => seriesJ(s, epoch, r.timeZone)) : undefined,
     messages: r.messages && r.messages.length ? r.messages.map((m) => ({ level: m.level, text: m.text })) : undefined,
     partial: r.partial || undefined,
     error: r.error,

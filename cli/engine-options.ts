@@ -1,0 +1,19 @@
+/** Map the configuration's engine sections onto EngineOptions (read once, passed down). */
+import { engineOptions, type EngineOptions } from '../engine/index.js';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+
+export function engineOptionsFromConfig(config: Config, logger: Logger): EngineOptions {
+  return engineOptions({
+    walDir: config.storage.wal_dir,
+    metaDir: config.storage.meta_dir,
+    dataDir: config.chdb.session_data_path,
+    wal: { segmentSizeBytes: 16 * 1024 * 1024, batchSize: config.flush.wal_batch_size, batchDelayUs: config.flush.wal_batch_delay_us },
+    flushIntervalSec: config.flush.interval_secs,
+    cardinality: {
+      maxTagValuesPerMeasurement: config.cardinality.max_tag_values_per_measurement,
+      maxMeasurementsPerDatabase: config.cardinality.max_measurements_per_database,
+    },
+    logger,
+  });
+}

@@ -1,0 +1,53 @@
+/**
+ * Run the statements of one /query request in order. Each statement gets a StatementResult;
+ * the first failing statement reports its error and stops the batch (as 1.x).
+ */
+import type { Statement } from '../ast/statements.js';
+import type { ResultSeries, StatementResult } from '../result.js';
+import { QueryError } from '../errors.js';
+import type { QueryContext, StatementOutput } from './context.js';
+import { executeSelect } from './select.js';
+import { writeInto } from './into.js';
+
+/** Non-SELECT statements (SHOW, DDL, users, CQs): provided by ql/exec/meta. */
+export type MetaExecutor = (stmt: Statement, ctx: QueryContext) => Promise<StatementOutput>;
+
+async function runStatement(stmt: Statement, ctx: QueryContext, meta: MetaExecutor | undefined): Promise<StatementOutput> {
+  if (stmt.kind === 'Select') {
+    const series = await executeSelect(stmt, ctx);
+    if (stmt.target) return { series: [await writeInto(stmt.target, series, ctx)] };
+    return { series, timeZone: stmt.location ?? undefined };
+  }
+  if (stmt.kind === 'Explain') {
+    const plan = `EXPLAIN: ${stmt.statement.sources.length} source(s), ${stmt.statement.fields.length} field(s)`;
+    return { series: [{ columns: ['QUERY PLAN'], values: [[plan]] } as ResultSeries] };
+  }
+  if (!meta) throw new QueryError(`statement not supported: ${stmt.kind}`);
+  return meta(stmt, ctx);
+}
+
+export async function executeStatements(
+  statements: readonly Statement[],
+  ctx: QueryContext,
+  meta?: MetaExecutor,
+  onResult?: (r: StatementResult) => void | Promise<void>,
+): Promise<StatementResult[]> {
+  const results: StatementResult[] = [];
+  for (let i = 0; i < statements.length; i++) {
+    let result: StatementResult;
+    let failed = false;
+    try {
+      const out = await runStatement(statements[i]!, ctx, meta);
+      result = { statementId: i, series: out.series, messages: out.messages, timeZone: out.timeZone };
+    } catch (err) {
+      if (ctx.signal?.aborted && err === ctx.signal.reason) throw err;
+      if (!(err instanceof Error) || !('status' in err)) throw err;
+      result = { statementId: i, error: err.message };
+      failed = true;
+    }
+    results.push(result);
+    await onResult?.(result);
+    if (failed) break;
+  }
+  return results;
+}

@@ -1,0 +1,39 @@
+/**
+ * SELECT ... INTO: the result rows are written back through the engine's ingestion path as
+ * points of the target measurement (`:MEASUREMENT` keeps the source name); result tags stay
+ * tags, every other column becomes a field. Answers 1.x's `result` series with `written`.
+ */
+import { FieldType, makeSeriesKey, fromNs, type Field, type Point, type Tag } from '../../engine/index.js';
+import type { Target } from '../ast/nodes.js';
+import type { ResultSeries } from '../result.js';
+import type { QueryContext } from './context.js';
+
+export async function writeInto(target: Target, series: readonly ResultSeries[], ctx: QueryContext): Promise<ResultSeries> {
+  const db = target.database || ctx.database;
+  const points: Point[] = [];
+  for (const s of series) {
+    const measurement = target.name ?? s.name ?? '';
+    const tags: Tag[] = Object.entries(s.tags ?? {})
+      .filter(([, v]) => v !== '')
+      .map(([key, value]) => ({ key, value }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const seriesKey = makeSeriesKey(measurement, tags);
+    for (const row of s.values) {
+      const fields: Field[] = [];
+      s.columns.forEach((c, i) => {
+        if (i === 0) return;
+        const v = row[i];
+        if (v === null || v === undefined) return;
+        if (typeof v === 'string') fields.push({ key: c, type: FieldType.String, value: v });
+        else if (typeof v === 'boolean') fields.push({ key: c, type: FieldType.Boolean, value: v });
+        else if (typeof v === 'bigint') fields.push({ key: c, type: FieldType.Integer, value: v });
+        else fields.push({ key: c, type: FieldType.Float, value: v });
+      });
+      if (fields.length === 0) continue;
+      const { sec, nsec } = fromNs(typeof row[0] === 'bigint' ? row[0] : 0n);
+      points.push({ seriesKey, measurement, tags, fields, sec, nsec });
+    }
+  }
+  if (points.length > 0) await ctx.engine.writePoints(db, target.retentionPolicy || undefined, points);
+  return { name: 'result', columns: ['time', 'written'], values: [[0n, points.length]] };
+}

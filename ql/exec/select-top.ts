@@ -1,0 +1,83 @@
+/**
+ * top(x, tag..., N) / bottom(x, tag..., N): per window, the best point of every distinct
+ * combination of the tag arguments, then the N best of those (ties: earlier time first),
+ * output in time order with the tag values as extra columns (1.x).
+ */
+import { FieldType } from '../../engine/index.js';
+import type { Cell } from '../result.js';
+import type { AggCall } from './agg-calls.js';
+import { checkAborted } from './context.js';
+import { evaluate } from './eval.js';
+import { createReducer, type Reducer } from './reducers/index.js';
+import { evalTypes, type GroupRun } from './select-raw.js';
+import type { Scalar } from './value.js';
+import { forEachWindowRun } from './window.js';
+
+interface Candidate {
+  readonly tuple: readonly string[];
+  readonly time: bigint;
+  readonly value: Scalar;
+}
+
+function better(a: Candidate, b: Candidate, top: boolean): number {
+  const x = Number(a.value);
+  const y = Number(b.value);
+  if (x !== y) return top ? y - x : x - y;
+  return a.time < b.time ? -1 : a.time > b.time ? 1 : 0;
+}
+
+export async function runTopWithTags(g: GroupRun, call: AggCall): Promise<Cell[][]> {
+  const { plan, source } = g;
+  const spec = plan.window;
+  const type = source.fieldTypes().get(call.field);
+  if (type === undefined) return [];
+  const top = call.reducer === 'top';
+  const windows = new Map<bigint, Map<string, { tuple: string[]; r: Reducer }>>();
+  for (const ref of g.series) {
+    const tuple = call.tagArgs.map((t) => ref.tags[t] ?? '');
+    const tkey = tuple.join('\u0000');
+    const cursor = source.cursor(ref, call.field, plan.time.min, plan.time.max, true);
+    try {
+      for (let b = await cursor.next(); b; b = await cursor.next()) {
+        checkAborted(g.ctx);
+        const { base, offsets, column } = b;
+        const feed = (start: bigint, from: number, to: number) => {
+          let m = windows.get(start);
+          if (!m) windows.set(start, (m = new Map()));
+          let e = m.get(tkey);
+          if (!e) m.set(tkey, (e = { tuple, r: createReducer(top ? 'max' : 'min', type, {}) }));
+          e.r.add(base, offsets, column, from, to);
+        };
+        if (spec) forEachWindowRun(base, offsets, 0, offsets.length, spec, (start, _e, from, to) => feed(start, from, to));
+        else feed(0n, 0, offsets.length);
+      }
+    } finally {
+      cursor.close();
+    }
+  }
+  const rows: Cell[][] = [];
+  const types = evalTypes(source);
+  for (const start of [...windows.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const cands: Candidate[] = [];
+    for (const { tuple, r } of windows.get(start)!.values()) {
+      const res = r.result()[0];
+      if (res && res.time !== undefined) cands.push({ tuple, time: res.time, value: res.value as Scalar });
+    }
+    cands.sort((a, b) => better(a, b, top));
+    const chosen = cands.slice(0, call.args.n ?? 1).sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
+    for (const c of chosen) {
+      const scope = {
+        time: c.time,
+        lookup: (name: string) => {
+          const i = call.tagArgs.indexOf(name);
+          return i >= 0 ? (c.tuple[i] ?? null) : null;
+        },
+        call: (e: unknown) => (e === call.expr ? c.value : undefined),
+      };
+      rows.push([spec ? start : c.time, ...plan.projection.columns.map((col) => evaluate(col.expr, scope, types))]);
+    }
+  }
+  return rows;
+}
+
+export const INTEGER_TYPES = new Set([FieldType.Integer, FieldType.Unsigned]);

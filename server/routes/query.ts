@@ -1,0 +1,127 @@
+/**
+ * GET|POST /query (spec "GET or POST /query", decisions.md, clients.md items 5, 9, 13-18):
+ * `q` required; form bodies override query-string parameters (except `pretty`, read from the
+ * URL as 1.x does); `db`/`rp` defaults; `epoch`; `params` for bind parameters; `chunked` +
+ * `chunk_size`; `Accept: text/csv|application/csv`. Parse errors are 400 before anything
+ * runs; statement errors are 200 with the error in that statement's result. The whole
+ * execution is bounded by server.query_timeout_secs (408).
+ */
+import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
+import { DatabaseNotFoundError, StrataError } from '../../engine/index.js';
+import { parseParams, parseQuery as parseQl, printStatement, type Statement, type StatementResult } from '../../ql/index.js';
+import { BadRequestError } from '../errors.js';
+import { readBody } from '../http/body.js';
+import { sendError } from '../http/errors.js';
+import { parseQuery } from '../http/query.js';
+import { chunkLines } from '../format/chunks.js';
+import { errorCsv, resultsToCsv } from '../format/csv.js';
+import { parseEpoch, type Epoch } from '../format/epoch.js';
+import { errorJson, resultsToJson } from '../format/json.js';
+import type { RouteContext } from './context.js';
+
+const READ_ONLY_KINDS = new Set(['Select', 'Explain']);
+
+function wantsCsv(accept: string): boolean {
+  return /\b(text|application)\/csv\b/i.test(accept);
+}
+
+class QueryTimeoutError extends StrataError {
+  constructor() {
+    super('query_timeout', 408, 'query timeout');
+  }
+}
+
+/** 1.x warns about writes sent with GET but runs them. */
+function deprecationMessages(stmts: readonly Statement[], method: string): Map<number, string> {
+  const out = new Map<number, string>();
+  if (method !== 'GET') return out;
+  stmts.forEach((s, i) => {
+    const readOnly = READ_ONLY_KINDS.has(s.kind) ? !(s.kind === 'Select' && s.target) : s.kind.startsWith('Show');
+    if (!readOnly) out.set(i, `deprecated use of '${printStatement(s)}' in a read only context, please use a POST request instead`);
+  });
+  return out;
+}
+
+export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void {
+  const handle = (res: HttpResponse, req: HttpRequest): void => {
+    const reply = ctx.begin(res, req);
+    const method = req.getMethod().toUpperCase();
+    const url = parseQuery(req.getQuery());
+    const csv = wantsCsv(req.getHeader('accept'));
+    const isForm = /application\/x-www-form-urlencoded/i.test(req.getHeader('content-type'));
+    const body =
+      method === 'POST'
+        ? readBody(reply, { maxBytes: ctx.options.server.max_body_size_bytes, gzip: false, timeoutMs: ctx.options.server.request_timeout_secs * 1000 })
+        : Promise.resolve(new Uint8Array());
+    const fail = (err: unknown, pretty: boolean) => {
+      if (csv && err instanceof StrataError) reply.send(err.status, errorCsv(err.message), 'text/csv');
+      else if (err instanceof StrataError && !(err instanceof DatabaseNotFoundError)) reply.send(err.status, errorJson(err.message, pretty), 'application/json');
+      else sendError(reply, err, ctx.log);
+    };
+    void (async () => {
+      const pretty = url.get('pretty') === 'true';
+      try {
+        const params = new Map(url);
+        const bytes = await body;
+        if (isForm && bytes.length > 0) for (const [k, v] of new URLSearchParams(Buffer.from(bytes).toString('utf8'))) params.set(k, v);
+        const q = params.get('q');
+        if (q === undefined || q.trim() === '') throw new BadRequestError('missing required parameter "q"');
+        const epoch = parseEpoch(params.get('epoch'));
+        if (epoch === 'invalid') throw new BadRequestError(`invalid epoch "${params.get('epoch')}"`);
+        let bind;
+        const paramsText = params.get('params');
+        if (paramsText) {
+          try {
+            bind = parseParams(paramsText);
+          } catch (err) {
+            throw new BadRequestError(`error parsing query parameters: ${(err as Error).message}`);
+          }
+        }
+        const statements = parseQl(q, bind);
+        const db = params.get('db') ?? '';
+        const createsDb = statements.some((s) => s.kind === 'CreateDatabase' || s.kind === 'DropDatabase');
+        if (db !== '' && !createsDb && !ctx.deps.databaseExists(db)) {
+          reply.send(404, errorJson(`database not found: ${db}`, pretty), 'application/json');
+          return;
+        }
+        const controller = new AbortController();
+        reply.onAbort(() => controller.abort(new StrataError('client_gone', 499, 'client went away')));
+        const timeoutMs = ctx.options.server.query_timeout_secs * 1000;
+        const timer = timeoutMs > 0 ? setTimeout(() => controller.abort(new QueryTimeoutError()), timeoutMs) : undefined;
+        let results: StatementResult[];
+        try {
+          const run = ctx.deps.query({ statements, db, rp: params.get('rp') ?? '', signal: controller.signal });
+          const timedOut = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }));
+          results = await Promise.race([run, timedOut]);
+        } finally {
+          if (timer) clearTimeout(timer);
+        }
+        const warnings = deprecationMessages(statements, method);
+        results = results.map((r) => {
+          const w = warnings.get(r.statementId);
+          return w && !r.error ? { ...r, messages: [...(r.messages ?? []), { level: 'warning', text: w }] } : r;
+        });
+        respond(reply, results, { csv, epoch, pretty, chunked: params.get('chunked') === 'true', chunkSize: Number(params.get('chunk_size') ?? 10000) || 10000 });
+      } catch (err) {
+        fail(err, pretty);
+      }
+    })();
+  };
+  app.get('/query', handle).post('/query', handle);
+}
+
+function respond(
+  reply: import('../http/respond.js').Reply,
+  results: StatementResult[],
+  o: { csv: boolean; epoch: Epoch | undefined; pretty: boolean; chunked: boolean; chunkSize: number },
+): void {
+  if (o.csv) {
+    reply.send(200, resultsToCsv(results, o.epoch), 'text/csv');
+    return;
+  }
+  if (o.chunked) {
+    reply.send(200, chunkLines(results, o.chunkSize, { epoch: o.epoch, pretty: o.pretty }).join(''), 'application/json');
+    return;
+  }
+  reply.send(200, resultsToJson(results, { epoch: o.epoch, pretty: o.pretty }), 'application/json');
+}
