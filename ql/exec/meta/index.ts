@@ -8,6 +8,7 @@ import type { QueryContext, StatementOutput } from '../context.js';
 import { createContinuousQuery, dropContinuousQuery } from './cq.js';
 import { alterRetentionPolicy, createDatabase, createRetentionPolicy, dropDatabase, dropRetentionPolicy } from './ddl.js';
 import { deleteData, dropMeasurement, dropSeries } from './delete.js';
+import { dropShard } from './drop-shard.js';
 import { MetaError } from './errors.js';
 import { createMaterializedView, dropMaterializedView } from './mv.js';
 import { showCardinality } from './show-cardinality.js';
@@ -76,7 +77,7 @@ export async function executeMetaStatement(stmt: Statement, ctx: QueryContext): 
     case 'CreateMaterializedView': return createMaterializedView(stmt, ctx);
     case 'DropMaterializedView': return dropMaterializedView(stmt, ctx);
     case 'KillQuery': return killQuery(stmt, ctx);
-    case 'DropShard': throw unsupported('DROP SHARD');
+    case 'DropShard': return dropShard(stmt, ctx);
     case 'CreateSubscription': throw unsupported('CREATE SUBSCRIPTION');
     case 'DropSubscription': throw unsupported('DROP SUBSCRIPTION');
     case 'Select':
