@@ -1,0 +1,74 @@
+/**
+ * CREATE / DROP CONTINUOUS QUERY: definitions in the catalog (the scheduler runs them).
+ * Stored `queryText` is the fully qualified SELECT ... INTO (spec: query_text); EVERY and FOR
+ * default to the GROUP BY time interval as in 1.x. Re-creating an identical query is a no-op,
+ * a different one `continuous query already exists`; DROP of a missing query is a no-op (1.x).
+ * SHOW CONTINUOUS QUERIES prints the 1.x CREATE text (cqCreateText).
+ */
+import type { ContinuousQueryInfo } from '../../../engine/index.js';
+import { printStatement } from '../../ast/print-statement.js';
+import { printSelect } from '../../ast/print.js';
+import type { CreateContinuousQueryStatement, DropContinuousQueryStatement } from '../../ast/statements.js';
+import { parseStatement } from '../../parser/query.js';
+import type { QueryContext, StatementOutput } from '../context.js';
+import { EMPTY_OUTPUT } from '../context.js';
+import { requireDatabase } from './common.js';
+import { MetaError } from './errors.js';
+import { groupByInterval, qualifySelect } from './qualify.js';
+
+const NS_PER_SEC = 1_000_000_000n;
+
+/** Whole seconds, at least 1 (sub-second intervals still run once a second). */
+const secs = (ns: bigint): number => Math.max(1, Number((ns + NS_PER_SEC - 1n) / NS_PER_SEC));
+
+export async function createContinuousQuery(stmt: CreateContinuousQueryStatement, ctx: QueryContext): Promise<StatementOutput> {
+  requireDatabase(ctx, stmt.database);
+  const source = qualifySelect(ctx, stmt.source, stmt.database);
+  const interval = groupByInterval(source);
+  if (interval === null) throw new MetaError('continuous query must have a GROUP BY time interval', 'cq_invalid');
+  const info: ContinuousQueryInfo = {
+    name: stmt.name,
+    database: stmt.database,
+    queryText: printSelect(source),
+    resampleEverySec: secs(stmt.resampleEvery ?? interval),
+    resampleForSec: secs(stmt.resampleFor ?? interval),
+    createdAt: new Date(Number(ctx.nowNs / 1_000_000n)).toISOString(),
+  };
+  await ctx.engine.catalog.createContinuousQuery(info);
+  const stored = ctx.engine.catalog.continuousQueries().find((c) => c.database === info.database && c.name === info.name);
+  if (stored && (stored.resampleEverySec !== info.resampleEverySec || stored.resampleForSec !== info.resampleForSec)) {
+    throw new MetaError('continuous query already exists', 'cq_exists');
+  }
+  return EMPTY_OUTPUT;
+}
+
+export async function dropContinuousQuery(stmt: DropContinuousQueryStatement, ctx: QueryContext): Promise<StatementOutput> {
+  const catalog = ctx.engine.catalog;
+  if (!catalog.continuousQueries().some((c) => c.database === stmt.database && c.name === stmt.name)) return EMPTY_OUTPUT;
+  await catalog.dropContinuousQuery(stmt.database, stmt.name);
+  return EMPTY_OUTPUT;
+}
+
+/** The 1.x SHOW CONTINUOUS QUERIES text of a stored definition (RESAMPLE printed when not the default). */
+export function cqCreateText(cq: ContinuousQueryInfo): string {
+  let source;
+  try {
+    const parsed = parseStatement(cq.queryText);
+    if (parsed.kind !== 'Select') return cq.queryText;
+    source = parsed;
+  } catch {
+    return cq.queryText;
+  }
+  const interval = groupByInterval(source);
+  const every = BigInt(cq.resampleEverySec) * NS_PER_SEC;
+  const forNs = BigInt(cq.resampleForSec) * NS_PER_SEC;
+  const stmt: CreateContinuousQueryStatement = {
+    kind: 'CreateContinuousQuery',
+    name: cq.name,
+    database: cq.database,
+    resampleEvery: interval !== null && secs(interval) === cq.resampleEverySec ? null : every,
+    resampleFor: interval !== null && secs(interval) === cq.resampleForSec ? null : forNs,
+    source,
+  };
+  return printStatement(stmt);
+}

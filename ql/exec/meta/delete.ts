@@ -1,0 +1,118 @@
+/**
+ * DELETE, DROP SERIES and DROP MEASUREMENT as engine tombstones (engine.delete).
+ *
+ * - WHERE: tag comparisons → TagExpr, time comparisons → [minNs, maxNs] (tag-cond.ts); a field
+ *   key in WHERE is 1.x's `fields not supported in WHERE clause during deletion`; DROP SERIES
+ *   rejects time (`DROP SERIES doesn't support time in WHERE clause`).
+ * - FROM: names and regexes → the matching measurements; none matching is a no-op; no FROM
+ *   means every measurement.
+ * - As in 1.x a series left without data disappears from the index: DELETE without a time
+ *   condition drops the matching series outright; with one, the matching series that have no
+ *   data left in any policy are dropped afterwards.
+ */
+import { DatabaseNotFoundError, MAX_TIME_NS, MIN_TIME_NS, selectSeries, TRUE_EXPR } from '../../../engine/index.js';
+import type { MeasurementIndex, SeriesIndex, TagExpr } from '../../../engine/index.js';
+import type { Source } from '../../ast/nodes.js';
+import type { DeleteStatement, DropMeasurementStatement, DropSeriesStatement } from '../../ast/statements.js';
+import type { QueryContext, StatementOutput } from '../context.js';
+import { EMPTY_OUTPUT } from '../context.js';
+import { requireDatabase, selectMeasurements, seriesIndex } from './common.js';
+import { seriesWithData } from './data-probe.js';
+import { MetaError } from './errors.js';
+import { mentionsTime, tagCondition, toTagExpr } from './tag-cond.js';
+
+const FIELDS_IN_WHERE = 'fields not supported in WHERE clause during deletion';
+/** Series per exact-match tombstone when dropping series left without data. */
+const DROP_CHUNK = 256;
+
+interface Target {
+  readonly db: string;
+  readonly index: SeriesIndex;
+  /** null: every measurement. */
+  readonly measurements: MeasurementIndex[] | null;
+}
+
+/** The database and measurements a delete acts on; undefined when there is nothing to delete. */
+function target(ctx: QueryContext, sources: readonly Source[]): Target | undefined {
+  const db = ctx.database;
+  if (!db) throw new DatabaseNotFoundError('');
+  requireDatabase(ctx, db);
+  const index = seriesIndex(ctx, db);
+  if (!index) return undefined;
+  if (sources.length === 0) return { db, index, measurements: null };
+  const measurements = selectMeasurements(index, sources);
+  return measurements.length === 0 ? undefined : { db, index, measurements };
+}
+
+function fieldGuard(t: Target): (key: string) => void {
+  return (key) => {
+    const list = t.measurements ?? t.index.measurementNames().map((n) => t.index.measurement(n)).filter((m) => m !== undefined);
+    for (const m of list) {
+      if (m.fields.has(key) && !m.tags.has(key)) throw new MetaError(FIELDS_IN_WHERE, 'fields_in_delete');
+    }
+  };
+}
+
+const names = (t: Target): string[] | null => (t.measurements ? t.measurements.map((m) => m.name) : null);
+
+export async function dropMeasurement(stmt: DropMeasurementStatement, ctx: QueryContext): Promise<StatementOutput> {
+  const t = target(ctx, [{ kind: 'Measurement', database: '', retentionPolicy: '', name: stmt.name, regex: null }]);
+  if (!t) return EMPTY_OUTPUT;
+  await ctx.engine.delete({ db: t.db, measurements: names(t), expr: TRUE_EXPR, minNs: MIN_TIME_NS, maxNs: MAX_TIME_NS, dropSeries: true });
+  return EMPTY_OUTPUT;
+}
+
+export async function dropSeries(stmt: DropSeriesStatement, ctx: QueryContext): Promise<StatementOutput> {
+  if (stmt.condition && mentionsTime(stmt.condition)) throw new MetaError("DROP SERIES doesn't support time in WHERE clause", 'time_not_supported');
+  const t = target(ctx, stmt.sources);
+  if (!t) return EMPTY_OUTPUT;
+  const expr = stmt.condition ? toTagExpr(stmt.condition, { onKey: fieldGuard(t) }) : TRUE_EXPR;
+  await ctx.engine.delete({ db: t.db, measurements: names(t), expr, minNs: MIN_TIME_NS, maxNs: MAX_TIME_NS, dropSeries: true });
+  return EMPTY_OUTPUT;
+}
+
+/** A TagExpr matching exactly the given series of `m` (every tag key of m pinned, '' = absent). */
+function exactSeries(index: SeriesIndex, m: MeasurementIndex, ids: readonly number[]): TagExpr {
+  const keys = [...m.tags.keys()];
+  const one = (id: number): TagExpr => {
+    const tags = index.seriesById(id)?.tags ?? [];
+    let e: TagExpr = TRUE_EXPR;
+    for (const key of keys) {
+      const eq: TagExpr = { op: 'eq', key, value: tags.find((t) => t.key === key)?.value ?? '' };
+      e = e.op === 'true' ? eq : { op: 'and', left: e, right: eq };
+    }
+    return e;
+  };
+  const balanced = (lo: number, hi: number): TagExpr =>
+    hi - lo === 1 ? one(ids[lo]!) : { op: 'or', left: balanced(lo, (lo + hi) >> 1), right: balanced((lo + hi) >> 1, hi) };
+  return balanced(0, ids.length);
+}
+
+async function dropEmptied(ctx: QueryContext, t: Target, expr: TagExpr): Promise<void> {
+  const list = t.measurements ?? t.index.measurementNames().map((n) => t.index.measurement(n)).filter((m) => m !== undefined);
+  for (const m of list) {
+    const ids = selectSeries(m, expr);
+    if (ids.length === 0) continue;
+    const alive = new Set(await seriesWithData(ctx, t.db, m, ids, MIN_TIME_NS, MAX_TIME_NS));
+    const empty = ids.filter((id) => !alive.has(id));
+    for (let i = 0; i < empty.length; i += DROP_CHUNK) {
+      const chunk = empty.slice(i, i + DROP_CHUNK);
+      await ctx.engine.delete({ db: t.db, measurements: [m.name], expr: exactSeries(t.index, m, chunk), minNs: MIN_TIME_NS, maxNs: MAX_TIME_NS, dropSeries: true });
+    }
+  }
+}
+
+export async function deleteData(stmt: DeleteStatement, ctx: QueryContext): Promise<StatementOutput> {
+  const t = target(ctx, stmt.sources);
+  if (!t) return EMPTY_OUTPUT;
+  const cond = tagCondition(stmt.condition, ctx.nowNs, { onKey: fieldGuard(t) });
+  if (cond.empty) return EMPTY_OUTPUT;
+  const measurements = names(t);
+  if (!cond.timed) {
+    await ctx.engine.delete({ db: t.db, measurements, expr: cond.expr, minNs: MIN_TIME_NS, maxNs: MAX_TIME_NS, dropSeries: true });
+    return EMPTY_OUTPUT;
+  }
+  await ctx.engine.delete({ db: t.db, measurements, expr: cond.expr, minNs: cond.minNs, maxNs: cond.maxNs, dropSeries: false });
+  await dropEmptied(ctx, t, cond.expr);
+  return EMPTY_OUTPUT;
+}

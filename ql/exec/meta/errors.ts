@@ -1,0 +1,15 @@
+/**
+ * Errors of metadata statements. The message is the 1.x per-statement error text (clients show
+ * it verbatim); the HTTP layer reports it in the statement's `error` with status 200.
+ */
+import { QueryError } from '../errors.js';
+
+export class MetaError extends QueryError {
+  constructor(message: string, code = 'meta_error') {
+    super(message, code);
+  }
+}
+
+export const databaseRequired = (): MetaError => new MetaError('database name required', 'database_required');
+export const invalidTagComparison = (): MetaError => new MetaError('invalid tag comparison operator', 'invalid_tag_comparison');
+export const userNotFound = (): MetaError => new MetaError('user not found', 'user_not_found');

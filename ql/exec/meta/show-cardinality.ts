@@ -1,0 +1,108 @@
+/**
+ * SHOW SERIES / MEASUREMENT / TAG KEY / TAG VALUES / FIELD KEY [EXACT] CARDINALITY, 1.x shapes:
+ * - SERIES and MEASUREMENT without EXACT, FROM, WHERE and GROUP BY: the index's estimate, one
+ *   unnamed series `cardinality estimation` (0 for a database without data);
+ * - SERIES otherwise: one series per measurement (`count`), split by GROUP BY tags;
+ * - MEASUREMENT otherwise: one unnamed series `count`;
+ * - TAG KEY / TAG VALUES / FIELD KEY: one series per measurement (`count`), EXACT or not.
+ * Counts of 0 give no series. LIMIT/OFFSET apply to the rows of each series (1.x rewrites these
+ * statements into SELECT count(...)), so any OFFSET leaves nothing.
+ */
+import type { MeasurementIndex, SeriesIndex } from '../../../engine/index.js';
+import type { ShowCardinalityStatement } from '../../ast/statements.js';
+import type { Cell, ResultSeries } from '../../result.js';
+import type { QueryContext, StatementOutput } from '../context.js';
+import { byteOrder, databaseName, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
+import { matchingSeries } from './data-probe.js';
+import { MetaError } from './errors.js';
+import { measurementsWithPolicy, fieldsOf } from './show-field-keys.js';
+import { tagKeysOf } from './show-tag-keys.js';
+import { keyFilter, tagValuesOf } from './show-tag-values.js';
+import { mentionsTime, tagCondition, type TagCondition } from './tag-cond.js';
+
+const WHAT: Record<ShowCardinalityStatement['of'], string> = {
+  series: 'SERIES',
+  measurement: 'MEASUREMENT',
+  tagKey: 'TAG KEY',
+  tagValues: 'TAG VALUES',
+  fieldKey: 'FIELD KEY',
+};
+
+function countSeries(name: string | undefined, n: number, stmt: ShowCardinalityStatement, tags?: Record<string, string>): ResultSeries[] {
+  const rows: Cell[][] = page([[n]], stmt.limit, stmt.offset);
+  return n > 0 && rows.length > 0 ? [series(name, ['count'], rows, tags)] : [];
+}
+
+function groupTagKeys(stmt: ShowCardinalityStatement): string[] {
+  const keys: string[] = [];
+  for (const d of stmt.dimensions) {
+    if (d.kind === 'VarRef') keys.push(d.name);
+    else throw new MetaError('only tag keys are supported in GROUP BY of SHOW SERIES CARDINALITY', 'unsupported');
+  }
+  return keys;
+}
+
+function seriesCounts(index: SeriesIndex, m: MeasurementIndex, ids: readonly number[], keys: readonly string[], stmt: ShowCardinalityStatement): ResultSeries[] {
+  if (keys.length === 0) return countSeries(m.name, ids.length, stmt);
+  const groups = new Map<string, { tags: Record<string, string>; n: number }>();
+  for (const id of ids) {
+    const info = index.seriesById(id);
+    if (!info) continue;
+    const tags: Record<string, string> = {};
+    for (const k of keys) tags[k] = info.tags.find((t) => t.key === k)?.value ?? '';
+    const gk = keys.map((k) => tags[k]).join('\u0000');
+    const g = groups.get(gk);
+    if (g) g.n++;
+    else groups.set(gk, { tags, n: 1 });
+  }
+  const sorted = [...groups.entries()].sort((a, b) => byteOrder(a[0], b[0]));
+  return sorted.flatMap(([, g]) => countSeries(m.name, g.n, stmt, g.tags));
+}
+
+export async function showCardinality(stmt: ShowCardinalityStatement, ctx: QueryContext): Promise<StatementOutput> {
+  const db = databaseName(stmt.database, ctx);
+  const filtered = stmt.exact || stmt.sources.length > 0 || stmt.condition !== null || stmt.dimensions.length > 0;
+  if ((stmt.of === 'series' || stmt.of === 'measurement') && !filtered) {
+    const index = ctx.engine.catalog.database(db) ? seriesIndex(ctx, db) : undefined;
+    const n = !index ? 0 : stmt.of === 'series' ? index.seriesCount : index.measurementNames().length;
+    return output([series(undefined, ['cardinality estimation'], [[n]])]);
+  }
+  if ((stmt.of === 'series' || stmt.of === 'measurement') && stmt.condition && mentionsTime(stmt.condition)) {
+    throw new MetaError(`SHOW ${WHAT[stmt.of]} EXACT CARDINALITY doesn't support time in WHERE clause`, 'time_not_supported');
+  }
+  const info = requireDatabase(ctx, db);
+  const index = seriesIndex(ctx, db);
+  if (!index) return output([]);
+  const cond: TagCondition | null = stmt.condition ? tagCondition(stmt.condition, ctx.nowNs) : null;
+  const out: ResultSeries[] = [];
+  switch (stmt.of) {
+    case 'series': {
+      const keys = groupTagKeys(stmt);
+      for (const m of selectMeasurements(index, stmt.sources)) {
+        const ids = cond ? await matchingSeries(ctx, db, m, cond) : m.seriesIds;
+        out.push(...seriesCounts(index, m, ids, keys, stmt));
+      }
+      return output(out);
+    }
+    case 'measurement': {
+      let n = 0;
+      for (const m of selectMeasurements(index, stmt.sources)) {
+        if (!cond || (await matchingSeries(ctx, db, m, cond)).length > 0) n++;
+      }
+      return output(countSeries(undefined, n, stmt));
+    }
+    case 'tagKey':
+      for (const m of selectMeasurements(index, stmt.sources)) out.push(...countSeries(m.name, (await tagKeysOf(ctx, db, m, cond)).length, stmt));
+      return output(out);
+    case 'tagValues': {
+      const keep = stmt.tagKey ? keyFilter(stmt.tagKey) : () => true;
+      for (const m of selectMeasurements(index, stmt.sources)) {
+        out.push(...countSeries(m.name, (await tagValuesOf(ctx, db, m, keep, cond)).length, stmt));
+      }
+      return output(out);
+    }
+    case 'fieldKey':
+      for (const { m, rp } of measurementsWithPolicy(ctx, info, stmt.sources)) out.push(...countSeries(m.name, (await fieldsOf(ctx, db, rp, m)).length, stmt));
+      return output(out);
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * SHOW FIELD KEYS [ON db] [FROM [rp.]m | /re/] [LIMIT] [OFFSET]: one series per measurement
+ * with `fieldKey,fieldType` (float|integer|string|boolean|unsigned), byte order. Field sets are
+ * per retention policy as in 1.x: the policy named in FROM, else the database's default
+ * (`retention policy not found: x` when it does not exist).
+ */
+import { FIELD_TYPE_NAMES, RetentionPolicyNotFoundError } from '../../../engine/index.js';
+import type { DatabaseInfo, FieldType, MeasurementIndex } from '../../../engine/index.js';
+import type { Source } from '../../ast/nodes.js';
+import type { ShowFieldKeysStatement } from '../../ast/statements.js';
+import type { ResultSeries } from '../../result.js';
+import type { QueryContext, StatementOutput } from '../context.js';
+import { byteOrder, databaseName, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
+import { fieldsInPolicy } from './data-probe.js';
+
+/** The policy a source reads: its own qualifier or the database default. */
+export function sourcePolicy(info: DatabaseInfo, source: Source | undefined): string {
+  const named = source?.kind === 'Measurement' ? source.retentionPolicy : '';
+  const rp = named || info.defaultRp || '';
+  if (!info.rps.some((r) => r.name === rp)) throw new RetentionPolicyNotFoundError(rp);
+  return rp;
+}
+
+/** Measurements of FROM with the policy each is read in (every source may name its own). */
+export function measurementsWithPolicy(ctx: QueryContext, info: DatabaseInfo, sources: readonly Source[]): { m: MeasurementIndex; rp: string }[] {
+  const index = seriesIndex(ctx, info.name);
+  if (!index) {
+    sourcePolicy(info, sources[0]);
+    return [];
+  }
+  const groups = sources.length === 0 ? [undefined] : sources;
+  const seen = new Map<string, { m: MeasurementIndex; rp: string }>();
+  for (const src of groups) {
+    const rp = sourcePolicy(info, src);
+    for (const m of selectMeasurements(index, src ? [src] : [])) if (!seen.has(m.name)) seen.set(m.name, { m, rp });
+  }
+  return [...seen.values()].sort((a, b) => byteOrder(a.m.name, b.m.name));
+}
+
+export async function fieldsOf(ctx: QueryContext, db: string, rp: string, m: MeasurementIndex): Promise<[string, FieldType][]> {
+  const fields = await fieldsInPolicy(ctx, db, rp, m);
+  return [...fields].sort((a, b) => byteOrder(a[0], b[0]));
+}
+
+export async function showFieldKeys(stmt: ShowFieldKeysStatement, ctx: QueryContext): Promise<StatementOutput> {
+  const db = databaseName(stmt.database, ctx);
+  const info = requireDatabase(ctx, db);
+  const out: ResultSeries[] = [];
+  for (const { m, rp } of measurementsWithPolicy(ctx, info, stmt.sources)) {
+    const rows = page(await fieldsOf(ctx, db, rp, m), stmt.limit, stmt.offset);
+    if (rows.length > 0) out.push(series(m.name, ['fieldKey', 'fieldType'], rows.map(([k, t]) => [k, FIELD_TYPE_NAMES[t]])));
+  }
+  return output(out);
+}

@@ -1,0 +1,32 @@
+/**
+ * SHOW SERIES [ON db] [FROM ...] [WHERE tags/time] [LIMIT] [OFFSET]: one unnamed series with
+ * column `key` (the canonical series key, line-protocol escaped), measurements in byte order
+ * and keys in byte order within each; with a time condition only series with data in range.
+ */
+import type { ShowSeriesStatement } from '../../ast/statements.js';
+import type { QueryContext, StatementOutput } from '../context.js';
+import { EMPTY_OUTPUT } from '../context.js';
+import { byteOrder, databaseName, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
+import { matchingSeries } from './data-probe.js';
+import { tagCondition } from './tag-cond.js';
+
+export async function showSeries(stmt: ShowSeriesStatement, ctx: QueryContext): Promise<StatementOutput> {
+  const db = databaseName(stmt.database, ctx);
+  requireDatabase(ctx, db);
+  const index = seriesIndex(ctx, db);
+  if (!index) return EMPTY_OUTPUT;
+  const cond = tagCondition(stmt.condition, ctx.nowNs);
+  const keys: string[] = [];
+  for (const m of selectMeasurements(index, stmt.sources)) {
+    const own: string[] = [];
+    for (const id of await matchingSeries(ctx, db, m, cond)) {
+      const info = index.seriesById(id);
+      if (info) own.push(info.key);
+    }
+    own.sort(byteOrder);
+    keys.push(...own);
+  }
+  const rows = page(keys, stmt.limit, stmt.offset);
+  if (rows.length === 0) return EMPTY_OUTPUT;
+  return output([series(undefined, ['key'], rows.map((k) => [k]))]);
+}

@@ -1,0 +1,74 @@
+/**
+ * SHOW TAG VALUES [ON db] [FROM ...] WITH KEY = k | != k | =~ /re/ | !~ /re/ | IN (k1, k2)
+ * [WHERE tags/time] [LIMIT] [OFFSET]: one series per measurement with columns `key,value`,
+ * rows sorted by key then value (byte order), values of the series matching WHERE only;
+ * LIMIT/OFFSET per measurement.
+ */
+import type { MeasurementIndex } from '../../../engine/index.js';
+import { compileRegex } from '../../ast/regex.js';
+import type { ShowTagValuesStatement, TagKeyFilter } from '../../ast/statements.js';
+import type { ResultSeries } from '../../result.js';
+import type { QueryContext, StatementOutput } from '../context.js';
+import { byteOrder, databaseName, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
+import { matchingSeries } from './data-probe.js';
+import { tagCondition, type TagCondition } from './tag-cond.js';
+
+export function keyFilter(f: TagKeyFilter): (key: string) => boolean {
+  switch (f.op) {
+    case '=':
+      return (k) => k === f.key;
+    case '!=':
+      return (k) => k !== f.key;
+    case '=~': {
+      const re = compileRegex(f.regex.source);
+      return (k) => re.test(k);
+    }
+    case '!~': {
+      const re = compileRegex(f.regex.source);
+      return (k) => !re.test(k);
+    }
+    case 'IN': {
+      const set = new Set(f.keys);
+      return (k) => set.has(k);
+    }
+  }
+}
+
+/** `[key, value]` pairs of `m` whose key passes `keep`, present in series matching `cond`; sorted. */
+export async function tagValuesOf(
+  ctx: QueryContext,
+  db: string,
+  m: MeasurementIndex,
+  keep: (key: string) => boolean,
+  cond: TagCondition | null,
+): Promise<[string, string][]> {
+  const keys = [...m.tags.keys()].filter(keep).sort(byteOrder);
+  if (keys.length === 0) return [];
+  const filtered = cond && !(cond.expr.op === 'true' && !cond.timed);
+  const ids = filtered ? new Set(await matchingSeries(ctx, db, m, cond)) : null;
+  const rows: [string, string][] = [];
+  for (const key of keys) {
+    const values: string[] = [];
+    for (const [value, list] of m.tags.get(key) ?? []) {
+      if (!ids || list.some((id) => ids.has(id))) values.push(value);
+    }
+    values.sort(byteOrder);
+    for (const v of values) rows.push([key, v]);
+  }
+  return rows;
+}
+
+export async function showTagValues(stmt: ShowTagValuesStatement, ctx: QueryContext): Promise<StatementOutput> {
+  const db = databaseName(stmt.database, ctx);
+  requireDatabase(ctx, db);
+  const index = seriesIndex(ctx, db);
+  if (!index) return output([]);
+  const cond = stmt.condition ? tagCondition(stmt.condition, ctx.nowNs) : null;
+  const keep = keyFilter(stmt.tagKey);
+  const out: ResultSeries[] = [];
+  for (const m of selectMeasurements(index, stmt.sources)) {
+    const rows = page(await tagValuesOf(ctx, db, m, keep, cond), stmt.limit, stmt.offset);
+    if (rows.length > 0) out.push(series(m.name, ['key', 'value'], rows));
+  }
+  return output(out);
+}

@@ -1,0 +1,109 @@
+/**
+ * WHERE conditions of metadata statements → engine TagExpr plus a time range.
+ *
+ * Tag comparisons (`=`, `!=`, `=~`, `!~`, AND, OR) translate one to one. Top-level time
+ * comparisons become the range (ql/plan/time-range.ts); a time comparison nested under OR only
+ * widens the range (its branch is `true` here), as 1.x drops time from the tag filter. Any other
+ * comparison is 1.x's `invalid tag comparison operator`.
+ */
+import { TRUE_EXPR } from '../../../engine/index.js';
+import type { TagExpr } from '../../../engine/index.js';
+import type { Expr } from '../../ast/nodes.js';
+import { compileRegex } from '../../ast/regex.js';
+import { isTimeRef, mentionsTime, splitTimeRange } from '../../plan/time-range.js';
+import { invalidTagComparison } from './errors.js';
+
+export { mentionsTime };
+
+export interface TagCondition {
+  readonly expr: TagExpr;
+  /** True when WHERE bounds time (on either side). */
+  readonly timed: boolean;
+  readonly minNs: bigint;
+  readonly maxNs: bigint;
+  /** The time bounds cannot be satisfied. */
+  readonly empty: boolean;
+}
+
+export interface TranslateOptions {
+  /** Called for every tag key the condition names (DELETE rejects field keys through it). */
+  readonly onKey?: (key: string) => void;
+}
+
+const and = (left: TagExpr, right: TagExpr): TagExpr =>
+  left.op === 'true' ? right : right.op === 'true' ? left : { op: 'and', left, right };
+const or = (left: TagExpr, right: TagExpr): TagExpr =>
+  left.op === 'true' || right.op === 'true' ? TRUE_EXPR : { op: 'or', left, right };
+
+/**
+ * A pattern for the engine's plain `new RegExp(pattern)`: RE2 specifics translated by
+ * compileRegex; a leading `(?i)` becomes letter classes outside character classes (JS has no
+ * inline flags), which covers the patterns 1.x users write.
+ */
+export function enginePattern(re2: string): string {
+  const re = compileRegex(re2);
+  if (!re.flags.includes('i')) return re.source;
+  let out = '';
+  let inClass = false;
+  const src = re.source;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i]!;
+    if (c === '\\') {
+      out += c + (src[i + 1] ?? '');
+      i++;
+    } else if (inClass) {
+      if (c === ']') inClass = false;
+      out += c;
+    } else if (c === '[') {
+      inClass = true;
+      out += c;
+    } else out += /[a-zA-Z]/.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c;
+  }
+  return out;
+}
+
+function comparison(e: Expr & { kind: 'Binary' }, opts: TranslateOptions): TagExpr {
+  let key: string | undefined;
+  let value: Expr;
+  if (e.lhs.kind === 'VarRef') {
+    key = e.lhs.name;
+    value = e.rhs;
+  } else if (e.rhs.kind === 'VarRef') {
+    key = e.rhs.name;
+    value = e.lhs;
+  } else throw invalidTagComparison();
+  opts.onKey?.(key);
+  const positive = e.op === '=' || e.op === '=~';
+  if (value.kind === 'Regex') {
+    if (e.op === '=' || e.op === '!=') throw invalidTagComparison();
+    return { op: positive ? 'match' : 'nmatch', key, pattern: enginePattern(value.source) };
+  }
+  if (e.op === '=~' || e.op === '!~') throw invalidTagComparison();
+  if (value.kind === 'String') return { op: positive ? 'eq' : 'neq', key, value: value.value };
+  // A tag never equals a number / boolean (1.x compares tag values as strings only).
+  return positive ? { op: 'false' } : TRUE_EXPR;
+}
+
+/** Translate a condition without time comparisons at the top level. */
+export function toTagExpr(e: Expr, opts: TranslateOptions = {}): TagExpr {
+  if (e.kind === 'Boolean') return e.value ? TRUE_EXPR : { op: 'false' };
+  if (e.kind !== 'Binary') throw invalidTagComparison();
+  if (e.op === 'AND') return and(toTagExpr(e.lhs, opts), toTagExpr(e.rhs, opts));
+  if (e.op === 'OR') return or(toTagExpr(e.lhs, opts), toTagExpr(e.rhs, opts));
+  if (isTimeRef(e.lhs) || isTimeRef(e.rhs)) return TRUE_EXPR;
+  if (e.op === '=' || e.op === '!=' || e.op === '=~' || e.op === '!~') return comparison(e, opts);
+  throw invalidTagComparison();
+}
+
+/** Split a WHERE condition into its time range and its tag filter. */
+export function tagCondition(cond: Expr | null, nowNs: bigint, opts: TranslateOptions = {}): TagCondition {
+  const split = splitTimeRange(cond, nowNs, false);
+  const expr = split.rest ? toTagExpr(split.rest, opts) : TRUE_EXPR;
+  return {
+    expr,
+    timed: split.hasMin || split.hasMax || (cond !== null && mentionsTime(cond)),
+    minNs: split.min,
+    maxNs: split.max,
+    empty: split.empty,
+  };
+}
