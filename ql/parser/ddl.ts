@@ -244,7 +244,7 @@ function deleting(r: Lang, refuseRp: boolean): Parser<{ sources: Source[]; condi
     }
     return err === null ? P.succeed(sources) : failWith(() => ParseError.at(err, { line: 1, char: 1 }));
   });
-  return P.seqMap(opt(from), where(r.expr), (sources, condition) => ({ sources: sources ?? [], condition })).chain((d) =>
+  return P.seqMap(opt(from), where, (sources, condition) => ({ sources: sources ?? [], condition })).chain((d) =>
     d.sources.length === 0 && d.condition === null ? fatal('FROM', 'WHERE') : P.succeed(d),
   );
 }

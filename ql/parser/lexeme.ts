@@ -11,6 +11,7 @@
  */
 import P from 'parsimmon';
 import type { Parser } from 'parsimmon';
+import { isKeyword } from '../ast/keywords.js';
 import { re2Error } from '../ast/re2.js';
 import { ParseError } from '../errors.js';
 import type { SourcePos } from '../errors.js';
@@ -129,9 +130,15 @@ export const here: Parser<number> = P((input, i) => P.makeSuccess(i, skipWs(inpu
  * Soft failure when the next character is not `/`; a bad regex throws the 1.x error.
  */
 export const regexLit: Parser<string> = P((input, i) => {
+  const r = regexAt(input, i);
+  return r === null ? P.makeFailure(i, 'regex') : P.makeSuccess(r.end, r.source);
+});
+
+/** The regex literal at `i` (after whitespace), null when there is none; throws on a bad one. */
+export function regexAt(input: string, i: number): { source: string; end: number } | null {
   let j = i;
   while (isWs(input.charCodeAt(j))) j++; // whitespace only: `/*` here starts a regex, as in 1.x
-  if (input.charCodeAt(j) !== 47) return P.makeFailure(i, 'regex');
+  if (input.charCodeAt(j) !== 47) return null;
   let out = '';
   let k = j + 1;
   for (;;) {
@@ -148,8 +155,8 @@ export const regexLit: Parser<string> = P((input, i) => {
   }
   const err = re2Error(out);
   if (err !== null) throw ParseError.at(err, regexErrorPos(input, j));
-  return P.makeSuccess(k + 1, out);
-});
+  return { source: out, end: k + 1 };
+}
 
 /** 1.x reports regex errors at the rune before the opening `/` (its reader's current rune). */
 function regexErrorPos(input: string, slash: number): SourcePos {
@@ -174,8 +181,18 @@ export function clause<T>(kw: Parser<unknown>, p: Parser<T>): Parser<T | null> {
  */
 export function dispatch<T>(entries: ReadonlyArray<readonly [string, Parser<T>] | readonly [string, Parser<T>, 'hidden']>): Parser<T> {
   const expected = entries.filter((e) => e[2] !== 'hidden').map(([w]) => w.toUpperCase());
-  return P.alt<T>(...entries.map(([w, p]) => keyword(w).then(p)), fatal(...expected));
+  const table = new Map<string, Parser<T>>(entries.map(([w, p]) => [w, afterToken.then(p)]));
+  const none = fatal(...expected);
+  // One lookup instead of trying each keyword in turn: statement words are all bare words.
+  return P((input, i) => P.makeSuccess(i, peek(input, i))).chain((t) => {
+    const word = t.type === 'KEYWORD' ? t.lit : t.type === 'IDENT' && !t.quoted ? t.lit.toLowerCase() : '';
+    const p = table.get(word);
+    return p !== undefined && (t.type === 'IDENT' ? !isKeyword(word) : true) ? p : none;
+  });
 }
+
+/** Consumes the token at the current position (after a dispatch decided on it). */
+const afterToken: Parser<null> = P((input, i) => P.makeSuccess(peek(input, i).end, null));
 
 /** Succeeds without consuming when the next character (no whitespace skipped) is one of `chars`. */
 export function nextCharIn(chars: string): Parser<string> {

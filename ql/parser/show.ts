@@ -41,7 +41,7 @@ function cardinality(
   const tagKey = of === 'tagValues' ? tagKeyFilter : P.succeed(null);
   return P.seqMap(
     P.seq(onDatabase, fromSources, tagKey),
-    P.seq(where(r.expr), groupBy(r.expr), intClause('limit'), intClause('offset')),
+    P.seq(where, groupBy, intClause('limit'), intClause('offset')),
     ([database, sources, tk], [condition, dimensions, limit, offset]): ShowCardinalityStatement => ({
       kind: 'ShowCardinality', of, exact, database, sources, condition, tagKey: tk, dimensions, limit, offset,
     }),
@@ -63,7 +63,7 @@ function showSeries(r: Lang): Parser<Statement> {
   return opt(keyword('exact')).chain((exact) =>
     P.alt<Statement>(
       keyword('cardinality').then(cardinality(r, 'series', exact !== null)),
-      P.seqMap(onDatabase, fromSources, where(r.expr), paging, (database, sources, condition, [sortFields, limit, offset]) => ({
+      P.seqMap(onDatabase, fromSources, where, paging, (database, sources, condition, [sortFields, limit, offset]) => ({
         kind: 'ShowSeries', database, sources, condition, sortFields, limit, offset,
       })),
     ),
@@ -75,14 +75,14 @@ function showMeasurements(r: Lang): Parser<Statement> {
     keyword('with').then(expect(keyword('measurement'), 'MEASUREMENT')),
     expect(P.alt(sym('=~'), sym('=')), '=', '=~').then(measurementSource),
   );
-  return P.seqMap(onDatabase, withMeasurement, where(r.expr), paging, (database, source, condition, [sortFields, limit, offset]) => ({
+  return P.seqMap(onDatabase, withMeasurement, where, paging, (database, source, condition, [sortFields, limit, offset]) => ({
     kind: 'ShowMeasurements', database, source, condition, sortFields, limit, offset,
   }));
 }
 
 function showTagKeys(r: Lang): Parser<Statement> {
   return P.seqMap(
-    P.seq(onDatabase, fromSources, where(r.expr)),
+    P.seq(onDatabase, fromSources, where),
     P.seq(paging, intClause('slimit'), intClause('soffset')),
     ([database, sources, condition], [[sortFields, limit, offset], slimit, soffset]) => ({
       kind: 'ShowTagKeys', database, sources, condition, sortFields, limit, offset, slimit, soffset,
@@ -96,7 +96,7 @@ function showTagValues(r: Lang): Parser<Statement> {
     keyword('cardinality').then(cardinality(r, 'tagValues', false)),
     P.seqMap(
       P.seq(onDatabase, fromSources, tagKeyFilter),
-      P.seq(where(r.expr), paging),
+      P.seq(where, paging),
       ([database, sources, tagKey], [condition, [sortFields, limit, offset]]) => ({
         kind: 'ShowTagValues', database, sources, tagKey, condition, sortFields, limit, offset,
       }),
