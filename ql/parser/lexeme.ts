@@ -25,10 +25,18 @@ let cacheAt = -1;
 let cacheVersion = -1;
 let cacheTok: Token = { type: 'EOF', lit: '', start: 0, end: 0, quoted: true };
 
+let scans = 0;
+
+/** Tokens scanned so far (cache misses): tests bound the parser's work by it. */
+export function tokensScanned(): number {
+  return scans;
+}
+
 /** The token at or after `i` (cached). */
 export function peek(input: string, i: number): Token {
   const v = paramsVersion();
   if (i !== cacheAt || input !== cacheInput || v !== cacheVersion) {
+    scans++;
     cacheTok = nextToken(input, i);
     cacheInput = input;
     cacheAt = i;

@@ -49,11 +49,8 @@ export function skipWs(s: string, i: number): number {
     if (isWs(c)) {
       i++;
     } else if (c === C.Minus && s.charCodeAt(i + 1) === C.Minus) {
-      const nl = s.indexOf('\n', i + 2);
-      const cr = s.indexOf('\r', i + 2);
-      const end = nl < 0 ? cr : cr < 0 ? nl : Math.min(nl, cr);
-      if (end < 0) return n;
-      i = end + 1;
+      i += 2;
+      for (let d = s.charCodeAt(i); i < n && d !== C.Nl && d !== C.Cr; d = s.charCodeAt(++i));
     } else if (c === C.Slash && s.charCodeAt(i + 1) === C.Star) {
       const end = s.indexOf('*/', i + 2);
       if (end < 0) return i;
