@@ -89,8 +89,6 @@ export function token(pred: (t: Token) => boolean, expected: string): Parser<Tok
   });
 }
 
-const isBareWord = (t: Token): boolean => t.type === 'KEYWORD' || (t.type === 'IDENT' && !t.quoted);
-
 /**
  * Case-insensitive keyword. Reserved words (ast/keywords.ts) match only as keyword tokens; Strata's
  * contextual words (MATERIALIZED, VIEW, ...) match an unquoted identifier with that spelling.
@@ -118,19 +116,12 @@ export function tight(s: string): Parser<string> {
 /** An identifier: bare non-keyword word or double-quoted name (escapes resolved). */
 export const ident: Parser<string> = token((t) => t.type === 'IDENT', 'identifier').map((t) => t.lit);
 
-/** A bare word (keyword or unquoted identifier), lower-cased: for dispatch on statement words. */
-export const bareWord: Parser<string> = token(isBareWord, 'identifier').map((t) => t.lit.toLowerCase());
-
 export const stringLit: Parser<string> = token((t) => t.type === 'STRING', 'string').map((t) => t.lit);
 export const integerTok: Parser<Token> = token((t) => t.type === 'INTEGER', 'integer');
-export const numberTok: Parser<Token> = token((t) => t.type === 'NUMBER', 'number');
 export const durationTok: Parser<Token> = token((t) => t.type === 'DURATIONVAL', 'duration');
 
 /** `;` or the end of input (soft). */
 export const eof: Parser<null> = token((t) => t.type === 'EOF', 'EOF').map(() => null);
-
-/** Current index after whitespace (for positions of values checked after parsing). */
-export const here: Parser<number> = P((input, i) => P.makeSuccess(i, skipWs(input, i)));
 
 /**
  * A regex literal `/.../` (only where 1.x calls parseRegex: sources, fields, call arguments,
@@ -202,18 +193,3 @@ export function dispatch<T>(entries: ReadonlyArray<readonly [string, Parser<T>] 
 /** Consumes the token at the current position (after a dispatch decided on it). */
 const afterToken: Parser<null> = P((input, i) => P.makeSuccess(peek(input, i).end, null));
 
-/** Succeeds without consuming when the next character (no whitespace skipped) is one of `chars`. */
-export function nextCharIn(chars: string): Parser<string> {
-  return P((input, i) => {
-    const c = input[i];
-    return c !== undefined && chars.includes(c) ? P.makeSuccess(i, c) : P.makeFailure(i, chars);
-  });
-}
-
-/** Succeeds without consuming unless the next character is one of `chars`. */
-export function nextCharNotIn(chars: string): Parser<null> {
-  return P((input, i) => {
-    const c = input[i];
-    return c !== undefined && chars.includes(c) ? P.makeFailure(i, chars) : P.makeSuccess(i, null);
-  });
-}
