@@ -23,7 +23,18 @@ export type DurationResult = { readonly ok: true; readonly ns: bigint } | { read
 const invalid: DurationResult = { ok: false, error: 'invalid duration' };
 
 /** influxql.ParseDuration: `-`? (digits unit)+ with int64 wrap-around and its overflow message. */
+const SIMPLE = /^(\d{1,15})(ns|ms|u|µ|s|m|h|d|w)$/;
+
 export function parseDuration(s: string): DurationResult {
+  const m = SIMPLE.exec(s);
+  if (m !== null) {
+    // Fast path: one term of at most 15 digits; only weeks/days can overflow int64 here.
+    const unit = m[2] === 'µ' ? 'u' : m[2];
+    if (unit !== undefined && Object.hasOwn(NS, unit)) {
+      const ns = BigInt(m[1] ?? '0') * NS[unit as keyof typeof NS];
+      if (ns <= INT64_MAX) return { ok: true, ns };
+    }
+  }
   const a = Array.from(s);
   if (a.length < 2) return invalid;
   let i = 0;

@@ -18,7 +18,7 @@ const query = semicolons.then(
     .then(language.statement)
     .skip(P.alt(sym(';').atLeast(1), P.lookahead(eof), fatal(';')))
     .many(),
-);
+).skip(eof);
 
 /**
  * Parses `text` into statements. Throws ParseError with the 1.x text on any syntax error (the first
@@ -28,7 +28,7 @@ export function parseQuery(text: string, params?: Params): Statement[] {
   return withParams(params, () => {
     let result: P.Result<Statement[]>;
     try {
-      result = query.skip(eof).parse(text);
+      result = query.parse(text);
     } catch (e) {
       if (e instanceof ParseError) throw e;
       if (e instanceof RangeError) throw ParseError.plain('query is too deeply nested');
