@@ -63,14 +63,18 @@ const shardDuration: Parser<bigint> = expect(keyword('duration'), 'DURATION').th
   ),
 );
 
+/** After `WITH`, at least one retention policy option must follow. */
+const rpOptionAhead = P.lookahead(P.alt(keyword('duration'), keyword('name'), keyword('replication'), keyword('shard')))
+  .or(fatal('DURATION', 'NAME', 'REPLICATION', 'SHARD'));
+
 export const createDatabase: Parser<Statement> = P.seqMap(
   name,
   clause(
-    keyword('with').skip(P.lookahead(P.alt(keyword('duration'), keyword('name'), keyword('replication'), keyword('shard'))).or(fatal('DURATION', 'NAME', 'REPLICATION', 'SHARD'))),
+    keyword('with').skip(rpOptionAhead),
     P.seqMap(
       clause(keyword('duration'), durationArg),
       clause(keyword('replication'), intArg(1, MAX_INT32)),
-      clause(keyword('shard'), shardDuration),
+      clause(keyword('shard'), expect(keyword('duration'), 'DURATION').then(durationArg)),
       clause(keyword('name'), name),
       (duration, replication, shard, rp) => ({ duration, replication, shardDuration: shard, name: rp ?? '' }),
     ),
@@ -234,7 +238,7 @@ export const uint64Arg: Parser<bigint> = expect(integerTok, 'integer').chain((t)
 export const dropShard: Parser<Statement> = uint64Arg.map((id) => ({ kind: 'DropShard', id }));
 
 /** DELETE / DROP SERIES: `[FROM sources] [WHERE cond]`, at least one; db (and for DROP SERIES rp) refused. */
-function deleting(r: Lang, refuseRp: boolean): Parser<{ sources: Source[]; condition: Expr | null }> {
+function deleting(refuseRp: boolean): Parser<{ sources: Source[]; condition: Expr | null }> {
   const from = keyword('from').then(measurementSources).chain((sources) => {
     let err: string | null = null;
     for (const s of sources) {
@@ -249,5 +253,5 @@ function deleting(r: Lang, refuseRp: boolean): Parser<{ sources: Source[]; condi
   );
 }
 
-export const deleteStatement = (r: Lang): Parser<Statement> => deleting(r, false).map((d) => ({ kind: 'Delete', ...d }));
-export const dropSeries = (r: Lang): Parser<Statement> => deleting(r, true).map((d) => ({ kind: 'DropSeries', ...d }));
+export const deleteStatement: Parser<Statement> = deleting(false).map((d) => ({ kind: 'Delete', ...d }));
+export const dropSeries: Parser<Statement> = deleting(true).map((d) => ({ kind: 'DropSeries', ...d }));

@@ -47,8 +47,8 @@ function statementTable(r: P.TypedLanguage<Grammar>): Parser<Statement> {
   }));
   return dispatch<Statement>([
     ['select', r.select],
-    ['delete', D.deleteStatement(r)],
-    ['show', show(r)],
+    ['delete', D.deleteStatement],
+    ['show', show],
     ['create', dispatch<Statement>([
       ['continuous', dispatch<Statement>([['query', D.createContinuousQuery(r)]])],
       ['database', D.createDatabase],
@@ -62,7 +62,7 @@ function statementTable(r: P.TypedLanguage<Grammar>): Parser<Statement> {
       ['database', D.dropDatabase],
       ['measurement', D.dropMeasurement],
       ['retention', dispatch<Statement>([['policy', D.dropRetentionPolicy]])],
-      ['series', D.dropSeries(r)],
+      ['series', D.dropSeries],
       ['shard', D.dropShard],
       ['subscription', D.dropSubscription],
       ['user', U.dropUser],
