@@ -8,6 +8,9 @@
  * throws a ParseError (`expect`, `fatal`) with the 1.x "found X, expected Y" text. Soft Parsimmon
  * failures therefore only ever happen at a clause's first token, which also means no backtracking
  * and linear time on any input.
+ *
+ * Expressions and clauses (./expr.ts, ./clauses.ts) are token-level primitives over the same
+ * `peek()` for speed (perf/PARSER.md); the grammar composes them like any other lexeme.
  */
 import P from 'parsimmon';
 import type { Parser } from 'parsimmon';
@@ -120,7 +123,7 @@ export const stringLit: Parser<string> = token((t) => t.type === 'STRING', 'stri
 export const integerTok: Parser<Token> = token((t) => t.type === 'INTEGER', 'integer');
 export const durationTok: Parser<Token> = token((t) => t.type === 'DURATIONVAL', 'duration');
 
-/** `;` or the end of input (soft). */
+/** The end of input (soft). */
 export const eof: Parser<null> = token((t) => t.type === 'EOF', 'EOF').map(() => null);
 
 /**

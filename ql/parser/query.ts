@@ -35,7 +35,8 @@ export function parseQuery(text: string, params?: Params): Statement[] {
       throw new InvariantError(`parser failure: ${e instanceof Error ? e.message : String(e)}`);
     }
     if (result.status) return result.value;
-    throw unexpectedAt(text, result.index.offset, result.expected);
+    // Not reached: every committed path throws its own error. Kept as a typed fallback.
+    throw unexpectedAt(text, result.index.offset, result.expected.length > 0 ? result.expected : [';']);
   });
 }
 
