@@ -23,15 +23,17 @@ export type DurationResult = { readonly ok: true; readonly ns: bigint } | { read
 const invalid: DurationResult = { ok: false, error: 'invalid duration' };
 
 /** influxql.ParseDuration: `-`? (digits unit)+ with int64 wrap-around and its overflow message. */
+const isUnit = (u: string): u is keyof typeof NS => Object.hasOwn(NS, u);
+
 const SIMPLE = /^(\d{1,15})(ns|ms|u|µ|s|m|h|d|w)$/;
 
 export function parseDuration(s: string): DurationResult {
   const m = SIMPLE.exec(s);
   if (m !== null) {
     // Fast path: one term of at most 15 digits; only weeks/days can overflow int64 here.
-    const unit = m[2] === 'µ' ? 'u' : m[2];
-    if (unit !== undefined && Object.hasOwn(NS, unit)) {
-      const ns = BigInt(m[1] ?? '0') * NS[unit as keyof typeof NS];
+    const unit = m[2] === 'µ' ? 'u' : m[2] ?? '';
+    if (isUnit(unit)) {
+      const ns = BigInt(m[1] ?? '0') * NS[unit];
       if (ns <= INT64_MAX) return { ok: true, ns };
     }
   }
