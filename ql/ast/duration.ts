@@ -49,7 +49,9 @@ export function parseDuration(s: string): DurationResult {
     const start = i;
     while (i < a.length && /[0-9]/.test(a[i] ?? '')) i++;
     if (i >= a.length || i === start) return invalid;
-    const n = BigInt(a.slice(start, i).join(''));
+    const digits = a.slice(start, i).join('').replace(/^0+(?=\d)/, '');
+    if (digits.length > 19) return invalid; // beyond int64 (and keeps BigInt parsing cheap)
+    const n = BigInt(digits);
     if (n > INT64_MAX) return invalid;
     measure = n;
     const ch = a[i];

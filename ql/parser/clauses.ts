@@ -12,7 +12,7 @@ import type { Expr, Field, FillOption, Measurement, SortField, Target } from '..
 import { ParseError } from '../errors.js';
 import { exprAt, segmentsAt } from './expr.js';
 import { peek, regexAt, unexpectedAt } from './lexeme.js';
-import { posAt, skipWs } from './scanner.js';
+import { decimalValue, posAt, skipWs } from './scanner.js';
 import type { Token } from './scanner.js';
 
 export interface At<T> {
@@ -200,7 +200,7 @@ export function intAt(input: string, i: number, word: string): At<number> {
   if (!isKw(t, word)) return { v: 0, end: i };
   const n = peek(input, t.end);
   if (n.type !== 'INTEGER') throw unexpectedAt(input, t.end, ['integer']);
-  const v = BigInt(n.lit);
+  const v = decimalValue(n.lit);
   if (v < 0n) throw ParseError.at(`${word.toUpperCase()} must be >= 0`, posAt(input, n.start));
   return { v: Number(v > INT64_MAX ? INT64_MAX : v), end: n.end };
 }

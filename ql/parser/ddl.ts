@@ -13,7 +13,7 @@ import type { Grammar } from './language.js';
 import {
   clause, durationTok, expect, fatal, failWith, ident, integerTok, keyword, opt, peek, stringLit, sym, tight, token,
 } from './lexeme.js';
-import { posAt } from './scanner.js';
+import { decimalValue, posAt } from './scanner.js';
 import type { Token } from './scanner.js';
 import { measurementSources, where } from './select.js';
 
@@ -40,7 +40,7 @@ const strictDuration: Parser<bigint> = expect(durationTok, 'duration').chain(dur
 /** 1.x ParseInt(min, max): an INTEGER token within range. */
 export function intArg(min: number, max: number): Parser<number> {
   return expect(integerTok, 'integer').chain((t) => {
-    const v = BigInt(t.lit);
+    const v = decimalValue(t.lit);
     if (v > (1n << 63n) - 1n || v < -(1n << 63n)) {
       return failWith(({ input }) => ParseError.at(`strconv.Atoi: parsing "${t.lit}": value out of range`, posAt(input, t.start)));
     }
@@ -229,7 +229,7 @@ export const dropMeasurement: Parser<Statement> = name.map((n) => ({ kind: 'Drop
 
 /** ParseUInt64: an INTEGER within uint64. */
 export const uint64Arg: Parser<bigint> = expect(integerTok, 'integer').chain((t) => {
-  const v = BigInt(t.lit);
+  const v = decimalValue(t.lit);
   return v >= 0n && v < 1n << 64n
     ? P.succeed(v)
     : failWith(({ input }) => ParseError.at(`strconv.ParseUint: parsing "${t.lit}": ${v < 0n ? 'invalid syntax' : 'value out of range'}`, posAt(input, t.start)));

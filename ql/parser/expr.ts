@@ -17,7 +17,7 @@ import type { BinaryOp, DataType, Expr } from '../ast/nodes.js';
 import { PRECEDENCE } from '../ast/precedence.js';
 import { ParseError } from '../errors.js';
 import { peek, regexAt, unexpectedAt } from './lexeme.js';
-import { isWs, posAt } from './scanner.js';
+import { decimalValue, isWs, posAt } from './scanner.js';
 import type { Token } from './scanner.js';
 
 const OPERAND_EXPECTED = ['identifier', 'string', 'number', 'bool'];
@@ -62,7 +62,7 @@ function literalOf(input: string, t: Token): Expr | null {
     case 'STRING': return N.string(t.lit);
     case 'TRUE': case 'FALSE': return N.boolean(t.type === 'TRUE');
     case 'INTEGER': {
-      const v = BigInt(t.lit);
+      const v = decimalValue(t.lit);
       if (v <= INT64_MAX) return N.integer(v);
       if (v <= UINT64_MAX) return N.unsigned(v);
       throw ParseError.at('unable to parse integer', posAt(input, t.start));

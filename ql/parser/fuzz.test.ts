@@ -130,3 +130,17 @@ test('pathological inputs stay typed and linear', () => {
     assert.ok(work <= WORK_PER_CHAR * (q.length + 4), `work ${work} for ${q.slice(0, 40)}... (${q.length} chars)`);
   }
 });
+
+test('huge numeric literals are rejected without quadratic work', () => {
+  for (const q of [
+    'SELECT ' + '9'.repeat(1_000_000) + ' FROM m',
+    'SELECT a FROM m LIMIT ' + '9'.repeat(1_000_000),
+    'SELECT a FROM m WHERE time > ' + '9'.repeat(1_000_000) + 's',
+    'KILL QUERY ' + '9'.repeat(1_000_000),
+    'SELECT ' + '9'.repeat(1_000_000) + '.5 FROM m',
+  ]) {
+    check(q);
+  }
+  assert.throws(() => parseQuery('SELECT ' + '9'.repeat(1_000) + ' FROM m'), /unable to parse integer at line 1, char 8/);
+  assert.equal(parseQuery('SELECT a FROM m LIMIT 00000000000000000000000000000005')[0]?.kind, 'Select');
+});

@@ -223,3 +223,15 @@ export function eofPos(s: string): SourcePos {
   const overread = trailingSkip || (last !== null && !last.quoted);
   return overread ? { line: base.line, char: base.char + 1 } : base;
 }
+
+/**
+ * The value of a decimal integer literal (digits, or `-digits` from a bound parameter), clamped
+ * to ±2^70 so that absurdly long literals cannot make BigInt parsing quadratic. Every range the
+ * parser checks (int64, uint64) is far inside the clamp, so range errors come out the same.
+ */
+export function decimalValue(lit: string): bigint {
+  const neg = lit.startsWith('-');
+  const digits = (neg ? lit.slice(1) : lit).replace(/^0+(?=\d)/, '');
+  const v = digits.length > 22 ? 1n << 70n : BigInt(digits === '' ? '0' : digits);
+  return neg ? -v : v;
+}
