@@ -24,6 +24,9 @@ export const PARSE_ERROR_PREFIX = 'error parsing query: ';
  */
 export class ParseError extends StrataError {
   readonly detail: string;
+  /** 1-based line and char of the error, or null for the position-less 1.x errors. */
+  readonly line: number | null;
+  readonly char: number | null;
 
   private constructor(
     detail: string,
@@ -33,6 +36,8 @@ export class ParseError extends StrataError {
   ) {
     super('parse_error', 400, PARSE_ERROR_PREFIX + detail);
     this.detail = detail;
+    this.line = pos?.line ?? null;
+    this.char = pos?.char ?? null;
   }
 
   /** `found X, expected A, B at line L, char C`. */

@@ -1,5 +1,5 @@
 /** Public surface of the query layer: the TimeseriesQL parser, AST and printer. */
-export { parseQuery, parseStatement } from './parser/query.js';
+export { parseExpr, parseQuery, parseStatement } from './parser/query.js';
 export { parseParams } from './parser/params.js';
 export type { ParamValue, Params } from './parser/params.js';
 export { ParseError, QueryError, PARSE_ERROR_PREFIX } from './errors.js';

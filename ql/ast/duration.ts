@@ -23,7 +23,20 @@ export type DurationResult = { readonly ok: true; readonly ns: bigint } | { read
 const invalid: DurationResult = { ok: false, error: 'invalid duration' };
 
 /** influxql.ParseDuration: `-`? (digits unit)+ with int64 wrap-around and its overflow message. */
+const isUnit = (u: string): u is keyof typeof NS => Object.hasOwn(NS, u);
+
+const SIMPLE = /^(\d{1,15})(ns|ms|u|µ|s|m|h|d|w)$/;
+
 export function parseDuration(s: string): DurationResult {
+  const m = SIMPLE.exec(s);
+  if (m !== null) {
+    // Fast path: one term of at most 15 digits; only weeks/days can overflow int64 here.
+    const unit = m[2] === 'µ' ? 'u' : m[2] ?? '';
+    if (isUnit(unit)) {
+      const ns = BigInt(m[1] ?? '0') * NS[unit];
+      if (ns <= INT64_MAX) return { ok: true, ns };
+    }
+  }
   const a = Array.from(s);
   if (a.length < 2) return invalid;
   let i = 0;
@@ -36,7 +49,9 @@ export function parseDuration(s: string): DurationResult {
     const start = i;
     while (i < a.length && /[0-9]/.test(a[i] ?? '')) i++;
     if (i >= a.length || i === start) return invalid;
-    const n = BigInt(a.slice(start, i).join(''));
+    const digits = a.slice(start, i).join('').replace(/^0+(?=\d)/, '');
+    if (digits.length > 19) return invalid; // beyond int64 (and keeps BigInt parsing cheap)
+    const n = BigInt(digits);
     if (n > INT64_MAX) return invalid;
     measure = n;
     const ch = a[i];

@@ -26,9 +26,12 @@ export function isKeyword(word: string): boolean {
 
 const BARE_IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** 1.x IdentNeedsQuotes: keywords and anything outside [A-Za-z_][A-Za-z0-9_]* need double quotes. */
+/**
+ * 1.x IdentNeedsQuotes: keywords and anything outside [A-Za-z_][A-Za-z0-9_]* need double quotes.
+ * Strata also quotes `not`, which would otherwise read as the NOT operator before an operand.
+ */
 export function identNeedsQuotes(ident: string): boolean {
-  return !BARE_IDENT.test(ident) || isKeyword(ident);
+  return !BARE_IDENT.test(ident) || isKeyword(ident) || ident.toLowerCase() === 'not';
 }
 
 /** Double-quote an identifier with 1.x escapes (\n, \\, \"). */

@@ -40,7 +40,8 @@ export function printExpr(e: Expr): string {
     case 'Unary': {
       const inner = printExpr(e.expr);
       if (e.op === 'NOT') return plainOperand(e.expr) ? 'NOT ' + inner : 'NOT (' + inner + ')';
-      return e.expr.kind === 'VarRef' || e.expr.kind === 'Call' ? '-' + inner : '-(' + inner + ')';
+      const bare = e.expr.kind === 'VarRef' || (e.expr.kind === 'Call' && e.expr.name !== 'distinct');
+      return bare ? '-' + inner : '-(' + inner + ')';
     }
     case 'Binary': {
       const p = PRECEDENCE[e.op];

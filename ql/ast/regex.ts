@@ -27,7 +27,7 @@ function translate(source: string): { pattern: string; flags: string } {
   body = body.replace(/\\A/g, '^').replace(/\\z/g, flags.includes('m') ? '(?![\\s\\S])' : '$');
   body = body.replace(/\[:(\^?)([a-z]+):\]/g, (m, neg: string, name: string) => {
     const cls = POSIX[name];
-    return cls === undefined ? m : neg === '' ? cls : `\\x00-\\x10FFFF&&[^${cls}]`;
+    return cls === undefined || neg !== '' ? m : cls; // negated POSIX classes are left as written
   });
   return { pattern: body, flags: flags + 'u' };
 }

@@ -13,7 +13,7 @@ import type { Grammar } from './language.js';
 import {
   clause, durationTok, expect, fatal, failWith, ident, integerTok, keyword, opt, peek, stringLit, sym, tight, token,
 } from './lexeme.js';
-import { posAt } from './scanner.js';
+import { decimalValue, posAt } from './scanner.js';
 import type { Token } from './scanner.js';
 import { measurementSources, where } from './select.js';
 
@@ -40,7 +40,7 @@ const strictDuration: Parser<bigint> = expect(durationTok, 'duration').chain(dur
 /** 1.x ParseInt(min, max): an INTEGER token within range. */
 export function intArg(min: number, max: number): Parser<number> {
   return expect(integerTok, 'integer').chain((t) => {
-    const v = BigInt(t.lit);
+    const v = decimalValue(t.lit);
     if (v > (1n << 63n) - 1n || v < -(1n << 63n)) {
       return failWith(({ input }) => ParseError.at(`strconv.Atoi: parsing "${t.lit}": value out of range`, posAt(input, t.start)));
     }
@@ -63,14 +63,18 @@ const shardDuration: Parser<bigint> = expect(keyword('duration'), 'DURATION').th
   ),
 );
 
+/** After `WITH`, at least one retention policy option must follow. */
+const rpOptionAhead = P.lookahead(P.alt(keyword('duration'), keyword('name'), keyword('replication'), keyword('shard')))
+  .or(fatal('DURATION', 'NAME', 'REPLICATION', 'SHARD'));
+
 export const createDatabase: Parser<Statement> = P.seqMap(
   name,
   clause(
-    keyword('with').skip(P.lookahead(P.alt(keyword('duration'), keyword('name'), keyword('replication'), keyword('shard'))).or(fatal('DURATION', 'NAME', 'REPLICATION', 'SHARD'))),
+    keyword('with').skip(rpOptionAhead),
     P.seqMap(
       clause(keyword('duration'), durationArg),
       clause(keyword('replication'), intArg(1, MAX_INT32)),
-      clause(keyword('shard'), shardDuration),
+      clause(keyword('shard'), expect(keyword('duration'), 'DURATION').then(durationArg)),
       clause(keyword('name'), name),
       (duration, replication, shard, rp) => ({ duration, replication, shardDuration: shard, name: rp ?? '' }),
     ),
@@ -225,7 +229,7 @@ export const dropMeasurement: Parser<Statement> = name.map((n) => ({ kind: 'Drop
 
 /** ParseUInt64: an INTEGER within uint64. */
 export const uint64Arg: Parser<bigint> = expect(integerTok, 'integer').chain((t) => {
-  const v = BigInt(t.lit);
+  const v = decimalValue(t.lit);
   return v >= 0n && v < 1n << 64n
     ? P.succeed(v)
     : failWith(({ input }) => ParseError.at(`strconv.ParseUint: parsing "${t.lit}": ${v < 0n ? 'invalid syntax' : 'value out of range'}`, posAt(input, t.start)));
@@ -234,7 +238,7 @@ export const uint64Arg: Parser<bigint> = expect(integerTok, 'integer').chain((t)
 export const dropShard: Parser<Statement> = uint64Arg.map((id) => ({ kind: 'DropShard', id }));
 
 /** DELETE / DROP SERIES: `[FROM sources] [WHERE cond]`, at least one; db (and for DROP SERIES rp) refused. */
-function deleting(r: Lang, refuseRp: boolean): Parser<{ sources: Source[]; condition: Expr | null }> {
+function deleting(refuseRp: boolean): Parser<{ sources: Source[]; condition: Expr | null }> {
   const from = keyword('from').then(measurementSources).chain((sources) => {
     let err: string | null = null;
     for (const s of sources) {
@@ -244,10 +248,10 @@ function deleting(r: Lang, refuseRp: boolean): Parser<{ sources: Source[]; condi
     }
     return err === null ? P.succeed(sources) : failWith(() => ParseError.at(err, { line: 1, char: 1 }));
   });
-  return P.seqMap(opt(from), where(r.expr), (sources, condition) => ({ sources: sources ?? [], condition })).chain((d) =>
+  return P.seqMap(opt(from), where, (sources, condition) => ({ sources: sources ?? [], condition })).chain((d) =>
     d.sources.length === 0 && d.condition === null ? fatal('FROM', 'WHERE') : P.succeed(d),
   );
 }
 
-export const deleteStatement = (r: Lang): Parser<Statement> => deleting(r, false).map((d) => ({ kind: 'Delete', ...d }));
-export const dropSeries = (r: Lang): Parser<Statement> => deleting(r, true).map((d) => ({ kind: 'DropSeries', ...d }));
+export const deleteStatement: Parser<Statement> = deleting(false).map((d) => ({ kind: 'Delete', ...d }));
+export const dropSeries: Parser<Statement> = deleting(true).map((d) => ({ kind: 'DropSeries', ...d }));

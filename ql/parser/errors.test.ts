@@ -165,6 +165,7 @@ export const ERROR_CASES: ReadonlyArray<readonly [string, string]> = [
   ['SELECT mean(usage_user) FROM cpu GROUP BY time(1h) fill(sideways)', 'expected number argument in fill()'],
   // multi-statement and scanner details
   ['SELECT a FROM b SELECT c FROM d', 'found SELECT, expected ; at line 1, char 17'],
+  ['CREATE DATABASE foo CREATE DATABASE bar', 'found CREATE, expected ; at line 1, char 21'],
   ['SELECT a FROM b;\nSHOW FOO', 'found FOO, expected CONTINUOUS, DATABASES, DIAGNOSTICS, FIELD, GRANTS, MEASUREMENT, MEASUREMENTS, QUERIES, RETENTION, SERIES, SHARD, SHARDS, STATS, SUBSCRIPTIONS, TAG, USERS at line 2, char 6'],
   ['SELECT 5x FROM m', 'invalid duration'],
   ['SELECT a FROM m WHERE b = /x/', 'found /, expected identifier, string, number, bool at line 1, char 27'],
@@ -193,6 +194,24 @@ test('1.x error texts', () => {
     }
   }
   assert.deepEqual(mismatches, []);
+});
+
+test('comments between statements (parser_test.go TestParser_ParseQuery_SkipComments)', () => {
+  const q = `SELECT * FROM cpu; -- read from cpu database
+
+/* create continuous query */
+CREATE CONTINUOUS QUERY cq0 ON db0 BEGIN
+	SELECT mean(*) INTO db1..:MEASUREMENT FROM cpu GROUP BY time(5m)
+END;
+
+/* just a multline comment
+what is this doing here?
+**/
+
+-- should ignore the trailing multiline comment /*
+SELECT mean(value) FROM gpu;
+-- trailing comment at the end`;
+  assert.deepEqual(parseQuery(q).map((s) => s.kind), ['Select', 'CreateContinuousQuery', 'Select']);
 });
 
 test('empty queries and separators', () => {

@@ -9,7 +9,7 @@ import type { Parser } from 'parsimmon';
 import type { Expr, SelectStatement, Source } from '../ast/nodes.js';
 import type { Statement } from '../ast/statements.js';
 import * as D from './ddl.js';
-import { exprRules } from './expr.js';
+import { expr } from './expr.js';
 import { dispatch, expect, ident, keyword, opt } from './lexeme.js';
 import { selectRules } from './select.js';
 import { show } from './show.js';
@@ -17,12 +17,8 @@ import * as U from './user.js';
 
 /** Rule name → the type it parses. */
 export interface Grammar {
-  /** A full expression (binary operators folded by precedence). */
+  /** A full expression (binary operators folded by precedence; see ./expr.ts). */
   expr: Expr;
-  /** An operand: literal, variable, call, parenthesised or unary expression. */
-  operand: Expr;
-  /** Call arguments after `(`, through `)`. */
-  callArgs: Expr[];
   /** SELECT body after the SELECT keyword; INTO optional. */
   select: SelectStatement;
   /** SELECT body with INTO required (continuous queries, materialized views). */
@@ -34,7 +30,7 @@ export interface Grammar {
 }
 
 export const language = P.createLanguage<Grammar>({
-  ...exprRules,
+  expr: () => expr,
   ...selectRules,
   statement: (r) => statementTable(r),
 });
@@ -51,8 +47,8 @@ function statementTable(r: P.TypedLanguage<Grammar>): Parser<Statement> {
   }));
   return dispatch<Statement>([
     ['select', r.select],
-    ['delete', D.deleteStatement(r)],
-    ['show', show(r)],
+    ['delete', D.deleteStatement],
+    ['show', show],
     ['create', dispatch<Statement>([
       ['continuous', dispatch<Statement>([['query', D.createContinuousQuery(r)]])],
       ['database', D.createDatabase],
@@ -66,7 +62,7 @@ function statementTable(r: P.TypedLanguage<Grammar>): Parser<Statement> {
       ['database', D.dropDatabase],
       ['measurement', D.dropMeasurement],
       ['retention', dispatch<Statement>([['policy', D.dropRetentionPolicy]])],
-      ['series', D.dropSeries(r)],
+      ['series', D.dropSeries],
       ['shard', D.dropShard],
       ['subscription', D.dropSubscription],
       ['user', U.dropUser],

@@ -8,9 +8,13 @@
  * throws a ParseError (`expect`, `fatal`) with the 1.x "found X, expected Y" text. Soft Parsimmon
  * failures therefore only ever happen at a clause's first token, which also means no backtracking
  * and linear time on any input.
+ *
+ * Expressions and clauses (./expr.ts, ./clauses.ts) are token-level primitives over the same
+ * `peek()` for speed (perf/PARSER.md); the grammar composes them like any other lexeme.
  */
 import P from 'parsimmon';
 import type { Parser } from 'parsimmon';
+import { isKeyword } from '../ast/keywords.js';
 import { re2Error } from '../ast/re2.js';
 import { ParseError } from '../errors.js';
 import type { SourcePos } from '../errors.js';
@@ -24,10 +28,18 @@ let cacheAt = -1;
 let cacheVersion = -1;
 let cacheTok: Token = { type: 'EOF', lit: '', start: 0, end: 0, quoted: true };
 
+let scans = 0;
+
+/** Tokens scanned so far (cache misses): tests bound the parser's work by it. */
+export function tokensScanned(): number {
+  return scans;
+}
+
 /** The token at or after `i` (cached). */
 export function peek(input: string, i: number): Token {
   const v = paramsVersion();
   if (i !== cacheAt || input !== cacheInput || v !== cacheVersion) {
+    scans++;
     cacheTok = nextToken(input, i);
     cacheInput = input;
     cacheAt = i;
@@ -80,8 +92,6 @@ export function token(pred: (t: Token) => boolean, expected: string): Parser<Tok
   });
 }
 
-const isBareWord = (t: Token): boolean => t.type === 'KEYWORD' || (t.type === 'IDENT' && !t.quoted);
-
 /**
  * Case-insensitive keyword. Reserved words (ast/keywords.ts) match only as keyword tokens; Strata's
  * contextual words (MATERIALIZED, VIEW, ...) match an unquoted identifier with that spelling.
@@ -109,19 +119,12 @@ export function tight(s: string): Parser<string> {
 /** An identifier: bare non-keyword word or double-quoted name (escapes resolved). */
 export const ident: Parser<string> = token((t) => t.type === 'IDENT', 'identifier').map((t) => t.lit);
 
-/** A bare word (keyword or unquoted identifier), lower-cased: for dispatch on statement words. */
-export const bareWord: Parser<string> = token(isBareWord, 'identifier').map((t) => t.lit.toLowerCase());
-
 export const stringLit: Parser<string> = token((t) => t.type === 'STRING', 'string').map((t) => t.lit);
 export const integerTok: Parser<Token> = token((t) => t.type === 'INTEGER', 'integer');
-export const numberTok: Parser<Token> = token((t) => t.type === 'NUMBER', 'number');
 export const durationTok: Parser<Token> = token((t) => t.type === 'DURATIONVAL', 'duration');
 
-/** `;` or the end of input (soft). */
+/** The end of input (soft). */
 export const eof: Parser<null> = token((t) => t.type === 'EOF', 'EOF').map(() => null);
-
-/** Current index after whitespace (for positions of values checked after parsing). */
-export const here: Parser<number> = P((input, i) => P.makeSuccess(i, skipWs(input, i)));
 
 /**
  * A regex literal `/.../` (only where 1.x calls parseRegex: sources, fields, call arguments,
@@ -129,9 +132,15 @@ export const here: Parser<number> = P((input, i) => P.makeSuccess(i, skipWs(inpu
  * Soft failure when the next character is not `/`; a bad regex throws the 1.x error.
  */
 export const regexLit: Parser<string> = P((input, i) => {
+  const r = regexAt(input, i);
+  return r === null ? P.makeFailure(i, 'regex') : P.makeSuccess(r.end, r.source);
+});
+
+/** The regex literal at `i` (after whitespace), null when there is none; throws on a bad one. */
+export function regexAt(input: string, i: number): { source: string; end: number } | null {
   let j = i;
   while (isWs(input.charCodeAt(j))) j++; // whitespace only: `/*` here starts a regex, as in 1.x
-  if (input.charCodeAt(j) !== 47) return P.makeFailure(i, 'regex');
+  if (input.charCodeAt(j) !== 47) return null;
   let out = '';
   let k = j + 1;
   for (;;) {
@@ -148,8 +157,8 @@ export const regexLit: Parser<string> = P((input, i) => {
   }
   const err = re2Error(out);
   if (err !== null) throw ParseError.at(err, regexErrorPos(input, j));
-  return P.makeSuccess(k + 1, out);
-});
+  return { source: out, end: k + 1 };
+}
 
 /** 1.x reports regex errors at the rune before the opening `/` (its reader's current rune). */
 function regexErrorPos(input: string, slash: number): SourcePos {
@@ -174,21 +183,16 @@ export function clause<T>(kw: Parser<unknown>, p: Parser<T>): Parser<T | null> {
  */
 export function dispatch<T>(entries: ReadonlyArray<readonly [string, Parser<T>] | readonly [string, Parser<T>, 'hidden']>): Parser<T> {
   const expected = entries.filter((e) => e[2] !== 'hidden').map(([w]) => w.toUpperCase());
-  return P.alt<T>(...entries.map(([w, p]) => keyword(w).then(p)), fatal(...expected));
-}
-
-/** Succeeds without consuming when the next character (no whitespace skipped) is one of `chars`. */
-export function nextCharIn(chars: string): Parser<string> {
-  return P((input, i) => {
-    const c = input[i];
-    return c !== undefined && chars.includes(c) ? P.makeSuccess(i, c) : P.makeFailure(i, chars);
+  const table = new Map<string, Parser<T>>(entries.map(([w, p]) => [w, afterToken.then(p)]));
+  const none = fatal(...expected);
+  // One lookup instead of trying each keyword in turn: statement words are all bare words.
+  return P((input, i) => P.makeSuccess(i, peek(input, i))).chain((t) => {
+    const word = t.type === 'KEYWORD' ? t.lit : t.type === 'IDENT' && !t.quoted ? t.lit.toLowerCase() : '';
+    const p = table.get(word);
+    return p !== undefined && (t.type === 'IDENT' ? !isKeyword(word) : true) ? p : none;
   });
 }
 
-/** Succeeds without consuming unless the next character is one of `chars`. */
-export function nextCharNotIn(chars: string): Parser<null> {
-  return P((input, i) => {
-    const c = input[i];
-    return c !== undefined && chars.includes(c) ? P.makeFailure(i, chars) : P.makeSuccess(i, null);
-  });
-}
+/** Consumes the token at the current position (after a dispatch decided on it). */
+const afterToken: Parser<null> = P((input, i) => P.makeSuccess(peek(input, i).end, null));
+

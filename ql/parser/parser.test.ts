@@ -10,7 +10,7 @@ import { printStatement } from '../ast/print-statement.js';
 import type { Statement } from '../ast/statements.js';
 import { ParseError } from '../errors.js';
 import { parseParams } from './params.js';
-import { parseQuery } from './query.js';
+import { parseExpr, parseQuery } from './query.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../../../fixtures/ql/${name}`, import.meta.url), 'utf8');
 
@@ -115,4 +115,9 @@ test('sources, targets and bound parameters', () => {
     a: { float: 1 }, b: { integer: 12345678901234567890n }, c: 's', d: true,
   });
   assert.throws(() => parseParams('{bad'), /error parsing query parameters/);
+});
+
+test('parseExpr parses a whole expression', () => {
+  assert.deepEqual(parseExpr('a + 1 > b'), N.binary('>', N.binary('+', N.varRef('a'), N.integer(1n)), N.varRef('b')));
+  assert.throws(() => parseExpr('a b'), /found b, expected EOF at line 1, char 3/);
 });

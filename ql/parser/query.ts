@@ -6,7 +6,9 @@
 import P from 'parsimmon';
 import type { Statement } from '../ast/statements.js';
 import { InvariantError, ParseError } from '../errors.js';
-import { eof, fatal, sym, unexpectedAt } from './lexeme.js';
+import type { Expr } from '../ast/nodes.js';
+import { exprAt } from './expr.js';
+import { eof, fatal, peek, sym, unexpectedAt } from './lexeme.js';
 import { language } from './language.js';
 import { withParams } from './params.js';
 import type { Params } from './params.js';
@@ -18,7 +20,7 @@ const query = semicolons.then(
     .then(language.statement)
     .skip(P.alt(sym(';').atLeast(1), P.lookahead(eof), fatal(';')))
     .many(),
-);
+).skip(eof);
 
 /**
  * Parses `text` into statements. Throws ParseError with the 1.x text on any syntax error (the first
@@ -28,14 +30,15 @@ export function parseQuery(text: string, params?: Params): Statement[] {
   return withParams(params, () => {
     let result: P.Result<Statement[]>;
     try {
-      result = query.skip(eof).parse(text);
+      result = query.parse(text);
     } catch (e) {
       if (e instanceof ParseError) throw e;
       if (e instanceof RangeError) throw ParseError.plain('query is too deeply nested');
       throw new InvariantError(`parser failure: ${e instanceof Error ? e.message : String(e)}`);
     }
     if (result.status) return result.value;
-    throw unexpectedAt(text, result.index.offset, result.expected);
+    // Not reached: every committed path throws its own error. Kept as a typed fallback.
+    throw unexpectedAt(text, result.index.offset, result.expected.length > 0 ? result.expected : [';']);
   });
 }
 
@@ -46,4 +49,14 @@ export function parseStatement(text: string, params?: Params): Statement {
   if (first === undefined) throw unexpectedAt(text, text.length, ['SELECT', 'DELETE', 'SHOW', 'CREATE', 'DROP', 'EXPLAIN', 'GRANT', 'REVOKE', 'ALTER', 'SET', 'KILL']);
   if (stmts.length > 1) throw ParseError.plain('expected exactly one statement');
   return first;
+}
+
+/** Parses one expression (1.x ParseExpr), e.g. for tests and tools; the whole text must be used. */
+export function parseExpr(text: string, params?: Params): Expr {
+  return withParams(params, () => {
+    const r = exprAt(text, 0, true);
+    if (r === null) throw unexpectedAt(text, 0, ['identifier', 'string', 'number', 'bool']);
+    if (peek(text, r.end).type !== 'EOF') throw unexpectedAt(text, r.end, ['EOF']);
+    return r.e;
+  });
 }

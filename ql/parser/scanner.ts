@@ -49,11 +49,8 @@ export function skipWs(s: string, i: number): number {
     if (isWs(c)) {
       i++;
     } else if (c === C.Minus && s.charCodeAt(i + 1) === C.Minus) {
-      const nl = s.indexOf('\n', i + 2);
-      const cr = s.indexOf('\r', i + 2);
-      const end = nl < 0 ? cr : cr < 0 ? nl : Math.min(nl, cr);
-      if (end < 0) return n;
-      i = end + 1;
+      i += 2;
+      for (let d = s.charCodeAt(i); i < n && d !== C.Nl && d !== C.Cr; d = s.charCodeAt(++i));
     } else if (c === C.Slash && s.charCodeAt(i + 1) === C.Star) {
       const end = s.indexOf('*/', i + 2);
       if (end < 0) return i;
@@ -225,4 +222,16 @@ export function eofPos(s: string): SourcePos {
   }
   const overread = trailingSkip || (last !== null && !last.quoted);
   return overread ? { line: base.line, char: base.char + 1 } : base;
+}
+
+/**
+ * The value of a decimal integer literal (digits, or `-digits` from a bound parameter), clamped
+ * to ±2^70 so that absurdly long literals cannot make BigInt parsing quadratic. Every range the
+ * parser checks (int64, uint64) is far inside the clamp, so range errors come out the same.
+ */
+export function decimalValue(lit: string): bigint {
+  const neg = lit.startsWith('-');
+  const digits = (neg ? lit.slice(1) : lit).replace(/^0+(?=\d)/, '');
+  const v = digits.length > 22 ? 1n << 70n : BigInt(digits === '' ? '0' : digits);
+  return neg ? -v : v;
 }

@@ -1,16 +1,13 @@
 /**
- * SHOW statements, dispatched like influxql's parse tree (the order of `showTable` is the order of
+ * SHOW statements, dispatched like influxql's parse tree (the order of the entries in `show` is the order of
  * the "expected ..." list). SHOW MATERIALIZED VIEWS is Strata's; `SHOW GRANTS` without FOR is too.
  */
 import P from 'parsimmon';
 import type { Parser } from 'parsimmon';
 import * as N from '../ast/nodes.js';
 import type { ShowCardinalityStatement, Statement, TagKeyFilter } from '../ast/statements.js';
-import type { Grammar } from './language.js';
 import { clause, dispatch, expect, fatal, ident, keyword, opt, regexLit, stringLit, sym } from './lexeme.js';
 import { groupBy, intClause, measurementSource, measurementSources, orderBy, where } from './select.js';
-
-type Lang = P.TypedLanguage<Grammar>;
 
 /** `ON db`, '' when absent. */
 export const onDatabase: Parser<string> = clause(keyword('on'), expect(ident, 'identifier')).map((d) => d ?? '');
@@ -34,14 +31,13 @@ const tagKeyFilter: Parser<TagKeyFilter> = expect(keyword('with'), 'WITH')
   );
 
 function cardinality(
-  r: Lang,
   of: ShowCardinalityStatement['of'],
   exact: boolean,
 ): Parser<ShowCardinalityStatement> {
   const tagKey = of === 'tagValues' ? tagKeyFilter : P.succeed(null);
   return P.seqMap(
     P.seq(onDatabase, fromSources, tagKey),
-    P.seq(where(r.expr), groupBy(r.expr), intClause('limit'), intClause('offset')),
+    P.seq(where, groupBy, intClause('limit'), intClause('offset')),
     ([database, sources, tk], [condition, dimensions, limit, offset]): ShowCardinalityStatement => ({
       kind: 'ShowCardinality', of, exact, database, sources, condition, tagKey: tk, dimensions, limit, offset,
     }),
@@ -49,40 +45,40 @@ function cardinality(
 }
 
 /** `[EXACT] CARDINALITY` for TAG KEY / FIELD KEY (1.x lists what is still possible). */
-function keyCardinality(r: Lang, of: 'tagKey' | 'fieldKey'): Parser<Statement> {
+function keyCardinality(of: 'tagKey' | 'fieldKey'): Parser<Statement> {
   return P.alt(
-    keyword('exact').then(expect(keyword('cardinality'), 'CARDINALITY')).then(cardinality(r, of, true)),
-    keyword('cardinality').then(cardinality(r, of, false)),
+    keyword('exact').then(expect(keyword('cardinality'), 'CARDINALITY')).then(cardinality(of, true)),
+    keyword('cardinality').then(cardinality(of, false)),
     fatal('EXACT', 'CARDINALITY'),
   );
 }
 
 const paging = P.seq(orderBy, intClause('limit'), intClause('offset'));
 
-function showSeries(r: Lang): Parser<Statement> {
+function showSeries(): Parser<Statement> {
   return opt(keyword('exact')).chain((exact) =>
     P.alt<Statement>(
-      keyword('cardinality').then(cardinality(r, 'series', exact !== null)),
-      P.seqMap(onDatabase, fromSources, where(r.expr), paging, (database, sources, condition, [sortFields, limit, offset]) => ({
+      keyword('cardinality').then(cardinality('series', exact !== null)),
+      P.seqMap(onDatabase, fromSources, where, paging, (database, sources, condition, [sortFields, limit, offset]) => ({
         kind: 'ShowSeries', database, sources, condition, sortFields, limit, offset,
       })),
     ),
   );
 }
 
-function showMeasurements(r: Lang): Parser<Statement> {
+function showMeasurements(): Parser<Statement> {
   const withMeasurement = clause(
     keyword('with').then(expect(keyword('measurement'), 'MEASUREMENT')),
     expect(P.alt(sym('=~'), sym('=')), '=', '=~').then(measurementSource),
   );
-  return P.seqMap(onDatabase, withMeasurement, where(r.expr), paging, (database, source, condition, [sortFields, limit, offset]) => ({
+  return P.seqMap(onDatabase, withMeasurement, where, paging, (database, source, condition, [sortFields, limit, offset]) => ({
     kind: 'ShowMeasurements', database, source, condition, sortFields, limit, offset,
   }));
 }
 
-function showTagKeys(r: Lang): Parser<Statement> {
+function showTagKeys(): Parser<Statement> {
   return P.seqMap(
-    P.seq(onDatabase, fromSources, where(r.expr)),
+    P.seq(onDatabase, fromSources, where),
     P.seq(paging, intClause('slimit'), intClause('soffset')),
     ([database, sources, condition], [[sortFields, limit, offset], slimit, soffset]) => ({
       kind: 'ShowTagKeys', database, sources, condition, sortFields, limit, offset, slimit, soffset,
@@ -90,13 +86,13 @@ function showTagKeys(r: Lang): Parser<Statement> {
   );
 }
 
-function showTagValues(r: Lang): Parser<Statement> {
+function showTagValues(): Parser<Statement> {
   return P.alt<Statement>(
-    keyword('exact').then(expect(keyword('cardinality'), 'CARDINALITY')).then(cardinality(r, 'tagValues', true)),
-    keyword('cardinality').then(cardinality(r, 'tagValues', false)),
+    keyword('exact').then(expect(keyword('cardinality'), 'CARDINALITY')).then(cardinality('tagValues', true)),
+    keyword('cardinality').then(cardinality('tagValues', false)),
     P.seqMap(
       P.seq(onDatabase, fromSources, tagKeyFilter),
-      P.seq(where(r.expr), paging),
+      P.seq(where, paging),
       ([database, sources, tagKey], [condition, [sortFields, limit, offset]]) => ({
         kind: 'ShowTagValues', database, sources, tagKey, condition, sortFields, limit, offset,
       }),
@@ -111,29 +107,27 @@ const showFieldKeys: Parser<Statement> = P.seqMap(onDatabase, fromSources, pagin
 const simple = <K extends Statement['kind']>(kind: K) => P.succeed({ kind });
 
 /** The SHOW subtree (after the SHOW keyword). */
-export function show(r: Lang): Parser<Statement> {
-  return dispatch<Statement>([
-    ['continuous', expect(keyword('queries'), 'QUERIES').then(simple('ShowContinuousQueries'))],
-    ['databases', simple('ShowDatabases')],
-    ['diagnostics', forModule.map((module) => ({ kind: 'ShowDiagnostics', module }))],
-    ['field', dispatch<Statement>([['key', keyCardinality(r, 'fieldKey')], ['keys', showFieldKeys]])],
-    ['grants', clause(keyword('for'), expect(ident, 'identifier')).map((user) => ({ kind: 'ShowGrants', user: user ?? '' }))],
-    ['measurement', P.alt(
-      keyword('exact').then(expect(keyword('cardinality'), 'CARDINALITY')).then(cardinality(r, 'measurement', true)),
-      keyword('cardinality').then(cardinality(r, 'measurement', false)),
+export const show: Parser<Statement> = dispatch<Statement>([
+  ['continuous', expect(keyword('queries'), 'QUERIES').then(simple('ShowContinuousQueries'))],
+  ['databases', simple('ShowDatabases')],
+  ['diagnostics', forModule.map((module) => ({ kind: 'ShowDiagnostics', module }))],
+  ['field', dispatch<Statement>([['key', keyCardinality('fieldKey')], ['keys', showFieldKeys]])],
+  ['grants', clause(keyword('for'), expect(ident, 'identifier')).map((user) => ({ kind: 'ShowGrants', user: user ?? '' }))],
+  ['measurement', P.alt(
+      keyword('exact').then(expect(keyword('cardinality'), 'CARDINALITY')).then(cardinality('measurement', true)),
+      keyword('cardinality').then(cardinality('measurement', false)),
       fatal('EXACT', 'CARDINALITY'),
     )],
-    ['measurements', showMeasurements(r)],
-    ['queries', simple('ShowQueries')],
-    ['retention', expect(keyword('policies'), 'POLICIES').then(onDatabase).map((database) => ({ kind: 'ShowRetentionPolicies', database }))],
-    ['series', showSeries(r)],
-    ['shard', dispatch<Statement>([['groups', simple('ShowShardGroups')]])],
-    ['shards', simple('ShowShards')],
-    ['stats', forModule.map((module) => ({ kind: 'ShowStats', module }))],
-    ['subscriptions', simple('ShowSubscriptions')],
-    ['tag', dispatch<Statement>([['key', keyCardinality(r, 'tagKey')], ['keys', showTagKeys(r)], ['values', showTagValues(r)]])],
-    ['users', simple('ShowUsers')],
-    ['materialized', expect(keyword('views'), 'VIEWS').then(onDatabase).map((database) => ({ kind: 'ShowMaterializedViews', database })), 'hidden'],
-  ]);
-}
+  ['measurements', showMeasurements()],
+  ['queries', simple('ShowQueries')],
+  ['retention', expect(keyword('policies'), 'POLICIES').then(onDatabase).map((database) => ({ kind: 'ShowRetentionPolicies', database }))],
+  ['series', showSeries()],
+  ['shard', dispatch<Statement>([['groups', simple('ShowShardGroups')]])],
+  ['shards', simple('ShowShards')],
+  ['stats', forModule.map((module) => ({ kind: 'ShowStats', module }))],
+  ['subscriptions', simple('ShowSubscriptions')],
+  ['tag', dispatch<Statement>([['key', keyCardinality('tagKey')], ['keys', showTagKeys()], ['values', showTagValues()]])],
+  ['users', simple('ShowUsers')],
+  ['materialized', expect(keyword('views'), 'VIEWS').then(onDatabase).map((database) => ({ kind: 'ShowMaterializedViews', database })), 'hidden'],
+]);
 
