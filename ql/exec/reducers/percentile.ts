@@ -33,7 +33,16 @@ export class PercentileReducer implements Reducer {
     const n = this.pts.length;
     const i = percentileIndex(n, this.percentile);
     if (i < 0 || i >= n) return [];
-    const k = this.pts.sortedByValue()[i] as number;
-    return [{ time: this.pts.time(k), value: this.pts.values[k] ?? null }];
+    const fast = this.pts.sortedNumbers();
+    let k: number;
+    if (fast !== null) {
+      // The i-th smallest value v; among the points holding v (in time order) take the one at
+      // i's position within v's run.
+      const v = fast[i] as number;
+      let lo = i;
+      while (lo > 0 && fast[lo - 1] === v) lo--;
+      k = this.pts.indicesOf(v)[i - lo] as number;
+    } else k = this.pts.sortedByValue()[i] as number;
+    return [{ time: this.pts.time(k), value: this.pts.value(k) }];
   }
 }
