@@ -8,6 +8,7 @@
 import type { ValueColumn } from '../../../engine/index.js';
 import { cellAt, compareScalar } from '../value.js';
 import type { Scalar } from '../value.js';
+import { goSort } from '../gosort.js';
 import { compareTimes } from './types.js';
 
 function grow(a: Float64Array<ArrayBuffer>, need: number): Float64Array<ArrayBuffer> {
@@ -81,6 +82,18 @@ export class Collected {
     const out: number[] = [];
     for (let i = 0; i < this.n; i++) if (this.value(i) === v) out.push(i);
     return out.sort((a, b) => this.compareTime(a, b));
+  }
+
+  /**
+   * Indices in the order 1.x's sort.Sort by value leaves them (Go's pdqsort on the points in
+   * arrival order, comparing values only): the order equal values end up in is Go's.
+   */
+  goSortedByValue(): number[] {
+    const idx = Array.from({ length: this.n }, (_, i) => i);
+    const nums = this.nums;
+    if (nums !== null) goSort(idx, (x, y) => (nums[x] as number) < (nums[y] as number));
+    else goSort(idx, (x, y) => compareScalar(this.value(x), this.value(y)) < 0);
+    return idx;
   }
 
   /**

@@ -1,27 +1,18 @@
 /**
  * mode(): the most frequent value, in the input type, every type accepted.
  *
- * 1.x ModeReduceSlice walks the values sorted ascending (equal values in time order). The
- * smallest value's run is counted in full and becomes the mode; every later run whose first
- * point is skipped by the Go loop can take over when its count exceeds the current best, or
- * equals it while the run's earliest point is not later than the point at which the current
- * mode reached its count (its latest point). Hence ties between values seen once keep the
- * smallest. This is evaluated per distinct value (count, earliest, latest) without sorting
- * the points. Booleans: true unless false is strictly more frequent.
+ * Replays 1.x ModeReduceSlice over the points in the order Go's sort by value leaves them
+ * (goSort): a run of equal values becomes the mode when its count exceeds the best so far, or
+ * equals it while the run's first point (in that order) is not later than the point at which
+ * the current mode last counted; the first point of each later run is not examined (so ties
+ * between values seen once keep the smallest). Booleans: true unless false is strictly more
+ * frequent.
  */
 import { FieldType } from '../../../engine/index.js';
 import type { ValueColumn } from '../../../engine/index.js';
-import { compareScalar } from '../value.js';
 import type { ResultRow, Scalar } from '../value.js';
 import { Collected } from './collect.js';
 import type { Reducer } from './types.js';
-
-interface Run {
-  value: Scalar;
-  count: number;
-  first: number;
-  last: number;
-}
 
 export class ModeReducer implements Reducer {
   readonly name = 'mode';
@@ -46,26 +37,28 @@ export class ModeReducer implements Reducer {
       for (let i = 0; i < n; i++) if (pts.value(i) === true) t++;
       return [{ value: t >= n - t }];
     }
-    const runs = new Map<unknown, Run>();
-    for (let i = 0; i < n; i++) {
-      const v = pts.value(i);
-      const key = typeof v === 'bigint' ? `n${v}` : v;
-      const r = runs.get(key);
-      if (r === undefined) runs.set(key, { value: v, count: 1, first: i, last: i });
-      else {
-        r.count++;
-        if (pts.compareTime(i, r.first) < 0) r.first = i;
-        if (pts.compareTime(i, r.last) >= 0) r.last = i;
+    const idx = pts.goSortedByValue();
+    const i0 = idx[0] as number;
+    let mostFreq = 0;
+    let currFreq = 0;
+    let currMode: Scalar = pts.value(i0);
+    let mostMode: Scalar = currMode;
+    let mostAt = i0;
+    let currAt = i0;
+    for (const i of idx) {
+      const x = pts.value(i);
+      if (x !== currMode) {
+        currFreq = 1;
+        currMode = x;
+        currAt = i;
+        continue;
       }
+      currFreq++;
+      if (mostFreq > currFreq || (mostFreq === currFreq && pts.compareTime(currAt, mostAt) > 0)) continue;
+      mostFreq = currFreq;
+      mostMode = x;
+      mostAt = i;
     }
-    const ordered = [...runs.values()].sort((a, b) => compareScalar(a.value, b.value));
-    const head = ordered[0] as Run;
-    let mode = head;
-    for (let j = 1; j < ordered.length; j++) {
-      const r = ordered[j] as Run;
-      if (r.count < 2) continue;
-      if (r.count > mode.count || (r.count === mode.count && pts.compareTime(r.first, mode.last) <= 0)) mode = r;
-    }
-    return [{ value: mode.value }];
+    return [{ value: mostMode }];
   }
 }
