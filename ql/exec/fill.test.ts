@@ -54,6 +54,12 @@ describe('fill (1.x fill iterator)', () => {
     const out = fillSeries(rows([30n * S, 4], [50n * S, 8]), { window: tenSec, endNs: 60n * S - 1n, mode: 'null', valueType: FieldType.Float });
     assert.deepEqual(out.map((r) => r.time), [30n * S, 40n * S, 50n * S]);
   });
+  it('descending order, linear and previous (oracle ORDER BY time DESC)', () => {
+    const desc = [...meanRows].reverse();
+    const o = { ...base, valueType: FieldType.Float, descending: true } as const;
+    assert.deepEqual(values(fillSeries(desc, { ...o, mode: 'linear' })), [null, null, 5, 4.4, 3.8, 3.2, 2.6, 2, 3, 1]);
+    assert.deepEqual(values(fillSeries(desc, { ...o, mode: 'previous', valueType: FieldType.Integer })), [null, null, 5, 5, 5, 5, 5, 2, 3, 1]);
+  });
   it('descending order', () => {
     const out = fillSeries(rows([50n * S, 8], [30n * S, 4]), { window: tenSec, startNs: 20n * S, endNs: 60n * S - 1n, mode: 'previous', valueType: FieldType.Float, descending: true });
     assert.deepEqual(out, rows([50n * S, 8], [40n * S, 8], [30n * S, 4], [20n * S, 4]));

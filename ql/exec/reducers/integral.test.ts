@@ -4,6 +4,8 @@ import { FieldType } from '../../../engine/index.js';
 import { reduce } from '../test-support.js';
 import type { Pt } from '../test-support.js';
 import { windowSpec } from '../window.js';
+import { IntegralReducer } from './integral.js';
+import type { IntegralOptions } from './integral.js';
 
 const S = 1_000_000_000n;
 const at = (...r: [number, number][]): Pt[] => r.map(([t, v]) => [BigInt(t) * S, v] as const);
@@ -31,6 +33,16 @@ describe('integral (influxd 1.6.7 answers)', () => {
     assert.deepEqual(reduce('integral', FieldType.Float, ig.slice(4), { integral: { window: windowSpec(5n * S) } }), []);
     assert.deepEqual(reduce('integral', FieldType.Float, ig.slice(4)), rows([0, 0]));
     assert.deepEqual(reduce('integral', FieldType.Integer, ii.slice(3), { integral: { startNs: 70n * S } }), []);
+  });
+  it('ORDER BY time DESC: windows are labelled by their end, sums are negative (oracle)', () => {
+    const run = (type: FieldType, pts: Pt[], opts: IntegralOptions) => {
+      const r = new IntegralReducer(type, { ...opts, descending: true });
+      for (const [t, v] of [...pts].reverse()) r.point(BigInt(t), v as number);
+      return r.result();
+    };
+    assert.deepEqual(run(FieldType.Float, ig, { window: w20 }), rows([80, -71.66666666666666], [40, -122.08333333333333], [20, -43.75], [20, 0]));
+    assert.deepEqual(run(FieldType.Integer, ii, { window: w20 }), rows([80, -46.66666666666666], [40, -174.58333333333331], [20, -41.25], [20, 0]));
+    assert.deepEqual(run(FieldType.Float, ig, {}), []);
   });
   it('is the same whatever the batch cuts', () => {
     for (const cuts of [[1], [2, 3], [1, 2, 3, 4]]) {
