@@ -26,11 +26,14 @@ describe('window: epoch alignment and offsets', () => {
     assert.deepEqual(labels, ['2024-02-29T00:00:00Z', '2024-03-07T00:00:00Z', '2024-03-14T00:00:00Z']);
     assert.equal(new Date(Number(bucketStart(ns('2024-03-10T12:00:00Z'), W, 0n) / MS)).getUTCDay(), 4);
   });
-  it('normalises offsets modulo the interval (negative and larger than interval)', () => {
-    assert.equal(normalizeOffset(-15n * M, H), 45n * M);
+  it('reduces offsets modulo the interval with Go % (sign kept; negative and larger than interval)', () => {
+    assert.equal(normalizeOffset(-15n * M, H), -15n * M);
     assert.equal(normalizeOffset(75n * M, H), 15n * M);
-    assert.equal(normalizeOffset(-75n * M, H), 45n * M);
+    assert.equal(normalizeOffset(-75n * M, H), -15n * M);
     assert.equal(normalizeOffset(35n * S, 10n * S), 5n * S);
+    // Without a zone the sign does not matter.
+    const t = ns('2024-03-09T10:37:12Z');
+    assert.equal(window(t, windowSpec(H, -15n * M)).start, window(t, windowSpec(H, 45n * M)).start);
   });
   it('offset buckets (oracle: time(1h,-15m), time(1h,75m), time(1m,-30s))', () => {
     const t = ns('2024-03-09T00:00:00Z');
