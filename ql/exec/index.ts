@@ -11,10 +11,11 @@
  * Notes for the planner, observed on influxd 1.6.7 (see oracle.test.ts for a minimal planner
  * that reproduces 228 recorded 1.6.7 answers with these kernels):
  *  - With GROUP BY time every single-row function (selectors included) is labelled with the
- *    window start; top/bottom keep their points' times and are not filled; distinct is
+ *    window start; top/bottom/sample keep their points' times and are not filled; distinct is
  *    labelled with the window start. Without GROUP BY time a lone selector keeps the point's
  *    time, everything else gets the WHERE lower bound (0 when unbounded).
  *  - integral is a stream over the whole series (IntegralReducer), never filled.
+ *  - WindowedAggregator + windowRows implement the grouping and labelling above.
  *  - When the first window's reducer returns no row (percentile index out of range), 1.x
  *    returns no series at all; later such windows are simply absent (filled if fill applies).
  *  - count (and count(distinct)) turn fill(null) into fill(0): pass `call: 'count'` to fillSeries.
@@ -31,3 +32,4 @@ export * from './transform.js';
 export * from './fill.js';
 export * from './math.js';
 export * from './signature.js';
+export * from './grouping.js';

@@ -15,7 +15,8 @@ import { fillSeries } from './fill.js';
 import type { FillMode } from './fill.js';
 import { createTransform, derivativeUnit, runTransform } from './transform.js';
 import type { TransformName } from './transform.js';
-import { forEachWindowRun, windowSpec } from './window.js';
+import { windowSpec } from './window.js';
+import { WindowedAggregator, windowRows } from './grouping.js';
 import type { WindowSpec } from './window.js';
 import type { Scalar, TimedValue } from './value.js';
 
@@ -70,38 +71,21 @@ function plan(q: string): TimedValue[] {
   if (fn === 'integral') args.integral = { window: spec, startNs, unitNs: aargs[1] ? dur(aargs[1]) : undefined };
 
   // Feed in batches of 17 points, each with its own base, grouped by window.
-  const groups = new Map<bigint, Reducer>();
   const single = fn === 'integral' || spec === undefined ? createReducer(fn, type, args) : undefined;
+  const grouped = single ? undefined : new WindowedAggregator(spec as WindowSpec, () => createReducer(fn, type, args));
   for (let b = 0; b < pts.length; b += 17) {
     const batch = pts.slice(b, b + 17);
     const base = (batch[0] as (typeof pts)[number])[0] - 5n;
     const offsets = Float64Array.from(batch.map(([t]) => Number(t - base)));
     const col = column(type, batch.map(([, v]) => v));
-    if (single) {
-      single.add(base, offsets, col, 0, batch.length);
-      continue;
-    }
-    forEachWindowRun(base, offsets, 0, batch.length, spec as WindowSpec, (start, _end, from, to) => {
-      let r = groups.get(start);
-      if (!r) groups.set(start, (r = createReducer(fn, type, args)));
-      r.add(base, offsets, col, from, to);
-    });
+    (single ?? (grouped as WindowedAggregator)).add(base, offsets, col, 0, batch.length);
   }
-  let rows: TimedValue[] = [];
+  let rows: TimedValue[];
   if (fn === 'integral') rows = (single as Reducer).result().map((r) => ({ time: r.time ?? 0n, value: r.value }));
   else if (single) {
     const keepTime = SELECTORS.has(fn);
     rows = single.result().map((r) => ({ time: keepTime && r.time !== undefined ? r.time : startNs, value: r.value }));
-  } else {
-    for (const [start, r] of groups) {
-      const keepTime = fn === 'top' || fn === 'bottom';
-      const res = r.result();
-      // 1.x: when the first window's reducer emits nothing (percentile out of range), the
-      // iterator looks exhausted and the series is empty; later such windows are just absent.
-      if (res.length === 0 && rows.length === 0) break;
-      for (const row of res) rows.push({ time: keepTime && row.time !== undefined ? row.time : start, value: row.value });
-    }
-  }
+  } else rows = windowRows((grouped as WindowedAggregator).results(), fn);
   // 1.x does not fill top/bottom (point times) nor integral (a stream).
   if (spec && fn !== 'integral' && fn !== 'top' && fn !== 'bottom' && !outer) {
     let mode: FillMode = 'null';
