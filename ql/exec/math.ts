@@ -4,7 +4,10 @@
  * the absolute value of an integer (`abs(-7i)` is -7; observed on 1.6.7). Non-numeric input and
  * NaN results are null. ±Inf results are returned as numbers: 1.6.7 then fails the whole
  * response with a JSON encoding error, which the HTTP layer must decide how to mirror.
- * round() is Go math.Round: half away from zero.
+ * round() is Go math.Round: half away from zero. log2/log10 use Go's formulas (bit-exact);
+ * sin, cos, tan, asin, acos, atan, atan2 and exp come from V8 (fdlibm) where Go uses Cephes
+ * ports, so results may differ from 1.x in the last ulp (far inside the 1e-9 tolerance of the
+ * conformance comparison).
  */
 import { QueryError } from './errors.js';
 import { intToFloat } from './value.js';
@@ -17,6 +20,34 @@ export function goRound(x: number): number {
   return Math.abs(x - r) >= 0.5 ? r + Math.sign(x) : r;
 }
 
+/** Go math.Frexp: x = frac * 2^exp with 0.5 <= |frac| < 1. */
+function frexp(x: number): [number, number] {
+  if (x === 0 || !Number.isFinite(x)) return [x, 0];
+  let e = Math.floor(Math.log2(Math.abs(x))) + 1;
+  let f = e > 1023 ? x / 2 ** 1023 / 2 ** (e - 1023) : e < -1021 ? x * 2 ** 1021 * 2 ** (-e - 1021) : x / 2 ** e;
+  while (Math.abs(f) < 0.5) {
+    f *= 2;
+    e--;
+  }
+  while (Math.abs(f) >= 1) {
+    f /= 2;
+    e++;
+  }
+  return [f, e];
+}
+
+/** Go math.Log2 (differs from Math.log2 in the last bit for some inputs). */
+export function goLog2(x: number): number {
+  const [frac, exp] = frexp(x);
+  if (frac === 0.5) return exp - 1;
+  return Math.log(frac) * Math.LOG2E + exp;
+}
+
+/** Go math.Log10: log(x) * (1/Ln10). */
+export function goLog10(x: number): number {
+  return Math.log(x) * Math.LOG10E;
+}
+
 const UNARY: Readonly<Record<string, (x: number) => number>> = {
   abs: Math.abs,
   sin: Math.sin,
@@ -27,8 +58,8 @@ const UNARY: Readonly<Record<string, (x: number) => number>> = {
   atan: Math.atan,
   exp: Math.exp,
   ln: Math.log,
-  log2: Math.log2,
-  log10: Math.log10,
+  log2: goLog2,
+  log10: goLog10,
   sqrt: Math.sqrt,
   floor: Math.floor,
   ceil: Math.ceil,

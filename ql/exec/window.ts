@@ -3,7 +3,7 @@
  * (query.IteratorOptions.Window and the fill iterator's stepping).
  *
  * Windows are aligned to the Unix epoch (so 1w windows start on Thursday 1970-01-01) and
- * shifted by the offset, normalised into [0, interval). With a time zone, 1.x shifts the
+ * shifted by the offset (reduced modulo the interval, sign kept). With a time zone, 1.x shifts the
  * alignment by the zone's offset at (t - offset) and then corrects the start and end by the
  * offset change inside the window, so day windows start at local midnight and a DST day is
  * 23 or 25 hours long; changes of an offset as large as the interval are not applied.
@@ -26,7 +26,7 @@ const TWO_53 = 9007199254740992n;
 export interface WindowSpec {
   /** Interval in ns, > 0. */
   readonly interval: bigint;
-  /** Offset in ns, normalised into [0, interval). */
+  /** Offset in ns, reduced modulo the interval keeping its sign (Go `%`). */
   readonly offset: bigint;
   /** IANA zone name from TZ(), if any. */
   readonly tz?: string | undefined;
@@ -37,14 +37,17 @@ export interface Window {
   end: bigint;
 }
 
-/** 1.x normalises GROUP BY time offsets modulo the interval into [0, interval). */
+/**
+ * 1.x reduces GROUP BY time offsets with Go's `%` (influxql GroupByOffset: `offset % interval`):
+ * the remainder keeps the offset's sign, so -90m on 1d stays -90m. Without a zone -90m and
+ * 22h30m give the same windows; with TZ() they do not (the zone offset is looked up at
+ * t - offset), so the sign is kept as 1.x keeps it.
+ */
 export function normalizeOffset(offset: bigint, interval: bigint): bigint {
-  let o = offset % interval;
-  if (o < 0n) o += interval;
-  return o;
+  return offset % interval;
 }
 
-/** Validated window spec: interval > 0, offset normalised, zone known (else a typed error). */
+/** Validated window spec: interval > 0, offset reduced as 1.x does, zone known (else a typed error). */
 export function windowSpec(interval: bigint, offset = 0n, tz?: string): WindowSpec {
   if (interval <= 0n) throw new QueryError('GROUP BY time interval must be positive');
   if (tz !== undefined) checkTimeZone(tz);

@@ -47,7 +47,7 @@ export class IntSum {
     for (let i = from; i < to; i++) this.add(canonInt(values[i] as bigint));
   }
 
-  /** Multiply-add as 1.x mean does for pre-aggregated points is not needed: plain value. */
+  /** The sum so far, canonical (number when safe, else bigint). */
   value(): IntValue {
     return this.big === null ? this.small : canonInt(this.big);
   }

@@ -23,11 +23,16 @@ export class MedianReducer implements Reducer {
   result(): ResultRow[] {
     const n = this.pts.length;
     if (n === 0) return [];
-    const idx = this.pts.sortedByValue();
-    const v = this.pts.values;
-    if (n % 2 === 1) return [{ value: intToFloat(v[idx[(n - 1) / 2] as number] as IntValue) }];
-    const lo = v[idx[n / 2 - 1] as number] as IntValue;
-    const hi = v[idx[n / 2] as number] as IntValue;
+    const fast = this.pts.sortedNumbers();
+    let at: (k: number) => IntValue;
+    if (fast !== null) at = (k) => fast[k] as number;
+    else {
+      const idx = this.pts.sortedByValue();
+      at = (k) => this.pts.value(idx[k] as number) as IntValue;
+    }
+    if (n % 2 === 1) return [{ value: intToFloat(at((n - 1) / 2)) }];
+    const lo = at(n / 2 - 1);
+    const hi = at(n / 2);
     if (this.inputType === FieldType.Float) return [{ value: (lo as number) + ((hi as number) - (lo as number)) / 2 }];
     const diff = subInt(hi, lo, this.inputType === FieldType.Unsigned);
     return [{ value: intToFloat(lo) + intToFloat(diff) / 2 }];

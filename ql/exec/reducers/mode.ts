@@ -1,11 +1,12 @@
 /**
  * mode(): the most frequent value, in the input type, every type accepted.
  *
- * 1.x ModeReduceSlice walks the values sorted ascending (equal values in time order). A value
- * becomes the mode when its run count exceeds the current best, or equals it while the run's
- * first point is not later than the point where the current mode reached that count. The
- * first point of each run is not examined (so ties between values seen once keep the
- * smallest). Booleans: true unless false is strictly more frequent.
+ * Replays 1.x ModeReduceSlice over the points in the order Go's sort by value leaves them
+ * (goSort): a run of equal values becomes the mode when its count exceeds the best so far, or
+ * equals it while the run's first point (in that order) is not later than the point at which
+ * the current mode last counted; the first point of each later run is not examined (so ties
+ * between values seen once keep the smallest). Booleans: true unless false is strictly more
+ * frequent.
  */
 import { FieldType } from '../../../engine/index.js';
 import type { ValueColumn } from '../../../engine/index.js';
@@ -27,25 +28,25 @@ export class ModeReducer implements Reducer {
   }
 
   result(): ResultRow[] {
-    const n = this.pts.length;
+    const pts = this.pts;
+    const n = pts.length;
     if (n === 0) return [];
-    const v = this.pts.values;
-    if (n === 1) return [{ value: v[0] ?? null }];
+    if (n === 1) return [{ value: pts.value(0) }];
     if (this.outputType === FieldType.Boolean) {
       let t = 0;
-      for (const x of v) if (x === true) t++;
+      for (let i = 0; i < n; i++) if (pts.value(i) === true) t++;
       return [{ value: t >= n - t }];
     }
-    const idx = this.pts.sortedByValue();
+    const idx = pts.goSortedByValue();
     const i0 = idx[0] as number;
     let mostFreq = 0;
     let currFreq = 0;
-    let currMode: Scalar = v[i0] ?? null;
+    let currMode: Scalar = pts.value(i0);
     let mostMode: Scalar = currMode;
-    let mostAt = i0; // index of the point whose time is mostTime
+    let mostAt = i0;
     let currAt = i0;
     for (const i of idx) {
-      const x = v[i] ?? null;
+      const x = pts.value(i);
       if (x !== currMode) {
         currFreq = 1;
         currMode = x;
@@ -53,7 +54,7 @@ export class ModeReducer implements Reducer {
         continue;
       }
       currFreq++;
-      if (mostFreq > currFreq || (mostFreq === currFreq && this.pts.compareTime(currAt, mostAt) > 0)) continue;
+      if (mostFreq > currFreq || (mostFreq === currFreq && pts.compareTime(currAt, mostAt) > 0)) continue;
       mostFreq = currFreq;
       mostMode = x;
       mostAt = i;

@@ -1,7 +1,8 @@
 /**
  * percentile(x, N): nearest rank, a selector keeping the point's time and the input type.
  * Index = floor(len * N / 100 + 0.5) - 1 over the values sorted ascending; an index outside
- * the group (e.g. N = 0) gives no row, which 1.x prints as null.
+ * the group (e.g. N = 0) gives no row, which 1.x prints as null. Equal values are ordered as
+ * Go's (unstable) sort leaves them, so the returned point's time matches 1.x.
  */
 import type { FieldType, ValueColumn } from '../../../engine/index.js';
 import type { ResultRow } from '../value.js';
@@ -33,7 +34,7 @@ export class PercentileReducer implements Reducer {
     const n = this.pts.length;
     const i = percentileIndex(n, this.percentile);
     if (i < 0 || i >= n) return [];
-    const k = this.pts.sortedByValue()[i] as number;
-    return [{ time: this.pts.time(k), value: this.pts.values[k] ?? null }];
+    const k = this.pts.goSortedByValue()[i] as number;
+    return [{ time: this.pts.time(k), value: this.pts.value(k) }];
   }
 }

@@ -63,8 +63,12 @@ export class TopBottomReducer implements Reducer {
 
   add(base: bigint, offsets: Float64Array, column: ValueColumn, from: number, to: number): void {
     if (this.n <= 0) return;
+    const isTop = this.name === 'top';
     for (let i = from; i < to; i++) {
-      const c: Cand = { value: numAt(column, i), base, off: offsets[i] as number };
+      const v = numAt(column, i);
+      const root = this.heap.length < this.n ? undefined : (this.heap[0] as Cand);
+      if (root !== undefined && (isTop ? v < root.value : v > root.value)) continue; // cannot enter
+      const c: Cand = { value: v, base, off: offsets[i] as number };
       if (this.heap.length < this.n) this.push(c);
       else if (this.rank(c, this.heap[0] as Cand) > 0) {
         this.heap[0] = c;

@@ -1,0 +1,74 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { FieldType } from '../../engine/index.js';
+import { buckets, forEachWindowRun, window, windowSpec } from './window.js';
+import { fillSeries } from './fill.js';
+import type { TimedValue } from './value.js';
+
+const H = 3_600_000_000_000n;
+const intervalArb = fc.oneof(fc.bigInt({ min: 1n, max: 10n ** 6n }), fc.bigInt({ min: 1n, max: 10n ** 15n }), fc.constantFrom(H, 24n * H, 7n * 24n * H));
+const zoneArb = fc.constantFrom(undefined, 'America/New_York', 'Europe/Paris', 'Asia/Kolkata', 'Australia/Lord_Howe');
+
+describe('window properties', () => {
+  it('batch runs assign every point to window(t)', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -(10n ** 18n), max: 10n ** 18n }),
+        fc.array(fc.integer({ min: 0, max: 2 ** 40 }), { minLength: 1, maxLength: 30 }),
+        intervalArb,
+        fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }),
+        zoneArb,
+        (base, rawOffs, interval, offset, tz) => {
+          const spec = windowSpec(tz === undefined ? interval : interval < H ? H : interval, offset, tz);
+          const offsets = Float64Array.from([...rawOffs].sort((a, b) => a - b));
+          let next = 0;
+          forEachWindowRun(base, offsets, 0, offsets.length, spec, (start, end, from, to) => {
+            assert.equal(from, next);
+            assert.ok(to > from);
+            for (let i = from; i < to; i++) {
+              const t = base + BigInt(offsets[i] as number);
+              const w = window(t, spec);
+              assert.equal(w.start, start);
+              assert.equal(w.end, end);
+              assert.ok(start <= t && t < end);
+            }
+            next = to;
+          });
+          assert.equal(next, offsets.length);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+  it('without a zone, windows tile the line: start <= t < start + interval, start = offset mod interval', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 18n), max: 10n ** 18n }), intervalArb, fc.bigInt({ min: -(10n ** 15n), max: 10n ** 15n }), (t, interval, offset) => {
+        const spec = windowSpec(interval, offset);
+        const w = window(t, spec);
+        assert.ok(w.start <= t && t < w.end);
+        assert.equal(w.end - w.start, interval);
+        assert.equal((((w.start - offset) % interval) + interval) % interval, 0n);
+        const bs = buckets(w.start - 3n * interval, w.start, spec);
+        assert.deepEqual(bs, [0n, 1n, 2n, 3n].map((k) => w.start - (3n - k) * interval));
+      }),
+      { numRuns: 300 },
+    );
+  });
+  it('fill(null) keeps every real row and covers the enumerated buckets; fill(none) is the identity', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 0, max: 40 }), { maxLength: 12 }), fc.integer({ min: 0, max: 5 }), (slots, startSlot) => {
+        const spec = windowSpec(10n);
+        const rows: TimedValue[] = slots.filter((k) => k >= startSlot).sort((a, b) => a - b).map((k) => ({ time: BigInt(k) * 10n, value: k }));
+        const o = { window: spec, startNs: BigInt(startSlot) * 10n, endNs: 409n, valueType: FieldType.Integer } as const;
+        assert.deepEqual(fillSeries(rows, { ...o, mode: 'none' }), rows);
+        const out = fillSeries(rows, { ...o, mode: 'null' });
+        if (rows.length === 0) return assert.deepEqual(out, []);
+        for (const r of rows) assert.ok(out.some((x) => x.time === r.time && x.value === r.value));
+        const expected = new Set([...buckets(o.startNs, o.endNs, spec), ...rows.map((r) => r.time)]);
+        assert.deepEqual(new Set(out.map((r) => r.time)), expected);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
