@@ -14,6 +14,7 @@ import { FieldType } from '../point.js';
 import type { Field } from '../point.js';
 import { detach, type KeyInfo, MAX_KEY_LENGTH } from './key.js';
 import { FIELD_KEY_SPECIALS, unescapeStringValue, unescapeWith } from './series-key.js';
+import { scanBoolean, scanNumber, valueEnd } from './values.js';
 
 const BS = 0x5c;
 const SPACE = 0x20;
@@ -45,9 +46,6 @@ const memoKeys: string[] = [];
 /** memoKeys[0, memoUnique) are known to be distinct. */
 let memoUnique = 0;
 
-/** End position of the value scanned last (the slow number path and booleans set it). */
-let valueEnd = 0;
-
 /**
  * Parses the field set starting at `s[pos]` (not at the end) into `out`. Returns the index
  * just past it (a space or `end`), or an error reason. Fields named `time` are dropped, as 1.x
@@ -63,7 +61,7 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
     if (c === EQUALS) return 'missing field key';
     let key: string;
     const raw = memoRaw[j];
-    if (raw !== undefined && s.startsWith(raw, pos) && s.charCodeAt(pos + raw.length) === EQUALS) {
+    if (raw !== undefined && matchesAt(s, pos, raw) && s.charCodeAt(pos + raw.length) === EQUALS) {
       key = memoKeys[j]!;
       pos += raw.length;
     } else {
@@ -191,6 +189,14 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
   return pos;
 }
 
+/** `s.startsWith(k, pos)`, written out: V8 inlines this loop but not the builtin. */
+function matchesAt(s: string, pos: number, k: string): boolean {
+  const n = k.length;
+  if (pos + n > s.length) return false;
+  for (let i = 0; i < n; i++) if (s.charCodeAt(pos + i) !== k.charCodeAt(i)) return false;
+  return true;
+}
+
 /** Keeps the last value for each repeated key, in place. Returns true when keys were already distinct. */
 function dedupe(out: Field[]): boolean {
   const n = out.length;
@@ -220,91 +226,3 @@ function dedupe(out: Field[]): boolean {
 }
 
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
-
-const isDigitOrDot = (c: number): boolean => (c >= 0x30 && c <= 0x39) || c === DOT;
-
-/** The general number scanner (1.x scanNumber rules); sets valueEnd on success. */
-function scanNumber(s: string, start: number, end: number, key: string): Field | string {
-  let i = start;
-  let isInt = false;
-  let isUnsigned = false;
-  let decimal = false;
-  let scientific = false;
-  if (s.charCodeAt(i) === DASH) {
-    i++;
-    if (i === end) return 'invalid number';
-  }
-  for (; i < end; i++) {
-    const c = s.charCodeAt(i);
-    if (c === COMMA || c === SPACE) break;
-    if ((c === LOWER_I || c === LOWER_U) && i > start && !(isInt || isUnsigned)) {
-      if (c === LOWER_I) isInt = true;
-      else isUnsigned = true;
-      continue;
-    }
-    if (c === DOT) {
-      if (decimal) return 'invalid number';
-      decimal = true;
-    }
-    if (i > start && (c === 0x65 || c === 0x45)) {
-      scientific = true;
-      continue;
-    }
-    if (c === 0x2b || c === DASH) {
-      const p = s.charCodeAt(i - 1);
-      if (p === 0x65 || p === 0x45) continue;
-    }
-    if (!isDigitOrDot(c)) return 'invalid number';
-  }
-  if ((isInt || isUnsigned) && (decimal || scientific)) return 'invalid number';
-  const neg = s.charCodeAt(start) === DASH;
-  const digits = i - start - (isInt || isUnsigned ? 1 : 0) - (decimal ? 1 : 0) - (neg ? 1 : 0);
-  if (digits <= 0) return 'invalid number';
-  valueEnd = i;
-  if (isInt || isUnsigned) {
-    const last = s.charCodeAt(i - 1);
-    if (last !== (isInt ? LOWER_I : LOWER_U) || (isUnsigned && neg)) return 'invalid number';
-    const text = s.slice(start, i - 1);
-    const v = BigInt(text);
-    if (isInt) {
-      if (v < -(2n ** 63n) || v >= 2n ** 63n) {
-        return `unable to parse integer ${text}: strconv.ParseInt: parsing ${JSON.stringify(text)}: value out of range`;
-      }
-      return { type: FieldType.Integer, value: toSafe(v), key };
-    }
-    if (v >= 2n ** 64n) {
-      return `unable to parse unsigned ${text}: strconv.ParseUint: parsing ${JSON.stringify(text)}: value out of range`;
-    }
-    return { type: FieldType.Unsigned, value: toSafe(v), key };
-  }
-  const f = Number(s.slice(start, i));
-  if (!Number.isFinite(f)) return 'invalid float';
-  return { type: FieldType.Float, value: f, key };
-}
-
-/** Integer values are numbers while safe and bigint beyond 2^53 (Point contract). */
-function toSafe(v: bigint): number | bigint {
-  return v <= 9007199254740991n && v >= -9007199254740991n ? Number(v) : v;
-}
-
-/** 1.x scanBoolean: sets valueEnd and returns the value, or undefined when invalid. */
-function scanBoolean(s: string, start: number, end: number): boolean | undefined {
-  const c = s.charCodeAt(start);
-  let i = start + 1;
-  while (i < end) {
-    const d = s.charCodeAt(i);
-    if (d === COMMA || d === SPACE) break;
-    i++;
-  }
-  valueEnd = i;
-  const n = i - start;
-  if (c === 0x74 /* t */) return n === 1 || (n === 4 && s.startsWith('true', start)) ? true : undefined;
-  if (c === 0x66 /* f */) return n === 1 || (n === 5 && s.startsWith('false', start)) ? false : undefined;
-  if (c === 0x54 /* T */) {
-    return n === 1 || (n === 4 && (s.startsWith('TRUE', start) || s.startsWith('True', start))) ? true : undefined;
-  }
-  if (c === 0x46 /* F */) {
-    return n === 1 || (n === 5 && (s.startsWith('FALSE', start) || s.startsWith('False', start))) ? false : undefined;
-  }
-  return undefined;
-}
