@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FIELD_TYPE_NAMES } from '../point.js';
 import type { Point, Precision } from '../point.js';
+import { KeyCache } from './key.js';
 import { describeLineError, parseLineProtocol, parseLineProtocolText } from './parse.js';
 
 const DEF = { defaultSec: 1_700_000_039, defaultNsec: 123_456_789 };
@@ -206,4 +207,17 @@ test('parse: the key cache and field memo never leak between different lines', (
     ['cpu,host=b', [['u', 'float', 1]], 0, 4],
     ['cpu,host=a', [['u', 'integer', 1], ['s', 'integer', 2]], 0, 5],
   ]);
+});
+
+test('key cache: bounded, keeps series in use, never returns a stale key', () => {
+  const cache = new KeyCache(4);
+  const a = cache.add('cpu,host=a');
+  assert.equal(typeof a, 'object');
+  for (const h of ['b', 'c', 'd', 'e', 'f']) {
+    cache.add(`cpu,host=${h}`);
+    assert.equal(cache.get('cpu,host=a'), a); // promoted on every hit, so it survives
+  }
+  assert.equal(cache.get('cpu,host=b'), undefined); // aged out after two generations
+  assert.equal(cache.add('cpu,a=1,a=2'), 'duplicate tags');
+  assert.equal(cache.get('cpu,a=1,a=2'), undefined);
 });
