@@ -55,6 +55,9 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
   let j = 0;
   let allHit = true;
   let sawTime = false;
+  // 1.x limits key + 4 + field key to MAX_KEY_LENGTH bytes; a UTF-16 unit is at most 3 bytes,
+  // so the exact check runs only for keys that could come near the limit.
+  const keyRoom = MAX_KEY_LENGTH - 4 - info.keyBytes;
   for (;;) {
     if (pos >= end) return 'invalid field format';
     let c = s.charCodeAt(pos);
@@ -62,6 +65,10 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
     let key: string;
     const raw = memoRaw[j];
     if (raw !== undefined && matchesAt(s, pos, raw) && s.charCodeAt(pos + raw.length) === EQUALS) {
+      if (3 * raw.length > keyRoom) {
+        const err = keyTooLong(s, pos, pos + raw.length, info.keyBytes);
+        if (err !== null) return err;
+      }
       key = memoKeys[j]!;
       pos += raw.length;
     } else {
@@ -81,9 +88,9 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
         ke++;
       }
       if (ke >= end) return 'invalid field format';
-      if (info.keyBytes + 4 + 3 * (ke - pos) > MAX_KEY_LENGTH) {
-        const size = info.keyBytes + 4 + Buffer.byteLength(s.slice(pos, ke), 'utf8');
-        if (size > MAX_KEY_LENGTH) return `max key length exceeded: ${size} > ${MAX_KEY_LENGTH}`;
+      if (3 * (ke - pos) > keyRoom) {
+        const err = keyTooLong(s, pos, ke, info.keyBytes);
+        if (err !== null) return err;
       }
       key = intern(esc ? unescapeWith(s, pos, ke, FIELD_KEY_SPECIALS) : s.slice(pos, ke));
       memoRaw[j] = esc ? detach(s.slice(pos, ke)) : key;
@@ -187,6 +194,11 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
   // Skip the duplicate check when these keys are a prefix of a list already found distinct.
   if (!(allHit && j <= memoUnique) && dedupe(out) && !sawTime) memoUnique = j;
   return pos;
+}
+
+function keyTooLong(s: string, from: number, to: number, keyBytes: number): string | null {
+  const size = keyBytes + 4 + Buffer.byteLength(s.slice(from, to), 'utf8');
+  return size > MAX_KEY_LENGTH ? `max key length exceeded: ${size} > ${MAX_KEY_LENGTH}` : null;
 }
 
 /** `s.startsWith(k, pos)`, written out: V8 inlines this loop but not the builtin. */

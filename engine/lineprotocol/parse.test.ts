@@ -196,6 +196,9 @@ test('parse: max key length', () => {
   const edge = 'm'.repeat(65530);
   assert.deepEqual(parse(`${edge} vv=1`).errors, [[`${edge} vv=1`, 'max key length exceeded: 65536 > 65535']]);
   assert.equal(parse(`${edge} v=1`).points.length, 1);
+  // The field-key memo must not skip the check when a short series used the same field first.
+  assert.deepEqual(parse(`m vv=1\n${edge} vv=1`).errors, [[`${edge} vv=1`, 'max key length exceeded: 65536 > 65535']]);
+  assert.deepEqual(parse(`m ü=1\n${'m'.repeat(65530)} ü=1`).errors, [[`${'m'.repeat(65530)} ü=1`, 'max key length exceeded: 65536 > 65535']]);
 });
 
 test('parse: the key cache and field memo never leak between different lines', () => {
