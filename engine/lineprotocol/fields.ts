@@ -103,7 +103,8 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
     if (pos >= end) return 'missing field value';
     c = s.charCodeAt(pos);
     if (c === COMMA || c === SPACE) return 'missing field value';
-    let field: Field;
+    let type: FieldType;
+    let value: number | bigint | boolean | string;
     if ((c >= 0x30 && c <= 0x39) || c === DASH || c === DOT || c === 0x4e || c === 0x6e) {
       // Fast path: optional `-`, digits, then `i`, `u` or the end of the value.
       const vs = pos;
@@ -122,7 +123,8 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
       const neg = ds !== vs;
       const after = i + 1 < end ? s.charCodeAt(i + 1) : -1;
       if (nd > 0 && nd <= 15 && (c === -1 || c === COMMA || c === SPACE)) {
-        field = { type: FieldType.Float, value: neg ? -v : v, key };
+        type = FieldType.Float;
+        value = neg ? -v : v;
         pos = i;
       } else if (c === DOT && nd < 15) {
         // `12.34`: with at most 15 digits in all, m / 10^k of two exact doubles is
@@ -138,24 +140,30 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
         if (i === end) c = -1;
         if (nd + k > 0 && nd + k <= 15 && (c === -1 || c === COMMA || c === SPACE)) {
           const m = v / POW10[k]!;
-          field = { type: FieldType.Float, value: neg ? -m : m, key };
+          type = FieldType.Float;
+          value = neg ? -m : m;
           pos = i;
         } else {
           const f = scanNumber(s, vs, end, key);
           if (typeof f === 'string') return f;
-          field = f;
+          type = f.type;
+          value = f.value;
           pos = valueEnd;
         }
       } else if (nd > 0 && nd <= 15 && c === LOWER_I && (after === -1 || after === COMMA || after === SPACE)) {
-        field = { type: FieldType.Integer, value: neg ? 0 - v : v, key };
+        // Small values as int32 so V8 stores a Smi instead of allocating a HeapNumber.
+        type = FieldType.Integer;
+        value = v < 0x40000000 ? (neg ? (0 - (v | 0)) | 0 : v | 0) : neg ? 0 - v : v;
         pos = i + 1;
       } else if (nd > 0 && nd <= 15 && !neg && c === LOWER_U && (after === -1 || after === COMMA || after === SPACE)) {
-        field = { type: FieldType.Unsigned, value: v, key };
+        type = FieldType.Unsigned;
+        value = v < 0x40000000 ? v | 0 : v;
         pos = i + 1;
       } else {
         const f = scanNumber(s, vs, end, key);
         if (typeof f === 'string') return f;
-        field = f;
+        type = f.type;
+        value = f.value;
         pos = valueEnd;
       }
     } else if (c === QUOTE) {
@@ -173,17 +181,20 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
         i++;
       }
       // Detached: string values outlive the request in the cache and must not pin its body.
-      const value = esc ? unescapeStringValue(s, pos + 1, i) : detach(s.slice(pos + 1, i));
-      field = { type: FieldType.String, value, key };
+      type = FieldType.String;
+      value = esc ? unescapeStringValue(s, pos + 1, i) : detach(s.slice(pos + 1, i));
       pos = i + 1;
     } else {
       const b = scanBoolean(s, pos, end);
       if (b === undefined) return 'invalid boolean';
-      field = { type: FieldType.Boolean, value: b, key };
+      type = FieldType.Boolean;
+      value = b;
       pos = valueEnd;
     }
+    // One allocation site for every type keeps a single, stable object shape for V8; the
+    // branches above pair each type with a value of the matching kind.
     if (key === 'time') sawTime = true;
-    else out.push(field);
+    else out.push({ type, value, key } as Field);
     if (pos >= end) break;
     c = s.charCodeAt(pos);
     if (c === SPACE) break;

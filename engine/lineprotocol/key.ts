@@ -31,12 +31,17 @@ export interface KeyInfo {
 }
 
 /**
- * Returns a copy of `s` that shares no memory with the string it was sliced from. V8 keeps
- * slices of 13+ characters as views that pin the parent (here: a whole request body);
- * slicing a concatenation forces a flat copy of just this text.
+ * Returns a flat copy of `s` that shares no memory with the string it was sliced from. V8
+ * keeps slices of 13+ characters as views that pin the parent (here: a whole request body),
+ * and views also make every later charCodeAt and hash go through an indirection. The copy is
+ * made through a Buffer, which yields a sequential string; it runs only on cache misses.
  */
 export function detach(s: string): string {
-  return s.length < 13 ? s : (' ' + s).slice(1);
+  if (s.length < 13) return s;
+  for (let i = 0; i < s.length; i++) {
+    if (s.charCodeAt(i) > 0xff) return Buffer.from(s, 'utf16le').toString('utf16le');
+  }
+  return Buffer.from(s, 'latin1').toString('latin1');
 }
 
 // Tag boundaries of the key being parsed: [keyStart, keyEnd, valueStart, valueEnd, flags] per tag.
