@@ -12,7 +12,7 @@
  */
 import { FieldType } from '../point.js';
 import type { Field } from '../point.js';
-import { detach, type KeyInfo, MAX_KEY_LENGTH } from './key.js';
+import { detach, detachValue, type KeyInfo, MAX_KEY_LENGTH } from './key.js';
 import { FIELD_KEY_SPECIALS, unescapeStringValue, unescapeWith } from './series-key.js';
 import { scanBoolean, scanNumber, valueEnd } from './values.js';
 
@@ -182,7 +182,7 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
       }
       // Detached: string values outlive the request in the cache and must not pin its body.
       type = FieldType.String;
-      value = esc ? unescapeStringValue(s, pos + 1, i) : detach(s.slice(pos + 1, i));
+      value = detachValue(esc ? unescapeStringValue(s, pos + 1, i) : s.slice(pos + 1, i));
       pos = i + 1;
     } else {
       const b = scanBoolean(s, pos, end);

@@ -44,6 +44,15 @@ export function detach(s: string): string {
   return Buffer.from(s, 'latin1').toString('latin1');
 }
 
+/**
+ * A cheaper detached copy for string field values (per value, not per cache miss): slicing a
+ * concatenation makes V8 flatten it into a new string, and the slice then points into that
+ * copy (one indirection on access, but the request body is no longer pinned).
+ */
+export function detachValue(s: string): string {
+  return s.length < 13 ? s : (' ' + s).slice(1);
+}
+
 // Tag boundaries of the key being parsed: [keyStart, keyEnd, valueStart, valueEnd, flags] per tag.
 let bounds = new Int32Array(5 * 64);
 
