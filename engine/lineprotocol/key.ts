@@ -162,17 +162,16 @@ function buildKeyInfo(s: string, start: number, end: number, mEnd: number, mEsc:
     order[u] = t;
   }
   const sortedTags: Tag[] = new Array<Tag>(nt);
-  const parts: string[] = new Array<string>(nt + 1);
-  parts[0] = s.slice(start, mEnd);
+  let seriesKey = s.slice(start, mEnd);
   for (let u = 0; u < nt; u++) {
     const t = order[u]!;
     const tag = tags[t]!;
     if (u > 0 && tag.key === sortedTags[u - 1]!.key) return 'duplicate tags';
     sortedTags[u] = tag;
     const b = 5 * t;
-    parts[u + 1] = bounds[b + 4]! & 4 ? escapeTag(tag.key) + '=' + escapeTag(tag.value) : s.slice(bounds[b]!, bounds[b + 3]!);
+    seriesKey += ',' + (bounds[b + 4]! & 4 ? escapeTag(tag.key) + '=' + escapeTag(tag.value) : s.slice(bounds[b]!, bounds[b + 3]!));
   }
-  return keyInfo(raw, measurement, sortedTags, timeTag, parts.join(','));
+  return keyInfo(raw, measurement, sortedTags, timeTag, seriesKey);
 }
 
 function keyInfo(raw: string, measurement: string, tags: readonly Tag[], timeTag: boolean, seriesKey: string): KeyInfo {
