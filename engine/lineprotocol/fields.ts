@@ -12,8 +12,9 @@
  */
 import { FieldType } from '../point.js';
 import type { Field } from '../point.js';
-import { detach, type KeyInfo, MAX_KEY_LENGTH } from './key.js';
+import { detach, detachValue, type KeyInfo, MAX_KEY_LENGTH } from './key.js';
 import { FIELD_KEY_SPECIALS, unescapeStringValue, unescapeWith } from './series-key.js';
+import { scanBoolean, scanNumber, valueEnd } from './values.js';
 
 const BS = 0x5c;
 const SPACE = 0x20;
@@ -45,9 +46,6 @@ const memoKeys: string[] = [];
 /** memoKeys[0, memoUnique) are known to be distinct. */
 let memoUnique = 0;
 
-/** End position of the value scanned last (the slow number path and booleans set it). */
-let valueEnd = 0;
-
 /**
  * Parses the field set starting at `s[pos]` (not at the end) into `out`. Returns the index
  * just past it (a space or `end`), or an error reason. Fields named `time` are dropped, as 1.x
@@ -57,13 +55,20 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
   let j = 0;
   let allHit = true;
   let sawTime = false;
+  // 1.x limits key + 4 + field key to MAX_KEY_LENGTH bytes; a UTF-16 unit is at most 3 bytes,
+  // so the exact check runs only for keys that could come near the limit.
+  const keyRoom = MAX_KEY_LENGTH - 4 - info.keyBytes;
   for (;;) {
     if (pos >= end) return 'invalid field format';
     let c = s.charCodeAt(pos);
     if (c === EQUALS) return 'missing field key';
     let key: string;
     const raw = memoRaw[j];
-    if (raw !== undefined && s.startsWith(raw, pos) && s.charCodeAt(pos + raw.length) === EQUALS) {
+    if (raw !== undefined && matchesAt(s, pos, raw) && s.charCodeAt(pos + raw.length) === EQUALS) {
+      if (3 * raw.length > keyRoom) {
+        const err = keyTooLong(s, pos, pos + raw.length, info.keyBytes);
+        if (err !== null) return err;
+      }
       key = memoKeys[j]!;
       pos += raw.length;
     } else {
@@ -83,9 +88,9 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
         ke++;
       }
       if (ke >= end) return 'invalid field format';
-      if (info.keyBytes + 4 + 3 * (ke - pos) > MAX_KEY_LENGTH) {
-        const size = info.keyBytes + 4 + Buffer.byteLength(s.slice(pos, ke), 'utf8');
-        if (size > MAX_KEY_LENGTH) return `max key length exceeded: ${size} > ${MAX_KEY_LENGTH}`;
+      if (3 * (ke - pos) > keyRoom) {
+        const err = keyTooLong(s, pos, ke, info.keyBytes);
+        if (err !== null) return err;
       }
       key = intern(esc ? unescapeWith(s, pos, ke, FIELD_KEY_SPECIALS) : s.slice(pos, ke));
       memoRaw[j] = esc ? detach(s.slice(pos, ke)) : key;
@@ -98,7 +103,8 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
     if (pos >= end) return 'missing field value';
     c = s.charCodeAt(pos);
     if (c === COMMA || c === SPACE) return 'missing field value';
-    let field: Field;
+    let type: FieldType;
+    let value: number | bigint | boolean | string;
     if ((c >= 0x30 && c <= 0x39) || c === DASH || c === DOT || c === 0x4e || c === 0x6e) {
       // Fast path: optional `-`, digits, then `i`, `u` or the end of the value.
       const vs = pos;
@@ -117,7 +123,8 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
       const neg = ds !== vs;
       const after = i + 1 < end ? s.charCodeAt(i + 1) : -1;
       if (nd > 0 && nd <= 15 && (c === -1 || c === COMMA || c === SPACE)) {
-        field = { type: FieldType.Float, value: neg ? -v : v, key };
+        type = FieldType.Float;
+        value = neg ? -v : v;
         pos = i;
       } else if (c === DOT && nd < 15) {
         // `12.34`: with at most 15 digits in all, m / 10^k of two exact doubles is
@@ -133,24 +140,30 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
         if (i === end) c = -1;
         if (nd + k > 0 && nd + k <= 15 && (c === -1 || c === COMMA || c === SPACE)) {
           const m = v / POW10[k]!;
-          field = { type: FieldType.Float, value: neg ? -m : m, key };
+          type = FieldType.Float;
+          value = neg ? -m : m;
           pos = i;
         } else {
           const f = scanNumber(s, vs, end, key);
           if (typeof f === 'string') return f;
-          field = f;
+          type = f.type;
+          value = f.value;
           pos = valueEnd;
         }
       } else if (nd > 0 && nd <= 15 && c === LOWER_I && (after === -1 || after === COMMA || after === SPACE)) {
-        field = { type: FieldType.Integer, value: neg ? 0 - v : v, key };
+        // Small values as int32 so V8 stores a Smi instead of allocating a HeapNumber.
+        type = FieldType.Integer;
+        value = v < 0x40000000 ? (neg ? (0 - (v | 0)) | 0 : v | 0) : neg ? 0 - v : v;
         pos = i + 1;
       } else if (nd > 0 && nd <= 15 && !neg && c === LOWER_U && (after === -1 || after === COMMA || after === SPACE)) {
-        field = { type: FieldType.Unsigned, value: v, key };
+        type = FieldType.Unsigned;
+        value = v < 0x40000000 ? v | 0 : v;
         pos = i + 1;
       } else {
         const f = scanNumber(s, vs, end, key);
         if (typeof f === 'string') return f;
-        field = f;
+        type = f.type;
+        value = f.value;
         pos = valueEnd;
       }
     } else if (c === QUOTE) {
@@ -168,17 +181,20 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
         i++;
       }
       // Detached: string values outlive the request in the cache and must not pin its body.
-      const value = esc ? unescapeStringValue(s, pos + 1, i) : detach(s.slice(pos + 1, i));
-      field = { type: FieldType.String, value, key };
+      type = FieldType.String;
+      value = detachValue(esc ? unescapeStringValue(s, pos + 1, i) : s.slice(pos + 1, i));
       pos = i + 1;
     } else {
       const b = scanBoolean(s, pos, end);
       if (b === undefined) return 'invalid boolean';
-      field = { type: FieldType.Boolean, value: b, key };
+      type = FieldType.Boolean;
+      value = b;
       pos = valueEnd;
     }
+    // One allocation site for every type keeps a single, stable object shape for V8; the
+    // branches above pair each type with a value of the matching kind.
     if (key === 'time') sawTime = true;
-    else out.push(field);
+    else out.push({ type, value, key } as Field);
     if (pos >= end) break;
     c = s.charCodeAt(pos);
     if (c === SPACE) break;
@@ -189,6 +205,19 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
   // Skip the duplicate check when these keys are a prefix of a list already found distinct.
   if (!(allHit && j <= memoUnique) && dedupe(out) && !sawTime) memoUnique = j;
   return pos;
+}
+
+function keyTooLong(s: string, from: number, to: number, keyBytes: number): string | null {
+  const size = keyBytes + 4 + Buffer.byteLength(s.slice(from, to), 'utf8');
+  return size > MAX_KEY_LENGTH ? `max key length exceeded: ${size} > ${MAX_KEY_LENGTH}` : null;
+}
+
+/** `s.startsWith(k, pos)`, written out: V8 inlines this loop but not the builtin. */
+function matchesAt(s: string, pos: number, k: string): boolean {
+  const n = k.length;
+  if (pos + n > s.length) return false;
+  for (let i = 0; i < n; i++) if (s.charCodeAt(pos + i) !== k.charCodeAt(i)) return false;
+  return true;
 }
 
 /** Keeps the last value for each repeated key, in place. Returns true when keys were already distinct. */
@@ -220,91 +249,3 @@ function dedupe(out: Field[]): boolean {
 }
 
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
-
-const isDigitOrDot = (c: number): boolean => (c >= 0x30 && c <= 0x39) || c === DOT;
-
-/** The general number scanner (1.x scanNumber rules); sets valueEnd on success. */
-function scanNumber(s: string, start: number, end: number, key: string): Field | string {
-  let i = start;
-  let isInt = false;
-  let isUnsigned = false;
-  let decimal = false;
-  let scientific = false;
-  if (s.charCodeAt(i) === DASH) {
-    i++;
-    if (i === end) return 'invalid number';
-  }
-  for (; i < end; i++) {
-    const c = s.charCodeAt(i);
-    if (c === COMMA || c === SPACE) break;
-    if ((c === LOWER_I || c === LOWER_U) && i > start && !(isInt || isUnsigned)) {
-      if (c === LOWER_I) isInt = true;
-      else isUnsigned = true;
-      continue;
-    }
-    if (c === DOT) {
-      if (decimal) return 'invalid number';
-      decimal = true;
-    }
-    if (i > start && (c === 0x65 || c === 0x45)) {
-      scientific = true;
-      continue;
-    }
-    if (c === 0x2b || c === DASH) {
-      const p = s.charCodeAt(i - 1);
-      if (p === 0x65 || p === 0x45) continue;
-    }
-    if (!isDigitOrDot(c)) return 'invalid number';
-  }
-  if ((isInt || isUnsigned) && (decimal || scientific)) return 'invalid number';
-  const neg = s.charCodeAt(start) === DASH;
-  const digits = i - start - (isInt || isUnsigned ? 1 : 0) - (decimal ? 1 : 0) - (neg ? 1 : 0);
-  if (digits <= 0) return 'invalid number';
-  valueEnd = i;
-  if (isInt || isUnsigned) {
-    const last = s.charCodeAt(i - 1);
-    if (last !== (isInt ? LOWER_I : LOWER_U) || (isUnsigned && neg)) return 'invalid number';
-    const text = s.slice(start, i - 1);
-    const v = BigInt(text);
-    if (isInt) {
-      if (v < -(2n ** 63n) || v >= 2n ** 63n) {
-        return `unable to parse integer ${text}: strconv.ParseInt: parsing ${JSON.stringify(text)}: value out of range`;
-      }
-      return { type: FieldType.Integer, value: toSafe(v), key };
-    }
-    if (v >= 2n ** 64n) {
-      return `unable to parse unsigned ${text}: strconv.ParseUint: parsing ${JSON.stringify(text)}: value out of range`;
-    }
-    return { type: FieldType.Unsigned, value: toSafe(v), key };
-  }
-  const f = Number(s.slice(start, i));
-  if (!Number.isFinite(f)) return 'invalid float';
-  return { type: FieldType.Float, value: f, key };
-}
-
-/** Integer values are numbers while safe and bigint beyond 2^53 (Point contract). */
-function toSafe(v: bigint): number | bigint {
-  return v <= 9007199254740991n && v >= -9007199254740991n ? Number(v) : v;
-}
-
-/** 1.x scanBoolean: sets valueEnd and returns the value, or undefined when invalid. */
-function scanBoolean(s: string, start: number, end: number): boolean | undefined {
-  const c = s.charCodeAt(start);
-  let i = start + 1;
-  while (i < end) {
-    const d = s.charCodeAt(i);
-    if (d === COMMA || d === SPACE) break;
-    i++;
-  }
-  valueEnd = i;
-  const n = i - start;
-  if (c === 0x74 /* t */) return n === 1 || (n === 4 && s.startsWith('true', start)) ? true : undefined;
-  if (c === 0x66 /* f */) return n === 1 || (n === 5 && s.startsWith('false', start)) ? false : undefined;
-  if (c === 0x54 /* T */) {
-    return n === 1 || (n === 4 && (s.startsWith('TRUE', start) || s.startsWith('True', start))) ? true : undefined;
-  }
-  if (c === 0x46 /* F */) {
-    return n === 1 || (n === 5 && (s.startsWith('FALSE', start) || s.startsWith('False', start))) ? false : undefined;
-  }
-  return undefined;
-}

@@ -7,7 +7,7 @@
  * (see `detach`), never slices of a request body, so the cache does not pin request bodies.
  */
 import type { Tag } from '../point.js';
-import { compareBytes, makeSeriesKey, MEASUREMENT_SPECIALS, TAG_SPECIALS, unescapeWith } from './series-key.js';
+import { compareBytes, escapeTag, MEASUREMENT_SPECIALS, TAG_SPECIALS, unescapeWith } from './series-key.js';
 
 const BS = 0x5c;
 const SPACE = 0x20;
@@ -19,6 +19,8 @@ export const MAX_KEY_LENGTH = 65535;
 
 /** A parsed key section. */
 export interface KeyInfo {
+  /** The raw key text this was parsed from (a detached copy; the cache's map key). */
+  readonly raw: string;
   readonly seriesKey: string;
   readonly measurement: string;
   readonly tags: readonly Tag[];
@@ -29,11 +31,25 @@ export interface KeyInfo {
 }
 
 /**
- * Returns a copy of `s` that shares no memory with the string it was sliced from. V8 keeps
- * slices of 13+ characters as views that pin the parent (here: a whole request body);
- * slicing a concatenation forces a flat copy of just this text.
+ * Returns a flat copy of `s` that shares no memory with the string it was sliced from. V8
+ * keeps slices of 13+ characters as views that pin the parent (here: a whole request body),
+ * and views also make every later charCodeAt and hash go through an indirection. The copy is
+ * made through a Buffer, which yields a sequential string; it runs only on cache misses.
  */
 export function detach(s: string): string {
+  if (s.length < 13) return s;
+  for (let i = 0; i < s.length; i++) {
+    if (s.charCodeAt(i) > 0xff) return Buffer.from(s, 'utf16le').toString('utf16le');
+  }
+  return Buffer.from(s, 'latin1').toString('latin1');
+}
+
+/**
+ * A cheaper detached copy for string field values (per value, not per cache miss): slicing a
+ * concatenation makes V8 flatten it into a new string, and the slice then points into that
+ * copy (one indirection on access, but the request body is no longer pinned).
+ */
+export function detachValue(s: string): string {
   return s.length < 13 ? s : (' ' + s).slice(1);
 }
 
@@ -114,7 +130,7 @@ export function parseKey(s: string, start: number, end: number, atLineEnd: boole
 
 function buildKeyInfo(s: string, start: number, end: number, mEnd: number, mEsc: boolean, nt: number): KeyInfo | string {
   const measurement = mEsc ? unescapeWith(s, start, mEnd, MEASUREMENT_SPECIALS) : s.slice(start, mEnd);
-  let tags: Tag[] = new Array<Tag>(nt);
+  const tags: Tag[] = new Array<Tag>(nt);
   let sorted = true;
   // The raw text is already canonical when tags are sorted and no value starts with `=`:
   // every other special character in a valid key is escaped by construction.
@@ -122,13 +138,9 @@ function buildKeyInfo(s: string, start: number, end: number, mEnd: number, mEsc:
   let timeTag = false;
   for (let t = 0; t < nt; t++) {
     const b = 5 * t;
-    const ks = bounds[b]!;
-    const ke = bounds[b + 1]!;
-    const vs = bounds[b + 2]!;
-    const ve = bounds[b + 3]!;
     const flags = bounds[b + 4]!;
-    const key = flags & 1 ? unescapeWith(s, ks, ke, TAG_SPECIALS) : s.slice(ks, ke);
-    const value = flags & 2 ? unescapeWith(s, vs, ve, TAG_SPECIALS) : s.slice(vs, ve);
+    const key = flags & 1 ? unescapeWith(s, bounds[b]!, bounds[b + 1]!, TAG_SPECIALS) : s.slice(bounds[b]!, bounds[b + 1]!);
+    const value = flags & 2 ? unescapeWith(s, bounds[b + 2]!, bounds[b + 3]!, TAG_SPECIALS) : s.slice(bounds[b + 2]!, bounds[b + 3]!);
     if (flags & 4) canonical = false;
     if (key === 'time') timeTag = true;
     if (t > 0) {
@@ -138,14 +150,34 @@ function buildKeyInfo(s: string, start: number, end: number, mEnd: number, mEsc:
     }
     tags[t] = { key, value };
   }
-  if (!sorted) {
-    canonical = false;
-    tags = tags.sort((x, y) => compareBytes(x.key, y.key));
-    for (let t = 1; t < nt; t++) if (tags[t - 1]!.key === tags[t]!.key) return 'duplicate tags';
-  }
   const raw = start === 0 && end === s.length ? s : s.slice(start, end);
+  if (sorted && canonical) return keyInfo(raw, measurement, tags, timeTag, raw);
+  // Sort tag indices (insertion sort: tag sets are small), then join the raw tag texts,
+  // which are canonical except for a value starting with `=`.
+  const order: number[] = new Array<number>(nt);
+  for (let t = 0; t < nt; t++) {
+    const k = tags[t]!.key;
+    let u = t;
+    for (; u > 0 && compareBytes(tags[order[u - 1]!]!.key, k) > 0; u--) order[u] = order[u - 1]!;
+    order[u] = t;
+  }
+  const sortedTags: Tag[] = new Array<Tag>(nt);
+  let seriesKey = s.slice(start, mEnd);
+  for (let u = 0; u < nt; u++) {
+    const t = order[u]!;
+    const tag = tags[t]!;
+    if (u > 0 && tag.key === sortedTags[u - 1]!.key) return 'duplicate tags';
+    sortedTags[u] = tag;
+    const b = 5 * t;
+    seriesKey += ',' + (bounds[b + 4]! & 4 ? escapeTag(tag.key) + '=' + escapeTag(tag.value) : s.slice(bounds[b]!, bounds[b + 3]!));
+  }
+  return keyInfo(raw, measurement, sortedTags, timeTag, seriesKey);
+}
+
+function keyInfo(raw: string, measurement: string, tags: readonly Tag[], timeTag: boolean, seriesKey: string): KeyInfo {
   return {
-    seriesKey: canonical ? raw : makeSeriesKey(measurement, tags),
+    raw,
+    seriesKey,
     measurement,
     tags,
     timeTag,
@@ -153,26 +185,47 @@ function buildKeyInfo(s: string, start: number, end: number, mEnd: number, mEsc:
   };
 }
 
-/** Bounded map from raw key text to parsed key; cleared wholesale when full (cheap, rare). */
+/**
+ * Bounded map from raw key text to parsed key. Two generations: new entries go to `young`;
+ * when it is full it becomes `old` and the previous `old` is dropped, and a hit in `old` is
+ * promoted. Series in use stay cached (LRU-like) at the price of a second lookup for a hit in
+ * `old`; memory stays under `capacity` entries.
+ */
 export class KeyCache {
-  private readonly map = new Map<string, KeyInfo>();
-  constructor(private readonly capacity = 100_000) {}
+  private young = new Map<string, KeyInfo>();
+  private old = new Map<string, KeyInfo>();
+  private readonly half: number;
+
+  constructor(capacity = 100_000) {
+    this.half = Math.max(1, capacity >> 1);
+  }
 
   get(raw: string): KeyInfo | undefined {
-    return this.map.get(raw);
+    const hit = this.young.get(raw);
+    if (hit !== undefined) return hit;
+    const aged = this.old.get(raw);
+    if (aged !== undefined) this.put(aged.raw, aged);
+    return aged;
   }
 
   /** Parses and remembers the key `raw` (a slice ending at the first unescaped space). */
   add(raw: string): KeyInfo | string {
     const own = detach(raw);
     const info = parseKey(own, 0, own.length, false);
-    if (typeof info === 'string') return info;
-    if (this.map.size >= this.capacity) this.map.clear();
-    this.map.set(own, info);
+    if (typeof info !== 'string') this.put(own, info);
     return info;
   }
 
   clear(): void {
-    this.map.clear();
+    this.young.clear();
+    this.old.clear();
+  }
+
+  private put(own: string, info: KeyInfo): void {
+    if (this.young.size >= this.half) {
+      this.old = this.young;
+      this.young = new Map();
+    }
+    this.young.set(own, info);
   }
 }

@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { FIELD_TYPE_NAMES } from '../point.js';
 import type { Point, Precision } from '../point.js';
+import { KeyCache } from './key.js';
 import { describeLineError, parseLineProtocol, parseLineProtocolText } from './parse.js';
 
 const DEF = { defaultSec: 1_700_000_039, defaultNsec: 123_456_789 };
@@ -195,6 +197,9 @@ test('parse: max key length', () => {
   const edge = 'm'.repeat(65530);
   assert.deepEqual(parse(`${edge} vv=1`).errors, [[`${edge} vv=1`, 'max key length exceeded: 65536 > 65535']]);
   assert.equal(parse(`${edge} v=1`).points.length, 1);
+  // The field-key memo must not skip the check when a short series used the same field first.
+  assert.deepEqual(parse(`m vv=1\n${edge} vv=1`).errors, [[`${edge} vv=1`, 'max key length exceeded: 65536 > 65535']]);
+  assert.deepEqual(parse(`m ü=1\n${'m'.repeat(65530)} ü=1`).errors, [[`${'m'.repeat(65530)} ü=1`, 'max key length exceeded: 65536 > 65535']]);
 });
 
 test('parse: the key cache and field memo never leak between different lines', () => {
@@ -206,4 +211,43 @@ test('parse: the key cache and field memo never leak between different lines', (
     ['cpu,host=b', [['u', 'float', 1]], 0, 4],
     ['cpu,host=a', [['u', 'integer', 1], ['s', 'integer', 2]], 0, 5],
   ]);
+});
+
+test('key cache: bounded, keeps series in use, never returns a stale key', () => {
+  const cache = new KeyCache(4);
+  const a = cache.add('cpu,host=a');
+  assert.equal(typeof a, 'object');
+  for (const h of ['b', 'c', 'd', 'e', 'f']) {
+    cache.add(`cpu,host=${h}`);
+    assert.equal(cache.get('cpu,host=a'), a); // promoted on every hit, so it survives
+  }
+  assert.equal(cache.get('cpu,host=b'), undefined); // aged out after two generations
+  assert.equal(cache.add('cpu,a=1,a=2'), 'duplicate tags');
+  assert.equal(cache.get('cpu,a=1,a=2'), undefined);
+});
+
+test('property: float and integer values equal JavaScript number parsing (the fast paths are exact)', () => {
+  const digits = (max: number) => fc.string({ unit: fc.constantFrom('0', '1', '2', '3', '4', '5', '6', '7', '8', '9'), maxLength: max });
+  const decimal = fc
+    .tuple(fc.boolean(), digits(18), fc.boolean(), digits(18), fc.option(fc.integer({ min: -330, max: 330 })))
+    .filter(([, a, dot, b]) => (a + b).length > 0 && (dot || b.length === 0))
+    .map(([neg, a, dot, b, exp]) => `${neg ? '-' : ''}${a}${dot ? '.' : ''}${b}${exp === null ? '' : `e${exp}`}`);
+  fc.assert(
+    fc.property(decimal, (text) => {
+      const r = parseLineProtocolText(`m v=${text} 1`, { precision: 'ns', ...DEF });
+      const want = Number(text);
+      if (!Number.isFinite(want)) return assert.deepEqual(r.errors.map((e) => e.reason), ['invalid float']);
+      assert.deepEqual(r.errors, []);
+      assert.ok(Object.is(r.points[0]!.fields[0]!.value, want), `${text} -> ${String(r.points[0]!.fields[0]!.value)}, want ${want}`);
+    }),
+    { numRuns: 20000 },
+  );
+  fc.assert(
+    fc.property(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), (v) => {
+      const f = parseLineProtocolText(`m v=${v}i 1`, { precision: 'ns', ...DEF }).points[0]!.fields[0]!;
+      assert.equal(BigInt(f.value as number | bigint), v);
+      assert.equal(typeof f.value, v >= -(2n ** 53n) + 1n && v <= 2n ** 53n - 1n ? 'number' : 'bigint');
+    }),
+    { numRuns: 5000 },
+  );
 });

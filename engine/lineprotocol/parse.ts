@@ -1,16 +1,23 @@
 /**
  * InfluxDB 1.x line protocol → Points, with 1.x partial-write semantics: good lines become
  * points, bad lines become LineErrors carrying the 1.x reason text, nothing throws.
+ * Reference: models/points.go of InfluxDB 1.x (rules and texts re-implemented, not copied).
  *
  * Lines: split on `\n` except inside a quoted string value; a trailing `\r` is dropped (CRLF);
  * leading spaces, tabs and NULs are skipped (the influx CLI sends ` cpu v=1`); blank lines and
  * lines starting with `#` are ignored; the last line needs no newline.
  *
+ * Deliberate differences from 1.x, all on input 1.x mangles or rejects anyway: CRLF accepted;
+ * a backslash before a newline does not join lines; a `#` line ends at its newline even when
+ * it holds a quote; text glued to a closing quote is `invalid field format`; invalid UTF-8
+ * becomes U+FFFD; duplicate field keys keep the last value even when types differ (1.x then
+ * reports a type conflict); `123u` is accepted (decisions.md).
+ *
  * Speed (this is the ingest hot path): the body is decoded to a string once (latin1 when it
  * is pure ASCII, else UTF-8) and scanned with charCodeAt. The key section is looked up in a
  * KeyCache by its raw text, so a known series costs one hash and no tag work; field keys are
- * matched against the keys the same series had last time with startsWith. No regex and no
- * BigInt run for ordinary lines.
+ * compared with the previous line's keys instead of being sliced and interned. No regex and
+ * no BigInt run for ordinary lines. perf/LINEPROTOCOL.md has the figures.
  */
 import { isAscii } from 'node:buffer';
 import type { Field, Point, Precision } from '../point.js';
