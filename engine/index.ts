@@ -2,3 +2,5 @@
 export * from './errors.js';
 export * from './point.js';
 export * from './logger.js';
+/** Block encodings (TSM value formats), exposed for perf/ benchmarks and format tools. */
+export * as encoding from './encoding/index.js';
