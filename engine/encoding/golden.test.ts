@@ -15,6 +15,7 @@ import { packNumbers } from './simple8b.js';
 import { encodeTimestamps } from './timestamp.js';
 import { encodeFloats } from './float.js';
 import { encodeDecimals } from './decimal.js';
+import { encodeFloatDeltas } from './float-delta.js';
 import { encodeFloatColumn } from './float-block.js';
 import { encodeIntegers } from './integer.js';
 import { encodeUnsigned } from './unsigned.js';
@@ -57,6 +58,7 @@ function simple8b(): Uint8Array {
 
 const irregular = Float64Array.of(0, 10e9, 20e9, 31e9, 29e9, 40e9, 50e9);
 const floats = Float64Array.of(21.3, 21.3, 21.4, 21.35, floatFromBits(0x7ff8000000000001n), -0, Infinity, -Infinity, 1e-300, 50.123456789, 50.123456789);
+const walk = Float64Array.of(50.123456789012, 51.0247, 49.99999999, 49.99999999, 48.31415926535, 47.2, 47.200000000000003);
 const decimals = Float64Array.of(21.3, 21.35, 21.4, 21.4, -1.05, 0);
 const humidity = Float64Array.of(40, 40.05, 40.1, 40.1, 40.05, 40.15);
 const ints = Float64Array.of(58, 57, 59, 59, 62, 61, 0, 100);
@@ -80,6 +82,8 @@ export function goldenCases(): Record<string, Uint8Array> {
     'timestamp-raw': encodeTimestamps(0n, Float64Array.of(-(2 ** 53) + 1, 2 ** 53 - 1, 0), 0, 3),
     'timestamp-empty': encodeTimestamps(BASE, new Float64Array(0), 0, 0),
     float: encodeFloats(...all(floats)),
+    'float-delta': encodeFloatDeltas(...all(walk)),
+    'float-column-delta': encodeFloatColumn(...all(walk)),
     decimal: encodeDecimals(...all(decimals)) ?? new Uint8Array(0),
     'decimal-gcd': encodeDecimals(...all(humidity)) ?? new Uint8Array(0),
     'float-column-decimal': encodeFloatColumn(...all(decimals)),
