@@ -50,3 +50,5 @@ export {
 export * from './wal/wal.js';
 export { lockDirectory, DirectoryLockedError } from './fs/lock.js';
 export type { DirectoryLock } from './fs/lock.js';
+/** Block encodings (TSM value formats), exposed for perf/ benchmarks and format tools. */
+export * as encoding from './encoding/index.js';

@@ -75,10 +75,6 @@ export class BitReader {
 
   /** Reads `n` bits (0 ≤ n ≤ 32) as an unsigned number. */
   read(n: number): number {
-    if (n > 25) {
-      const hi = this.read(n - 16);
-      return (hi * 65536 + this.read(16));
-    }
     if (n === 0) return 0;
     const p = this.pos;
     const q = p + n;
@@ -86,14 +82,39 @@ export class BitReader {
     this.pos = q;
     const b = this.buf;
     const i = p >>> 3;
-    // Bytes past the array read as undefined → 0 in bitwise ops; the endBit check above keeps
-    // them out of the result.
-    const w = (b[i]! << 24) | (b[i + 1]! << 16) | (b[i + 2]! << 8) | b[i + 3]!;
+    const s = p & 7;
+    if (i + 4 < b.length) {
+      const w = (b[i]! << 24) | (b[i + 1]! << 16) | (b[i + 2]! << 8) | b[i + 3]!;
+      if (s + n <= 32) return (w << s) >>> (32 - n);
+      return ((w << s) | (b[i + 4]! >>> (8 - s))) >>> (32 - n);
+    }
+    return this.readTail(i, s, n);
+  }
+
+  /** The last few bytes: pad with zeros instead of reading out of bounds (which deoptimizes). */
+  private readTail(i: number, s: number, n: number): number {
+    const b = this.buf;
+    const at = (k: number): number => (k < b.length ? b[k]! : 0);
+    const w = (at(i) << 24) | (at(i + 1) << 16) | (at(i + 2) << 8) | at(i + 3);
+    return ((w << s) | (at(i + 4) >>> (8 - s))) >>> (32 - n);
+  }
+
+  /** The next `n` bits (1 ≤ n ≤ 25) without consuming them; bits past the end read as 0. */
+  peek(n: number): number {
+    const p = this.pos;
+    const b = this.buf;
+    const i = p >>> 3;
+    const end = this.endBit >>> 3;
+    const w =
+      ((i < end ? b[i]! : 0) << 24) |
+      ((i + 1 < end ? b[i + 1]! : 0) << 16) |
+      ((i + 2 < end ? b[i + 2]! : 0) << 8) |
+      (i + 3 < end ? b[i + 3]! : 0);
     return (w << (p & 7)) >>> (32 - n);
   }
 
   /** Reads `n` bits (0 ≤ n ≤ 32) as a signed-agnostic uint32 bit pattern (int32 result). */
   read32(n: number): number {
-    return n > 25 ? ((this.read(n - 16) << 16) | this.read(16)) : this.read(n);
+    return this.read(n) | 0;
   }
 }

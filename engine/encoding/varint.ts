@@ -218,5 +218,7 @@ export function zigzag(n: number): number {
 }
 
 export function unzigzag(z: number): number {
+  // Bitwise fast path for the common small values; `%` on doubles is a slow fmod call.
+  if (z < 2147483648) return (z >>> 1) ^ -(z & 1);
   return z % 2 === 1 ? -(z + 1) / 2 : z / 2;
 }

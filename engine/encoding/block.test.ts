@@ -1,0 +1,93 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { encodeBlock, decodeBlock, blockType, blockCount } from './block.js';
+import { FieldType } from '../point.js';
+import type { ValueColumn } from '../point.js';
+import { InvariantError } from '../errors.js';
+import { anyDouble, assertBitsEqual, assertCorrupt, bits, seq } from './helpers.test.js';
+
+const BASE = 1_700_000_000_000_000_000n;
+
+function comparable(c: ValueColumn): unknown {
+  if (c.type === FieldType.Float) return bits(c.values);
+  if (c.type === FieldType.String) return [...c.values];
+  return Array.from(c.values as ArrayLike<number | bigint>, (v) => (typeof v === 'bigint' ? v : BigInt(v)));
+}
+
+function roundTrip(offsets: Float64Array, column: ValueColumn, base = BASE): Uint8Array {
+  const bytes = encodeBlock(base, offsets, column, 0, offsets.length);
+  assert.equal(blockType(bytes), column.type);
+  assert.equal(blockCount(bytes), offsets.length);
+  const back = decodeBlock(bytes, base);
+  assertBitsEqual(back.offsets, offsets);
+  assert.equal(back.column.type, column.type);
+  assert.deepEqual(comparable(back.column), comparable(column));
+  assert.equal(back.column.values.constructor, column.values.constructor, 'same column representation');
+  return bytes;
+}
+
+const columnOf = (n: number): fc.Arbitrary<ValueColumn> =>
+  fc.oneof(
+    fc.array(anyDouble, { minLength: n, maxLength: n }).map((v): ValueColumn => ({ type: FieldType.Float, values: Float64Array.from(v) })),
+    fc.array(fc.maxSafeInteger(), { minLength: n, maxLength: n }).map((v): ValueColumn => ({ type: FieldType.Integer, values: Float64Array.from(v) })),
+    fc
+      .array(fc.bigInt(-(2n ** 63n), 2n ** 63n - 1n), { minLength: n, maxLength: n })
+      .map((v): ValueColumn => ({ type: FieldType.Integer, values: BigInt64Array.from(v.map((x, i) => (i === 0 ? -(2n ** 63n) : x))) })),
+    fc.array(fc.maxSafeNat(), { minLength: n, maxLength: n }).map((v): ValueColumn => ({ type: FieldType.Unsigned, values: Float64Array.from(v) })),
+    fc
+      .array(fc.bigInt(0n, 2n ** 64n - 1n), { minLength: n, maxLength: n })
+      .map((v): ValueColumn => ({ type: FieldType.Unsigned, values: BigUint64Array.from(v.map((x, i) => (i === 0 ? 2n ** 64n - 1n : x))) })),
+    fc.array(fc.boolean(), { minLength: n, maxLength: n }).map((v): ValueColumn => ({ type: FieldType.Boolean, values: Uint8Array.from(v, Number) })),
+    fc.array(fc.string({ unit: 'binary', maxLength: 12 }), { minLength: n, maxLength: n }).map((v): ValueColumn => ({ type: FieldType.String, values: v })),
+  );
+
+test('every block type round-trips with its timestamps', () => {
+  const block = fc.array(fc.integer({ min: -1e12, max: 1e12 }), { minLength: 1, maxLength: 120 }).chain((offs) =>
+    fc.tuple(fc.constant(Float64Array.from(offs)), columnOf(offs.length)),
+  );
+  fc.assert(fc.property(block, ([offs, col]) => void roundTrip(offs, col)), { numRuns: 300 });
+});
+
+test('pinned: 1000-value blocks of each type, empty and single-value blocks', () => {
+  const t = seq(1000, (i) => i * 10e9);
+  roundTrip(t, { type: FieldType.Float, values: seq(1000, (i) => Math.round(Math.sin(i) * 1000) / 10) });
+  roundTrip(t, { type: FieldType.Integer, values: seq(1000, (i) => (i * 37) % 101) });
+  roundTrip(t, { type: FieldType.Integer, values: BigInt64Array.from({ length: 1000 }, (_, i) => (i % 2 ? -(2n ** 63n) : 2n ** 63n - 1n)) });
+  roundTrip(t, { type: FieldType.Unsigned, values: BigUint64Array.from({ length: 1000 }, () => 2n ** 64n - 1n) });
+  roundTrip(t, { type: FieldType.Boolean, values: Uint8Array.from({ length: 1000 }, (_, i) => i & 1) });
+  roundTrip(t, { type: FieldType.String, values: Array.from({ length: 1000 }, (_, i) => `état ${i % 4} 🌡`) });
+  roundTrip(new Float64Array(0), { type: FieldType.Float, values: new Float64Array(0) });
+  roundTrip(new Float64Array(0), { type: FieldType.String, values: [] });
+  roundTrip(Float64Array.of(0), { type: FieldType.Float, values: Float64Array.of(-0) });
+});
+
+test('absolute timestamps near the int64 limits', () => {
+  const col: ValueColumn = { type: FieldType.Integer, values: Float64Array.of(1, 2, 3) };
+  roundTrip(Float64Array.of(-3, -2, -1), col, 2n ** 63n - 1n);
+  roundTrip(Float64Array.of(0, 1, 2), col, -(2n ** 63n));
+});
+
+test('a regular float block is small', () => {
+  const bytes = roundTrip(seq(1000, (i) => i * 1e9), { type: FieldType.Float, values: new Float64Array(1000).fill(21.5) });
+  assert.ok(bytes.length < 32, `${bytes.length} bytes`);
+});
+
+test('encodes a sub-range', () => {
+  const t = seq(100, (i) => i);
+  const v = seq(100, (i) => i * 2);
+  const back = decodeBlock(encodeBlock(0n, t, { type: FieldType.Float, values: v }, 30, 40), 0n);
+  assertBitsEqual(back.offsets, t.subarray(30, 40));
+  assertBitsEqual(back.column.values as Float64Array, v.subarray(30, 40));
+});
+
+test('bad range is an InvariantError; corrupt bytes are CorruptionError', () => {
+  assert.throws(() => encodeBlock(0n, new Float64Array(2), { type: FieldType.Float, values: new Float64Array(1) }, 0, 2), InvariantError);
+  const bytes = encodeBlock(BASE, seq(30, (i) => i * i), { type: FieldType.String, values: Array.from({ length: 30 }, String) }, 0, 30);
+  for (let cut = 0; cut < bytes.length; cut++) assertCorrupt(() => decodeBlock(bytes.subarray(0, cut), BASE));
+  const bad = bytes.slice();
+  bad[0] = 9;
+  assertCorrupt(() => decodeBlock(bad, BASE));
+  assertCorrupt(() => blockType(bad));
+  assertCorrupt(() => blockCount(new Uint8Array(0)));
+});

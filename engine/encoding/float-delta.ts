@@ -1,0 +1,146 @@
+/**
+ * Float encoding by integer deltas of the IEEE-754 bit patterns. Lossless bit for bit (NaN
+ * payloads, ±Inf, -0 included) because it only does 64-bit integer arithmetic on the bits.
+ *
+ * Why: for doubles of one sign the bit pattern is monotonic in the value, so a random walk
+ * (v[i] = v[i−1] + noise) has pattern deltas of ≈ log2(noise / ulp) bits. XOR pays for carries
+ * rippling through the mantissa and for rounding its leading-zero count; the delta does not.
+ * On TSBS full-precision cpu data this is ~50 bits/value against ~53 for Chimp.
+ *
+ * Bit stream (bitstream.ts, MSB first); the value count is stored by the caller:
+ *   first value     64 raw bits
+ *   ref             7 bits, 0..64: the most economical reference length for the block
+ *   per next value  z = zigzag64(bits(v[i]) − bits(v[i−1]) mod 2^64), L = bit length of z
+ *                   gamma(zigzag(L − ref) + 1)   Elias gamma: N zeros, then the N+1-bit number
+ *                   the low L − 1 bits of z      (its top bit is implied by L; none if L ≤ 1)
+ */
+import { ByteWriter, ByteReader } from './varint.js';
+import { BitWriter, BitReader } from './bitstream.js';
+
+let zs = new Uint32Array(2048);
+let lens = new Uint8Array(1024);
+const hist = new Float64Array(65);
+
+function gammaBits(k: number): number {
+  return 2 * (31 - Math.clz32(k)) + 1;
+}
+
+function zz(x: number): number {
+  return (x << 1) ^ (x >> 31);
+}
+
+function halvesOf(a: Float64Array): Uint32Array {
+  return new Uint32Array(a.buffer, a.byteOffset, a.length * 2);
+}
+
+export function appendFloatDeltas(out: ByteWriter, values: Float64Array, start: number, end: number): void {
+  const n = end - start;
+  if (n <= 0) return;
+  const h = halvesOf(values);
+  const bw = new BitWriter(out);
+  let plo = h[2 * start]!;
+  let phi = h[2 * start + 1]!;
+  bw.write(phi, 32);
+  bw.write(plo, 32);
+  if (n === 1) {
+    bw.flush();
+    return;
+  }
+  if (lens.length < n) {
+    lens = new Uint8Array(n * 2);
+    zs = new Uint32Array(n * 4);
+  }
+  hist.fill(0);
+  for (let i = 1; i < n; i++) {
+    const lo = h[2 * (start + i)]!;
+    const hi = h[2 * (start + i) + 1]!;
+    const dlo = (lo - plo) >>> 0;
+    const dhi = (hi - phi - (lo < plo ? 1 : 0)) | 0;
+    plo = lo;
+    phi = hi;
+    const s = dhi >> 31;
+    const zlo = ((dlo << 1) ^ s) >>> 0;
+    const zhi = (((dhi << 1) | (dlo >>> 31)) ^ s) >>> 0;
+    zs[2 * i] = zlo;
+    zs[2 * i + 1] = zhi;
+    const len = zhi !== 0 ? 64 - Math.clz32(zhi) : 32 - Math.clz32(zlo);
+    lens[i] = len;
+    hist[len]!++;
+  }
+  let ref = 0;
+  let best = Infinity;
+  for (let r = 0; r <= 64; r++) {
+    let cost = 0;
+    for (let len = 0; len <= 64; len++) if (hist[len] !== 0) cost += hist[len]! * gammaBits(zz(len - r) + 1);
+    if (cost < best) {
+      best = cost;
+      ref = r;
+    }
+  }
+  bw.write(ref, 7);
+  for (let i = 1; i < n; i++) {
+    const len = lens[i]!;
+    bw.write(zz(len - ref) + 1, gammaBits(zz(len - ref) + 1));
+    const b = len - 1;
+    if (b > 32) {
+      bw.write(zs[2 * i + 1]! ^ (1 << (b - 32)), b - 32);
+      bw.write(zs[2 * i]!, 32);
+    } else if (b === 32) {
+      bw.write(zs[2 * i]!, 32);
+    } else if (b > 0) {
+      bw.write(zs[2 * i]! ^ (1 << b), b);
+    }
+  }
+  bw.flush();
+}
+
+export function encodeFloatDeltas(values: Float64Array, start: number, end: number): Uint8Array {
+  const w = new ByteWriter(16 + (end - start) * 8);
+  appendFloatDeltas(w, values, start, end);
+  return w.finish();
+}
+
+export function readFloatDeltas(r: ByteReader, count: number, out?: Float64Array): Float64Array {
+  const o = out && out.length >= count ? out.subarray(0, count) : new Float64Array(count);
+  if (count === 0) return o;
+  const h = halvesOf(o);
+  const br = new BitReader(r.buf, r.pos, r.end);
+  let phi = br.read32(32) >>> 0;
+  let plo = br.read32(32) >>> 0;
+  h[0] = plo;
+  h[1] = phi;
+  const ref = count > 1 ? br.read(7) : 0;
+  for (let i = 1; i < count; i++) {
+    const w = br.peek(16);
+    if (w === 0) throw r.corrupt('float delta: bad length code', br.byteEnd());
+    const k = br.read(2 * (Math.clz32(w) - 16) + 1) - 1;
+    const len = ref + ((k >>> 1) ^ -(k & 1));
+    if (len < 0 || len > 64) throw r.corrupt(`float delta: length ${len}`, br.byteEnd());
+    const b = len - 1;
+    let zlo = 0;
+    let zhi = 0;
+    if (b > 32) {
+      zhi = br.read32(b - 32) | (1 << (b - 32));
+      zlo = br.read32(32);
+    } else if (b === 32) {
+      zhi = 1;
+      zlo = br.read32(32);
+    } else if (b >= 0) {
+      zlo = br.read32(b) | (1 << b);
+    }
+    const m = -(zlo & 1);
+    const dlo = (((zlo >>> 1) | (zhi << 31)) ^ m) >>> 0;
+    const dhi = (zhi >>> 1) ^ m;
+    const nlo = (plo + dlo) >>> 0;
+    phi = (phi + dhi + (nlo < plo ? 1 : 0)) >>> 0;
+    plo = nlo;
+    h[2 * i] = plo;
+    h[2 * i + 1] = phi;
+  }
+  r.pos = br.byteEnd();
+  return o;
+}
+
+export function decodeFloatDeltas(bytes: Uint8Array, count: number, out?: Float64Array): Float64Array {
+  return readFloatDeltas(new ByteReader(bytes), count, out);
+}
