@@ -6,7 +6,17 @@ import assert from 'node:assert/strict';
 import { decodeBlock, encodeBlock } from '../encoding/block.js';
 import { FieldType } from '../point.js';
 import type { ValueColumn } from '../point.js';
+import { basename } from 'node:path';
+import { splitFieldKey } from '../cache/cache.js';
+import type { EngineLogger } from '../logger.js';
+import { silentLogger } from '../logger.js';
+import { tsmRuns } from '../query/file-runs.js';
+import { SeriesCursor } from '../query/series-cursor.js';
+import { Shard } from '../shard/shard.js';
+import { TsmFileSet } from '../tsm/file-set.js';
+import { parseTsmFileName } from '../tsm/format.js';
 import { TsmReader } from '../tsm/reader.js';
+import type { PlanFile } from './planner.js';
 import { TsmWriter } from '../tsm/writer.js';
 import type { TsmFileInfo } from '../tsm/writer.js';
 
@@ -109,4 +119,50 @@ export function lastWriteWins(files: readonly ReadonlyMap<string, readonly Row[]
   const out = new Map<string, Row[]>();
   for (const [key, m] of merged) if (m.size > 0) out.set(key, [...m.entries()].sort((a, b) => a[0] - b[0]));
   return out;
+}
+
+// ── shards ───────────────────────────────────────────────────────────────────────────────────
+
+/** A shard of 7 days starting 2023-11-14 with an open, empty file set in `dir`. */
+export async function openShard(dir: string, logger: EngineLogger = silentLogger): Promise<Shard> {
+  const shard = new Shard('db', 'rp', 1_699_920_000, 7 * 86_400, dir);
+  shard.files = await TsmFileSet.open(dir, { logger });
+  return shard;
+}
+
+/** Writes `keys` as the shard's next flushed (or `level`) file and adds it to the set. */
+export async function addFile(shard: Shard, keys: readonly KeyRows[], blockSize = 1000, level = 0): Promise<string> {
+  const files = shard.files!;
+  const path = files.pathFor({ generation: files.nextGeneration(), sequence: 1 });
+  await writeRows(path, shard.baseNs, keys, blockSize, level);
+  await files.add(path);
+  return path;
+}
+
+/** The planner's view of the shard's live files (no tombstones). */
+export function planFiles(shard: Shard): PlanFile[] {
+  return shard.files!.files().map((r) => ({
+    path: r.path,
+    id: parseTsmFileName(basename(r.path))!,
+    level: r.level,
+    size: r.stats().bytes,
+    tombstoned: false,
+  }));
+}
+
+/** One key read through the engine's read path (SeriesCursor over the shard's TSM files). */
+export async function readThroughEngine(shard: Shard, key: string, type: FieldType): Promise<Row[]> {
+  const { seriesKey, field } = splitFieldKey(key);
+  const req = { db: 'db', rp: 'rp', measurement: '', seriesKey, field, startNs: shard.baseNs, endNs: shard.endNs - 1n, ascending: true };
+  const cursor = new SeriesCursor([shard], req, type, tsmRuns);
+  const rows: Row[] = [];
+  try {
+    for (let b = await cursor.next(); b; b = await cursor.next()) {
+      const shift = Number(b.base - shard.baseNs);
+      for (let i = 0; i < b.offsets.length; i++) rows.push([b.offsets[i]! + shift, valueAt(b.column, i)]);
+    }
+  } finally {
+    cursor.close();
+  }
+  return rows;
 }
