@@ -1,7 +1,8 @@
 /**
  * Runs one compaction plan on one shard:
  *
- *   1. pin the shard's files (a snapshot), so the inputs stay open whatever else happens;
+ *   1. pin the shard's files (a snapshot), so the inputs stay on disk whatever else happens,
+ *      and open private readers on them (read-ahead.ts);
  *   2. merge the inputs into new files (merge.ts, outputs.ts), yielding to the event loop
  *      every few ms (pacer.ts) so writes and queries keep running;
  *   3. `files.replace(inputs, outputs)`: one synchronous swap for new readers; queries that
@@ -21,6 +22,7 @@ import type { EngineLogger } from '../logger.js';
 import type { Shard } from '../shard/shard.js';
 import { NO_TOMBSTONES } from '../tombstone/filter.js';
 import type { TombstoneFilter } from '../tombstone/filter.js';
+import { TsmReader } from '../tsm/reader.js';
 import type { TsmFileInfo } from '../tsm/writer.js';
 import { CompactionAbortedError, StalePlanError } from './errors.js';
 import { mergeFiles } from './merge.js';
@@ -30,6 +32,7 @@ import { DEFAULT_MAX_FILE_BYTES, OutputFiles } from './outputs.js';
 import type { WriterFactory } from './outputs.js';
 import { DEFAULT_SLICE_MS, Pacer } from './pacer.js';
 import type { CompactionPlan } from './planner.js';
+import { readAheadOpener } from './read-ahead.js';
 
 export interface CompactorOptions {
   readonly logger: EngineLogger;
@@ -72,12 +75,13 @@ export async function compact(shard: Shard, plan: CompactionPlan, options: Compa
     options.createWriter,
   );
   const pacer = new Pacer(shard.dir, options.sliceMs ?? DEFAULT_SLICE_MS, options.shouldStop);
+  // Private readers (read-ahead, no block cache) over the pinned files; see read-ahead.ts.
+  const inputs: MergeInput[] = [];
   try {
-    const inputs: MergeInput[] = plan.inputs.map((f) => {
-      const reader = snapshot.files.find((r) => resolve(r.path) === resolve(f.path));
-      if (!reader) throw new StalePlanError(shard.dir, f.path);
-      return { reader, generation: f.id.generation };
-    });
+    for (const f of plan.inputs) {
+      if (!snapshot.files.some((r) => resolve(r.path) === resolve(f.path))) throw new StalePlanError(shard.dir, f.path);
+      inputs.push({ reader: await TsmReader.open(f.path, { openFile: readAheadOpener() }), generation: f.id.generation });
+    }
     const filter = options.filter ?? NO_TOMBSTONES;
     const hidden: HiddenLookup | undefined = filter.isClean(shard) ? undefined : (s, f, g) => filter.hidden(shard, s, f, g);
     const merge = { baseNs: shard.baseNs, pacer, ...(hidden && { hidden }), ...(options.maxPointsPerBlock && { maxPointsPerBlock: options.maxPointsPerBlock }) };
@@ -117,6 +121,7 @@ export async function compact(shard: Shard, plan: CompactionPlan, options: Compa
     else logger.error({ dir: shard.dir, kind: plan.kind, inputs: inputPaths, err }, 'compaction failed; inputs kept');
     throw err;
   } finally {
+    await Promise.all(inputs.map((i) => i.reader.close()));
     await snapshot.release();
   }
 }
