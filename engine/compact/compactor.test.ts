@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdir, rm } from 'node:fs/promises';
+import { open, readdir, rm } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { fieldKey } from '../cache/cache.js';
-import { StorageIoError } from '../errors.js';
+import { CorruptionError, StorageIoError } from '../errors.js';
 import { collectingLogger, silentLogger } from '../logger.js';
 import { FieldType } from '../point.js';
 import type { Shard } from '../shard/shard.js';
@@ -134,6 +134,22 @@ for (const [name, fault, maxFileBytes] of [
     await cleanup(shard, dir);
   });
 }
+
+test('a damaged block in an input fails the compaction with CorruptionError; nothing changes', async () => {
+  const logger = collectingLogger();
+  const { shard, dir, plan } = await fourFileShard('compact-corrupt', logger);
+  const names = (await readdir(dir)).sort();
+  const victim = shard.files!.files()[2]!;
+  const key = KEYS[2]![0];
+  const entry = victim.entries(key)[1]!;
+  const fh = await open(victim.path, 'r+');
+  await fh.write(Uint8Array.of(0x5a), 0, 1, entry.offset + 10);
+  await fh.close();
+  await assert.rejects(compact(shard, plan, { logger }), (err: unknown) => err instanceof CorruptionError && err.file === victim.path);
+  assert.deepEqual((await readdir(dir)).sort(), names);
+  assert.deepEqual(shard.files!.files().map((r) => basename(r.path)), names);
+  await cleanup(shard, dir);
+});
 
 test('outputs split at maxFileBytes between keys, named with consecutive sequences', async () => {
   const { shard, dir, plan } = await fourFileShard('compact-split');

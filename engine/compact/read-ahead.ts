@@ -23,8 +23,8 @@ interface Chunk {
   readonly length: number;
 }
 
-export function readAheadOpener(chunkBytes = DEFAULT_READ_AHEAD_BYTES): FileOpener {
-  return async (path) => new ReadAheadFile(await openPositionalFile(path), chunkBytes);
+export function readAheadOpener(chunkBytes = DEFAULT_READ_AHEAD_BYTES, inner: FileOpener = openPositionalFile): FileOpener {
+  return async (path) => new ReadAheadFile(await inner(path), chunkBytes);
 }
 
 class ReadAheadFile implements PositionalFile {
