@@ -66,7 +66,10 @@ export async function mergeKey(key: string, type: FieldType, lanes: readonly Lan
     }
 
     takeRows(lanes, t, out, ctx.stats);
-    if (out.room === 0) await out.flush();
+    if (out.room === 0) {
+      await out.flush();
+      await ctx.pacer.tick();
+    }
   }
   await out.flush();
 }

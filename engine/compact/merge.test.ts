@@ -152,7 +152,7 @@ test('merge equals the last-write-wins model minus hidden rows; fast path taken 
         }
       },
     ),
-    { numRuns: 40 },
+    { numRuns: 30 },
   );
   // The generators must exercise every path.
   assert.ok(totals.copied > 0 && totals.purged > 0 && totals.overwritten > 0, JSON.stringify(totals));

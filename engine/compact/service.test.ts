@@ -99,6 +99,32 @@ test('service: tombstoned rows of a cold shard are purged; onCompacted waits for
   await rm(dir, { recursive: true, force: true });
 });
 
+test('service: a cold, compacted shard is rewritten only when a tombstone touches its file', async () => {
+  const { shard, dir } = await shardWith('svc-probe', 2);
+  let range: [bigint, bigint] | undefined;
+  const filter: TombstoneFilter = { isClean: () => range === undefined, hidden: () => (range ? [range] : []) };
+  const { svc, clock } = service([shard], { filter, probeTtlMs: 0 });
+  await svc.runOnce();
+  clock.now += 120_000;
+  await svc.runOnce();
+  assert.deepEqual(names(shard), ['000000002-000000002.tsm']);
+  range = [shard.endNs, shard.endNs + 10n]; // after every row: nothing to purge
+  await svc.runOnce();
+  assert.equal(svc.counters.compactions, 1);
+  range = [shard.baseNs + 30_000n, shard.baseNs + 50_000n];
+  await svc.runOnce();
+  assert.equal(svc.counters.compactions, 2);
+  assert.equal(svc.counters.rowsPurged, 3);
+  assert.deepEqual(names(shard), ['000000002-000000003.tsm']);
+  await svc.runOnce(); // the range still meets the file's blocks, but no row is left in it
+  assert.equal(svc.counters.compactions, 2);
+  range = [shard.baseNs + 35_000n, shard.baseNs + 45_000n]; // between two rows
+  await svc.runOnce();
+  assert.equal(svc.counters.compactions, 2);
+  await shard.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
 test('service: a failed compaction is counted, logged, and retried only after retryAfterMs', async () => {
   const { shard, dir } = await shardWith('svc-fail', 4);
   const logger = collectingLogger();

@@ -17,7 +17,7 @@
  */
 import { access } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { splitFieldKey } from '../cache/cache.js';
+import { InvariantError } from '../errors.js';
 import type { EngineLogger } from '../logger.js';
 import type { Shard } from '../shard/shard.js';
 import type { TombstoneFilter } from '../tombstone/filter.js';
@@ -32,18 +32,23 @@ import { Pacer } from './pacer.js';
 import { DEFAULT_COLD_AFTER_MS, planCompactions } from './planner.js';
 import type { PlanFile } from './planner.js';
 import { LastWriteTracker } from './last-write.js';
+import { TombstoneProbe } from './tombstone-probe.js';
 
 export interface CompactedEvent {
   readonly shard: Shard;
   /**
-   * 'full': every file of the shard that existed at `startedAt` was an input, so after this
-   * event no file on disk holds a row hidden by a tombstone that existed at `startedAt`: the
-   * engine may drop those tombstones for this shard. 'level': other files may still need them.
+   * 'full': every file of the shard listed at `startedAt` was an input and had its hidden rows
+   * purged. A tombstone older than `startedAt` hides rows only of files older than itself, all
+   * of which were listed; so after this event no file on disk holds a row it hides, and the
+   * engine may drop it for this shard. 'level': other files may still need tombstones.
    */
   readonly kind: 'level' | 'full';
   readonly inputs: readonly string[];
   readonly outputs: readonly TsmFileInfo[];
-  /** `options.epoch()` when the compaction started (default Date.now()). */
+  /**
+   * `options.epoch()` (default Date.now()) taken just before the shard's files were listed for
+   * planning. Pass the engine's tombstone sequence as `epoch` to compare without clock races.
+   */
   readonly startedAt: number;
   readonly rowsPurged: number;
 }
@@ -78,6 +83,8 @@ export interface CompactionServiceOptions {
   /** Stamp recorded at the start of each compaction, e.g. the engine's tombstone sequence. */
   readonly epoch?: () => number;
   readonly createWriter?: WriterFactory;
+  /** How long a file's "holds tombstoned rows" answer is reused (default 5 min). */
+  readonly probeTtlMs?: number;
 }
 
 const DEFAULT_RETRY_AFTER_MS = 5 * 60 * 1000;
@@ -98,10 +105,13 @@ export class CompactionService {
   private running: Promise<void> | undefined;
   private stopping = false;
   private readonly lastWrite = new LastWriteTracker();
+  private readonly probe: TombstoneProbe;
   private readonly failedAt = new WeakMap<Shard, number>();
   private pending: CompactedEvent[] = [];
 
-  constructor(private readonly options: CompactionServiceOptions) {}
+  constructor(private readonly options: CompactionServiceOptions) {
+    this.probe = new TombstoneProbe(options.filter, options.probeTtlMs);
+  }
 
   /** Runs a round every `intervalMs` (skipped while one runs). The timer does not keep the process alive. */
   start(intervalMs: number): void {
@@ -150,16 +160,28 @@ export class CompactionService {
     const now = (this.options.now ?? Date.now)();
     const failed = this.failedAt.get(shard);
     if (failed !== undefined && now - failed < (this.options.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS)) return;
+    // Taken before the files are listed: every tombstone older than this saw only listed files.
+    const startedAt = (this.options.epoch ?? Date.now)();
     const readers = files.files();
-    const plans = planCompactions(await this.describe(shard, readers), {
+    const planner = {
       nowMs: now,
       lastWriteMs: await this.lastWrite.lastWriteMs(shard, readers, now),
       coldAfterMs: this.options.coldAfterMs ?? DEFAULT_COLD_AFTER_MS,
       ...(this.options.groupSize !== undefined && { groupSize: this.options.groupSize }),
-    });
+    };
+    const described = describe(readers);
+    let plans = planCompactions(described, planner);
+    // Tombstones matter to the planner only for a cold shard that is otherwise compacted.
+    if (plans.length === 0 && !this.options.filter.isClean(shard)) {
+      const pacer = new Pacer(shard.dir, this.options.sliceMs);
+      const probed: PlanFile[] = [];
+      for (const [i, f] of described.entries()) {
+        probed.push({ ...f, tombstoned: await this.probe.hasHiddenRows(shard, readers[i]!, f.id.generation, now, pacer) });
+      }
+      plans = planCompactions(probed, planner);
+    }
     for (const plan of plans) {
       if (this.stopping) return;
-      const startedAt = (this.options.epoch ?? Date.now)();
       let result: CompactionResult;
       try {
         result = await compact(shard, plan, {
@@ -193,20 +215,6 @@ export class CompactionService {
     c.rowsPurged += r.stats.rowsPurged;
   }
 
-  /** The planner's view of the files; `tombstoned` needs a scan of the keys, paced. */
-  private async describe(shard: Shard, readers: readonly TsmReader[]): Promise<PlanFile[]> {
-    const clean = this.options.filter.isClean(shard);
-    const pacer = new Pacer(shard.dir, this.options.sliceMs);
-    const out: PlanFile[] = [];
-    for (const reader of readers) {
-      const id = parseTsmFileName(basename(reader.path));
-      if (!id) continue; // the file set only serves well-named files
-      const tombstoned = !clean && (await hasHiddenRows(this.options.filter, shard, reader, id.generation, pacer));
-      out.push({ path: reader.path, id, level: reader.level, size: reader.stats().bytes, tombstoned });
-    }
-    return out;
-  }
-
   /** Fires onCompacted for compactions whose inputs are all deleted. */
   private async firePending(): Promise<void> {
     const still: CompactedEvent[] = [];
@@ -225,20 +233,15 @@ export class CompactionService {
   }
 }
 
-/** True when some tombstone hides a row range of `reader` (checked against each key's time span). */
-async function hasHiddenRows(filter: TombstoneFilter, shard: Shard, reader: TsmReader, generation: number, pacer: Pacer): Promise<boolean> {
-  const index = reader.index;
-  for (let i = 0; i < index.keyCount; i++) {
-    const { seriesKey, field } = splitFieldKey(index.keyAt(i));
-    const ranges = filter.hidden(shard, seriesKey, field, generation);
-    if (ranges.length > 0) {
-      const min = index.entryAt(i, 0).minTime;
-      const max = index.entryAt(i, index.entryCountAt(i) - 1).maxTime;
-      if (ranges.some(([lo, hi]) => lo <= max && hi >= min)) return true;
-    }
-    if (i % 256 === 255) await pacer.tick();
+/** The planner's view of the live files, tombstones not yet considered. */
+function describe(readers: readonly TsmReader[]): PlanFile[] {
+  const out: PlanFile[] = [];
+  for (const reader of readers) {
+    const id = parseTsmFileName(basename(reader.path));
+    if (!id) throw new InvariantError(`file set serves ${reader.path}, which is not a TSM file name`);
+    out.push({ path: reader.path, id, level: reader.level, size: reader.stats().bytes, tombstoned: false });
   }
-  return false;
+  return out;
 }
 
 async function allGone(paths: readonly string[]): Promise<boolean> {
