@@ -151,6 +151,18 @@ test('a damaged block in an input fails the compaction with CorruptionError; not
   await cleanup(shard, dir);
 });
 
+test('a compaction whose every row is hidden writes no output and removes the inputs', async () => {
+  const { shard, dir, plan } = await fourFileShard('compact-empty');
+  const filter: TombstoneFilter = { isClean: () => false, hidden: () => [[shard.baseNs, shard.endNs]] };
+  const result = await compact(shard, plan, { logger: silentLogger, filter });
+  assert.deepEqual(result.outputs, []);
+  assert.equal(result.stats.valuesOut, 0);
+  assert.equal(result.stats.rowsPurged, result.stats.valuesIn);
+  assert.deepEqual(shard.files!.files(), []);
+  assert.deepEqual(await readdir(dir), []);
+  await cleanup(shard, dir);
+});
+
 test('outputs split at maxFileBytes between keys, named with consecutive sequences', async () => {
   const { shard, dir, plan } = await fourFileShard('compact-split');
   const before = await readAll(shard);

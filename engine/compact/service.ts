@@ -145,7 +145,14 @@ export class CompactionService {
       await this.firePending();
       for (const shard of this.options.shards()) {
         if (this.stopping) return;
-        await this.compactShard(shard);
+        try {
+          await this.compactShard(shard);
+        } catch (err) {
+          // Planning failed (compaction failures are handled inside): skip this shard for a while.
+          this.counters.errors++;
+          this.failedAt.set(shard, (this.options.now ?? Date.now)());
+          logger.error({ dir: shard.dir, err }, 'cannot plan compactions for shard');
+        }
         await this.firePending();
       }
     } catch (err) {
