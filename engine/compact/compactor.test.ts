@@ -1,0 +1,232 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { open, readdir, rm } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { fieldKey } from '../cache/cache.js';
+import { CorruptionError, StorageIoError } from '../errors.js';
+import { collectingLogger, silentLogger } from '../logger.js';
+import { FieldType } from '../point.js';
+import type { Shard } from '../shard/shard.js';
+import type { TombstoneFilter } from '../tombstone/filter.js';
+import { TsmFileSet } from '../tsm/file-set.js';
+import { tempDir } from '../tsm/test-support.js';
+import { TsmWriter } from '../tsm/writer.js';
+import { compact } from './compactor.js';
+import { mergeFiles } from './merge.js';
+import type { OutputWriter, WriterFactory } from './outputs.js';
+import { planCompactions } from './planner.js';
+import type { CompactionPlan } from './planner.js';
+import { addFile, lastWriteWins, openShard, planFiles, readRows, readThroughEngine } from './test-support.js';
+import type { KeyRows, Row } from './test-support.js';
+
+const KEYS: readonly [string, FieldType][] = [
+  [fieldKey('cpu,host=a', 'idle'), FieldType.Float],
+  [fieldKey('cpu,host=a', 'n'), FieldType.Integer],
+  [fieldKey('cpu,host=b', 'idle'), FieldType.Float],
+  [fieldKey('mem,host=a', 'state'), FieldType.String],
+];
+
+/** File `i` of four: overlapping windows (0..1500 shifted by 400 per file), step 3, so duplicates abound. */
+function fileKeys(i: number): KeyRows[] {
+  return KEYS.map(([key, type]) => {
+    const rows: Row[] = [];
+    for (let t = i * 400; t < i * 400 + 1500; t += 3) {
+      const n = (t * 7 + i * 13) % 101;
+      rows.push([t * 1000, type === FieldType.String ? `s${n}-${i}` : type === FieldType.Float ? n / 4 + i : n + i * 1000]);
+    }
+    return { key, type, rows };
+  });
+}
+
+async function fourFileShard(prefix: string, logger = silentLogger): Promise<{ shard: Shard; dir: string; plan: CompactionPlan }> {
+  const dir = await tempDir(prefix);
+  const shard = await openShard(dir, logger);
+  for (let i = 0; i < 4; i++) await addFile(shard, fileKeys(i), 100);
+  const [plan] = planCompactions(planFiles(shard), { nowMs: 0, lastWriteMs: 0, coldAfterMs: 1 });
+  assert.ok(plan);
+  return { shard, dir, plan };
+}
+
+async function readAll(shard: Shard): Promise<Map<string, Row[]>> {
+  const out = new Map<string, Row[]>();
+  for (const [key, type] of KEYS) out.set(key, await readThroughEngine(shard, key, type));
+  return out;
+}
+
+async function cleanup(shard: Shard, dir: string): Promise<void> {
+  await shard.close();
+  await rm(dir, { recursive: true, force: true });
+}
+
+test('compaction swaps inputs for outputs atomically; a snapshot of the old files still reads them', async () => {
+  const { shard, dir, plan } = await fourFileShard('compact-swap');
+  const files = shard.files!;
+  const before = await readAll(shard);
+  const inputs = files.files().map((r) => r.path);
+  const pinned = files.acquire();
+
+  const result = await compact(shard, plan, { logger: silentLogger });
+
+  assert.deepEqual(
+    files.files().map((r) => basename(r.path)),
+    ['000000004-000000002.tsm'],
+  );
+  assert.equal(files.files()[0]!.level, 1);
+  assert.equal(result.outputs.length, 1);
+  assert.deepEqual(await readAll(shard), before, 'new readers see the same rows');
+  // The pinned snapshot still reads every old file, and they still resolve to the same rows.
+  assert.deepEqual(pinned.files.map((r) => r.path), inputs);
+  const old = await Promise.all(pinned.files.map((r) => readRows(r, shard.baseNs)));
+  assert.deepEqual(lastWriteWins(old), before);
+  assert.equal((await readdir(dir)).length, 5, 'inputs stay on disk while pinned');
+  await pinned.release();
+  assert.deepEqual(await readdir(dir), ['000000004-000000002.tsm'], 'inputs deleted with the last pin');
+  await cleanup(shard, dir);
+});
+
+/** A TsmWriter that fails at the `failAt`-th writeBlock across all writers it made, or at finish of writer `failFinish`. */
+function faultyWriters(opts: { failAt?: number; failFinish?: number }): WriterFactory {
+  let blocks = 0;
+  let writers = 0;
+  return async (path, level): Promise<OutputWriter> => {
+    const w = await TsmWriter.create(path, { level });
+    const n = ++writers;
+    return {
+      path,
+      get blockCount() {
+        return w.blockCount;
+      },
+      writeBlock: async (...args) => {
+        if (++blocks === opts.failAt) throw new StorageIoError('injected: disk full');
+        return w.writeBlock(...args);
+      },
+      finish: async () => {
+        if (n === opts.failFinish) {
+          await w.abort();
+          throw new StorageIoError('injected: finish failed');
+        }
+        return w.finish();
+      },
+      abort: () => w.abort(),
+    };
+  };
+}
+
+for (const [name, fault, maxFileBytes] of [
+  ['a writer failing mid-way', { failAt: 7 }, undefined],
+  ['the second output failing after the first was published', { failFinish: 2 }, 1],
+] as const) {
+  test(`${name} leaves the old files serving and no stray output`, async () => {
+    const logger = collectingLogger();
+    const { shard, dir, plan } = await fourFileShard('compact-fail', logger);
+    const before = await readAll(shard);
+    const names = (await readdir(dir)).sort();
+
+    await assert.rejects(compact(shard, plan, { logger, createWriter: faultyWriters(fault), ...(maxFileBytes && { maxFileBytes }) }), StorageIoError);
+
+    assert.deepEqual((await readdir(dir)).sort(), names, 'no output, no .tmp');
+    assert.deepEqual(shard.files!.files().map((r) => basename(r.path)), names);
+    assert.deepEqual(await readAll(shard), before);
+    assert.ok(logger.entries.some((e) => e.level === 'error' && e.msg === 'compaction failed; inputs kept'));
+    // The same plan succeeds afterwards.
+    await compact(shard, plan, { logger, ...(maxFileBytes && { maxFileBytes }) });
+    assert.deepEqual(await readAll(shard), before);
+    await cleanup(shard, dir);
+  });
+}
+
+test('a damaged block in an input fails the compaction with CorruptionError; nothing changes', async () => {
+  const logger = collectingLogger();
+  const { shard, dir, plan } = await fourFileShard('compact-corrupt', logger);
+  const names = (await readdir(dir)).sort();
+  const victim = shard.files!.files()[2]!;
+  const key = KEYS[2]![0];
+  const entry = victim.entries(key)[1]!;
+  const fh = await open(victim.path, 'r+');
+  await fh.write(Uint8Array.of(0x5a), 0, 1, entry.offset + 10);
+  await fh.close();
+  await assert.rejects(compact(shard, plan, { logger }), (err: unknown) => err instanceof CorruptionError && err.file === victim.path);
+  assert.deepEqual((await readdir(dir)).sort(), names);
+  assert.deepEqual(shard.files!.files().map((r) => basename(r.path)), names);
+  await cleanup(shard, dir);
+});
+
+test('a compaction whose every row is hidden writes no output and removes the inputs', async () => {
+  const { shard, dir, plan } = await fourFileShard('compact-empty');
+  const filter: TombstoneFilter = { isClean: () => false, hidden: () => [[shard.baseNs, shard.endNs]] };
+  const result = await compact(shard, plan, { logger: silentLogger, filter });
+  assert.deepEqual(result.outputs, []);
+  assert.equal(result.stats.valuesOut, 0);
+  assert.equal(result.stats.rowsPurged, result.stats.valuesIn);
+  assert.deepEqual(shard.files!.files(), []);
+  assert.deepEqual(await readdir(dir), []);
+  await cleanup(shard, dir);
+});
+
+test('outputs split at maxFileBytes between keys, named with consecutive sequences', async () => {
+  const { shard, dir, plan } = await fourFileShard('compact-split');
+  const before = await readAll(shard);
+  const result = await compact(shard, plan, { logger: silentLogger, maxFileBytes: 1 });
+  assert.deepEqual(
+    result.outputs.map((o) => [basename(o.path), o.keyCount]),
+    KEYS.map((_, i) => [`000000004-00000000${i + 2}.tsm`, 1]),
+  );
+  assert.deepEqual(await readAll(shard), before);
+  await cleanup(shard, dir);
+});
+
+test('crash leftovers: inputs and published outputs both present at open still read correctly, and are merged later', async () => {
+  const { shard, dir, plan } = await fourFileShard('compact-crash');
+  const before = await readAll(shard);
+  // A tombstone over part of one key, hiding rows of generations below 5 (all inputs).
+  const hiddenKey = KEYS[1]![0];
+  const range = [shard.baseNs + 200_000n, shard.baseNs + 900_000n] as const;
+  const filter: TombstoneFilter = {
+    isClean: () => false,
+    hidden: (_shard, s, f, gen) => (fieldKey(s, f) === hiddenKey && gen < 5 ? [range] : []),
+  };
+  // Simulate a crash after the output was published and before the swap.
+  const files = shard.files!;
+  const inputs = files.files().map((r, i) => ({ reader: r, generation: i + 1 }));
+  const w = await TsmWriter.create(files.pathFor(plan.output), { level: plan.level });
+  await mergeFiles(inputs, w, { baseNs: shard.baseNs, hidden: (s, f, g) => filter.hidden(shard, s, f, g) });
+  await w.finish();
+  await shard.close();
+
+  shard.files = await TsmFileSet.open(dir, { logger: silentLogger });
+  assert.equal(shard.files.files().length, 5);
+  // Without tombstones applied (raw read path), the output wins every duplicate: same rows as
+  // before outside the tombstoned range, and the purged rows are only in the old inputs.
+  const raw = await readAll(shard);
+  for (const [key] of KEYS) if (key !== hiddenKey) assert.deepEqual(raw.get(key), before.get(key));
+  // With tombstones applied per file (as reads do), every key reads as before minus hidden rows.
+  const visible = await Promise.all(
+    shard.files.files().map(async (r) => {
+      const gen = Number(basename(r.path).slice(0, 9));
+      const rows = await readRows(r, shard.baseNs);
+      for (const [key, list] of rows) {
+        rows.set(
+          key,
+          list.filter(([t]) => !filter.hidden(shard, ...splitKey(key), gen).some(([lo, hi]) => shard.baseNs + BigInt(t) >= lo && shard.baseNs + BigInt(t) <= hi)),
+        );
+      }
+      return rows;
+    }),
+  );
+  const expected = new Map(before);
+  expected.set(hiddenKey, before.get(hiddenKey)!.filter(([t]) => t < 200_000 || t > 900_000));
+  assert.deepEqual(lastWriteWins(visible), expected);
+
+  // A later full compaction folds the leftovers away.
+  const [full] = planCompactions(planFiles(shard), { nowMs: 10, lastWriteMs: 0, coldAfterMs: 1 });
+  assert.equal(full?.kind, 'full');
+  await compact(shard, full!, { logger: silentLogger, filter });
+  assert.deepEqual(shard.files.files().map((r) => basename(r.path)), ['000000004-000000003.tsm']);
+  assert.deepEqual(await readAll(shard), expected);
+  await cleanup(shard, dir);
+});
+
+function splitKey(key: string): [string, string] {
+  const at = key.indexOf('#!~#');
+  return [key.slice(0, at), key.slice(at + 4)];
+}

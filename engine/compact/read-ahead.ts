@@ -1,0 +1,89 @@
+/**
+ * A PositionalFile (the TsmReader I/O seam) for compaction inputs: it reads the file in large
+ * chunks and serves block reads from them, with the next chunk already being read.
+ *
+ * Why: a compaction reads every block of its inputs in file order. Through the default file
+ * one block (1–8 KB) costs one thread-pool round trip, and on a busy machine those round
+ * trips, not decoding, dominated (≈ 0.5 ms each, measured). With 256 KiB chunks the merge does
+ * a few hundred times fewer reads and overlaps the next read with decoding.
+ *
+ * Compaction readers are opened privately with this opener and without the engine's block
+ * cache, so a compaction neither pollutes the cache that serves queries nor depends on it.
+ * Memory: two chunks per input. Checksums are still verified by TsmReader on every block.
+ */
+import { openPositionalFile } from '../tsm/positional-file.js';
+import type { FileOpener, PositionalFile } from '../tsm/positional-file.js';
+
+export const DEFAULT_READ_AHEAD_BYTES = 256 * 1024;
+
+interface Chunk {
+  readonly start: number;
+  readonly bytes: Uint8Array;
+  /** Valid bytes (short at the end of the file). */
+  readonly length: number;
+}
+
+export function readAheadOpener(chunkBytes = DEFAULT_READ_AHEAD_BYTES, inner: FileOpener = openPositionalFile): FileOpener {
+  return async (path) => new ReadAheadFile(await inner(path), chunkBytes);
+}
+
+class ReadAheadFile implements PositionalFile {
+  private current: Chunk | undefined;
+  private next: { readonly start: number; readonly chunk: Promise<Chunk> } | undefined;
+
+  constructor(
+    private readonly inner: PositionalFile,
+    private readonly chunkBytes: number,
+  ) {}
+
+  get size(): number {
+    return this.inner.size;
+  }
+
+  async read(buf: Uint8Array, position: number): Promise<number> {
+    if (buf.length >= this.chunkBytes) return this.inner.read(buf, position);
+    let chunk = this.current;
+    if (!chunk || !covers(chunk, position, buf.length)) {
+      const ahead = this.next;
+      this.next = undefined;
+      chunk = ahead && ahead.start <= position ? await ahead.chunk : undefined; // else dropped (its rejection is already handled)
+      if (!chunk || !covers(chunk, position, buf.length)) chunk = await this.fetch(position);
+      this.current = chunk;
+    }
+    const end = chunk.start + chunk.length;
+    if (!this.next && end < this.size) {
+      const ahead = this.fetch(end);
+      ahead.catch(() => undefined); // surfaces when awaited, never as an unhandled rejection
+      this.next = { start: end, chunk: ahead };
+    }
+    const from = position - chunk.start;
+    const n = Math.min(buf.length, chunk.length - from);
+    buf.set(chunk.bytes.subarray(from, from + n));
+    return n;
+  }
+
+  readSync(buf: Uint8Array, position: number): number {
+    return this.inner.readSync(buf, position);
+  }
+
+  async close(): Promise<void> {
+    // A read-ahead still in flight must settle before its handle closes.
+    await this.next?.chunk.catch(() => undefined);
+    this.next = undefined;
+    this.current = undefined;
+    await this.inner.close();
+  }
+
+  private async fetch(start: number): Promise<Chunk> {
+    const bytes = new Uint8Array(Math.min(this.chunkBytes, Math.max(0, this.size - start)));
+    const length = await this.inner.read(bytes, start);
+    return { start, bytes, length };
+  }
+}
+
+/** True when [position, position + length) lies in the chunk, or the chunk reaches EOF there. */
+function covers(chunk: Chunk, position: number, length: number): boolean {
+  if (position < chunk.start) return false;
+  const end = chunk.start + chunk.length;
+  return position + length <= end || (chunk.length < chunk.bytes.length && position <= end);
+}
