@@ -6,9 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { Engine, nowTime } from '../engine/index.js';
-import { executeStatements } from '../ql/index.js';
+import { executeMetaStatement, executeStatements, hashPasswordArgon2id } from '../ql/index.js';
 import { engineOptionsFromConfig } from './engine-options.js';
-import { executeMetaStatement } from './meta-statements.js';
 import { startServer, type ServerDeps, type ServerOptions } from '../server/index.js';
 import { ConfigError, loadConfig, type Config, type LoadedConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
@@ -29,7 +28,7 @@ export async function openDeps(config: Config, logger: Logger): Promise<AppDeps>
     query: (req, onResult) =>
       executeStatements(
         req.statements,
-        { engine, database: req.db, retentionPolicy: req.rp, nowNs: nowNs(), signal: req.signal },
+        { engine, database: req.db, retentionPolicy: req.rp, nowNs: nowNs(), signal: req.signal, hashPassword: hashPasswordArgon2id },
         executeMetaStatement,
         onResult,
       ),

@@ -18,3 +18,4 @@ export type * from './result.js';
 export { executeStatements, type MetaExecutor } from './exec/executor.js';
 export type { QueryContext, QueryUser, StatementOutput } from './exec/context.js';
 export { zoneOffsetNs } from './exec/zone.js';
+export { executeMetaStatement, isMetaStatement, hashPasswordArgon2id, verifyPassword } from './exec/meta/index.js';

@@ -2,6 +2,7 @@
  * Helpers for the compaction tests: write TSM files from plain rows (really encoded, so merges
  * decode them), and read every key of a file back as rows. Not used by production code.
  */
+import { NO_TOMBSTONES } from '../tombstone/filter.js';
 import assert from 'node:assert/strict';
 import { decodeBlock, encodeBlock } from '../encoding/block.js';
 import { FieldType } from '../point.js';
@@ -154,7 +155,7 @@ export function planFiles(shard: Shard): PlanFile[] {
 export async function readThroughEngine(shard: Shard, key: string, type: FieldType): Promise<Row[]> {
   const { seriesKey, field } = splitFieldKey(key);
   const req = { db: 'db', rp: 'rp', measurement: '', seriesKey, field, startNs: shard.baseNs, endNs: shard.endNs - 1n, ascending: true };
-  const cursor = new SeriesCursor([shard], req, type, tsmRuns);
+  const cursor = new SeriesCursor([shard], req, type, (...a) => tsmRuns(NO_TOMBSTONES, ...a));
   const rows: Row[] = [];
   try {
     for (let b = await cursor.next(); b; b = await cursor.next()) {
