@@ -13,17 +13,26 @@ export type TagExpr =
   | { readonly op: 'false' }
   | { readonly op: 'and' | 'or'; readonly left: TagExpr; readonly right: TagExpr }
   | { readonly op: 'eq' | 'neq'; readonly key: string; readonly value: string }
-  | { readonly op: 'match' | 'nmatch'; readonly key: string; readonly pattern: string };
+  | { readonly op: 'match' | 'nmatch'; readonly key: string; readonly pattern: string; readonly flags?: string };
 
 export const TRUE_EXPR: TagExpr = { op: 'true' };
 
 const regexCache = new Map<string, RegExp>();
-export function compilePattern(pattern: string): RegExp {
-  let re = regexCache.get(pattern);
+/**
+ * `pattern`/`flags` are JavaScript RegExp syntax (the query layer translates RE2). A pattern
+ * JS cannot compile matches nothing rather than failing the read.
+ */
+export function compilePattern(pattern: string, flags = ''): RegExp {
+  const key = `${flags}/${pattern}`;
+  let re = regexCache.get(key);
   if (!re) {
-    re = new RegExp(pattern);
+    try {
+      re = new RegExp(pattern, flags);
+    } catch {
+      re = /(?!)/;
+    }
     if (regexCache.size > 1000) regexCache.clear();
-    regexCache.set(pattern, re);
+    regexCache.set(key, re);
   }
   return re;
 }
@@ -49,9 +58,9 @@ export function matchesTags(expr: TagExpr, tags: readonly Tag[]): boolean {
     case 'neq':
       return tagValue(tags, expr.key) !== expr.value;
     case 'match':
-      return compilePattern(expr.pattern).test(tagValue(tags, expr.key));
+      return compilePattern(expr.pattern, expr.flags).test(tagValue(tags, expr.key));
     case 'nmatch':
-      return !compilePattern(expr.pattern).test(tagValue(tags, expr.key));
+      return !compilePattern(expr.pattern, expr.flags).test(tagValue(tags, expr.key));
   }
 }
 
@@ -75,7 +84,7 @@ export function selectSeries(m: MeasurementIndex, expr: TagExpr): number[] {
     }
     case 'match':
     case 'nmatch': {
-      const re = compilePattern(expr.pattern);
+      const re = compilePattern(expr.pattern, expr.flags);
       const values = m.tags.get(expr.key);
       const lists: number[][] = [];
       for (const [v, ids] of values ?? []) if (re.test(v)) lists.push(ids);

@@ -45,7 +45,9 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
   const { calls, transforms } = collectAggregates(plan.projection.columns, spec?.interval);
   if (calls.length === 1 && calls[0]!.tagArgs.length > 0) return finish(g, await runTopWithTags(g, calls[0]!));
   const types = source.fieldTypes();
-  const { min, max, hasMin } = plan.time;
+  const { max, hasMin } = plan.time;
+  // 1.x starts the inner aggregate one interval earlier so the first window has a predecessor.
+  const min = readStart(plan, transforms.some((t) => t.name !== 'cumulative_sum'));
   const windows: Windows = new Map();
   const makeReducers = (): Reducer[] =>
     calls.map((c) => {
@@ -121,13 +123,28 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
       }
     }
   }
-  return await assembleRows(g, calls, transforms, windows);
+  const rows = await assembleRows(g, calls, transforms, windows, min);
+  if (min === plan.time.min || !spec) return rows;
+  const first = windowOf(plan.time.min, spec).start;
+  return rows.filter((r) => (r[0] as bigint) >= first);
 }
 
-async function assembleRows(g: GroupRun, calls: AggCall[], transforms: ReturnType<typeof collectAggregates>['transforms'], windows: Windows): Promise<Cell[][]> {
+function readStart(plan: GroupRun['plan'], transforms: boolean): bigint {
+  const { min, hasMin } = plan.time;
+  if (!transforms || !plan.window || !hasMin) return min;
+  return min - plan.window.interval;
+}
+
+async function assembleRows(
+  g: GroupRun,
+  calls: AggCall[],
+  transforms: ReturnType<typeof collectAggregates>['transforms'],
+  windows: Windows,
+  min: bigint,
+): Promise<Cell[][]> {
   const { plan } = g;
   const spec = plan.window;
-  const { min, max, hasMin } = plan.time;
+  const { max, hasMin } = plan.time;
   const starts = [...windows.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const fill = plan.stmt.fill;
   const multiRow = calls.length === 1 && ['top', 'bottom', 'distinct', 'sample'].includes(calls[0]!.reducer);
@@ -146,7 +163,7 @@ async function assembleRows(g: GroupRun, calls: AggCall[], transforms: ReturnTyp
       if (multiRow) {
         const pointTime = calls[0]!.reducer !== 'distinct';
         for (const x of res) {
-          const time = spec ? start : pointTime && x.time !== undefined ? x.time : hasMin ? min : 0n;
+          const time = pointTime && x.time !== undefined ? x.time : spec ? start : hasMin ? min : 0n;
           rowsMulti.push({ time, value: x.value as Scalar, point: x.time });
         }
         return;
@@ -207,10 +224,22 @@ async function assembleRows(g: GroupRun, calls: AggCall[], transforms: ReturnTyp
     const out = runTransform(tr, inner);
     byKey.set(t.key, new Map(out.map((x) => [x.time, x.value])));
   }
-  const ordered = [...times].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const driving = new Set<bigint>();
+  const drive = (e: import('../ast/nodes.js').Expr): void => {
+    if (e.kind === 'Binary') {
+      drive(e.lhs);
+      drive(e.rhs);
+    } else if (e.kind === 'Unary') drive(e.expr);
+    else if (e.kind === 'Call') {
+      const m = byKey.get(callKeyOf(e));
+      if (m) for (const t of m.keys()) driving.add(t);
+      else e.args.forEach(drive);
+    }
+  };
+  for (const c of plan.projection.columns) drive(c.expr);
+  const ordered = [...(driving.size > 0 || transforms.length > 0 ? driving : times)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const rows: Cell[][] = [];
   for (const t of ordered) {
-    let missing = false;
     const sel = selTimes.get(t);
     const aux = needsAux && sel !== undefined ? await findAux(g, calls[0]!.field, sel, selValues.get(t) ?? null, auxFields) : undefined;
     const scope: RowScope = {
@@ -221,16 +250,11 @@ async function assembleRows(g: GroupRun, calls: AggCall[], transforms: ReturnTyp
         const m = byKey.get(callKeyOf(e));
         if (!m) return undefined;
         const v = m.get(t);
-        if (v === undefined) {
-          if (transforms.some((x) => x.expr === e)) missing = true;
-          return null;
-        }
-        return v;
+        return v === undefined ? null : v;
       },
     };
     const cells: Cell[] = [spec ? t : loneSelector ? (selTimes.get(t) ?? t) : hasMin ? min : 0n];
     for (const c of plan.projection.columns) cells.push(evaluate(c.expr, scope, et));
-    if (transforms.length > 0 && missing) continue;
     rows.push(cells);
   }
   return finish(g, rows);

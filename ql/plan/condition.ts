@@ -6,6 +6,7 @@
 import { TRUE_EXPR, type TagExpr } from '../../engine/index.js';
 import type { Expr } from '../ast/nodes.js';
 import { isTag, type SchemaInfo } from './projection.js';
+import { compileRegex } from '../ast/regex.js';
 
 export interface ConditionSplit {
   readonly tags: TagExpr;
@@ -37,7 +38,8 @@ export function toTagExpr(e: Expr, schema: SchemaInfo): TagExpr | undefined {
     return { op: e.op === '=' ? 'eq' : 'neq', key: ref.name, value: lit.value };
   }
   if ((e.op === '=~' || e.op === '!~') && lit.kind === 'Regex') {
-    return { op: e.op === '=~' ? 'match' : 'nmatch', key: ref.name, pattern: lit.source };
+    const re = compileRegex(lit.source);
+    return { op: e.op === '=~' ? 'match' : 'nmatch', key: ref.name, pattern: re.source, flags: re.flags };
   }
   return undefined;
 }
