@@ -9,7 +9,7 @@ import { openPositionalFile } from '../tsm/positional-file.js';
 import type { FileOpener } from '../tsm/positional-file.js';
 import { TsmReader } from '../tsm/reader.js';
 import { tempDir } from '../tsm/test-support.js';
-import { readAheadOpener } from './read-ahead.js';
+import { chunkBytesFor, readAheadOpener } from './read-ahead.js';
 import { writeRows } from './test-support.js';
 import type { KeyRows } from './test-support.js';
 
@@ -86,4 +86,11 @@ test('read-ahead: a damaged block is still reported as corruption', async () => 
   assert.equal(damaged, 1);
   await reader.close();
   await rm(dir, { recursive: true, force: true });
+});
+
+test('read-ahead chunks shrink with the number of inputs, within bounds', () => {
+  assert.equal(chunkBytesFor(1), 256 * 1024);
+  assert.equal(chunkBytesFor(32), 256 * 1024);
+  assert.equal(chunkBytesFor(64), 128 * 1024);
+  assert.equal(chunkBytesFor(10_000), 16 * 1024);
 });

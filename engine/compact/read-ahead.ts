@@ -9,12 +9,21 @@
  *
  * Compaction readers are opened privately with this opener and without the engine's block
  * cache, so a compaction neither pollutes the cache that serves queries nor depends on it.
- * Memory: two chunks per input. Checksums are still verified by TsmReader on every block.
+ * Memory: two chunks per input, sized by `chunkBytesFor` so that a full compaction of many
+ * inputs stays within a fixed budget. Checksums are still verified by TsmReader on every block.
  */
 import { openPositionalFile } from '../tsm/positional-file.js';
 import type { FileOpener, PositionalFile } from '../tsm/positional-file.js';
 
 export const DEFAULT_READ_AHEAD_BYTES = 256 * 1024;
+/** Read-ahead memory of one compaction, all inputs together (two chunks per input). */
+export const DEFAULT_READ_AHEAD_BUDGET = 16 * 1024 * 1024;
+const MIN_CHUNK_BYTES = 16 * 1024;
+
+/** Chunk size for `inputs` files within `budget` bytes: 256 KiB for up to 32 inputs, then less. */
+export function chunkBytesFor(inputs: number, budget = DEFAULT_READ_AHEAD_BUDGET): number {
+  return Math.max(MIN_CHUNK_BYTES, Math.min(DEFAULT_READ_AHEAD_BYTES, Math.floor(budget / (2 * Math.max(1, inputs)))));
+}
 
 interface Chunk {
   readonly start: number;

@@ -83,6 +83,8 @@ export interface CompactionServiceOptions {
   /** Stamp recorded at the start of each compaction, e.g. the engine's tombstone sequence. */
   readonly epoch?: () => number;
   readonly createWriter?: WriterFactory;
+  /** Read-ahead memory per compaction (default 16 MiB). */
+  readonly readAheadBudget?: number;
   /** How long a file's "holds tombstoned rows" answer is reused (default 5 min). */
   readonly probeTtlMs?: number;
 }
@@ -195,7 +197,7 @@ export class CompactionService {
           logger: this.options.logger,
           filter: this.options.filter,
           shouldStop: () => this.stopping,
-          ...pick(this.options, ['maxFileBytes', 'maxPointsPerBlock', 'sliceMs', 'createWriter']),
+          ...pick(this.options, ['maxFileBytes', 'maxPointsPerBlock', 'sliceMs', 'createWriter', 'readAheadBudget']),
         });
       } catch (err) {
         if (err instanceof CompactionAbortedError) {
