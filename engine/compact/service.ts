@@ -63,6 +63,8 @@ export interface CompactionCounters {
   aborted: number;
   blocksCopied: number;
   blocksDecoded: number;
+  valuesIn: number;
+  valuesOut: number;
   rowsPurged: number;
 }
 
@@ -101,6 +103,8 @@ export class CompactionService {
     aborted: 0,
     blocksCopied: 0,
     blocksDecoded: 0,
+    valuesIn: 0,
+    valuesOut: 0,
     rowsPurged: 0,
   };
   private timer: NodeJS.Timeout | undefined;
@@ -221,6 +225,8 @@ export class CompactionService {
     c.bytesOut += r.bytesOut;
     c.blocksCopied += r.stats.blocksCopied;
     c.blocksDecoded += r.stats.blocksDecoded;
+    c.valuesIn += r.stats.valuesIn;
+    c.valuesOut += r.stats.valuesOut;
     c.rowsPurged += r.stats.rowsPurged;
   }
 
