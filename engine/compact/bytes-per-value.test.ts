@@ -79,6 +79,7 @@ test('bytes per value: small level-0 files vs compacted', async (t) => {
   const lag = monitorEventLoopDelay({ resolution: 1 });
   lag.enable();
   const started = performance.now();
+  const cpu = process.cpuUsage();
   let rounds = 0;
   for (let done = -1; done !== svc.counters.compactions; rounds++) {
     done = svc.counters.compactions;
@@ -89,6 +90,8 @@ test('bytes per value: small level-0 files vs compacted', async (t) => {
   clock.now += 1000;
   await svc.runOnce();
   const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  const cpuMs = (used.user + used.system) / 1000;
   lag.disable();
   const after = totalBytes(shard);
 
@@ -97,7 +100,8 @@ test('bytes per value: small level-0 files vs compacted', async (t) => {
   t.diagnostic(`after level compactions: ${leveledFiles} files, ${(leveled / values).toFixed(3)} B/value`);
   t.diagnostic(`after full compaction: ${shard.files!.files().length} file(s), ${(after / values).toFixed(3)} B/value; ratio ${(before / after).toFixed(2)}×`);
   t.diagnostic(
-    `compaction: ${svc.counters.compactions} runs, ${Math.round(ms)} ms, ${((svc.counters.bytesIn / ms) * 1e-3).toFixed(1)} MB/s read; ` +
+    `compaction: ${svc.counters.compactions} runs, ${Math.round(ms)} ms wall, ~${Math.round(cpuMs)} ms CPU, ` +
+      `${((svc.counters.bytesIn / ms) * 1e-3).toFixed(1)} MB/s read, ${(svc.counters.valuesIn / 1e3 / cpuMs).toFixed(2)}M values merged per CPU-second; ` +
       `blocks copied ${svc.counters.blocksCopied}, decoded ${svc.counters.blocksDecoded}; event-loop delay max ${(lag.max / 1e6).toFixed(1)} ms, p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms`,
   );
 

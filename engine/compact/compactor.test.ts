@@ -163,6 +163,36 @@ test('a compaction whose every row is hidden writes no output and removes the in
   await cleanup(shard, dir);
 });
 
+test('reads and flushes during a compaction: every read is consistent, the newer flush keeps winning', async () => {
+  const { shard, dir, plan } = await fourFileShard('compact-concurrent');
+  const before = await readAll(shard);
+  let done = false;
+  const running = compact(shard, plan, { logger: silentLogger, sliceMs: 0, maxPointsPerBlock: 20 }).finally(() => {
+    done = true;
+  });
+  let reads = 0;
+  while (!done) {
+    assert.deepEqual(await readAll(shard), before);
+    reads++;
+  }
+  await running;
+  assert.ok(reads > 0);
+  // A flush racing the compaction sorts after the output and wins: full compaction of
+  // 4-2 and 5-1 into 5-2 while 6-1 is flushed.
+  const key = KEYS[0]![0];
+  const extra: KeyRows[] = [{ key, type: FieldType.Float, rows: [[1, 0.5]] }];
+  await addFile(shard, extra);
+  const overwrite: KeyRows[] = [{ key, type: FieldType.Float, rows: [[0, -1], [1, -3], [3000, -2]] }];
+  const next = compact(shard, planCompactions(planFiles(shard), { nowMs: 1, lastWriteMs: 0, coldAfterMs: 1 })[0]!, { logger: silentLogger, sliceMs: 0 });
+  await addFile(shard, overwrite);
+  await next;
+  const expected = new Map(before);
+  expected.set(key, lastWriteWins([new Map([[key, before.get(key)!]]), new Map([[key, extra[0]!.rows]]), new Map([[key, overwrite[0]!.rows]])]).get(key)!);
+  assert.deepEqual(await readAll(shard), expected);
+  assert.deepEqual(shard.files!.files().map((r) => basename(r.path)), ['000000005-000000002.tsm', '000000006-000000001.tsm']);
+  await cleanup(shard, dir);
+});
+
 test('outputs split at maxFileBytes between keys, named with consecutive sequences', async () => {
   const { shard, dir, plan } = await fourFileShard('compact-split');
   const before = await readAll(shard);

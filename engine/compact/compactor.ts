@@ -32,7 +32,7 @@ import { DEFAULT_MAX_FILE_BYTES, OutputFiles } from './outputs.js';
 import type { WriterFactory } from './outputs.js';
 import { DEFAULT_SLICE_MS, Pacer } from './pacer.js';
 import type { CompactionPlan } from './planner.js';
-import { readAheadOpener } from './read-ahead.js';
+import { chunkBytesFor, readAheadOpener } from './read-ahead.js';
 
 export interface CompactorOptions {
   readonly logger: EngineLogger;
@@ -44,6 +44,8 @@ export interface CompactorOptions {
   readonly sliceMs?: number;
   /** Polled at every yield; true aborts the compaction (CompactionAbortedError). */
   readonly shouldStop?: () => boolean;
+  /** Read-ahead memory for all inputs together (default 16 MiB; see read-ahead.ts). */
+  readonly readAheadBudget?: number;
   /** Test seam: how output files are written (default TsmWriter). */
   readonly createWriter?: WriterFactory;
 }
@@ -77,10 +79,11 @@ export async function compact(shard: Shard, plan: CompactionPlan, options: Compa
   const pacer = new Pacer(shard.dir, options.sliceMs ?? DEFAULT_SLICE_MS, options.shouldStop);
   // Private readers (read-ahead, no block cache) over the pinned files; see read-ahead.ts.
   const inputs: MergeInput[] = [];
+  const openFile = readAheadOpener(chunkBytesFor(plan.inputs.length, options.readAheadBudget));
   try {
     for (const f of plan.inputs) {
       if (!snapshot.files.some((r) => resolve(r.path) === resolve(f.path))) throw new StalePlanError(shard.dir, f.path);
-      inputs.push({ reader: await TsmReader.open(f.path, { openFile: readAheadOpener() }), generation: f.id.generation });
+      inputs.push({ reader: await TsmReader.open(f.path, { openFile }), generation: f.id.generation });
     }
     const filter = options.filter ?? NO_TOMBSTONES;
     const hidden: HiddenLookup | undefined = filter.isClean(shard) ? undefined : (s, f, g) => filter.hidden(shard, s, f, g);

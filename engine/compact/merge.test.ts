@@ -203,3 +203,21 @@ test('non-overlapping full blocks are copied byte for byte', async () => {
   await Promise.all([out.close(), ...inputs.map((i) => i.reader.close())]);
   await rm(dir, { recursive: true, force: true });
 });
+
+test('a key with another type in a newer input keeps the newest type only', async () => {
+  const dir = await tempDir('compact-types');
+  const key = fieldKey('cpu,host=a', 'v');
+  await writeRows(join(dir, 'a.tsm'), BASE, [{ key, type: FieldType.Float, rows: [[1, 1.5], [2, 2.5]] }], 1000);
+  await writeRows(join(dir, 'b.tsm'), BASE, [{ key, type: FieldType.String, rows: [[2, 'x'], [3, 'y']] }], 1000);
+  const inputs = [
+    { reader: await TsmReader.open(join(dir, 'a.tsm')), generation: 1 },
+    { reader: await TsmReader.open(join(dir, 'b.tsm')), generation: 2 },
+  ];
+  const writer = await TsmWriter.create(join(dir, 'out.tsm'), { level: 1 });
+  const stats = await mergeFiles(inputs, writer, { baseNs: BASE });
+  await writer.finish();
+  assert.equal(stats.blocksTypeConflict, 1);
+  assert.deepEqual(await readFile(join(dir, 'out.tsm'), BASE), new Map([[key, [[2, 'x'], [3, 'y']]]]));
+  await Promise.all(inputs.map((i) => i.reader.close()));
+  await rm(dir, { recursive: true, force: true });
+});

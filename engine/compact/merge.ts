@@ -3,9 +3,9 @@
  * each key merged by key-merge.ts (last write wins, tombstoned rows purged, blocks re-cut at
  * ≤ maxPointsPerBlock values, full untouched non-overlapping blocks copied unchanged).
  *
- * Memory: the inputs' indexes are already in memory (TsmReader); on top of that the merge holds
- * one key's entry list per input, at most one decoded block per input and one output block.
- * Never a whole key's values nor a whole file.
+ * Memory: besides the inputs' indexes (held by their TsmReaders) and their read-ahead chunks
+ * (read-ahead.ts), the merge holds one key's entry list per input, at most one decoded block
+ * per input and one output block. Never a whole key's values nor a whole file.
  *
  * Key types: a key has one type per file. Should two inputs disagree (the field was dropped and
  * re-created with another type), the newest input's type wins and the older blocks are dropped,

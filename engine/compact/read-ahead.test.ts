@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { open, rm } from 'node:fs/promises';
+import { open, readFile, rm, writeFile } from 'node:fs/promises';
+import fc from 'fast-check';
 import { join } from 'node:path';
 import { fieldKey } from '../cache/cache.js';
 import { CorruptionError } from '../errors.js';
@@ -9,7 +10,7 @@ import { openPositionalFile } from '../tsm/positional-file.js';
 import type { FileOpener } from '../tsm/positional-file.js';
 import { TsmReader } from '../tsm/reader.js';
 import { tempDir } from '../tsm/test-support.js';
-import { readAheadOpener } from './read-ahead.js';
+import { chunkBytesFor, readAheadOpener } from './read-ahead.js';
 import { writeRows } from './test-support.js';
 import type { KeyRows } from './test-support.js';
 
@@ -85,5 +86,43 @@ test('read-ahead: a damaged block is still reported as corruption', async () => 
   }
   assert.equal(damaged, 1);
   await reader.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+test('read-ahead chunks shrink with the number of inputs, within bounds', () => {
+  assert.equal(chunkBytesFor(1), 256 * 1024);
+  assert.equal(chunkBytesFor(32), 256 * 1024);
+  assert.equal(chunkBytesFor(64), 128 * 1024);
+  assert.equal(chunkBytesFor(10_000), 16 * 1024);
+});
+
+test('read-ahead returns the file bytes for any mix of forward reads, jumps back and reads past the end', async () => {
+  const dir = await tempDir('compact-readahead-prop');
+  const path = join(dir, 'blob');
+  const bytes = Uint8Array.from({ length: 5000 }, (_, i) => (i * 31 + (i >> 8)) & 0xff);
+  await writeFile(path, bytes);
+  const expect = await readFile(path);
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 16, max: 700 }),
+      fc.array(fc.record({ jump: fc.integer({ min: -300, max: 900 }), len: fc.integer({ min: 1, max: 800 }) }), { maxLength: 60 }),
+      async (chunk, reads) => {
+        const f = await readAheadOpener(chunk)(path);
+        let pos = 0;
+        try {
+          for (const { jump, len } of reads) {
+            pos = Math.max(0, pos + jump);
+            const buf = new Uint8Array(len);
+            const n = await f.read(buf, pos);
+            assert.equal(n, Math.max(0, Math.min(len, expect.length - pos)));
+            assert.deepEqual(buf.subarray(0, n), new Uint8Array(expect.subarray(pos, pos + n)));
+          }
+        } finally {
+          await f.close();
+        }
+      },
+    ),
+    { numRuns: 150 },
+  );
   await rm(dir, { recursive: true, force: true });
 });

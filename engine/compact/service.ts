@@ -63,6 +63,8 @@ export interface CompactionCounters {
   aborted: number;
   blocksCopied: number;
   blocksDecoded: number;
+  valuesIn: number;
+  valuesOut: number;
   rowsPurged: number;
 }
 
@@ -83,6 +85,8 @@ export interface CompactionServiceOptions {
   /** Stamp recorded at the start of each compaction, e.g. the engine's tombstone sequence. */
   readonly epoch?: () => number;
   readonly createWriter?: WriterFactory;
+  /** Read-ahead memory per compaction (default 16 MiB). */
+  readonly readAheadBudget?: number;
   /** How long a file's "holds tombstoned rows" answer is reused (default 5 min). */
   readonly probeTtlMs?: number;
 }
@@ -99,6 +103,8 @@ export class CompactionService {
     aborted: 0,
     blocksCopied: 0,
     blocksDecoded: 0,
+    valuesIn: 0,
+    valuesOut: 0,
     rowsPurged: 0,
   };
   private timer: NodeJS.Timeout | undefined;
@@ -195,7 +201,7 @@ export class CompactionService {
           logger: this.options.logger,
           filter: this.options.filter,
           shouldStop: () => this.stopping,
-          ...pick(this.options, ['maxFileBytes', 'maxPointsPerBlock', 'sliceMs', 'createWriter']),
+          ...pick(this.options, ['maxFileBytes', 'maxPointsPerBlock', 'sliceMs', 'createWriter', 'readAheadBudget']),
         });
       } catch (err) {
         if (err instanceof CompactionAbortedError) {
@@ -219,6 +225,8 @@ export class CompactionService {
     c.bytesOut += r.bytesOut;
     c.blocksCopied += r.stats.blocksCopied;
     c.blocksDecoded += r.stats.blocksDecoded;
+    c.valuesIn += r.stats.valuesIn;
+    c.valuesOut += r.stats.valuesOut;
     c.rowsPurged += r.stats.rowsPurged;
   }
 
