@@ -25,6 +25,8 @@ import { Flusher, type FlushObserver } from './flush/flusher.js';
 import { loadShards } from './shard/loader.js';
 import { BlockCache } from './tsm/block-cache.js';
 import { Tombstones } from './tombstone/tombstones.js';
+import { CompactionService } from './compact/service.js';
+import type { Shard } from './shard/shard.js';
 import { applyDelete, type DeleteRequest } from './write/delete.js';
 import { MAX_TIME_NS, MIN_TIME_NS } from './time.js';
 import { TRUE_EXPR } from './series/tag-expr.js';
@@ -53,6 +55,7 @@ export class Engine {
   readonly blockCache: BlockCache;
   readonly flusher: Flusher;
   readonly tombstones = new Tombstones();
+  readonly compactor: CompactionService;
 
   private constructor(
     readonly options: EngineOptions,
@@ -73,6 +76,21 @@ export class Engine {
       { maxPointsPerBlock: options.maxPointsPerBlock, logger: options.logger, blockCache: this.blockCache },
       observer,
     );
+    this.compactor = new CompactionService({
+      shards: () => this.allShards(),
+      filter: this.tombstones,
+      logger: options.logger,
+      maxPointsPerBlock: options.maxPointsPerBlock,
+      coldAfterMs: options.compaction.coldAfterMs,
+      maxFileBytes: options.compaction.maxFileBytes,
+    });
+  }
+
+  /** Every open shard of every database (compaction, retention). */
+  allShards(): Shard[] {
+    const out: Shard[] = [];
+    for (const db of this.databases.values()) for (const set of db.shardSets.values()) out.push(...set.shards);
+    return out;
   }
 
   static async open(options: EngineOptions, observer: FlushObserver = {}): Promise<Engine> {
@@ -97,6 +115,7 @@ export class Engine {
       void engine.syncDatabases();
     });
     engine.flusher.start(options.flushIntervalSec);
+    if (options.compaction.intervalMs > 0) engine.compactor.start(options.compaction.intervalMs);
     return engine;
   }
 
@@ -135,7 +154,10 @@ export class Engine {
     for (const [name, db] of this.databases) {
       if (!live.has(name)) {
         this.databases.delete(name);
+        // The compactor must not be holding the shards we are about to delete.
+        await this.compactor.stop();
         for (const set of db.shardSets.values()) for (const shard of set.shards) await shard.close();
+        if (!this.state.stopping && this.options.compaction.intervalMs > 0) this.compactor.start(this.options.compaction.intervalMs);
         await db.close();
         await rm(db.dir, { recursive: true, force: true });
       }
@@ -322,6 +344,7 @@ export class Engine {
     if (this.state.stopping) return;
     this.state.stopping = true;
     this.flusher.stop();
+    await this.compactor.stop();
     await this.waitIdle();
     try {
       await this.flusher.flush();

@@ -25,6 +25,8 @@ export interface EngineOptions {
   /** Values per TSM block. */
   readonly maxPointsPerBlock: number;
   readonly blockCacheBytes: number;
+  /** Compaction service: round interval, when a shard counts as cold, output file size cap. */
+  readonly compaction: { readonly intervalMs: number; readonly coldAfterMs: number; readonly maxFileBytes: number };
   readonly cardinality: CardinalityLimits;
   readonly logger: EngineLogger;
 }
@@ -36,6 +38,7 @@ export function engineOptions(o: Partial<EngineOptions> & Pick<EngineOptions, 'w
     flushIntervalSec: 10,
     maxPointsPerBlock: 1000,
     blockCacheBytes: 32 * 1024 * 1024,
+    compaction: { intervalMs: 1000, coldAfterMs: 4 * 3600 * 1000, maxFileBytes: 256 * 1024 * 1024 },
     cardinality: { maxTagValuesPerMeasurement: 100_000, maxMeasurementsPerDatabase: 10_000 },
     logger: silentLogger,
     ...o,
