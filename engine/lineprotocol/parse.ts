@@ -19,7 +19,8 @@
  * compared with the previous line's keys instead of being sliced and interned. No regex and
  * no BigInt run for ordinary lines. perf/LINEPROTOCOL.md has the figures.
  */
-import { isAscii } from 'node:buffer';
+import { constants, isAscii } from 'node:buffer';
+import { LineProtocolError } from './errors.js';
 import type { Field, Point, Precision } from '../point.js';
 import { parseFields } from './fields.js';
 import { KeyCache, type KeyInfo, MAX_KEY_LENGTH, parseKey } from './key.js';
@@ -60,8 +61,15 @@ export function clearKeyCache(): void {
   sharedCache.clear();
 }
 
-/** Decodes a write body once; pure-ASCII bodies take the cheaper latin1 path (same text). */
+/**
+ * Decodes a write body once; pure-ASCII bodies take the cheaper latin1 path (same text).
+ * Bodies beyond V8's string limit (~512 MiB) are refused as a whole; the server caps bodies
+ * far below that.
+ */
 export function decodeBody(body: Uint8Array): string {
+  if (body.byteLength > constants.MAX_STRING_LENGTH) {
+    throw new LineProtocolError(`request body of ${body.byteLength} bytes is too large to parse`);
+  }
   const buf = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   return isAscii(buf) ? buf.toString('latin1') : buf.toString('utf8');
 }
