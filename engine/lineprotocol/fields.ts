@@ -58,6 +58,9 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
   // 1.x limits key + 4 + field key to MAX_KEY_LENGTH bytes; a UTF-16 unit is at most 3 bytes,
   // so the exact check runs only for keys that could come near the limit.
   const keyRoom = MAX_KEY_LENGTH - 4 - info.keyBytes;
+  // Reported only after the whole field set scanned cleanly, in 1.x's order of checks.
+  let lengthError: string | null = null;
+  let badFormat = false;
   for (;;) {
     if (pos >= end) return 'invalid field format';
     let c = s.charCodeAt(pos);
@@ -65,37 +68,44 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
     let key: string;
     const raw = memoRaw[j];
     if (raw !== undefined && matchesAt(s, pos, raw) && s.charCodeAt(pos + raw.length) === EQUALS) {
-      if (3 * raw.length > keyRoom) {
-        const err = keyTooLong(s, pos, pos + raw.length, info.keyBytes);
-        if (err !== null) return err;
-      }
+      if (3 * raw.length > keyRoom && lengthError === null) lengthError = keyTooLong(s, pos, pos + raw.length, info.keyBytes);
       key = memoKeys[j]!;
       pos += raw.length;
     } else {
       allHit = false;
       let ke = pos;
       let esc = false;
-      // 1.x skips any backslash pair here (unlike the key section, which looks one back).
+      let afterComma = false;
+      // 1.x skips any backslash pair here (unlike the key section, which looks one back). An
+      // unescaped comma inside a key is only reported once the field set has been scanned,
+      // so that value errors further on win, as in 1.x.
       while (ke < end) {
         c = s.charCodeAt(ke);
         if (c === BS && ke + 1 < end) {
           esc = true;
+          afterComma = false;
           ke += 2;
           continue;
         }
-        if (c === EQUALS) break;
-        if (c === COMMA || c === SPACE) return 'invalid field format';
+        if (c === EQUALS) {
+          if (afterComma) return 'missing field key';
+          break;
+        }
+        if (c === SPACE) return 'invalid field format';
+        afterComma = c === COMMA;
+        if (afterComma) badFormat = true;
         ke++;
       }
       if (ke >= end) return 'invalid field format';
-      if (3 * (ke - pos) > keyRoom) {
-        const err = keyTooLong(s, pos, ke, info.keyBytes);
-        if (err !== null) return err;
+      if (3 * (ke - pos) > keyRoom && lengthError === null) lengthError = keyTooLong(s, pos, ke, info.keyBytes);
+      if (badFormat) {
+        key = '';
+      } else {
+        key = intern(esc ? unescapeWith(s, pos, ke, FIELD_KEY_SPECIALS) : s.slice(pos, ke));
+        memoRaw[j] = esc ? detach(s.slice(pos, ke)) : key;
+        memoKeys[j] = key;
+        if (memoUnique > j) memoUnique = j;
       }
-      key = intern(esc ? unescapeWith(s, pos, ke, FIELD_KEY_SPECIALS) : s.slice(pos, ke));
-      memoRaw[j] = esc ? detach(s.slice(pos, ke)) : key;
-      memoKeys[j] = key;
-      if (memoUnique > j) memoUnique = j;
       pos = ke;
     }
     j++;
@@ -201,6 +211,8 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
     if (c !== COMMA) return 'invalid field format';
     pos++;
   }
+  if (badFormat) return 'invalid field format';
+  if (lengthError !== null) return lengthError;
   // `out` is empty only when every field was named `time`; the caller refuses the point.
   // Skip the duplicate check when these keys are a prefix of a list already found distinct.
   if (!(allHit && j <= memoUnique) && dedupe(out) && !sawTime) memoUnique = j;
