@@ -39,7 +39,7 @@ function intern(k: string): string {
 }
 
 // Field keys of the previous line, raw (escaped) and unescaped, by position. Most lines of
-// a batch repeat the field names of the line before (across series), so a startsWith against
+// a batch repeat the field names of the line before (across series), so comparing against
 // this small, cache-hot memo replaces scanning, slicing and interning the key.
 const memoRaw: string[] = [];
 const memoKeys: string[] = [];
@@ -99,7 +99,11 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
       if (ke >= end) return 'invalid field format';
       if (3 * (ke - pos) > keyRoom && lengthError === null) lengthError = keyTooLong(s, pos, ke, info.keyBytes);
       if (badFormat) {
+        // The line fails anyway; '=' can never match (a key never starts with `=`).
         key = '';
+        memoRaw[j] = '=';
+        memoKeys[j] = '';
+        if (memoUnique > j) memoUnique = j;
       } else {
         key = intern(esc ? unescapeWith(s, pos, ke, FIELD_KEY_SPECIALS) : s.slice(pos, ke));
         memoRaw[j] = esc ? detach(s.slice(pos, ke)) : key;
