@@ -12,7 +12,8 @@
  */
 import { FieldType } from '../point.js';
 import type { Field } from '../point.js';
-import { detach, detachValue, type KeyInfo, MAX_KEY_LENGTH } from './key.js';
+import { detach, detachValue, internName } from './interning.js';
+import { type KeyInfo, MAX_KEY_LENGTH } from './key.js';
 import { FIELD_KEY_SPECIALS, unescapeStringValue, unescapeWith } from './series-key.js';
 import { scanBoolean, scanNumber, valueEnd } from './values.js';
 
@@ -25,18 +26,6 @@ const DASH = 0x2d;
 const DOT = 0x2e;
 const LOWER_I = 0x69;
 const LOWER_U = 0x75;
-
-// Field keys are few; interning gives equal keys one (detached) string.
-const interned = new Map<string, string>();
-function intern(k: string): string {
-  let v = interned.get(k);
-  if (v === undefined) {
-    if (interned.size >= 100_000) interned.clear();
-    v = detach(k);
-    interned.set(v, v);
-  }
-  return v;
-}
 
 // Field keys of the previous line, raw (escaped) and unescaped, by position. Most lines of
 // a batch repeat the field names of the line before (across series), so comparing against
@@ -105,7 +94,7 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
         memoKeys[j] = '';
         if (memoUnique > j) memoUnique = j;
       } else {
-        key = intern(esc ? unescapeWith(s, pos, ke, FIELD_KEY_SPECIALS) : s.slice(pos, ke));
+        key = internName(esc ? unescapeWith(s, pos, ke, FIELD_KEY_SPECIALS) : s.slice(pos, ke));
         memoRaw[j] = esc ? detach(s.slice(pos, ke)) : key;
         memoKeys[j] = key;
         if (memoUnique > j) memoUnique = j;

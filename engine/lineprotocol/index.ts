@@ -6,6 +6,7 @@ export {
   describeLineError,
   parseLineProtocol,
   parseLineProtocolText,
+  setKeyCacheCapacity,
   type LineError,
   type ParseOptions,
   type ParseResult,

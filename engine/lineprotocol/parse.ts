@@ -23,6 +23,7 @@ import { constants, isAscii } from 'node:buffer';
 import { LineProtocolError } from './errors.js';
 import type { Field, Point, Precision } from '../point.js';
 import { parseFields } from './fields.js';
+import { clearInterned } from './interning.js';
 import { KeyCache, type KeyInfo, MAX_KEY_LENGTH, parseKey } from './key.js';
 import { parseTimestamp, type TimeSlot, truncateToPrecision } from './timestamp.js';
 
@@ -54,11 +55,22 @@ export function describeLineError(e: LineError): string {
   return e.refused ? e.reason : `unable to parse '${e.line}': ${e.reason}`;
 }
 
-const sharedCache = new KeyCache();
+/**
+ * Parsed keys of recently written series, shared by all calls. 50,000 keys cost roughly
+ * 40 MB for TSBS-like keys (10 tags) and much less for short ones; beyond that many active
+ * series the parser still works, at the cold-key speed (perf/LINEPROTOCOL.md).
+ */
+let sharedCache = new KeyCache(50_000);
 
-/** Forgets cached series keys (tests; memory pressure). */
+/** Resizes the series-key cache (engine option); drops its current content. */
+export function setKeyCacheCapacity(keys: number): void {
+  sharedCache = new KeyCache(keys);
+}
+
+/** Forgets cached series keys and shared strings (tests; memory pressure). */
 export function clearKeyCache(): void {
   sharedCache.clear();
+  clearInterned();
 }
 
 /**
