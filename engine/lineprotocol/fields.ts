@@ -187,6 +187,10 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
       type = FieldType.String;
       value = detachValue(esc ? unescapeStringValue(s, pos + 1, i) : s.slice(pos + 1, i));
       pos = i + 1;
+      if (pos < end) {
+        c = s.charCodeAt(pos);
+        if (c !== COMMA && c !== SPACE) return gluedTextError(s, pos, end, j, j - 1);
+      }
     } else {
       const b = scanBoolean(s, pos, end);
       if (b === undefined) return 'invalid boolean';
@@ -210,6 +214,28 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
   // Skip the duplicate check when these keys are a prefix of a list already found distinct.
   if (!(allHit && j <= memoUnique) && dedupe(out) && !sawTime) memoUnique = j;
   return pos;
+}
+
+/**
+ * Text glued to a closing quote (`v="a"b`, `v="a""`). 1.x keeps scanning the field set with
+ * its quote/`=`/`,` counting and reports `unbalanced quotes` when that leaves a quote open;
+ * otherwise it would accept a mangled value, which Strata refuses as `invalid field format`.
+ */
+function gluedTextError(s: string, i: number, end: number, equals: number, commas: number): string {
+  let quoted = false;
+  for (; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (c === BS && i + 1 < end) {
+      i++;
+    } else if (c === QUOTE) {
+      if (equals > commas) quoted = !quoted;
+    } else if (!quoted) {
+      if (c === EQUALS) equals++;
+      else if (c === COMMA) commas++;
+      else if (c === SPACE) break;
+    }
+  }
+  return quoted ? 'unbalanced quotes' : 'invalid field format';
 }
 
 function keyTooLong(s: string, from: number, to: number, keyBytes: number): string | null {
