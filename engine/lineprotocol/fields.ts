@@ -7,8 +7,9 @@
  *   unsigned  `12u`, uint64 range checked (Strata accepts it; stock 1.6 does not)
  *   boolean   t T true True TRUE f F false False FALSE
  *   string    `"..."` where only `\"` and `\\` are escapes
- * Deliberate difference: text glued to a closing quote (`v="a"b`) is `invalid field format`;
- * 1.x accepts it and stores a mangled string.
+ * Deliberate difference: text glued to a closing quote (`v="a"b`) is `invalid field format`
+ * (or `unbalanced quotes` when it opens another quote, as 1.x says); 1.x accepts the first
+ * kind and stores a mangled string.
  */
 import { FieldType } from '../point.js';
 import type { Field } from '../point.js';

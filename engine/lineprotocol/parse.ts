@@ -9,7 +9,7 @@
  *
  * Deliberate differences from 1.x, all on input 1.x mangles or rejects anyway: CRLF accepted;
  * a backslash before a newline does not join lines; a `#` line ends at its newline even when
- * it holds a quote; text glued to a closing quote is `invalid field format`; invalid UTF-8
+ * it holds a quote; text glued to a closing quote is an error; invalid UTF-8
  * becomes U+FFFD; duplicate field keys keep the last value even when types differ (1.x then
  * reports a type conflict); `123u` is accepted (decisions.md).
  *
