@@ -18,6 +18,8 @@ export {
   escapeMeasurement,
   escapeStringValue,
   escapeTag,
+  escapeTagKey,
+  escapeTagValue,
   makeSeriesKey,
   parseSeriesKey,
   sortTags,
