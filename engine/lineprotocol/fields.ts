@@ -7,12 +7,14 @@
  *   unsigned  `12u`, uint64 range checked (Strata accepts it; stock 1.6 does not)
  *   boolean   t T true True TRUE f F false False FALSE
  *   string    `"..."` where only `\"` and `\\` are escapes
- * Deliberate difference: text glued to a closing quote (`v="a"b`) is `invalid field format`;
- * 1.x accepts it and stores a mangled string.
+ * Deliberate difference: text glued to a closing quote (`v="a"b`) is `invalid field format`
+ * (or `unbalanced quotes` when it opens another quote, as 1.x says); 1.x accepts the first
+ * kind and stores a mangled string.
  */
 import { FieldType } from '../point.js';
 import type { Field } from '../point.js';
-import { detach, detachValue, type KeyInfo, MAX_KEY_LENGTH } from './key.js';
+import { detach, detachValue, internName } from './interning.js';
+import { type KeyInfo, MAX_KEY_LENGTH } from './key.js';
 import { FIELD_KEY_SPECIALS, unescapeStringValue, unescapeWith } from './series-key.js';
 import { scanBoolean, scanNumber, valueEnd } from './values.js';
 
@@ -26,20 +28,8 @@ const DOT = 0x2e;
 const LOWER_I = 0x69;
 const LOWER_U = 0x75;
 
-// Field keys are few; interning gives equal keys one (detached) string.
-const interned = new Map<string, string>();
-function intern(k: string): string {
-  let v = interned.get(k);
-  if (v === undefined) {
-    if (interned.size >= 100_000) interned.clear();
-    v = detach(k);
-    interned.set(v, v);
-  }
-  return v;
-}
-
 // Field keys of the previous line, raw (escaped) and unescaped, by position. Most lines of
-// a batch repeat the field names of the line before (across series), so a startsWith against
+// a batch repeat the field names of the line before (across series), so comparing against
 // this small, cache-hot memo replaces scanning, slicing and interning the key.
 const memoRaw: string[] = [];
 const memoKeys: string[] = [];
@@ -58,6 +48,9 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
   // 1.x limits key + 4 + field key to MAX_KEY_LENGTH bytes; a UTF-16 unit is at most 3 bytes,
   // so the exact check runs only for keys that could come near the limit.
   const keyRoom = MAX_KEY_LENGTH - 4 - info.keyBytes;
+  // Reported only after the whole field set scanned cleanly, in 1.x's order of checks.
+  let lengthError: string | null = null;
+  let badFormat = false;
   for (;;) {
     if (pos >= end) return 'invalid field format';
     let c = s.charCodeAt(pos);
@@ -65,37 +58,48 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
     let key: string;
     const raw = memoRaw[j];
     if (raw !== undefined && matchesAt(s, pos, raw) && s.charCodeAt(pos + raw.length) === EQUALS) {
-      if (3 * raw.length > keyRoom) {
-        const err = keyTooLong(s, pos, pos + raw.length, info.keyBytes);
-        if (err !== null) return err;
-      }
+      if (3 * raw.length > keyRoom && lengthError === null) lengthError = keyTooLong(s, pos, pos + raw.length, info.keyBytes);
       key = memoKeys[j]!;
       pos += raw.length;
     } else {
       allHit = false;
       let ke = pos;
       let esc = false;
-      // 1.x skips any backslash pair here (unlike the key section, which looks one back).
+      let afterComma = false;
+      // 1.x skips any backslash pair here (unlike the key section, which looks one back). An
+      // unescaped comma inside a key is only reported once the field set has been scanned,
+      // so that value errors further on win, as in 1.x.
       while (ke < end) {
         c = s.charCodeAt(ke);
         if (c === BS && ke + 1 < end) {
           esc = true;
+          afterComma = false;
           ke += 2;
           continue;
         }
-        if (c === EQUALS) break;
-        if (c === COMMA || c === SPACE) return 'invalid field format';
+        if (c === EQUALS) {
+          if (afterComma) return 'missing field key';
+          break;
+        }
+        if (c === SPACE) return 'invalid field format';
+        afterComma = c === COMMA;
+        if (afterComma) badFormat = true;
         ke++;
       }
       if (ke >= end) return 'invalid field format';
-      if (3 * (ke - pos) > keyRoom) {
-        const err = keyTooLong(s, pos, ke, info.keyBytes);
-        if (err !== null) return err;
+      if (3 * (ke - pos) > keyRoom && lengthError === null) lengthError = keyTooLong(s, pos, ke, info.keyBytes);
+      if (badFormat) {
+        // The line fails anyway; '=' can never match (a key never starts with `=`).
+        key = '';
+        memoRaw[j] = '=';
+        memoKeys[j] = '';
+        if (memoUnique > j) memoUnique = j;
+      } else {
+        key = internName(esc ? unescapeWith(s, pos, ke, FIELD_KEY_SPECIALS) : s.slice(pos, ke));
+        memoRaw[j] = esc ? detach(s.slice(pos, ke)) : key;
+        memoKeys[j] = key;
+        if (memoUnique > j) memoUnique = j;
       }
-      key = intern(esc ? unescapeWith(s, pos, ke, FIELD_KEY_SPECIALS) : s.slice(pos, ke));
-      memoRaw[j] = esc ? detach(s.slice(pos, ke)) : key;
-      memoKeys[j] = key;
-      if (memoUnique > j) memoUnique = j;
       pos = ke;
     }
     j++;
@@ -184,6 +188,10 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
       type = FieldType.String;
       value = detachValue(esc ? unescapeStringValue(s, pos + 1, i) : s.slice(pos + 1, i));
       pos = i + 1;
+      if (pos < end) {
+        c = s.charCodeAt(pos);
+        if (c !== COMMA && c !== SPACE) return gluedTextError(s, pos, end, j, j - 1);
+      }
     } else {
       const b = scanBoolean(s, pos, end);
       if (b === undefined) return 'invalid boolean';
@@ -201,10 +209,34 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
     if (c !== COMMA) return 'invalid field format';
     pos++;
   }
+  if (badFormat) return 'invalid field format';
+  if (lengthError !== null) return lengthError;
   // `out` is empty only when every field was named `time`; the caller refuses the point.
   // Skip the duplicate check when these keys are a prefix of a list already found distinct.
   if (!(allHit && j <= memoUnique) && dedupe(out) && !sawTime) memoUnique = j;
   return pos;
+}
+
+/**
+ * Text glued to a closing quote (`v="a"b`, `v="a""`). 1.x keeps scanning the field set with
+ * its quote/`=`/`,` counting and reports `unbalanced quotes` when that leaves a quote open;
+ * otherwise it would accept a mangled value, which Strata refuses as `invalid field format`.
+ */
+function gluedTextError(s: string, i: number, end: number, equals: number, commas: number): string {
+  let quoted = false;
+  for (; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (c === BS && i + 1 < end) {
+      i++;
+    } else if (c === QUOTE) {
+      if (equals > commas) quoted = !quoted;
+    } else if (!quoted) {
+      if (c === EQUALS) equals++;
+      else if (c === COMMA) commas++;
+      else if (c === SPACE) break;
+    }
+  }
+  return quoted ? 'unbalanced quotes' : 'invalid field format';
 }
 
 function keyTooLong(s: string, from: number, to: number, keyBytes: number): string | null {

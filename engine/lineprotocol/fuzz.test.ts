@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Point } from '../point.js';
 import { formatPoint } from './format.js';
-import { parseLineProtocol, parseLineProtocolText } from './parse.js';
+import { clearKeyCache, parseLineProtocol, parseLineProtocolText } from './parse.js';
 import { compareBytes, makeSeriesKey } from './series-key.js';
 
 const OPTS = { precision: 'ns' as const, defaultSec: 1_700_000_000, defaultNsec: 1 };
@@ -98,6 +98,33 @@ test('fuzz: 100k random and mutated lines', { timeout: 300_000 }, () => {
   }
   // Both outcomes must be well represented, or the mutations are not exercising the parser.
   assert.ok(accepted > 10_000 && rejected > 10_000, `accepted ${accepted}, rejected ${rejected}`);
+});
+
+test('fuzz: results do not depend on cache or memo state (differential)', { timeout: 300_000 }, () => {
+  const rnd = mulberry32(7);
+  for (let batch = 0; batch < 40; batch++) {
+    const lines: string[] = [];
+    while (lines.length < 500) {
+      const l = rnd() < 0.1 ? randomLine(rnd) : mutate(SEEDS[Math.floor(rnd() * SEEDS.length)]!, rnd);
+      // One line each: no line breaks, and no quote that could run into the next line.
+      if (!/[\n\r"]/.test(l)) lines.push(l);
+    }
+    const body = lines.join('\n');
+    clearKeyCache();
+    const cold = parseLineProtocolText(body, OPTS);
+    const warm = parseLineProtocolText(body, OPTS);
+    assert.deepEqual(warm, cold);
+    // Each line alone, in reverse order, each with an empty key cache.
+    const points: Point[] = [];
+    const errors: unknown[] = [];
+    for (let i = lines.length - 1; i >= 0; i--) {
+      if (i % 2 === 0) clearKeyCache();
+      const r = parseLineProtocolText(lines[i]!, OPTS);
+      points.unshift(...r.points);
+      errors.unshift(...r.errors);
+    }
+    assert.deepEqual({ points, errors }, cold);
+  }
 });
 
 test('fuzz: adversarial bodies scan in linear time', { timeout: 120_000 }, () => {

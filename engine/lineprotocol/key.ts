@@ -4,9 +4,10 @@
  *
  * A series repeats on almost every write, so the parsed key is cached by its raw text. A
  * cache hit costs one hash of the raw key and skips all tag work. Cached strings are copies
- * (see `detach`), never slices of a request body, so the cache does not pin request bodies.
+ * (interning.ts), never slices of a request body, and tags are shared between cached keys.
  */
 import type { Tag } from '../point.js';
+import { addSharedTag, detach, internName, sharedTag } from './interning.js';
 import { compareBytes, escapeTag, MEASUREMENT_SPECIALS, TAG_SPECIALS, unescapeWith } from './series-key.js';
 
 const BS = 0x5c;
@@ -28,29 +29,6 @@ export interface KeyInfo {
   readonly timeTag: boolean;
   /** UTF-8 length of the raw key, for the max-key-length checks. */
   readonly keyBytes: number;
-}
-
-/**
- * Returns a flat copy of `s` that shares no memory with the string it was sliced from. V8
- * keeps slices of 13+ characters as views that pin the parent (here: a whole request body),
- * and views also make every later charCodeAt and hash go through an indirection. The copy is
- * made through a Buffer, which yields a sequential string; it runs only on cache misses.
- */
-export function detach(s: string): string {
-  if (s.length < 13) return s;
-  for (let i = 0; i < s.length; i++) {
-    if (s.charCodeAt(i) > 0xff) return Buffer.from(s, 'utf16le').toString('utf16le');
-  }
-  return Buffer.from(s, 'latin1').toString('latin1');
-}
-
-/**
- * A cheaper detached copy for string field values (per value, not per cache miss): slicing a
- * concatenation makes V8 flatten it into a new string, and the slice then points into that
- * copy (one indirection on access, but the request body is no longer pinned).
- */
-export function detachValue(s: string): string {
-  return s.length < 13 ? s : (' ' + s).slice(1);
 }
 
 // Tag boundaries of the key being parsed: [keyStart, keyEnd, valueStart, valueEnd, flags] per tag.
@@ -129,7 +107,7 @@ export function parseKey(s: string, start: number, end: number, atLineEnd: boole
 }
 
 function buildKeyInfo(s: string, start: number, end: number, mEnd: number, mEsc: boolean, nt: number): KeyInfo | string {
-  const measurement = mEsc ? unescapeWith(s, start, mEnd, MEASUREMENT_SPECIALS) : s.slice(start, mEnd);
+  const measurement = internName(mEsc ? unescapeWith(s, start, mEnd, MEASUREMENT_SPECIALS) : s.slice(start, mEnd));
   const tags: Tag[] = new Array<Tag>(nt);
   let sorted = true;
   // The raw text is already canonical when tags are sorted and no value starts with `=`:
@@ -138,17 +116,26 @@ function buildKeyInfo(s: string, start: number, end: number, mEnd: number, mEsc:
   let timeTag = false;
   for (let t = 0; t < nt; t++) {
     const b = 5 * t;
+    const ks = bounds[b]!;
+    const ve = bounds[b + 3]!;
     const flags = bounds[b + 4]!;
-    const key = flags & 1 ? unescapeWith(s, bounds[b]!, bounds[b + 1]!, TAG_SPECIALS) : s.slice(bounds[b]!, bounds[b + 1]!);
-    const value = flags & 2 ? unescapeWith(s, bounds[b + 2]!, bounds[b + 3]!, TAG_SPECIALS) : s.slice(bounds[b + 2]!, bounds[b + 3]!);
+    const rawPair = s.slice(ks, ve);
+    let tag = sharedTag(rawPair);
+    if (tag === undefined) {
+      const ke = bounds[b + 1]!;
+      const vs = bounds[b + 2]!;
+      const key = flags & 1 ? unescapeWith(s, ks, ke, TAG_SPECIALS) : s.slice(ks, ke);
+      const value = flags & 2 ? unescapeWith(s, vs, ve, TAG_SPECIALS) : s.slice(vs, ve);
+      tag = addSharedTag(rawPair, key, value);
+    }
     if (flags & 4) canonical = false;
-    if (key === 'time') timeTag = true;
+    if (tag.key === 'time') timeTag = true;
     if (t > 0) {
-      const cmp = compareBytes(tags[t - 1]!.key, key);
+      const cmp = compareBytes(tags[t - 1]!.key, tag.key);
       if (cmp === 0) return 'duplicate tags';
       if (cmp > 0) sorted = false;
     }
-    tags[t] = { key, value };
+    tags[t] = tag;
   }
   const raw = start === 0 && end === s.length ? s : s.slice(start, end);
   if (sorted && canonical) return keyInfo(raw, measurement, tags, timeTag, raw);
@@ -162,16 +149,18 @@ function buildKeyInfo(s: string, start: number, end: number, mEnd: number, mEsc:
     order[u] = t;
   }
   const sortedTags: Tag[] = new Array<Tag>(nt);
-  let seriesKey = s.slice(start, mEnd);
+  const parts: string[] = new Array<string>(nt + 1);
+  parts[0] = s.slice(start, mEnd);
   for (let u = 0; u < nt; u++) {
     const t = order[u]!;
     const tag = tags[t]!;
     if (u > 0 && tag.key === sortedTags[u - 1]!.key) return 'duplicate tags';
     sortedTags[u] = tag;
     const b = 5 * t;
-    seriesKey += ',' + (bounds[b + 4]! & 4 ? escapeTag(tag.key) + '=' + escapeTag(tag.value) : s.slice(bounds[b]!, bounds[b + 3]!));
+    parts[u + 1] = bounds[b + 4]! & 4 ? escapeTag(tag.key) + '=' + escapeTag(tag.value) : s.slice(bounds[b]!, bounds[b + 3]!);
   }
-  return keyInfo(raw, measurement, sortedTags, timeTag, seriesKey);
+  // join() yields one flat string; `+=` would keep a rope of ~2 objects per tag alive.
+  return keyInfo(raw, measurement, sortedTags, timeTag, parts.join(','));
 }
 
 function keyInfo(raw: string, measurement: string, tags: readonly Tag[], timeTag: boolean, seriesKey: string): KeyInfo {
@@ -196,7 +185,7 @@ export class KeyCache {
   private old = new Map<string, KeyInfo>();
   private readonly half: number;
 
-  constructor(capacity = 100_000) {
+  constructor(capacity: number) {
     this.half = Math.max(1, capacity >> 1);
   }
 

@@ -109,6 +109,10 @@ const TABLE: { name: string; text: string; points: Simple[]; errors: string[][] 
   { name: 'invalid field format: trailing comma', ...bad('cpu v=1,', 'invalid field format') },
   { name: 'invalid field format: key without value', ...bad('cpu v=1,w', 'invalid field format') },
   { name: 'invalid field format: space after comma', ...bad('cpu v=1, w=2', 'invalid field format') },
+  { name: 'comma in a field key', ...bad('cpu a,b=1', 'invalid field format') },
+  { name: 'comma in a field key, bad value: the value error wins (1.x order)', ...bad('cpu a,b=x', 'invalid boolean') },
+  { name: 'field set starting with a comma', ...bad('cpu ,a=b v=1', 'invalid boolean') },
+  { name: 'missing field key after a comma inside a key', ...bad('cpu a,=1', 'missing field key') },
   { name: 'bad timestamp', ...bad('cpu v=1 12a', 'bad timestamp') },
   { name: 'bad timestamp: decimal', ...bad('cpu v=1 1.5', 'bad timestamp') },
   { name: 'bad timestamp: inner minus', ...bad('cpu v=1 1-5', 'bad timestamp') },
@@ -197,6 +201,8 @@ test('parse: max key length', () => {
   const edge = 'm'.repeat(65530);
   assert.deepEqual(parse(`${edge} vv=1`).errors, [[`${edge} vv=1`, 'max key length exceeded: 65536 > 65535']]);
   assert.equal(parse(`${edge} v=1`).points.length, 1);
+  // Syntax errors in the field set are reported before the field-key length (1.x order).
+  assert.deepEqual(parse(`${edge} vv=1,w=x`).errors, [[`${edge} vv=1,w=x`, 'invalid boolean']]);
   // The field-key memo must not skip the check when a short series used the same field first.
   assert.deepEqual(parse(`m vv=1\n${edge} vv=1`).errors, [[`${edge} vv=1`, 'max key length exceeded: 65536 > 65535']]);
   assert.deepEqual(parse(`m ü=1\n${'m'.repeat(65530)} ü=1`).errors, [[`${'m'.repeat(65530)} ü=1`, 'max key length exceeded: 65536 > 65535']]);

@@ -9,7 +9,7 @@
  *
  * Deliberate differences from 1.x, all on input 1.x mangles or rejects anyway: CRLF accepted;
  * a backslash before a newline does not join lines; a `#` line ends at its newline even when
- * it holds a quote; text glued to a closing quote is `invalid field format`; invalid UTF-8
+ * it holds a quote; text glued to a closing quote is an error; invalid UTF-8
  * becomes U+FFFD; duplicate field keys keep the last value even when types differ (1.x then
  * reports a type conflict); `123u` is accepted (decisions.md).
  *
@@ -19,9 +19,11 @@
  * compared with the previous line's keys instead of being sliced and interned. No regex and
  * no BigInt run for ordinary lines. perf/LINEPROTOCOL.md has the figures.
  */
-import { isAscii } from 'node:buffer';
+import { constants, isAscii } from 'node:buffer';
+import { LineProtocolError } from './errors.js';
 import type { Field, Point, Precision } from '../point.js';
 import { parseFields } from './fields.js';
+import { clearInterned } from './interning.js';
 import { KeyCache, type KeyInfo, MAX_KEY_LENGTH, parseKey } from './key.js';
 import { parseTimestamp, type TimeSlot, truncateToPrecision } from './timestamp.js';
 
@@ -53,15 +55,33 @@ export function describeLineError(e: LineError): string {
   return e.refused ? e.reason : `unable to parse '${e.line}': ${e.reason}`;
 }
 
-const sharedCache = new KeyCache();
+/**
+ * Parsed keys of recently written series, shared by all calls. 50,000 keys cost roughly
+ * 40 MB for TSBS-like keys (10 tags) and much less for short ones; beyond that many active
+ * series the parser still works, at the cold-key speed (perf/LINEPROTOCOL.md).
+ */
+let sharedCache = new KeyCache(50_000);
 
-/** Forgets cached series keys (tests; memory pressure). */
-export function clearKeyCache(): void {
-  sharedCache.clear();
+/** Resizes the series-key cache (engine option); drops its current content. */
+export function setKeyCacheCapacity(keys: number): void {
+  sharedCache = new KeyCache(keys);
 }
 
-/** Decodes a write body once; pure-ASCII bodies take the cheaper latin1 path (same text). */
+/** Forgets cached series keys and shared strings (tests; memory pressure). */
+export function clearKeyCache(): void {
+  sharedCache.clear();
+  clearInterned();
+}
+
+/**
+ * Decodes a write body once; pure-ASCII bodies take the cheaper latin1 path (same text).
+ * Bodies beyond V8's string limit (~512 MiB) are refused as a whole; the server caps bodies
+ * far below that.
+ */
 export function decodeBody(body: Uint8Array): string {
+  if (body.byteLength > constants.MAX_STRING_LENGTH) {
+    throw new LineProtocolError(`request body of ${body.byteLength} bytes is too large to parse`);
+  }
   const buf = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   return isAscii(buf) ? buf.toString('latin1') : buf.toString('utf8');
 }

@@ -66,6 +66,9 @@ export function unescapeWith(s: string, start: number, end: number, mask: number
 
 export const escapeMeasurement = (s: string): string => escapeWith(s, MEASUREMENT_SPECIALS);
 export const escapeTag = (s: string): string => escapeWith(s, TAG_SPECIALS);
+/** Tag keys and tag values share one rule set; the names say which one a caller means. */
+export const escapeTagKey = escapeTag;
+export const escapeTagValue = escapeTag;
 export const escapeFieldKey = (s: string): string => escapeWith(s, FIELD_KEY_SPECIALS);
 export const unescapeMeasurement = (s: string): string => unescapeWith(s, 0, s.length, MEASUREMENT_SPECIALS);
 export const unescapeTag = (s: string): string => unescapeWith(s, 0, s.length, TAG_SPECIALS);
