@@ -17,7 +17,8 @@
  *  - integral is a stream over the whole series (IntegralReducer), never filled.
  *  - WindowedAggregator + windowRows implement the grouping and labelling above.
  *  - When the first window's reducer returns no row (percentile index out of range), 1.x
- *    returns no series at all; later such windows are simply absent (filled if fill applies).
+ *    sees an exhausted iterator: no series at all (in 1.6 the whole statement when it is the
+ *    first series); later such windows are simply absent (filled if fill applies).
  *  - count (and count(distinct)) turn fill(null) into fill(0): pass `call: 'count'` to fillSeries.
  *  - derivative's unit defaults to the GROUP BY interval (`derivativeUnit`).
  *  - Transforms over aggregates skip null (empty-window) values; the inner aggregate's lower
