@@ -13,7 +13,7 @@ import { createReducer, SELECTORS } from './reducers/index.js';
 import type { Reducer, ReducerArgs } from './reducers/index.js';
 import { fillSeries } from './fill.js';
 import type { FillMode } from './fill.js';
-import { createTransform, derivativeUnit, runTransform } from './transform.js';
+import { createTransform, derivativeUnit, lookbackIntervals, runTransform } from './transform.js';
 import type { TransformName } from './transform.js';
 import { windowSpec } from './window.js';
 import { WindowedAggregator, windowRows } from './grouping.js';
@@ -38,14 +38,13 @@ function dur(s: string): bigint {
 const TRANSFORMS = new Set(['derivative', 'non_negative_derivative', 'difference', 'non_negative_difference', 'moving_average', 'cumulative_sum', 'elapsed']);
 
 function plan(q: string): TimedValue[] {
-  const m = /^SELECT (.+) FROM (\w+) WHERE .*?(?:GROUP BY time\((\w+)(?:, (-?\w+))?\))?\s*(?:fill\(([^)]+)\))?\s*(?:TZ\('([^']+)'\))?$/.exec(q);
+  const m = /^SELECT (.+) FROM (\w+) WHERE time >= '([^']+)' AND time < '([^']+)'\s*(?:GROUP BY time\((\w+)(?:, (-?\w+))?\))?\s*(?:fill\(([^)]+)\))?\s*(?:TZ\('([^']+)'\))?$/.exec(q);
   if (!m) assert.fail(`unparsed ${q}`);
-  const [, expr = '', meas = '', iv, off, fillArg, tz] = m;
+  const [, expr = '', meas = '', lower = '', upper = '', iv, off, fillArg, tz] = m;
   const type = meas === 'pi' ? FieldType.Integer : FieldType.Float;
   const spec: WindowSpec | undefined = iv ? windowSpec(dur(iv), off ? dur(off) : 0n, tz) : undefined;
-  const startNs = BigInt(fx.start);
-  const endNs = BigInt(fx.end) - 1n;
-  const pts = (fx.series[meas] ?? []).map(([t, v]) => [BigInt(t), v] as const).filter(([t]) => t >= startNs && t <= endNs);
+  const lowerNs = BigInt(Date.parse(lower)) * 1_000_000n;
+  const endNs = BigInt(Date.parse(upper)) * 1_000_000n - 1n;
 
   const call = /^(\w+)\((.*)\)$/.exec(expr);
   if (!call) assert.fail(`unparsed expr ${expr}`);
@@ -55,10 +54,15 @@ function plan(q: string): TimedValue[] {
 
   // Raw transform: derivative(v, 1m) etc.
   if (TRANSFORMS.has(name) && first === 'v') {
+    const pts = (fx.series[meas] ?? []).map(([t, v]) => [BigInt(t), v] as const).filter(([t]) => t >= lowerNs && t <= endNs);
     const t = createTransform(name as TransformName, type, { unitNs: rest[0] && name !== 'moving_average' ? dur(rest[0]) : undefined, n: name === 'moving_average' ? Number(rest[0]) : undefined });
     return runTransform(t, pts.map(([time, value]) => ({ time, value })));
   }
   const outer = TRANSFORMS.has(name) ? name : undefined;
+  // Transforms over aggregates read look-back windows before the lower bound.
+  const back = outer && spec ? lookbackIntervals(outer as TransformName) : 0;
+  const startNs = lowerNs - BigInt(back) * (spec?.interval ?? 0n);
+  const pts = (fx.series[meas] ?? []).map(([t, v]) => [BigInt(t), v] as const).filter(([t]) => t >= startNs && t <= endNs);
   const aggExpr = outer ? (first as string) : expr;
   const a = /^(\w+)\((.*)\)$/.exec(aggExpr);
   if (!a) assert.fail(`unparsed aggregate ${aggExpr}`);
@@ -87,7 +91,7 @@ function plan(q: string): TimedValue[] {
     rows = single.result().map((r) => ({ time: keepTime && r.time !== undefined ? r.time : startNs, value: r.value }));
   } else rows = windowRows((grouped as WindowedAggregator).results(), fn);
   // 1.x does not fill top/bottom (point times) nor integral (a stream).
-  if (spec && fn !== 'integral' && fn !== 'top' && fn !== 'bottom' && !outer) {
+  if (spec && fn !== 'integral' && fn !== 'top' && fn !== 'bottom') {
     let mode: FillMode = 'null';
     let value: number | undefined;
     if (fillArg === 'none' || fillArg === 'previous' || fillArg === 'linear') mode = fillArg;
@@ -101,7 +105,8 @@ function plan(q: string): TimedValue[] {
   if (outer) {
     const outType = createReducer(fn, type, args).outputType;
     const unit = outer === 'moving_average' ? undefined : derivativeUnit(rest[0] ? dur(rest[0]) : undefined, spec?.interval);
-    rows = runTransform(createTransform(outer as TransformName, outType, { unitNs: outer === 'elapsed' ? undefined : unit, n: outer === 'moving_average' ? Number(rest[0]) : undefined }), rows);
+    const elapsedUnit = outer === 'elapsed' && rest[0] ? dur(rest[0]) : undefined;
+    rows = runTransform(createTransform(outer as TransformName, outType, { unitNs: outer === 'elapsed' ? elapsedUnit : unit, n: outer === 'moving_average' ? Number(rest[0]) : undefined }), rows);
   }
   return rows;
 }

@@ -1,7 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FieldType } from '../../engine/index.js';
-import { createTransform, derivativeUnit, runTransform } from './transform.js';
+import { createTransform, derivativeUnit, lookbackIntervals, runTransform } from './transform.js';
+import { fillSeries } from './fill.js';
+import { windowSpec } from './window.js';
 import type { TransformArgs, TransformName } from './transform.js';
 import { UnsupportedTypeError } from './errors.js';
 import type { Scalar, TimedValue } from './value.js';
@@ -77,5 +79,25 @@ describe('transforms (oracle answers)', () => {
       ['cumulative_sum', FieldType.Boolean, 'unsupported cumulative sum iterator type: *query.booleanInterruptIterator'],
     ];
     for (const [n, t, msg] of cases) assert.throws(() => createTransform(n, t), (e: unknown) => e instanceof UnsupportedTypeError && e.message === msg);
+  });
+});
+
+describe('transforms over GROUP BY time aggregates: look-back windows (1.6.7)', () => {
+  it('intervals read before the lower bound', () => {
+    assert.equal(lookbackIntervals('derivative'), 1);
+    assert.equal(lookbackIntervals('non_negative_difference'), 1);
+    assert.equal(lookbackIntervals('elapsed'), 1);
+    assert.equal(lookbackIntervals('moving_average'), 1);
+    assert.equal(lookbackIntervals('cumulative_sum'), 0);
+  });
+  it('upstream moving_average(mean(value), 2) … GROUP BY time(2s) fill(0)', () => {
+    // cpu value=10 @18:47:00, 15 @:01, 30 @:04, 35 @:05; bounds 18:47:00 .. 18:47:05 inclusive.
+    const t0 = 1278010020n * S;
+    const iv = 2n * S;
+    const start = t0 - iv * BigInt(lookbackIntervals('moving_average'));
+    const means = [{ time: t0, value: 12.5 }, { time: t0 + 4n * S, value: 32.5 }];
+    const filled = fillSeries(means, { mode: 'number', value: 0, valueType: FieldType.Float, window: windowSpec(iv), startNs: start, endNs: t0 + 5n * S });
+    const out = runTransform(createTransform('moving_average', FieldType.Float, { n: 2 }), filled);
+    assert.deepEqual(out.map((r) => [Number((r.time - t0) / S), r.value]), [[0, 6.25], [2, 6.25], [4, 16.25]]);
   });
 });

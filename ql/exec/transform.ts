@@ -58,6 +58,18 @@ const ERROR_NAMES: Readonly<Record<TransformName, string>> = {
   elapsed: 'elapsed',
 };
 
+/**
+ * How many GROUP BY intervals 1.x reads *before* the query's lower bound (after its upper
+ * bound under ORDER BY time DESC) when the transform is applied to an aggregate: 1 for every
+ * transform except cumulative_sum (0) — also 1 for moving_average whatever its N. The query's
+ * start moves back by that much (not to a window boundary: the extra window may be partial),
+ * those windows are aggregated and filled like the others, and the first one only primes the
+ * transform, so no output row falls before the original bounds. Observed on influxd 1.6.7.
+ */
+export function lookbackIntervals(name: TransformName): number {
+  return name === 'cumulative_sum' ? 0 : 1;
+}
+
 /** derivative's unit: its argument, else the GROUP BY time interval, else 1s. */
 export function derivativeUnit(explicit?: bigint, groupByInterval?: bigint): bigint {
   return explicit ?? (groupByInterval !== undefined && groupByInterval > 0n ? groupByInterval : 1_000_000_000n);

@@ -103,13 +103,27 @@ export function numAt(column: ValueColumn, i: number): number | bigint {
   return v as number;
 }
 
-/** Compare two scalars of one type (numbers/bigints mixed, strings, booleans false < true). */
-export function compareScalar(a: Scalar, b: Scalar): number {
-  if (typeof a === 'string' || typeof b === 'string') {
-    const x = String(a);
-    const y = String(b);
-    return x < y ? -1 : x > y ? 1 : 0;
+/**
+ * Go string order (UTF-8 bytes, i.e. code points) for JS strings: UTF-16 code units order
+ * the same except surrogates, which must sort above U+E000..U+FFFF.
+ */
+export function compareStrings(x: string, y: string): number {
+  if (x === y) return 0;
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) {
+    let a = x.charCodeAt(i);
+    let b = y.charCodeAt(i);
+    if (a === b) continue;
+    if (a >= 0xd800 && a <= 0xdfff) a += 0x2800;
+    if (b >= 0xd800 && b <= 0xdfff) b += 0x2800;
+    return a < b ? -1 : 1;
   }
+  return x.length - y.length < 0 ? -1 : 1;
+}
+
+/** Compare two scalars of one type (numbers/bigints mixed, strings as Go, false < true). */
+export function compareScalar(a: Scalar, b: Scalar): number {
+  if (typeof a === 'string' || typeof b === 'string') return compareStrings(String(a), String(b));
   if (typeof a === 'boolean' || typeof b === 'boolean') return Number(a) - Number(b);
   const x = a as number | bigint;
   const y = b as number | bigint;
