@@ -92,6 +92,9 @@ export function toTagExpr(e: Expr, opts: TranslateOptions = {}): TagExpr {
   if (e.op === 'OR') return or(toTagExpr(e.lhs, opts), toTagExpr(e.rhs, opts));
   if (isTimeRef(e.lhs) || isTimeRef(e.rhs)) return TRUE_EXPR;
   if (e.op === '=' || e.op === '!=' || e.op === '=~' || e.op === '!~') return comparison(e, opts);
+  // Let the caller name a field first (DELETE's error), then reject the operator.
+  if (e.lhs.kind === 'VarRef') opts.onKey?.(e.lhs.name);
+  if (e.rhs.kind === 'VarRef') opts.onKey?.(e.rhs.name);
   throw invalidTagComparison();
 }
 
