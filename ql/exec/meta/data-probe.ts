@@ -82,6 +82,6 @@ export async function fieldsInPolicy(ctx: QueryContext, db: string, rp: string, 
 /** Series of `m` matching a WHERE condition (tags, and data in the time range when WHERE has one). */
 export async function matchingSeries(ctx: QueryContext, db: string, m: MeasurementIndex, cond: TagCondition): Promise<number[]> {
   if (cond.empty) return [];
-  const ids = selectSeries(m, cond.expr);
+  const ids = selectSeries(m, cond.exprFor(m.name));
   return cond.timed ? seriesWithData(ctx, db, m, ids, cond.minNs, cond.maxNs) : ids;
 }

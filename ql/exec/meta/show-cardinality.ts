@@ -18,7 +18,7 @@ import { MetaError } from './errors.js';
 import { measurementsWithPolicy, fieldsOf } from './show-field-keys.js';
 import { tagKeysOf } from './show-tag-keys.js';
 import { keyFilter, tagValuesOf } from './show-tag-values.js';
-import { mentionsTime, tagCondition, type TagCondition } from './tag-cond.js';
+import { mentionsTime, SHOW_OPTIONS, tagCondition, type TagCondition } from './tag-cond.js';
 
 const WHAT: Record<ShowCardinalityStatement['of'], string> = {
   series: 'SERIES',
@@ -73,7 +73,7 @@ export async function showCardinality(stmt: ShowCardinalityStatement, ctx: Query
   const info = requireDatabase(ctx, db);
   const index = seriesIndex(ctx, db);
   if (!index) return output([]);
-  const cond: TagCondition | null = stmt.condition ? tagCondition(stmt.condition, ctx.nowNs) : null;
+  const cond: TagCondition | null = stmt.condition ? tagCondition(stmt.condition, ctx.nowNs, SHOW_OPTIONS) : null;
   const out: ResultSeries[] = [];
   switch (stmt.of) {
     case 'series': {
