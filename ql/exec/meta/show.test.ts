@@ -203,6 +203,7 @@ describe('SHOW FIELD KEYS', () => {
     assert.deepEqual(await q('SHOW FIELD KEYS FROM lt.cpu', 'ar'), [fk('cpu', 'm')]);
     assert.deepEqual(await q('SHOW FIELD KEYS FROM lt./.*/', 'ar'), [fk('cpu', 'm'), fk('roll', 'k')]);
     assert.equal(await q('SHOW FIELD KEYS FROM autogen.roll', 'ar'), undefined);
+    assert.deepEqual(await series1(t.engine, 'SHOW FIELD KEYS', { db: 'ar', rp: 'lt' }), [fk('cpu', 'm'), fk('roll', 'k')]);
     assert.equal(await err('SHOW FIELD KEYS FROM nope.cpu', 'ar'), 'retention policy not found: nope');
     assert.deepEqual(await q('SHOW FIELD KEY CARDINALITY', 'ar'), [{ name: 'cpu', columns: ['count'], values: [[1]] }]);
   });

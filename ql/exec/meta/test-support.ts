@@ -48,6 +48,8 @@ function plainSeries(s: ResultSeries): unknown {
 
 export interface RunOptions {
   readonly db?: string;
+  /** The request's `rp` parameter. */
+  readonly rp?: string;
   readonly user?: QueryUser;
   readonly nowNs?: bigint;
   /** Injected hasher (fast in tests); default: the argon2id hasher of password.ts. */
@@ -58,7 +60,7 @@ export function context(engine: Engine, o: RunOptions = {}): QueryContext {
   const ctx: { -readonly [K in keyof QueryContext]: QueryContext[K] } = {
     engine,
     database: o.db ?? '',
-    retentionPolicy: '',
+    retentionPolicy: o.rp ?? '',
     nowNs: o.nowNs ?? BigInt(Date.now()) * 1_000_000n,
   };
   if (o.user) ctx.user = o.user;
