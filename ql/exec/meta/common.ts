@@ -29,10 +29,24 @@ export function seriesIndex(ctx: QueryContext, db: string): SeriesIndex | undefi
   return ctx.engine.openedDatabase(db)?.index;
 }
 
-/** Byte order (1.x sorts names as Go strings, i.e. by UTF-8 bytes). */
+/**
+ * Byte order (1.x sorts names as Go strings, i.e. by UTF-8 bytes), which is code point order:
+ * UTF-16 code units agree with it below the surrogates; from the first difference on, code
+ * points decide.
+ */
 export function byteOrder(a: string, b: string): number {
   if (a === b) return 0;
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x < 0xd800 && y < 0xd800) return x - y;
+    const prev = i > 0 ? a.charCodeAt(i - 1) : 0;
+    const j = prev >= 0xd800 && prev < 0xdc00 ? i - 1 : i;
+    return (a.codePointAt(j) ?? 0) - (b.codePointAt(j) ?? 0);
+  }
+  return a.length - b.length;
 }
 
 /**
