@@ -2,7 +2,7 @@
  * Shared helpers of the metadata statements: database resolution with the 1.x error texts,
  * FROM sources → measurement names, LIMIT/OFFSET, result series.
  */
-import { DatabaseNotFoundError } from '../../../engine/index.js';
+import { DatabaseNotFoundError, RetentionPolicyNotFoundError } from '../../../engine/index.js';
 import type { DatabaseInfo, MeasurementIndex, SeriesIndex } from '../../../engine/index.js';
 import type { Source } from '../../ast/nodes.js';
 import { compileRegex } from '../../ast/regex.js';
@@ -22,6 +22,17 @@ export function requireDatabase(ctx: QueryContext, name: string): DatabaseInfo {
   const info = ctx.engine.catalog.database(name);
   if (!info) throw new DatabaseNotFoundError(name);
   return info;
+}
+
+/**
+ * The policy statements read by default: the request's `rp` (for its own database), else the
+ * database default. 1.x answers `retention policy not found: x` for SHOW SERIES, SHOW FIELD KEYS
+ * and exact cardinalities once the default policy was dropped.
+ */
+export function defaultPolicy(ctx: QueryContext, info: DatabaseInfo): string {
+  const rp = (info.name === ctx.database ? ctx.retentionPolicy : '') || info.defaultRp || '';
+  if (!info.rps.some((r) => r.name === rp)) throw new RetentionPolicyNotFoundError(rp);
+  return rp;
 }
 
 /** The series index of a database (undefined when it has no storage yet, i.e. no data). */

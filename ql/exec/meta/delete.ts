@@ -88,6 +88,13 @@ function exactSeries(index: SeriesIndex, m: MeasurementIndex, ids: readonly numb
   return balanced(0, ids.length);
 }
 
+/** Forget the series matching `expr` (in `measurements`, null = all) that have no data left in any policy. */
+export async function dropSeriesWithoutData(ctx: QueryContext, db: string, measurements: MeasurementIndex[] | null, expr: TagExpr): Promise<void> {
+  const index = seriesIndex(ctx, db);
+  if (!index) return;
+  await dropEmptied(ctx, { db, index, measurements }, expr);
+}
+
 async function dropEmptied(ctx: QueryContext, t: Target, expr: TagExpr): Promise<void> {
   const list = t.measurements ?? t.index.measurementNames().map((n) => t.index.measurement(n)).filter((m) => m !== undefined);
   for (const m of list) {

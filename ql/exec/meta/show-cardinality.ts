@@ -12,7 +12,7 @@ import type { MeasurementIndex, SeriesIndex } from '../../../engine/index.js';
 import type { ShowCardinalityStatement } from '../../ast/statements.js';
 import type { Cell, ResultSeries } from '../../result.js';
 import type { QueryContext, StatementOutput } from '../context.js';
-import { byteOrder, databaseName, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
+import { byteOrder, databaseName, defaultPolicy, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
 import { matchingSeries } from './data-probe.js';
 import { MetaError } from './errors.js';
 import { measurementsWithPolicy, fieldsOf } from './show-field-keys.js';
@@ -71,6 +71,7 @@ export async function showCardinality(stmt: ShowCardinalityStatement, ctx: Query
     throw new MetaError(`SHOW ${WHAT[stmt.of]} EXACT CARDINALITY doesn't support time in WHERE clause`, 'time_not_supported');
   }
   const info = requireDatabase(ctx, db);
+  defaultPolicy(ctx, info);
   const index = seriesIndex(ctx, db);
   if (!index) return output([]);
   const cond: TagCondition | null = stmt.condition ? tagCondition(stmt.condition, ctx.nowNs, SHOW_OPTIONS) : null;

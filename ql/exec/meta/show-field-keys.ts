@@ -11,16 +11,15 @@ import type { Source } from '../../ast/nodes.js';
 import type { ShowFieldKeysStatement } from '../../ast/statements.js';
 import type { ResultSeries } from '../../result.js';
 import type { QueryContext, StatementOutput } from '../context.js';
-import { byteOrder, databaseName, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
+import { byteOrder, databaseName, defaultPolicy, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
 import { fieldsInPolicy } from './data-probe.js';
 
 /** The policy a source reads: its own qualifier, the request's `rp` (for its database), or the database default. */
 export function sourcePolicy(ctx: QueryContext, info: DatabaseInfo, source: Source | undefined): string {
   const named = source?.kind === 'Measurement' ? source.retentionPolicy : '';
-  const requested = info.name === ctx.database ? ctx.retentionPolicy : '';
-  const rp = named || requested || info.defaultRp || '';
-  if (!info.rps.some((r) => r.name === rp)) throw new RetentionPolicyNotFoundError(rp);
-  return rp;
+  if (!named) return defaultPolicy(ctx, info);
+  if (!info.rps.some((r) => r.name === named)) throw new RetentionPolicyNotFoundError(named);
+  return named;
 }
 
 /** Measurements of FROM with the policy each is read in (every source may name its own). */
