@@ -83,6 +83,9 @@ test('no-ops and errors', async () => {
   assert.equal(await e("DELETE FROM m WHERE s = 'x'"), 'fields not supported in WHERE clause during deletion');
   assert.equal(await e("DROP SERIES FROM m WHERE v = 'x'"), 'fields not supported in WHERE clause during deletion');
   assert.equal(await e('DROP SERIES FROM m WHERE time > 0'), "DROP SERIES doesn't support time in WHERE clause");
+  assert.match(String(await e("DELETE FROM m WHERE host = 'a' AND time > 1s OR host = 'b'")), /time conditions/);
+  assert.match(String(await e('DELETE FROM m WHERE time != 1s')), /time conditions/);
+  assert.deepEqual(await exec('DELETE FROM m WHERE host = 1'), [{}]);
   assert.equal(await e('DELETE FROM m', ''), 'database not found: ');
   assert.equal(await e('DELETE FROM m', 'nope'), 'database not found: nope');
   assert.equal(await e('DROP MEASUREMENT m', 'nope'), 'database not found: nope');

@@ -12,7 +12,7 @@ import type { Expr } from '../../ast/nodes.js';
 import { compileRegex } from '../../ast/regex.js';
 import { someExpr } from '../../ast/walk.js';
 import { isTimeRef, mentionsTime, splitTimeRange } from '../../plan/time-range.js';
-import { invalidTagComparison } from './errors.js';
+import { invalidTagComparison, MetaError } from './errors.js';
 
 export { mentionsTime };
 
@@ -39,6 +39,11 @@ export interface TranslateOptions {
    * deletes must never widen, so they match nothing (`false`, the default).
    */
   readonly nonString?: 'true' | 'false';
+  /**
+   * Reject time comparisons the range cannot express exactly (`time != x`, time under OR)
+   * instead of widening them to `true`: a delete must not remove more than asked.
+   */
+  readonly exactTime?: boolean;
 }
 
 const FALSE_EXPR: TagExpr = { op: 'false' };
@@ -107,7 +112,10 @@ export function toTagExpr(e: Expr, opts: TranslateOptions = {}): TagExpr {
   if (e.kind !== 'Binary') throw invalidTagComparison();
   if (e.op === 'AND') return and(toTagExpr(e.lhs, opts), toTagExpr(e.rhs, opts));
   if (e.op === 'OR') return or(toTagExpr(e.lhs, opts), toTagExpr(e.rhs, opts));
-  if (isTimeRef(e.lhs) || isTimeRef(e.rhs)) return TRUE_EXPR;
+  if (isTimeRef(e.lhs) || isTimeRef(e.rhs)) {
+    if (opts.exactTime) throw new MetaError('only AND-combined time conditions with <, <=, >, >= or = are supported here', 'unsupported_time_condition');
+    return TRUE_EXPR;
+  }
   if (e.op === '=' || e.op === '!=' || e.op === '=~' || e.op === '!~') return comparison(e, opts);
   // Let the caller name a field first (DELETE's error), then reject the operator.
   if (e.lhs.kind === 'VarRef') opts.onKey?.(e.lhs.name);
