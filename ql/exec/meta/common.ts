@@ -2,7 +2,7 @@
  * Shared helpers of the metadata statements: database resolution with the 1.x error texts,
  * FROM sources → measurement names, LIMIT/OFFSET, result series.
  */
-import { DatabaseNotFoundError } from '../../../engine/index.js';
+import { DatabaseNotFoundError, RetentionPolicyNotFoundError } from '../../../engine/index.js';
 import type { DatabaseInfo, MeasurementIndex, SeriesIndex } from '../../../engine/index.js';
 import type { Source } from '../../ast/nodes.js';
 import { compileRegex } from '../../ast/regex.js';
@@ -24,15 +24,40 @@ export function requireDatabase(ctx: QueryContext, name: string): DatabaseInfo {
   return info;
 }
 
+/**
+ * The policy statements read by default: the request's `rp` (for its own database), else the
+ * database default. 1.x answers `retention policy not found: x` for SHOW SERIES, SHOW FIELD KEYS
+ * and exact cardinalities once the default policy was dropped.
+ */
+export function defaultPolicy(ctx: QueryContext, info: DatabaseInfo): string {
+  const rp = (info.name === ctx.database ? ctx.retentionPolicy : '') || info.defaultRp || '';
+  if (!info.rps.some((r) => r.name === rp)) throw new RetentionPolicyNotFoundError(rp);
+  return rp;
+}
+
 /** The series index of a database (undefined when it has no storage yet, i.e. no data). */
 export function seriesIndex(ctx: QueryContext, db: string): SeriesIndex | undefined {
   return ctx.engine.openedDatabase(db)?.index;
 }
 
-/** Byte order (1.x sorts names as Go strings, i.e. by UTF-8 bytes). */
+/**
+ * Byte order (1.x sorts names as Go strings, i.e. by UTF-8 bytes), which is code point order:
+ * UTF-16 code units agree with it below the surrogates; from the first difference on, code
+ * points decide.
+ */
 export function byteOrder(a: string, b: string): number {
   if (a === b) return 0;
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x < 0xd800 && y < 0xd800) return x - y;
+    const prev = i > 0 ? a.charCodeAt(i - 1) : 0;
+    const j = prev >= 0xd800 && prev < 0xdc00 ? i - 1 : i;
+    return (a.codePointAt(j) ?? 0) - (b.codePointAt(j) ?? 0);
+  }
+  return a.length - b.length;
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Questions the series index cannot answer alone, asked through engine cursors:
- * - which series have data in a time range (SHOW SERIES / TAG KEYS / TAG VALUES with a time
- *   condition, and DELETE deciding which series are left without data),
+ * - which series have data in the shards a time range touches (SHOW SERIES / TAG KEYS / TAG
+ *   VALUES with a time condition) or at all (DELETE deciding which series are left empty),
  * - which fields a measurement has in one retention policy (1.x keeps field sets per shard,
  *   so SHOW FIELD KEYS answers for the default or the named policy only).
  * One cursor is opened per (series, field, policy) until the first hit; cost grows with the
@@ -9,7 +9,7 @@
  */
 import { MAX_TIME_NS, MIN_TIME_NS, selectSeries } from '../../../engine/index.js';
 import type { FieldType, MeasurementIndex } from '../../../engine/index.js';
-import type { QueryContext } from '../context.js';
+import { checkAborted, type QueryContext } from '../context.js';
 import type { TagCondition } from './tag-cond.js';
 
 async function hasData(ctx: QueryContext, db: string, rp: string, m: MeasurementIndex, seriesKey: string, field: string, minNs: bigint, maxNs: bigint): Promise<boolean> {
@@ -39,6 +39,7 @@ export async function seriesWithData(ctx: QueryContext, db: string, m: Measureme
   const index = ctx.engine.openedDatabase(db)?.index;
   const out: number[] = [];
   for (const id of ids) {
+    checkAborted(ctx);
     const info = index?.seriesById(id);
     if (!info) continue;
     let found = false;
@@ -79,9 +80,40 @@ export async function fieldsInPolicy(ctx: QueryContext, db: string, rp: string, 
   return out;
 }
 
-/** Series of `m` matching a WHERE condition (tags, and data in the time range when WHERE has one). */
+/**
+ * Series of `m` present in the shards of one policy that overlap [minNs, maxNs]: 1.x answers
+ * SHOW statements with a time condition from whole shards of the default (or requested)
+ * policy, so a series counts when it has data anywhere in such a shard.
+ */
+export async function seriesInShards(ctx: QueryContext, db: string, m: MeasurementIndex, ids: readonly number[], minNs: bigint, maxNs: bigint): Promise<number[]> {
+  const opened = ctx.engine.openedDatabase(db);
+  const info = ctx.engine.catalog.database(db);
+  const rp = (db === ctx.database ? ctx.retentionPolicy : '') || info?.defaultRp || '';
+  const shards = opened?.shardSets.get(rp)?.shards.filter((s) => s.endNs > minNs && s.baseNs <= maxNs) ?? [];
+  if (!opened || shards.length === 0 || ids.length === 0) return [];
+  const out: number[] = [];
+  for (const id of ids) {
+    checkAborted(ctx);
+    const info = opened.index.seriesById(id);
+    if (!info) continue;
+    let found = false;
+    for (const shard of shards) {
+      for (const field of m.fields.keys()) {
+        if (await hasData(ctx, db, rp, m, info.key, field, shard.baseNs, shard.endNs - 1n)) {
+          found = true;
+          break;
+        }
+      }
+      if (found) break;
+    }
+    if (found) out.push(id);
+  }
+  return out;
+}
+
+/** Series of `m` matching a WHERE condition (tags, and shards in the time range when WHERE has one). */
 export async function matchingSeries(ctx: QueryContext, db: string, m: MeasurementIndex, cond: TagCondition): Promise<number[]> {
   if (cond.empty) return [];
-  const ids = selectSeries(m, cond.expr);
-  return cond.timed ? seriesWithData(ctx, db, m, ids, cond.minNs, cond.maxNs) : ids;
+  const ids = selectSeries(m, cond.exprFor(m.name));
+  return cond.timed ? seriesInShards(ctx, db, m, ids, cond.minNs, cond.maxNs) : ids;
 }

@@ -100,3 +100,20 @@ test('DROP DATABASE: idempotent, removes grants, statements on it then fail', as
     { error: 'not executed' },
   ]);
 });
+
+test('dropping the default policy: its series go, SHOW SERIES / FIELD KEYS / exact counts need a policy (1.x)', async () => {
+  await ok('CREATE DATABASE z1; CREATE RETENTION POLICY keep ON z1 DURATION INF REPLICATION 1');
+  await write(t.engine, 'z1', 'cpu,host=a v=1 1000000000\nmem,host=a v=1 1000000000');
+  await write(t.engine, 'z1', 'mem,host=a v=2 1000000000\nmem,host=b v=2 1000000000', 'ns', 'keep');
+  await ok('DROP RETENTION POLICY autogen ON z1');
+  assert.deepEqual(await q('SHOW RETENTION POLICIES ON z1'), rps(['keep', '0s', '168h0m0s', 1, false]));
+  assert.deepEqual(await q('SHOW MEASUREMENTS', 'z1'), [{ name: 'measurements', columns: ['name'], values: [['mem']] }]);
+  assert.deepEqual(await q('SHOW TAG VALUES WITH KEY = host', 'z1'), [{ name: 'mem', columns: ['key', 'value'], values: [['host', 'a'], ['host', 'b']] }]);
+  assert.deepEqual(await q('SHOW SERIES CARDINALITY', 'z1'), [{ columns: ['cardinality estimation'], values: [[2]] }]);
+  for (const s of ['SHOW SERIES', 'SHOW FIELD KEYS', 'SHOW SERIES EXACT CARDINALITY', 'SHOW TAG KEY CARDINALITY']) {
+    assert.equal(await err(s, 'z1'), 'retention policy not found: ', s);
+  }
+  assert.deepEqual(await series1(t.engine, 'SHOW SERIES', { db: 'z1', rp: 'keep' }), [{ columns: ['key'], values: [['mem,host=a'], ['mem,host=b']] }]);
+  await ok('DROP RETENTION POLICY keep ON z1');
+  assert.equal(await q('SHOW MEASUREMENTS', 'z1'), undefined);
+});

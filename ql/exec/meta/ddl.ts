@@ -4,7 +4,8 @@
  *   policy as the default (a different existing one: `retention policy conflicts with an
  *   existing policy`).
  * - DROP DATABASE goes through engine.dropDatabase (guard tombstone) and removes the users'
- *   grants on it; DROP RETENTION POLICY of a missing database or policy is a no-op.
+ *   grants on it; DROP RETENTION POLICY hides the policy's data and forgets series left without
+ *   data (1.x drops the shards and their index); of a missing database or policy it is a no-op.
  * - Shard durations below 1h are raised to 1h; an explicit shard duration longer than a finite
  *   policy duration is `retention policy duration must be greater than the shard duration`.
  * - ALTER keeps every property not given (the shard duration too).
@@ -21,6 +22,7 @@ import type {
 import type { QueryContext, StatementOutput } from '../context.js';
 import { EMPTY_OUTPUT } from '../context.js';
 import { nsToSec, requireDatabase } from './common.js';
+import { dropSeriesWithoutData } from './delete.js';
 import { MetaError } from './errors.js';
 
 const HOUR = 3600;
@@ -102,10 +104,13 @@ export async function alterRetentionPolicy(stmt: AlterRetentionPolicyStatement, 
 export async function dropRetentionPolicy(stmt: DropRetentionPolicyStatement, ctx: QueryContext): Promise<StatementOutput> {
   const info = ctx.engine.catalog.database(stmt.database);
   if (!info || !info.rps.some((r) => r.name === stmt.name)) return EMPTY_OUTPUT;
-  // Hide the policy's data so a policy created later under the same name starts empty.
-  if (ctx.engine.openedDatabase(stmt.database)?.shardSets.has(stmt.name)) {
+  // Hide the policy's data so a policy created later under the same name starts empty, and
+  // forget the series that only lived there (1.x indexes series per shard).
+  const hadData = ctx.engine.openedDatabase(stmt.database)?.shardSets.has(stmt.name) ?? false;
+  if (hadData) {
     await ctx.engine.delete({ db: stmt.database, rp: stmt.name, measurements: null, expr: TRUE_EXPR, minNs: MIN_TIME_NS, maxNs: MAX_TIME_NS, dropSeries: false });
   }
   await ctx.engine.catalog.dropRetentionPolicy(stmt.database, stmt.name);
+  if (hadData) await dropSeriesWithoutData(ctx, stmt.database, null, TRUE_EXPR);
   return EMPTY_OUTPUT;
 }

@@ -1,9 +1,10 @@
 /**
  * DELETE, DROP SERIES and DROP MEASUREMENT as engine tombstones (engine.delete).
  *
- * - WHERE: tag comparisons → TagExpr, time comparisons → [minNs, maxNs] (tag-cond.ts); a field
- *   key in WHERE is 1.x's `fields not supported in WHERE clause during deletion`; DROP SERIES
- *   rejects time (`DROP SERIES doesn't support time in WHERE clause`).
+ * - WHERE: tag comparisons → TagExpr, AND-combined time comparisons → [minNs, maxNs]
+ *   (tag-cond.ts); time under OR or `time != x` is refused rather than widened; a field key in
+ *   WHERE is 1.x's `fields not supported in WHERE clause during deletion`; DROP SERIES rejects
+ *   time (`DROP SERIES doesn't support time in WHERE clause`).
  * - FROM: names and regexes → the matching measurements; none matching is a no-op; no FROM
  *   means every measurement.
  * - As in 1.x a series left without data disappears from the index: DELETE without a time
@@ -88,6 +89,13 @@ function exactSeries(index: SeriesIndex, m: MeasurementIndex, ids: readonly numb
   return balanced(0, ids.length);
 }
 
+/** Forget the series matching `expr` (in `measurements`, null = all) that have no data left in any policy. */
+export async function dropSeriesWithoutData(ctx: QueryContext, db: string, measurements: MeasurementIndex[] | null, expr: TagExpr): Promise<void> {
+  const index = seriesIndex(ctx, db);
+  if (!index) return;
+  await dropEmptied(ctx, { db, index, measurements }, expr);
+}
+
 async function dropEmptied(ctx: QueryContext, t: Target, expr: TagExpr): Promise<void> {
   const list = t.measurements ?? t.index.measurementNames().map((n) => t.index.measurement(n)).filter((m) => m !== undefined);
   for (const m of list) {
@@ -105,8 +113,8 @@ async function dropEmptied(ctx: QueryContext, t: Target, expr: TagExpr): Promise
 export async function deleteData(stmt: DeleteStatement, ctx: QueryContext): Promise<StatementOutput> {
   const t = target(ctx, stmt.sources);
   if (!t) return EMPTY_OUTPUT;
-  const cond = tagCondition(stmt.condition, ctx.nowNs, { onKey: fieldGuard(t) });
-  if (cond.empty) return EMPTY_OUTPUT;
+  const cond = tagCondition(stmt.condition, ctx.nowNs, { onKey: fieldGuard(t), exactTime: true });
+  if (cond.empty || cond.expr.op === 'false') return EMPTY_OUTPUT;
   const measurements = names(t);
   if (!cond.timed) {
     await ctx.engine.delete({ db: t.db, measurements, expr: cond.expr, minNs: MIN_TIME_NS, maxNs: MAX_TIME_NS, dropSeries: true });

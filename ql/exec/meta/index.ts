@@ -21,10 +21,12 @@ import { killQuery, showQueries, showSubscriptions } from './show-queries.js';
 import { showRetentionPolicies } from './show-retention-policies.js';
 import { showSeries } from './show-series.js';
 import { showShardGroups, showShards } from './show-shards.js';
-import { showDiagnostics, showStats } from './show-stats.js';
+import { showDiagnostics } from './show-diagnostics.js';
+import { showStats } from './show-stats.js';
 import { showTagKeys } from './show-tag-keys.js';
 import { showTagValues } from './show-tag-values.js';
-import { showGrants, showUsers } from './show-users.js';
+import { showGrants } from './show-grants.js';
+import { showUsers } from './show-users.js';
 import { createUser, dropUser, grant, revoke, setPassword } from './users.js';
 
 export { MetaError } from './errors.js';

@@ -12,13 +12,13 @@ import type { MeasurementIndex, SeriesIndex } from '../../../engine/index.js';
 import type { ShowCardinalityStatement } from '../../ast/statements.js';
 import type { Cell, ResultSeries } from '../../result.js';
 import type { QueryContext, StatementOutput } from '../context.js';
-import { byteOrder, databaseName, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
+import { byteOrder, databaseName, defaultPolicy, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
 import { matchingSeries } from './data-probe.js';
 import { MetaError } from './errors.js';
 import { measurementsWithPolicy, fieldsOf } from './show-field-keys.js';
 import { tagKeysOf } from './show-tag-keys.js';
 import { keyFilter, tagValuesOf } from './show-tag-values.js';
-import { mentionsTime, tagCondition, type TagCondition } from './tag-cond.js';
+import { mentionsTime, SHOW_OPTIONS, tagCondition, type TagCondition } from './tag-cond.js';
 
 const WHAT: Record<ShowCardinalityStatement['of'], string> = {
   series: 'SERIES',
@@ -71,9 +71,10 @@ export async function showCardinality(stmt: ShowCardinalityStatement, ctx: Query
     throw new MetaError(`SHOW ${WHAT[stmt.of]} EXACT CARDINALITY doesn't support time in WHERE clause`, 'time_not_supported');
   }
   const info = requireDatabase(ctx, db);
+  defaultPolicy(ctx, info);
   const index = seriesIndex(ctx, db);
   if (!index) return output([]);
-  const cond: TagCondition | null = stmt.condition ? tagCondition(stmt.condition, ctx.nowNs) : null;
+  const cond: TagCondition | null = stmt.condition ? tagCondition(stmt.condition, ctx.nowNs, SHOW_OPTIONS) : null;
   const out: ResultSeries[] = [];
   switch (stmt.of) {
     case 'series': {

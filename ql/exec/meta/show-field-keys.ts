@@ -1,7 +1,8 @@
 /**
  * SHOW FIELD KEYS [ON db] [FROM [rp.]m | /re/] [LIMIT] [OFFSET]: one series per measurement
  * with `fieldKey,fieldType` (float|integer|string|boolean|unsigned), byte order. Field sets are
- * per retention policy as in 1.x: the policy named in FROM, else the database's default
+ * per retention policy as in 1.x: the policy named in FROM, else the request's `rp`, else the
+ * database's default
  * (`retention policy not found: x` when it does not exist).
  */
 import { FIELD_TYPE_NAMES, RetentionPolicyNotFoundError } from '../../../engine/index.js';
@@ -10,28 +11,28 @@ import type { Source } from '../../ast/nodes.js';
 import type { ShowFieldKeysStatement } from '../../ast/statements.js';
 import type { ResultSeries } from '../../result.js';
 import type { QueryContext, StatementOutput } from '../context.js';
-import { byteOrder, databaseName, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
+import { byteOrder, databaseName, defaultPolicy, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
 import { fieldsInPolicy } from './data-probe.js';
 
-/** The policy a source reads: its own qualifier or the database default. */
-export function sourcePolicy(info: DatabaseInfo, source: Source | undefined): string {
+/** The policy a source reads: its own qualifier, the request's `rp` (for its database), or the database default. */
+export function sourcePolicy(ctx: QueryContext, info: DatabaseInfo, source: Source | undefined): string {
   const named = source?.kind === 'Measurement' ? source.retentionPolicy : '';
-  const rp = named || info.defaultRp || '';
-  if (!info.rps.some((r) => r.name === rp)) throw new RetentionPolicyNotFoundError(rp);
-  return rp;
+  if (!named) return defaultPolicy(ctx, info);
+  if (!info.rps.some((r) => r.name === named)) throw new RetentionPolicyNotFoundError(named);
+  return named;
 }
 
 /** Measurements of FROM with the policy each is read in (every source may name its own). */
 export function measurementsWithPolicy(ctx: QueryContext, info: DatabaseInfo, sources: readonly Source[]): { m: MeasurementIndex; rp: string }[] {
   const index = seriesIndex(ctx, info.name);
   if (!index) {
-    sourcePolicy(info, sources[0]);
+    sourcePolicy(ctx, info, sources[0]);
     return [];
   }
   const groups = sources.length === 0 ? [undefined] : sources;
   const seen = new Map<string, { m: MeasurementIndex; rp: string }>();
   for (const src of groups) {
-    const rp = sourcePolicy(info, src);
+    const rp = sourcePolicy(ctx, info, src);
     for (const m of selectMeasurements(index, src ? [src] : [])) if (!seen.has(m.name)) seen.set(m.name, { m, rp });
   }
   return [...seen.values()].sort((a, b) => byteOrder(a.m.name, b.m.name));

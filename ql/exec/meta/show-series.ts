@@ -6,16 +6,16 @@
 import type { ShowSeriesStatement } from '../../ast/statements.js';
 import type { QueryContext, StatementOutput } from '../context.js';
 import { EMPTY_OUTPUT } from '../context.js';
-import { byteOrder, databaseName, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
+import { byteOrder, databaseName, defaultPolicy, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
 import { matchingSeries } from './data-probe.js';
-import { tagCondition } from './tag-cond.js';
+import { SHOW_OPTIONS, tagCondition } from './tag-cond.js';
 
 export async function showSeries(stmt: ShowSeriesStatement, ctx: QueryContext): Promise<StatementOutput> {
   const db = databaseName(stmt.database, ctx);
-  requireDatabase(ctx, db);
+  defaultPolicy(ctx, requireDatabase(ctx, db));
   const index = seriesIndex(ctx, db);
   if (!index) return EMPTY_OUTPUT;
-  const cond = tagCondition(stmt.condition, ctx.nowNs);
+  const cond = tagCondition(stmt.condition, ctx.nowNs, SHOW_OPTIONS);
   const keys: string[] = [];
   for (const m of selectMeasurements(index, stmt.sources)) {
     const own: string[] = [];

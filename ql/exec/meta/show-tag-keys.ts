@@ -9,7 +9,7 @@ import type { ShowTagKeysStatement } from '../../ast/statements.js';
 import type { QueryContext, StatementOutput } from '../context.js';
 import { byteOrder, databaseName, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
 import { matchingSeries } from './data-probe.js';
-import { tagCondition, type TagCondition } from './tag-cond.js';
+import { SHOW_OPTIONS, tagCondition, type TagCondition } from './tag-cond.js';
 import type { ResultSeries } from '../../result.js';
 
 /** Tag keys of the series of `m` matching `cond`, byte order. */
@@ -36,7 +36,7 @@ export async function showTagKeys(stmt: ShowTagKeysStatement, ctx: QueryContext)
   requireDatabase(ctx, db);
   const index = seriesIndex(ctx, db);
   if (!index) return output([]);
-  const cond = stmt.condition ? tagCondition(stmt.condition, ctx.nowNs) : null;
+  const cond = stmt.condition ? tagCondition(stmt.condition, ctx.nowNs, SHOW_OPTIONS) : null;
   const out: ResultSeries[] = [];
   for (const m of selectMeasurements(index, stmt.sources)) {
     const keys = page(await tagKeysOf(ctx, db, m, cond), stmt.limit, stmt.offset);

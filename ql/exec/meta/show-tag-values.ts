@@ -11,7 +11,7 @@ import type { ResultSeries } from '../../result.js';
 import type { QueryContext, StatementOutput } from '../context.js';
 import { byteOrder, databaseName, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
 import { matchingSeries } from './data-probe.js';
-import { tagCondition, type TagCondition } from './tag-cond.js';
+import { SHOW_OPTIONS, tagCondition, type TagCondition } from './tag-cond.js';
 
 export function keyFilter(f: TagKeyFilter): (key: string) => boolean {
   switch (f.op) {
@@ -63,7 +63,7 @@ export async function showTagValues(stmt: ShowTagValuesStatement, ctx: QueryCont
   requireDatabase(ctx, db);
   const index = seriesIndex(ctx, db);
   if (!index) return output([]);
-  const cond = stmt.condition ? tagCondition(stmt.condition, ctx.nowNs) : null;
+  const cond = stmt.condition ? tagCondition(stmt.condition, ctx.nowNs, SHOW_OPTIONS) : null;
   const keep = keyFilter(stmt.tagKey);
   const out: ResultSeries[] = [];
   for (const m of selectMeasurements(index, stmt.sources)) {

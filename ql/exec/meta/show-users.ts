@@ -1,24 +1,9 @@
-/**
- * SHOW USERS (`user,admin`, creation order, the columns even without users) and
- * SHOW GRANTS FOR user (`database,privilege` with the 1.x names READ, WRITE, ALL PRIVILEGES).
- */
-import type { Privilege } from '../../../engine/index.js';
-import type { ShowGrantsStatement, ShowUsersStatement } from '../../ast/statements.js';
+/** SHOW USERS: `user,admin`, creation order, the columns even without users. */
+import type { ShowUsersStatement } from '../../ast/statements.js';
 import type { QueryContext, StatementOutput } from '../context.js';
 import { output, series } from './common.js';
-import { userNotFound } from './errors.js';
-
-export const PRIVILEGE_NAMES: Readonly<Record<Privilege, string>> = { READ: 'READ', WRITE: 'WRITE', ALL: 'ALL PRIVILEGES' };
 
 export function showUsers(_stmt: ShowUsersStatement, ctx: QueryContext): StatementOutput {
   const rows = ctx.engine.catalog.users().map((u) => [u.name, u.admin]);
   return output([series(undefined, ['user', 'admin'], rows)]);
-}
-
-export function showGrants(stmt: ShowGrantsStatement, ctx: QueryContext): StatementOutput {
-  const name = stmt.user || ctx.user?.name || '';
-  const user = ctx.engine.catalog.user(name);
-  if (!user) throw userNotFound();
-  const rows = Object.entries(user.privileges).map(([db, p]) => [db, PRIVILEGE_NAMES[p]]);
-  return output([series(undefined, ['database', 'privilege'], rows)]);
 }

@@ -203,6 +203,7 @@ describe('SHOW FIELD KEYS', () => {
     assert.deepEqual(await q('SHOW FIELD KEYS FROM lt.cpu', 'ar'), [fk('cpu', 'm')]);
     assert.deepEqual(await q('SHOW FIELD KEYS FROM lt./.*/', 'ar'), [fk('cpu', 'm'), fk('roll', 'k')]);
     assert.equal(await q('SHOW FIELD KEYS FROM autogen.roll', 'ar'), undefined);
+    assert.deepEqual(await series1(t.engine, 'SHOW FIELD KEYS', { db: 'ar', rp: 'lt' }), [fk('cpu', 'm'), fk('roll', 'k')]);
     assert.equal(await err('SHOW FIELD KEYS FROM nope.cpu', 'ar'), 'retention policy not found: nope');
     assert.deepEqual(await q('SHOW FIELD KEY CARDINALITY', 'ar'), [{ name: 'cpu', columns: ['count'], values: [[1]] }]);
   });
@@ -227,6 +228,17 @@ describe('SHOW SERIES', () => {
       keys('cpu,host=server01', 'cpu,host=server01,region=useast', 'cpu,host=server01,region=uswest', 'disk,host=server03,region=caeast', 'gpu,host=server03,region=caeast'),
     );
     assert.deepEqual(await q("SHOW SERIES WHERE time > '2015-01-01T00:00:00Z'", 's'), keys('cpu,host=server02,region=useast', 'gpu,host=server02,region=useast'));
+  });
+  test('time conditions answer from whole shards of the default (or requested) policy, as 1.x', async () => {
+    await run(t.engine, 'CREATE DATABASE sh; CREATE RETENTION POLICY other ON sh DURATION INF REPLICATION 1');
+    const t0 = 1_709_942_400_000_000_000n; // 2024-03-09T00:00:00Z
+    await write(t.engine, 'sh', `a,k=1 v=1 ${t0}\na,k=2 v=1 ${t0 + 3_600_000_000_000n}`);
+    await write(t.engine, 'sh', `a,k=3 v=1 ${t0 + 3_600_000_000_000n}`, 'ns', 'other');
+    const where = "WHERE time > '2024-03-09T00:30:00Z'";
+    assert.deepEqual(await q(`SHOW SERIES ${where}`, 'sh'), keys('a,k=1', 'a,k=2'));
+    assert.deepEqual(await series1(t.engine, `SHOW SERIES ${where}`, { db: 'sh', rp: 'other' }), keys('a,k=3'));
+    assert.deepEqual(await q('SHOW SERIES', 'sh'), keys('a,k=1', 'a,k=2', 'a,k=3'));
+    assert.equal(await q("SHOW SERIES WHERE time > '2025-01-01T00:00:00Z'", 'sh'), undefined);
   });
   test('errors and empty answers', async () => {
     assert.equal(await q('SHOW SERIES', 'd2'), undefined);

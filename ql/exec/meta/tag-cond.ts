@@ -10,13 +10,17 @@ import { TRUE_EXPR } from '../../../engine/index.js';
 import type { TagExpr } from '../../../engine/index.js';
 import type { Expr } from '../../ast/nodes.js';
 import { compileRegex } from '../../ast/regex.js';
+import { someExpr } from '../../ast/walk.js';
 import { isTimeRef, mentionsTime, splitTimeRange } from '../../plan/time-range.js';
-import { invalidTagComparison } from './errors.js';
+import { invalidTagComparison, MetaError } from './errors.js';
 
 export { mentionsTime };
 
 export interface TagCondition {
+  /** The tag filter (`_name` comparisons left as tags). */
   readonly expr: TagExpr;
+  /** The tag filter for one measurement (`_name` comparisons decided). */
+  exprFor(measurement: string): TagExpr;
   /** True when WHERE bounds time (on either side). */
   readonly timed: boolean;
   readonly minNs: bigint;
@@ -28,12 +32,26 @@ export interface TagCondition {
 export interface TranslateOptions {
   /** Called for every tag key the condition names (DELETE rejects field keys through it). */
   readonly onKey?: (key: string) => void;
+  /** Evaluate `_name` comparisons against this measurement name (1.x SHOW statements). */
+  readonly measurement?: string;
+  /**
+   * What a comparison with a number or boolean means: 1.x SHOW statements ignore it (`true`);
+   * deletes must never widen, so they match nothing (`false`, the default).
+   */
+  readonly nonString?: 'true' | 'false';
+  /**
+   * Reject time comparisons the range cannot express exactly (`time != x`, time under OR)
+   * instead of widening them to `true`: a delete must not remove more than asked.
+   */
+  readonly exactTime?: boolean;
 }
 
+const FALSE_EXPR: TagExpr = { op: 'false' };
 const and = (left: TagExpr, right: TagExpr): TagExpr =>
-  left.op === 'true' ? right : right.op === 'true' ? left : { op: 'and', left, right };
+  left.op === 'false' || right.op === 'false' ? FALSE_EXPR : left.op === 'true' ? right : right.op === 'true' ? left : { op: 'and', left, right };
 const or = (left: TagExpr, right: TagExpr): TagExpr =>
-  left.op === 'true' || right.op === 'true' ? TRUE_EXPR : { op: 'or', left, right };
+  left.op === 'true' || right.op === 'true' ? TRUE_EXPR : left.op === 'false' ? right : right.op === 'false' ? left : { op: 'or', left, right };
+const constant = (b: boolean): TagExpr => (b ? TRUE_EXPR : FALSE_EXPR);
 
 /**
  * A pattern for the engine's plain `new RegExp(pattern)`: RE2 specifics translated by
@@ -74,36 +92,52 @@ function comparison(e: Expr & { kind: 'Binary' }, opts: TranslateOptions): TagEx
   } else throw invalidTagComparison();
   opts.onKey?.(key);
   const positive = e.op === '=' || e.op === '=~';
+  if (key === '_name' && opts.measurement !== undefined) {
+    const name = opts.measurement;
+    if (value.kind === 'Regex') return constant(compileRegex(value.source).test(name) === positive);
+    return constant(value.kind === 'String' && (value.value === name) === positive);
+  }
   if (value.kind === 'Regex') {
     if (e.op === '=' || e.op === '!=') throw invalidTagComparison();
     return { op: positive ? 'match' : 'nmatch', key, pattern: enginePattern(value.source) };
   }
   if (e.op === '=~' || e.op === '!~') throw invalidTagComparison();
   if (value.kind === 'String') return { op: positive ? 'eq' : 'neq', key, value: value.value };
-  // A tag never equals a number / boolean (1.x compares tag values as strings only).
-  return positive ? { op: 'false' } : TRUE_EXPR;
+  return constant(opts.nonString === 'true');
 }
 
 /** Translate a condition without time comparisons at the top level. */
 export function toTagExpr(e: Expr, opts: TranslateOptions = {}): TagExpr {
-  if (e.kind === 'Boolean') return e.value ? TRUE_EXPR : { op: 'false' };
+  if (e.kind === 'Boolean') return constant(e.value);
   if (e.kind !== 'Binary') throw invalidTagComparison();
   if (e.op === 'AND') return and(toTagExpr(e.lhs, opts), toTagExpr(e.rhs, opts));
   if (e.op === 'OR') return or(toTagExpr(e.lhs, opts), toTagExpr(e.rhs, opts));
-  if (isTimeRef(e.lhs) || isTimeRef(e.rhs)) return TRUE_EXPR;
+  if (isTimeRef(e.lhs) || isTimeRef(e.rhs)) {
+    if (opts.exactTime) throw new MetaError('only AND-combined time conditions with <, <=, >, >= or = are supported here', 'unsupported_time_condition');
+    return TRUE_EXPR;
+  }
   if (e.op === '=' || e.op === '!=' || e.op === '=~' || e.op === '!~') return comparison(e, opts);
+  // Let the caller name a field first (DELETE's error), then reject the operator.
+  if (e.lhs.kind === 'VarRef') opts.onKey?.(e.lhs.name);
+  if (e.rhs.kind === 'VarRef') opts.onKey?.(e.rhs.name);
   throw invalidTagComparison();
 }
 
 /** Split a WHERE condition into its time range and its tag filter. */
 export function tagCondition(cond: Expr | null, nowNs: bigint, opts: TranslateOptions = {}): TagCondition {
   const split = splitTimeRange(cond, nowNs, false);
-  const expr = split.rest ? toTagExpr(split.rest, opts) : TRUE_EXPR;
+  const rest = split.rest;
+  const expr = rest ? toTagExpr(rest, opts) : TRUE_EXPR;
+  const mentionsName = rest !== null && someExpr(rest, (n) => n.kind === 'VarRef' && n.name === '_name');
   return {
     expr,
+    exprFor: (measurement) => (rest && mentionsName ? toTagExpr(rest, { ...opts, measurement }) : expr),
     timed: split.hasMin || split.hasMax || (cond !== null && mentionsTime(cond)),
     minNs: split.min,
     maxNs: split.max,
     empty: split.empty,
   };
 }
+
+/** How SHOW statements translate WHERE (1.x: `_name` is the measurement, non-string comparisons are ignored). */
+export const SHOW_OPTIONS: TranslateOptions = { nonString: 'true' };

@@ -48,6 +48,8 @@ function plainSeries(s: ResultSeries): unknown {
 
 export interface RunOptions {
   readonly db?: string;
+  /** The request's `rp` parameter. */
+  readonly rp?: string;
   readonly user?: QueryUser;
   readonly nowNs?: bigint;
   /** Injected hasher (fast in tests); default: the argon2id hasher of password.ts. */
@@ -58,7 +60,7 @@ export function context(engine: Engine, o: RunOptions = {}): QueryContext {
   const ctx: { -readonly [K in keyof QueryContext]: QueryContext[K] } = {
     engine,
     database: o.db ?? '',
-    retentionPolicy: '',
+    retentionPolicy: o.rp ?? '',
     nowNs: o.nowNs ?? BigInt(Date.now()) * 1_000_000n,
   };
   if (o.user) ctx.user = o.user;
@@ -104,7 +106,6 @@ export async function write(engine: Engine, db: string, lines: string, precision
 export const fixtureUrl = (name: string): URL => new URL(`../../../../fixtures/meta/${name}`, import.meta.url);
 
 interface Dataset {
-  allDatabases: string[];
   databases: { name: string; rps: { name: string; duration?: string; shardDuration?: string; default?: boolean }[] }[];
   batches: { db: string; rp: string | null; precision: string; lines: string[] }[];
 }
@@ -114,10 +115,9 @@ const PRECISION: Readonly<Record<string, Precision>> = { ns: 'ns', n: 'ns', u: '
 /** Create the conformance databases (as dataset.mjs does, through our own DDL) and write the data. */
 export async function loadDataset(engine: Engine): Promise<void> {
   const ds = JSON.parse(await readFile(fixtureUrl('dataset.json'), 'utf8')) as Dataset;
-  const withData = new Map(ds.databases.map((d) => [d.name, d]));
-  for (const name of ds.allDatabases) {
+  for (const { name, rps } of ds.databases) {
     const stmts = [`CREATE DATABASE "${name}"`];
-    for (const rp of withData.get(name)?.rps ?? []) {
+    for (const rp of rps) {
       stmts.push(
         `CREATE RETENTION POLICY "${rp.name}" ON "${name}" DURATION ${rp.duration ?? 'INF'} REPLICATION 1` +
           (rp.shardDuration ? ` SHARD DURATION ${rp.shardDuration}` : '') +

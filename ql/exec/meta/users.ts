@@ -3,8 +3,9 @@
  * - CREATE USER of an existing user succeeds when password and admin flag are the same, else
  *   `user already exists`; an empty name is `username required`.
  * - GRANT ALL [PRIVILEGES] TO u makes u admin, REVOKE ALL PRIVILEGES FROM u removes it.
- * - Per-database privileges combine as 1.x bit sets: READ + WRITE = ALL, ALL - WRITE = READ...;
- *   revoking the last bit removes the grant (1.x would keep a `NO PRIVILEGES` entry).
+ * - GRANT sets the database privilege (READ then WRITE leaves WRITE, as 1.x); REVOKE clears
+ *   bits (ALL - WRITE = READ, WRITE - READ = WRITE); revoking the last bit removes the grant
+ *   (1.x keeps a `NO PRIVILEGES` entry, which the catalog model cannot hold).
  * Passwords go only to the hasher (ctx.hashPassword, else argon2id here).
  */
 import type { Privilege } from '../../../engine/index.js';
@@ -56,9 +57,7 @@ export async function grant(stmt: GrantStatement, ctx: QueryContext): Promise<St
     return EMPTY_OUTPUT;
   }
   requireDatabase(ctx, stmt.database);
-  const have = user.privileges[stmt.database];
-  const bits = (have ? BITS[have] : 0) | BITS[stmt.privilege];
-  await catalog.setPrivilege(stmt.user, stmt.database, FROM_BITS[bits] ?? null);
+  await catalog.setPrivilege(stmt.user, stmt.database, stmt.privilege);
   return EMPTY_OUTPUT;
 }
 

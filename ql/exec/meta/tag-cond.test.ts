@@ -1,0 +1,57 @@
+/** WHERE → TagExpr + time range translation. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { SelectStatement } from '../../ast/nodes.js';
+import { parseStatement } from '../../parser/query.js';
+import { enginePattern, SHOW_OPTIONS, tagCondition } from './tag-cond.js';
+
+const where = (cond: string) => (parseStatement(`SELECT v FROM m WHERE ${cond}`) as SelectStatement).condition;
+
+test('tag comparisons, AND / OR, regexes', () => {
+  assert.deepEqual(tagCondition(where("host = 'a' AND region != 'b'"), 0n).expr, {
+    op: 'and',
+    left: { op: 'eq', key: 'host', value: 'a' },
+    right: { op: 'neq', key: 'region', value: 'b' },
+  });
+  assert.deepEqual(tagCondition(where("host =~ /^a/ OR 'x' = region"), 0n).expr, {
+    op: 'or',
+    left: { op: 'match', key: 'host', pattern: '^a' },
+    right: { op: 'eq', key: 'region', value: 'x' },
+  });
+  assert.deepEqual(tagCondition(where('host !~ /b/'), 0n).expr, { op: 'nmatch', key: 'host', pattern: 'b' });
+});
+
+test('time: top-level comparisons give the range; under OR they only widen it', () => {
+  const c = tagCondition(where("host = 'a' AND time >= 10 AND time < 20"), 0n);
+  assert.deepEqual([c.expr, c.minNs, c.maxNs, c.timed, c.empty], [{ op: 'eq', key: 'host', value: 'a' }, 10n, 19n, true, false]);
+  const o = tagCondition(where("time > 5 OR host = 'a'"), 0n);
+  assert.deepEqual([o.expr.op, o.timed], ['true', true]);
+  assert.equal(tagCondition(where('time > 20 AND time < 10'), 0n).empty, true);
+  assert.equal(tagCondition(null, 0n).timed, false);
+});
+
+test('non-string literals: ignored by SHOW, never widen a delete', () => {
+  assert.deepEqual(tagCondition(where('host = 1'), 0n, SHOW_OPTIONS).expr, { op: 'true' });
+  assert.deepEqual(tagCondition(where('host = 1'), 0n).expr, { op: 'false' });
+  assert.deepEqual(tagCondition(where("host = 1 OR host = 'a'"), 0n).expr, { op: 'eq', key: 'host', value: 'a' });
+});
+
+test('_name compares the measurement per measurement', () => {
+  const c = tagCondition(where("_name = 'cpu' AND host = 'a'"), 0n, SHOW_OPTIONS);
+  assert.deepEqual(c.exprFor('cpu'), { op: 'eq', key: 'host', value: 'a' });
+  assert.deepEqual(c.exprFor('mem'), { op: 'false' });
+});
+
+test('operators other than = != =~ !~ are 1.x invalid tag comparisons; onKey sees field names first', () => {
+  assert.throws(() => tagCondition(where('v > 1'), 0n), /invalid tag comparison operator/);
+  const seen: string[] = [];
+  assert.throws(() => tagCondition(where("host = 'a' AND v > 1"), 0n, { onKey: (k) => seen.push(k) }));
+  assert.deepEqual(seen, ['host', 'v']);
+});
+
+test('enginePattern: (?i) becomes letter classes outside character classes', () => {
+  assert.equal(enginePattern('(?i)ab[c-d]1'), '[aA][bB][c-d]1');
+  assert.equal(enginePattern('a\\db'), 'a\\db');
+  const re = new RegExp(enginePattern('(?i)^Server0[12]$'));
+  assert.ok(re.test('SERVER01') && re.test('server02') && !re.test('server03'));
+});
