@@ -113,6 +113,13 @@ export class BitReader {
     return (w << (p & 7)) >>> (32 - n);
   }
 
+  /** Consumes `n` bits already inspected with `peek`. */
+  skip(n: number): void {
+    const q = this.pos + n;
+    if (q > this.endBit) throw new CorruptionError(BLOCK_FILE, this.pos >>> 3, 'bit stream truncated');
+    this.pos = q;
+  }
+
   /** Reads `n` bits (0 ≤ n ≤ 32) as a signed-agnostic uint32 bit pattern (int32 result). */
   read32(n: number): number {
     return this.read(n) | 0;

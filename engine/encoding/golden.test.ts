@@ -63,6 +63,7 @@ const decimals = Float64Array.of(21.3, 21.35, 21.4, 21.4, -1.05, 0);
 const humidity = Float64Array.of(40, 40.05, 40.1, 40.1, 40.05, 40.15);
 const ints = Float64Array.of(58, 57, 59, 59, 62, 61, 0, 100);
 const steady = Float64Array.of(10, 20, 30, 40);
+const cpuWalk = seq(200, (i) => 50 + ((((i * 2654435761) >>> 0) % 7) % 3) - 1 + (i % 2));
 const wideInts = BigInt64Array.of(-(2n ** 63n), 2n ** 63n - 1n, 0n, -1n);
 const wideDeltas = BigInt64Array.of(2n ** 60n, 2n ** 60n + 5n, 2n ** 60n + 3n);
 const unsigned = BigUint64Array.of(2n ** 64n - 1n, 0n, 2n ** 63n, 12345n);
@@ -90,6 +91,7 @@ export function goldenCases(): Record<string, Uint8Array> {
     'float-column-xor': encodeFloatColumn(...all(floats)),
     'integer-s8b': encodeIntegers(...all(ints)),
     'integer-rle': encodeIntegers(...all(steady)),
+    'integer-huffman': encodeIntegers(...all(cpuWalk)),
     'integer-raw': encodeIntegers(...all(wideInts)),
     'integer-wide': encodeIntegers(...all(wideDeltas)),
     unsigned: encodeUnsigned(...all(unsigned)),
