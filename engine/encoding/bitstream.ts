@@ -104,12 +104,13 @@ export class BitReader {
     const p = this.pos;
     const b = this.buf;
     const i = p >>> 3;
+    if (i + 3 < this.endBit >>> 3) {
+      const w = (b[i]! << 24) | (b[i + 1]! << 16) | (b[i + 2]! << 8) | b[i + 3]!;
+      return (w << (p & 7)) >>> (32 - n);
+    }
     const end = this.endBit >>> 3;
-    const w =
-      ((i < end ? b[i]! : 0) << 24) |
-      ((i + 1 < end ? b[i + 1]! : 0) << 16) |
-      ((i + 2 < end ? b[i + 2]! : 0) << 8) |
-      (i + 3 < end ? b[i + 3]! : 0);
+    const at = (k: number): number => (k < end ? b[k]! : 0);
+    const w = (at(i) << 24) | (at(i + 1) << 16) | (at(i + 2) << 8) | at(i + 3);
     return (w << (p & 7)) >>> (32 - n);
   }
 
