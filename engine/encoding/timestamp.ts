@@ -48,13 +48,18 @@ export function appendTimestamps(w: ByteWriter, base: bigint, offsets: Float64Ar
   let same = true;
   let safe = true;
   const d0 = n > 1 ? offsets[start + 1]! - first : 0;
+  let checked = NaN;
   for (let i = start + 1; i < end; i++) {
     const d = offsets[i]! - offsets[i - 1]!;
     if (d !== d0) same = false;
     if (d < min) min = d;
     if (d > max) max = d;
     if (d > MAX_SAFE || d < -MAX_SAFE) safe = false;
-    while (k > 0 && d % div !== 0) div = POW10[--k]!;
+    // `%` on doubles is an fmod call: test each distinct run of deltas once.
+    if (d !== checked) {
+      while (k > 0 && d % div !== 0) div = POW10[--k]!;
+      checked = d;
+    }
   }
   if (!safe || (!same && max - min > MAX_SAFE)) {
     w.byte(TS_RAW << 4);
