@@ -15,7 +15,7 @@
  *                   the low L − 1 bits of z      (its top bit is implied by L; none if L ≤ 1)
  */
 import { ByteWriter, ByteReader } from './varint.js';
-import { BitWriter } from './bitstream.js';
+import { BitWriter, paddedCopy, window32 } from './bitstream.js';
 
 let zs = new Uint32Array(2048);
 let lens = new Uint8Array(1024);
@@ -100,37 +100,21 @@ export function encodeFloatDeltas(values: Float64Array, start: number, end: numb
   return w.finish();
 }
 
-/** 32 bits starting at bit `q` of `b` (int32 pattern); `b` has ≥ 5 bytes of zero padding. */
-function window(b: Uint8Array, q: number): number {
-  const i = q >>> 3;
-  const s = q & 7;
-  const w = (b[i]! << 24) | (b[i + 1]! << 16) | (b[i + 2]! << 8) | b[i + 3]!;
-  return s === 0 ? w : (w << s) | (b[i + 4]! >>> (8 - s));
-}
-
-let padded = new Uint8Array(16384);
-
 export function readFloatDeltas(r: ByteReader, count: number, out?: Float64Array): Float64Array {
   const o = out && out.length >= count ? out.subarray(0, count) : new Float64Array(count);
   if (count === 0) return o;
-  // The hot loop reads 32-bit windows from a zero-padded copy: no per-read bounds checks and
-  // no out-of-bounds loads (which deoptimize); one overrun check per value instead.
-  const size = r.end - r.pos;
-  if (padded.length < size + 8) padded = new Uint8Array(2 * size + 8);
-  const b = padded;
-  b.set(r.buf.subarray(r.pos, r.end));
-  b.fill(0, size, size + 8);
-  const endBit = size * 8;
+  const b = paddedCopy(r.buf, r.pos, r.end);
+  const endBit = (r.end - r.pos) * 8;
   if (endBit < 64 + (count > 1 ? 7 : 0)) throw r.corrupt('float delta: truncated header');
   const h = halvesOf(o);
-  let phi = window(b, 0) >>> 0;
-  let plo = window(b, 32) >>> 0;
+  let phi = window32(b, 0) >>> 0;
+  let plo = window32(b, 32) >>> 0;
   h[0] = plo;
   h[1] = phi;
-  const ref = count > 1 ? window(b, 64) >>> 25 : 0;
+  const ref = count > 1 ? window32(b, 64) >>> 25 : 0;
   let p = 71;
   for (let i = 1; i < count; i++) {
-    const g = window(b, p);
+    const g = window32(b, p);
     const zeros = Math.clz32(g);
     if (zeros > 15) throw r.corrupt('float delta: bad length code', r.pos + (p >>> 3));
     const glen = 2 * zeros + 1;
@@ -142,15 +126,15 @@ export function readFloatDeltas(r: ByteReader, count: number, out?: Float64Array
     let zlo = 0;
     let zhi = 0;
     if (nb > 32) {
-      zhi = (window(b, p) >>> (64 - nb)) | (1 << (nb - 32));
-      zlo = window(b, p + nb - 32);
+      zhi = (window32(b, p) >>> (64 - nb)) | (1 << (nb - 32));
+      zlo = window32(b, p + nb - 32);
       p += nb;
     } else if (nb === 32) {
       zhi = 1;
-      zlo = window(b, p);
+      zlo = window32(b, p);
       p += 32;
     } else if (nb > 0) {
-      zlo = (window(b, p) >>> (32 - nb)) | (1 << nb);
+      zlo = (window32(b, p) >>> (32 - nb)) | (1 << nb);
       p += nb;
     } else if (nb === 0) {
       zlo = 1;
