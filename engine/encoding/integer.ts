@@ -1,6 +1,6 @@
 /**
- * Signed int64 column encoding: zigzag deltas + simple8b, RLE for constant deltas, raw
- * fallback. The value count is stored by the caller.
+ * Signed int64 column encoding: zigzag deltas packed with simple8b or a per-block Huffman
+ * code, RLE for constant deltas, raw fallback. The value count is stored by the caller.
  *
  *   u8 mode
  *   0 RAW          count × int64 BE
