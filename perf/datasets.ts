@@ -1,7 +1,7 @@
 /**
- * Deterministic benchmark datasets. Every series draws from its own seeded PRNG, so a
- * series' data depends only on (seed, dataset, series index) and never on how many series or
- * points are generated or in which order they are consumed.
+ * Deterministic benchmark datasets. Every series' tags and every field draw from their own
+ * seeded PRNG stream, so a field's first k points depend only on (seed, dataset, series index,
+ * field), never on how many series or points are generated or in which order they are consumed.
  *
  * cpuOnly()        TSBS "cpu-only": 100 hosts × 10 tags, 10 usage_* fields, one point per 10 s.
  *                  Each field is TSBS's clamped random walk (state in [0, 100], N(0, 1) steps,
@@ -122,9 +122,9 @@ export function cpuOnly(opts: DatasetOptions & { readonly floats?: boolean } = {
   const { points = 1000, seed = 1, start = TSBS_START, series = 100, floats = false } = opts;
   function* gen(): Generator<SeriesData> {
     for (let h = 0; h < series; h++) {
-      const rand = prng(seed, h);
-      const tags = cpuTags(rand, h);
-      const fields = CPU_FIELDS.map((name): FieldData => {
+      const tags = cpuTags(prng(seed, h * 64), h);
+      const fields = CPU_FIELDS.map((name, j): FieldData => {
+        const rand = prng(seed, h * 64 + 1 + j);
         const v = new Float64Array(points);
         let x = rand() * 100;
         for (let i = 0; i < points; i++) {
@@ -171,13 +171,15 @@ export function edgeSensors(opts: DatasetOptions = {}): Dataset {
   const { points = 1000, seed = 1, start = TSBS_START, series = 100 } = opts;
   function* gen(): Generator<SeriesData> {
     for (let d = 0; d < series; d++) {
-      const rand = prng(seed ^ 0x5e5, d);
+      const rand = prng(seed ^ 0x5e5, d * 64);
       const tags: Tag[] = [
         { key: 'device_id', value: `dev_${d}` },
         { key: 'model', value: pick(rand, ['th-100', 'th-200', 'env-3', 'env-4']) },
         { key: 'site', value: `site_${Math.floor(rand() * 10)}` },
       ];
-      const fields = SENSOR_FIELDS.slice(0, 1 + (d % 4)).map((name): FieldData => ({ name, column: sensorColumn(name, rand, points) }));
+      const fields = SENSOR_FIELDS.slice(0, 1 + (d % 4)).map(
+        (name, j): FieldData => ({ name, column: sensorColumn(name, prng(seed ^ 0x5e5, d * 64 + 1 + j), points) }),
+      );
       yield { measurement: 'sensors', tags, seriesKey: seriesKeyOf('sensors', tags), base: start, offsets: regular(points, 1e9), fields };
     }
   }

@@ -104,17 +104,49 @@ export class BitReader {
     const p = this.pos;
     const b = this.buf;
     const i = p >>> 3;
+    if (i + 3 < this.endBit >>> 3) {
+      const w = (b[i]! << 24) | (b[i + 1]! << 16) | (b[i + 2]! << 8) | b[i + 3]!;
+      return (w << (p & 7)) >>> (32 - n);
+    }
     const end = this.endBit >>> 3;
-    const w =
-      ((i < end ? b[i]! : 0) << 24) |
-      ((i + 1 < end ? b[i + 1]! : 0) << 16) |
-      ((i + 2 < end ? b[i + 2]! : 0) << 8) |
-      (i + 3 < end ? b[i + 3]! : 0);
+    const at = (k: number): number => (k < end ? b[k]! : 0);
+    const w = (at(i) << 24) | (at(i + 1) << 16) | (at(i + 2) << 8) | at(i + 3);
     return (w << (p & 7)) >>> (32 - n);
+  }
+
+  /** Consumes `n` bits already inspected with `peek`. */
+  skip(n: number): void {
+    const q = this.pos + n;
+    if (q > this.endBit) throw new CorruptionError(BLOCK_FILE, this.pos >>> 3, 'bit stream truncated');
+    this.pos = q;
   }
 
   /** Reads `n` bits (0 ≤ n ≤ 32) as a signed-agnostic uint32 bit pattern (int32 result). */
   read32(n: number): number {
     return this.read(n) | 0;
   }
+}
+
+/*
+ * Hot decode loops (float.ts, float-delta.ts) skip BitReader: they read 32-bit windows from a
+ * zero-padded copy of their section, so each read needs no bounds check and never loads out
+ * of bounds (which deoptimizes); they check for overrun once per value instead.
+ */
+let padded = new Uint8Array(16384);
+
+/** buf[start..end) followed by 8 zero bytes, in shared scratch valid until the next call. */
+export function paddedCopy(buf: Uint8Array, start: number, end: number): Uint8Array {
+  const size = end - start;
+  if (padded.length < size + 8) padded = new Uint8Array(2 * size + 8);
+  padded.set(buf.subarray(start, end));
+  padded.fill(0, size, size + 8);
+  return padded;
+}
+
+/** The 32 bits starting at bit `q` of `b` as an int32 pattern; `b` comes from paddedCopy. */
+export function window32(b: Uint8Array, q: number): number {
+  const i = q >>> 3;
+  const s = q & 7;
+  const w = (b[i]! << 24) | (b[i + 1]! << 16) | (b[i + 2]! << 8) | b[i + 3]!;
+  return s === 0 ? w : (w << s) | (b[i + 4]! >>> (8 - s));
 }

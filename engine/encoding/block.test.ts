@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { encodeBlock, decodeBlock, blockType, blockCount } from './block.js';
 import { FieldType } from '../point.js';
 import type { ValueColumn } from '../point.js';
-import { InvariantError } from '../errors.js';
+import { InvariantError, CorruptionError } from '../errors.js';
 import { anyDouble, assertBitsEqual, assertCorrupt, bits, seq } from './helpers.test.js';
 
 const BASE = 1_700_000_000_000_000_000n;
@@ -90,4 +90,31 @@ test('bad range is an InvariantError; corrupt bytes are CorruptionError', () => 
   assertCorrupt(() => decodeBlock(bad, BASE));
   assertCorrupt(() => blockType(bad));
   assertCorrupt(() => blockCount(new Uint8Array(0)));
+});
+
+test('bit flips in valid blocks decode or throw CorruptionError, never anything else', () => {
+  const t = seq(200, (i) => i * 10e9);
+  let w = 50;
+  const blocks = [
+    encodeBlock(BASE, t, { type: FieldType.Integer, values: seq(200, (i) => (w = Math.max(0, w + ((i * 7) % 5) - 2))) }, 0, 200),
+    encodeBlock(BASE, t, { type: FieldType.Float, values: seq(200, (i) => Math.round(Math.sin(i) * 100) / 10) }, 0, 200),
+    encodeBlock(BASE, t, { type: FieldType.Float, values: seq(200, (i) => 50 + Math.sin(i) * 7.123456789) }, 0, 200),
+    encodeBlock(BASE, t, { type: FieldType.Float, values: seq(200, (i) => (i % 9) * 2 ** 70) }, 0, 200),
+    encodeBlock(BASE, seq(3, (i) => i * i), { type: FieldType.String, values: ['a', 'héllo', 'x'.repeat(200)] }, 0, 3),
+    encodeBlock(BASE, seq(3, (i) => -i), { type: FieldType.Boolean, values: Uint8Array.of(1, 0, 1) }, 0, 3),
+    encodeBlock(BASE, seq(3, (i) => i), { type: FieldType.Unsigned, values: BigUint64Array.of(2n ** 64n - 1n, 0n, 5n) }, 0, 3),
+    encodeBlock(BASE, seq(3, (i) => i), { type: FieldType.Integer, values: BigInt64Array.of(-(2n ** 63n), 0n, 5n) }, 0, 3),
+  ];
+  fc.assert(
+    fc.property(fc.nat(blocks.length - 1), fc.array(fc.tuple(fc.nat(), fc.nat(7)), { minLength: 1, maxLength: 3 }), (k, flips) => {
+      const b = blocks[k]!.slice();
+      for (const [at, bit] of flips) b[at % b.length]! ^= 1 << bit;
+      try {
+        decodeBlock(b, BASE);
+      } catch (e) {
+        assert.ok(e instanceof CorruptionError, String(e));
+      }
+    }),
+    { numRuns: 1500 },
+  );
 });

@@ -31,6 +31,14 @@ test('the smallest exponent is chosen and quantised steps shrink to small intege
   assert.ok(bytes.length < 1000 * 0.5, `0.05 steps packed in ${bytes.length} bytes`);
 });
 
+test('slow quantised walks pack the deltas with a Huffman code (flag in bit 7)', () => {
+  let t = 2150;
+  const temps = seq(1000, (i) => (t += [0, 0, 0, 1, 0, -1, 0, 0, 2, 0, 0, -1][i % 12]!) / 100);
+  const bytes = roundTrip(temps);
+  assert.equal(bytes[0], 0x80 | 2);
+  assert.ok(bytes.length <= 200, `${bytes.length} bytes`);
+});
+
 test('pinned: empty, one, identical, negative, large mantissas', () => {
   roundTrip(new Float64Array(0));
   roundTrip(Float64Array.of(0));

@@ -2,10 +2,12 @@
  * Decimal-scaled float encoding (in the spirit of ALP and VictoriaMetrics' decimal floats):
  * a block of readings like 21.3, 21.4, 21.35 is stored as integers m = v · 10^e.
  *
- *   u8       e, 0 ≤ e ≤ 18: every value is exactly m / 10^e (IEEE division, bit for bit)
+ *   u8       bit 7: packing (0 = simple8b, 1 = Huffman); bits 0..6: e, 0 ≤ e ≤ 18, every
+ *            value is exactly m / 10^e (IEEE division, bit for bit)
  *   svarint  m[0]
  *   uvarint  g: greatest common divisor of the deltas m[i] − m[i−1] (0 when all are 0)
- *   if g > 0: simple8b of zigzag((m[i] − m[i−1]) / g), count − 1 values
+ *   if g > 0: zigzag((m[i] − m[i−1]) / g) for the count − 1 deltas, packed with simple8b or
+ *            huffman.ts, whichever is smaller
  *
  * The count is stored by the caller. The dividing step g turns quantised readings (humidity in
  * 0.05 steps: m in steps of 5) into small integers.
@@ -17,11 +19,15 @@
  */
 import { ByteWriter, ByteReader, zigzag, unzigzag } from './varint.js';
 import { packNumbers, unpackNumbers } from './simple8b.js';
+import { huffmanCost, appendHuffman, readHuffman } from './huffman.js';
+import { BitWriter, BitReader } from './bitstream.js';
 
 export const MAX_EXPONENT = 18;
 const LIMIT = 2 ** 51;
 const POW10: readonly number[] = Array.from({ length: MAX_EXPONENT + 1 }, (_, e) => 10 ** e);
+const HUFFMAN = 0x80;
 let mantissas = new Float64Array(1024);
+const packed = new ByteWriter(4096);
 
 /** m with m / 10^e === v (bit-exact), or NaN when there is none with |m| < 2^51. */
 function mantissaAt(v: number, p: number): number {
@@ -83,12 +89,26 @@ export function appendDecimals(out: ByteWriter, values: Float64Array, start: num
     m[i] = d;
     if (g !== 1 && d !== 0) g = gcd(d < 0 ? -d : d, g);
   }
-  out.byte(e);
+  if (g === 0 || n === 1) {
+    out.byte(e);
+    out.svarint(m[0]!);
+    out.uvarint(g);
+    return true;
+  }
+  for (let i = 1; i < n; i++) m[i] = zigzag(m[i]! / g);
+  packed.len = 0;
+  packNumbers(packed, m, 1, n - 1);
+  const huffman = huffmanCost(m, 1, n - 1) < packed.len * 8;
+  out.byte(huffman ? e | HUFFMAN : e);
   out.svarint(m[0]!);
   out.uvarint(g);
-  if (g === 0 || n === 1) return true;
-  for (let i = 1; i < n; i++) m[i] = zigzag(m[i]! / g);
-  packNumbers(out, m, 1, n - 1);
+  if (huffman) {
+    const bw = new BitWriter(out);
+    appendHuffman(bw, m, 1, n - 1);
+    bw.flush();
+  } else {
+    out.bytes(packed.buf.subarray(0, packed.len));
+  }
   return true;
 }
 
@@ -104,7 +124,8 @@ export function decodeDecimals(bytes: Uint8Array, count: number, out?: Float64Ar
 
 export function readDecimals(r: ByteReader, count: number, out?: Float64Array): Float64Array {
   const at = r.pos;
-  const e = r.byte();
+  const head = r.byte();
+  const e = head & ~HUFFMAN;
   if (e > MAX_EXPONENT) throw r.corrupt(`decimal exponent ${e} > ${MAX_EXPONENT}`, at);
   const m0 = r.svarint();
   const g = r.uvarint();
@@ -116,7 +137,13 @@ export function readDecimals(r: ByteReader, count: number, out?: Float64Array): 
     o.fill(o[0]!, 1);
     return o;
   }
-  unpackNumbers(r, o, 1, count - 1);
+  if (head & HUFFMAN) {
+    const br = new BitReader(r.buf, r.pos, r.end);
+    readHuffman(r, br, o, 1, count - 1);
+    r.pos = br.byteEnd();
+  } else {
+    unpackNumbers(r, o, 1, count - 1);
+  }
   let m = m0;
   for (let i = 1; i < count; i++) {
     m += unzigzag(o[i]!) * g;

@@ -15,7 +15,7 @@
  *                   the low L − 1 bits of z      (its top bit is implied by L; none if L ≤ 1)
  */
 import { ByteWriter, ByteReader } from './varint.js';
-import { BitWriter, BitReader } from './bitstream.js';
+import { BitWriter, paddedCopy, window32 } from './bitstream.js';
 
 let zs = new Uint32Array(2048);
 let lens = new Uint8Array(1024);
@@ -103,31 +103,43 @@ export function encodeFloatDeltas(values: Float64Array, start: number, end: numb
 export function readFloatDeltas(r: ByteReader, count: number, out?: Float64Array): Float64Array {
   const o = out && out.length >= count ? out.subarray(0, count) : new Float64Array(count);
   if (count === 0) return o;
+  const b = paddedCopy(r.buf, r.pos, r.end);
+  const endBit = (r.end - r.pos) * 8;
+  if (endBit < 64 + (count > 1 ? 7 : 0)) throw r.corrupt('float delta: truncated header');
   const h = halvesOf(o);
-  const br = new BitReader(r.buf, r.pos, r.end);
-  let phi = br.read32(32) >>> 0;
-  let plo = br.read32(32) >>> 0;
+  let phi = window32(b, 0) >>> 0;
+  let plo = window32(b, 32) >>> 0;
   h[0] = plo;
   h[1] = phi;
-  const ref = count > 1 ? br.read(7) : 0;
+  const ref = count > 1 ? window32(b, 64) >>> 25 : 0;
+  let p = 71;
   for (let i = 1; i < count; i++) {
-    const w = br.peek(16);
-    if (w === 0) throw r.corrupt('float delta: bad length code', br.byteEnd());
-    const k = br.read(2 * (Math.clz32(w) - 16) + 1) - 1;
+    const g = window32(b, p);
+    const zeros = Math.clz32(g);
+    if (zeros > 15) throw r.corrupt('float delta: bad length code', r.pos + (p >>> 3));
+    const glen = 2 * zeros + 1;
+    const k = (g >>> (32 - glen)) - 1;
+    p += glen;
     const len = ref + ((k >>> 1) ^ -(k & 1));
-    if (len < 0 || len > 64) throw r.corrupt(`float delta: length ${len}`, br.byteEnd());
-    const b = len - 1;
+    if (len < 0 || len > 64) throw r.corrupt(`float delta: length ${len}`, r.pos + (p >>> 3));
+    const nb = len - 1;
     let zlo = 0;
     let zhi = 0;
-    if (b > 32) {
-      zhi = br.read32(b - 32) | (1 << (b - 32));
-      zlo = br.read32(32);
-    } else if (b === 32) {
+    if (nb > 32) {
+      zhi = (window32(b, p) >>> (64 - nb)) | (1 << (nb - 32));
+      zlo = window32(b, p + nb - 32);
+      p += nb;
+    } else if (nb === 32) {
       zhi = 1;
-      zlo = br.read32(32);
-    } else if (b >= 0) {
-      zlo = br.read32(b) | (1 << b);
+      zlo = window32(b, p);
+      p += 32;
+    } else if (nb > 0) {
+      zlo = (window32(b, p) >>> (32 - nb)) | (1 << nb);
+      p += nb;
+    } else if (nb === 0) {
+      zlo = 1;
     }
+    if (p > endBit) throw r.corrupt('float delta: truncated', r.end);
     const m = -(zlo & 1);
     const dlo = (((zlo >>> 1) | (zhi << 31)) ^ m) >>> 0;
     const dhi = (zhi >>> 1) ^ m;
@@ -137,7 +149,7 @@ export function readFloatDeltas(r: ByteReader, count: number, out?: Float64Array
     h[2 * i] = plo;
     h[2 * i + 1] = phi;
   }
-  r.pos = br.byteEnd();
+  r.pos += (p + 7) >>> 3;
   return o;
 }
 

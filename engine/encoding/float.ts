@@ -16,7 +16,7 @@
  * full-precision data, where trailing zeros are rare and the leading-zero count jitters.
  */
 import { ByteWriter, ByteReader } from './varint.js';
-import { BitWriter, BitReader } from './bitstream.js';
+import { BitWriter, paddedCopy, window32 } from './bitstream.js';
 
 /** Rounded-down lead for each clz 0..64, and the 3-bit code of each rounded lead. */
 const ROUND = new Uint8Array(65);
@@ -103,44 +103,61 @@ export function readFloats(r: ByteReader, count: number, out?: Float64Array): Fl
   const o = out && out.length >= count ? out.subarray(0, count) : new Float64Array(count);
   if (count === 0) return o;
   const h = halvesOf(o);
-  const br = new BitReader(r.buf, r.pos, r.end);
-  let phi = br.read32(32);
-  let plo = br.read32(32);
+  const b = paddedCopy(r.buf, r.pos, r.end);
+  const endBit = (r.end - r.pos) * 8;
+  if (endBit < 64) throw r.corrupt('float stream truncated');
+  let phi = window32(b, 0);
+  let plo = window32(b, 32);
   h[0] = plo;
   h[1] = phi;
+  let p = 64;
   let storedLead = 65;
   for (let i = 1; i < count; i++) {
-    const flag = br.read(2);
-    if (flag !== 0) {
-      let xhi: number;
-      let xlo: number;
-      if (flag === 1) {
-        const hdr = br.read(9);
-        const lead = LEAD_OF_CODE[hdr >>> 6]!;
-        const len = hdr & 63;
-        const trail = 64 - lead - len;
-        if (trail >= 32) {
-          xhi = br.read32(len) << (trail - 32);
-          xlo = 0;
-        } else {
-          const shi = len > 32 ? br.read32(len - 32) : 0;
-          const slo = br.read32(len > 32 ? 32 : len);
-          xlo = slo << trail;
-          xhi = trail === 0 ? shi : (shi << trail) | (slo >>> (32 - trail));
-        }
-        storedLead = 65;
+    const w = window32(b, p);
+    const flag = w >>> 30;
+    if (flag === 1) {
+      const lead = LEAD_OF_CODE[(w >>> 27) & 7]!;
+      const len = (w >>> 21) & 63;
+      const trail = 64 - lead - len;
+      p += 11;
+      let shi = 0;
+      let slo: number;
+      if (len > 32) {
+        shi = window32(b, p) >>> (64 - len);
+        slo = window32(b, p + len - 32);
       } else {
-        if (flag === 3) storedLead = LEAD_OF_CODE[br.read(3)]!;
-        else if (storedLead === 65) throw r.corrupt('float stream reuses a lead before setting one', br.byteEnd());
-        xhi = br.read32(32 - storedLead);
-        xlo = br.read32(32);
+        slo = window32(b, p) >>> (32 - len);
       }
-      phi ^= xhi;
-      plo ^= xlo;
+      p += len;
+      if (trail >= 32) {
+        phi ^= slo << (trail - 32);
+      } else if (trail > 0) {
+        plo ^= slo << trail;
+        phi ^= (shi << trail) | (slo >>> (32 - trail));
+      } else {
+        plo ^= slo;
+        phi ^= shi;
+      }
+      storedLead = 65;
+    } else if (flag !== 0) {
+      if (flag === 3) {
+        storedLead = LEAD_OF_CODE[(w >>> 27) & 7]!;
+        p += 5;
+      } else {
+        if (storedLead === 65) throw r.corrupt('float stream reuses a lead before setting one', r.pos + (p >>> 3));
+        p += 2;
+      }
+      const hiBits = 32 - storedLead;
+      phi ^= window32(b, p) >>> (32 - hiBits);
+      plo ^= window32(b, p + hiBits);
+      p += 64 - storedLead;
+    } else {
+      p += 2;
     }
+    if (p > endBit) throw r.corrupt('float stream truncated', r.end);
     h[2 * i] = plo;
     h[2 * i + 1] = phi;
   }
-  r.pos = br.byteEnd();
+  r.pos += (p + 7) >>> 3;
   return o;
 }

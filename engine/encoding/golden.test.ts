@@ -60,9 +60,11 @@ const irregular = Float64Array.of(0, 10e9, 20e9, 31e9, 29e9, 40e9, 50e9);
 const floats = Float64Array.of(21.3, 21.3, 21.4, 21.35, floatFromBits(0x7ff8000000000001n), -0, Infinity, -Infinity, 1e-300, 50.123456789, 50.123456789);
 const walk = Float64Array.of(50.123456789012, 51.0247, 49.99999999, 49.99999999, 48.31415926535, 47.2, 47.200000000000003);
 const decimals = Float64Array.of(21.3, 21.35, 21.4, 21.4, -1.05, 0);
+const temperatures = seq(120, (i) => (2150 + [0, 0, 1, 0, -1, 0][i % 6]! + Math.floor(i / 7)) / 100);
 const humidity = Float64Array.of(40, 40.05, 40.1, 40.1, 40.05, 40.15);
 const ints = Float64Array.of(58, 57, 59, 59, 62, 61, 0, 100);
 const steady = Float64Array.of(10, 20, 30, 40);
+const cpuWalk = seq(200, (i) => 50 + ((((i * 2654435761) >>> 0) % 7) % 3) - 1 + (i % 2));
 const wideInts = BigInt64Array.of(-(2n ** 63n), 2n ** 63n - 1n, 0n, -1n);
 const wideDeltas = BigInt64Array.of(2n ** 60n, 2n ** 60n + 5n, 2n ** 60n + 3n);
 const unsigned = BigUint64Array.of(2n ** 64n - 1n, 0n, 2n ** 63n, 12345n);
@@ -86,10 +88,12 @@ export function goldenCases(): Record<string, Uint8Array> {
     'float-column-delta': encodeFloatColumn(...all(walk)),
     decimal: encodeDecimals(...all(decimals)) ?? new Uint8Array(0),
     'decimal-gcd': encodeDecimals(...all(humidity)) ?? new Uint8Array(0),
+    'decimal-huffman': encodeDecimals(...all(temperatures)) ?? new Uint8Array(0),
     'float-column-decimal': encodeFloatColumn(...all(decimals)),
     'float-column-xor': encodeFloatColumn(...all(floats)),
     'integer-s8b': encodeIntegers(...all(ints)),
     'integer-rle': encodeIntegers(...all(steady)),
+    'integer-huffman': encodeIntegers(...all(cpuWalk)),
     'integer-raw': encodeIntegers(...all(wideInts)),
     'integer-wide': encodeIntegers(...all(wideDeltas)),
     unsigned: encodeUnsigned(...all(unsigned)),

@@ -1,6 +1,6 @@
 /**
- * Signed int64 column encoding: zigzag deltas + simple8b, RLE for constant deltas, raw
- * fallback. The value count is stored by the caller.
+ * Signed int64 column encoding: zigzag deltas packed with simple8b or a per-block Huffman
+ * code, RLE for constant deltas, raw fallback. The value count is stored by the caller.
  *
  *   u8 mode
  *   0 RAW          count × int64 BE
@@ -8,6 +8,8 @@
  *   2 S8B narrow   svarint first, simple8b of zigzag deltas    (count − 1 values)
  *   3 RLE wide     as 1, deltas taken modulo 2^64
  *   4 S8B wide     as 2, deltas taken modulo 2^64
+ *   5 HUF narrow   svarint first, huffman.ts code of the zigzag deltas (count − 1 values);
+ *                  chosen over 2 when smaller (random walks: ≈ 2.3 instead of 3 bits/value)
  *
  * "Narrow" promises the decoder that every value is a safe integer and every delta is below
  * 2^52 in magnitude, so it may run on doubles. "Wide" blocks (values beyond 2^53, or huge
@@ -19,16 +21,20 @@
  */
 import { ByteWriter, ByteReader, TWO_32, MAX_SAFE, zigzag, unzigzag } from './varint.js';
 import { packNumbers, packHalves, unpackNumbers, unpackHalves, fitsSimple8b } from './simple8b.js';
+import { huffmanCost, appendHuffman, readHuffman } from './huffman.js';
+import { BitWriter, BitReader } from './bitstream.js';
 
 export const INT_RAW = 0;
 export const INT_RLE = 1;
 export const INT_S8B = 2;
 export const INT_RLE_WIDE = 3;
 export const INT_S8B_WIDE = 4;
+export const INT_HUF = 5;
 
 const NARROW_DELTA = 2 ** 52;
 let scratch = new Float64Array(1024);
 let wide = new Uint32Array(2048);
+const packed = new ByteWriter(4096);
 
 export function halvesOf(a: Float64Array | BigInt64Array | BigUint64Array): Uint32Array {
   return new Uint32Array(a.buffer, a.byteOffset, a.length * 2);
@@ -93,9 +99,20 @@ function appendNarrow(out: ByteWriter, v: Float64Array, start: number, end: numb
     if (n > 1) out.svarint(d0);
     return true;
   }
+  packed.len = 0;
+  packNumbers(packed, z, 0, n - 1);
+  const huffmanBits = huffmanCost(z, 0, n - 1);
+  if (huffmanBits < packed.len * 8) {
+    out.byte(INT_HUF);
+    out.svarint(v[start]!);
+    const bw = new BitWriter(out);
+    appendHuffman(bw, z, 0, n - 1);
+    bw.flush();
+    return true;
+  }
   out.byte(INT_S8B);
   out.svarint(v[start]!);
-  packNumbers(out, z, 0, n - 1);
+  out.bytes(packed.buf.subarray(0, packed.len));
   return true;
 }
 
@@ -165,7 +182,7 @@ export function readInt64(r: ByteReader, count: number, signed: boolean): Float6
   const at = r.pos;
   const mode = r.byte();
   if (count === 0) return new Float64Array(0);
-  if (mode === INT_RLE || mode === INT_S8B) {
+  if (mode === INT_RLE || mode === INT_S8B || mode === INT_HUF) {
     const o = new Float64Array(count);
     let v = r.svarint();
     o[0] = v;
@@ -173,7 +190,13 @@ export function readInt64(r: ByteReader, count: number, signed: boolean): Float6
       const d = count > 1 ? r.svarint() : 0;
       for (let i = 1; i < count; i++) o[i] = v += d;
     } else {
-      unpackNumbers(r, o, 1, count - 1);
+      if (mode === INT_S8B) {
+        unpackNumbers(r, o, 1, count - 1);
+      } else {
+        const br = new BitReader(r.buf, r.pos, r.end);
+        readHuffman(r, br, o, 1, count - 1);
+        r.pos = br.byteEnd();
+      }
       for (let i = 1; i < count; i++) o[i] = v += unzigzag(o[i]!);
     }
     return o;

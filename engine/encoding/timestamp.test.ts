@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { encodeTimestamps, decodeTimestamps, timestampCount, TS_RAW, TS_RLE, TS_PACKED } from './timestamp.js';
 import { assertBitsEqual, assertCorrupt, seq } from './helpers.test.js';
+import { MAX_VALUES } from './varint.js';
+import { InvariantError } from '../errors.js';
 
 const MAX = Number.MAX_SAFE_INTEGER;
 const INT64_MAX = 2n ** 63n - 1n;
@@ -96,4 +98,11 @@ test('corrupt input: truncations, unknown mode, base too far away', () => {
   assertCorrupt(() => decodeTimestamps(Uint8Array.of(0x30, 1), 0n));
   const far = encodeTimestamps(0n, Float64Array.of(0, 1), 0, 2);
   assertCorrupt(() => decodeTimestamps(far, 2n ** 60n));
+});
+
+test('blocks larger than MAX_VALUES are refused on write and on read', () => {
+  assert.throws(() => encodeTimestamps(0n, new Float64Array(MAX_VALUES + 1), 0, MAX_VALUES + 1), InvariantError);
+  // RLE header claiming MAX_VALUES + 1 timestamps.
+  const w = Uint8Array.of(0x10, 0x81, 0x80, 0x40, 0, 0, 0, 0, 0, 0, 0, 0, 2);
+  assertCorrupt(() => decodeTimestamps(w, 0n));
 });

@@ -14,11 +14,11 @@
  * delta and the spread max − min below 2^53; otherwise (offsets spanning more than ~104 days
  * between neighbours, or blocks mixing ±2^52 offsets) RAW is used, which pays one BigInt per
  * value. Absolute timestamps must fit int64; offsets must satisfy |offset| ≤ 2^53 − 1;
- * a section holds at most MAX_VALUES (2^24) timestamps.
+ * a section holds at most MAX_VALUES (2^20) timestamps, far above TSM block sizes.
  */
 import { ByteWriter, ByteReader, MAX_SAFE, MAX_VALUES } from './varint.js';
 import { packNumbers, unpackNumbers } from './simple8b.js';
-import { CorruptionError } from '../errors.js';
+import { CorruptionError, InvariantError } from '../errors.js';
 
 export const TS_RAW = 0;
 export const TS_RLE = 1;
@@ -35,6 +35,7 @@ export function encodeTimestamps(base: bigint, offsets: Float64Array, start: num
 
 export function appendTimestamps(w: ByteWriter, base: bigint, offsets: Float64Array, start: number, end: number): void {
   const n = end - start;
+  if (n > MAX_VALUES) throw new InvariantError(`block of ${n} values exceeds MAX_VALUES (${MAX_VALUES})`);
   if (n <= 0) {
     w.byte(TS_RLE << 4);
     w.uvarint(0);
@@ -48,13 +49,18 @@ export function appendTimestamps(w: ByteWriter, base: bigint, offsets: Float64Ar
   let same = true;
   let safe = true;
   const d0 = n > 1 ? offsets[start + 1]! - first : 0;
+  let checked = NaN;
   for (let i = start + 1; i < end; i++) {
     const d = offsets[i]! - offsets[i - 1]!;
     if (d !== d0) same = false;
     if (d < min) min = d;
     if (d > max) max = d;
     if (d > MAX_SAFE || d < -MAX_SAFE) safe = false;
-    while (k > 0 && d % div !== 0) div = POW10[--k]!;
+    // `%` on doubles is an fmod call: test each distinct run of deltas once.
+    if (d !== checked) {
+      while (k > 0 && d % div !== 0) div = POW10[--k]!;
+      checked = d;
+    }
   }
   if (!safe || (!same && max - min > MAX_SAFE)) {
     w.byte(TS_RAW << 4);
@@ -105,10 +111,10 @@ export function readTimestamps(r: ByteReader, base: bigint, out?: Float64Array):
   if (n > MAX_VALUES || (mode === TS_PACKED && n > (r.end - r.pos) * 240 + 1)) {
     throw r.corrupt(`timestamp count ${n} exceeds what the bytes can hold`, at);
   }
+  if (mode === TS_RAW) r.need(8 * n);
   const o = out && out.length >= n ? out.subarray(0, n) : new Float64Array(n);
   if (n === 0) return o;
   if (mode === TS_RAW) {
-    r.need(8 * n);
     for (let i = 0; i < n; i++) o[i] = toOffset(r, r.bigInt64be() - base);
     return o;
   }

@@ -16,7 +16,7 @@ export const TWO_32 = 4294967296;
 export const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 export const BLOCK_FILE = '<block>';
 /** Upper bound on values per encoded section; larger counts in the bytes mean corruption. */
-export const MAX_VALUES = 1 << 24;
+export const MAX_VALUES = 1 << 20;
 
 // Every BigInt64Array ↔ Uint32Array alias in this folder assumes [lo, hi] order.
 if (new Uint8Array(new Uint32Array([1]).buffer)[0] !== 1) {

@@ -1,0 +1,156 @@
+/**
+ * Per-block canonical Huffman code for small unsigned integers (zigzag deltas), for blocks
+ * where simple8b wastes bits: a TSBS-style random walk has deltas in −3..3 with entropy
+ * ≈ 2.15 bits, which simple8b stores in 3 bits and this code in ≈ 2.25.
+ *
+ * Bit stream (bitstream.ts, MSB first); the value count is stored by the caller:
+ *   17 × 4 bits   code length of symbols 0..16 (0 = unused, at most MAX_LEN)
+ *   per value     the canonical code of min(z, 16); symbol 16 is an escape followed by
+ *                 gamma(z − 15) (Elias gamma: N zeros, then the N+1-bit number)
+ *
+ * Limits: every value must be below 2^24 (`huffmanCost` returns Infinity otherwise). Codes
+ * are canonical: sorted by (length, symbol), consecutive values per length.
+ */
+import type { BitWriter, BitReader } from './bitstream.js';
+import type { ByteReader } from './varint.js';
+
+const SYMBOLS = 17;
+const ESC = 16;
+const MAX_LEN = 10;
+/** Escapes stay within one 25-bit peek: gamma(z − 15) has at most 24 leading zeros. */
+const LIMIT = 2 ** 24;
+
+const freq = new Float64Array(SYMBOLS);
+const lens = new Uint8Array(SYMBOLS);
+const codes = new Uint32Array(SYMBOLS);
+const table = new Uint16Array(1 << MAX_LEN);
+
+function gammaBits(k: number): number {
+  return 2 * (31 - Math.clz32(k)) + 1;
+}
+
+/** Huffman code lengths for `f` into `out`, capped at MAX_LEN by flattening the counts. */
+function codeLengths(f: Float64Array, out: Uint8Array): void {
+  const w = Float64Array.from(f);
+  for (;;) {
+    // Nodes: leaves 0..16, internal nodes after; O(n^2) merging is cheap for 17 symbols.
+    const weight: number[] = [];
+    const parent: number[] = [];
+    const alive: number[] = [];
+    for (let s = 0; s < SYMBOLS; s++) {
+      weight.push(w[s]!);
+      parent.push(-1);
+      if (w[s]! > 0) alive.push(s);
+    }
+    out.fill(0);
+    if (alive.length === 1) {
+      out[alive[0]!] = 1;
+      return;
+    }
+    while (alive.length > 1) {
+      alive.sort((a, b) => weight[a]! - weight[b]! || a - b);
+      const a = alive.shift()!;
+      const b = alive.shift()!;
+      const node = weight.length;
+      weight.push(weight[a]! + weight[b]!);
+      parent.push(-1);
+      parent[a] = node;
+      parent[b] = node;
+      alive.push(node);
+    }
+    let max = 0;
+    for (let s = 0; s < SYMBOLS; s++) {
+      if (w[s]! === 0) continue;
+      let d = 0;
+      for (let n = s; parent[n]! >= 0; n = parent[n]!) d++;
+      out[s] = d;
+      if (d > max) max = d;
+    }
+    if (max <= MAX_LEN) return;
+    for (let s = 0; s < SYMBOLS; s++) if (w[s]! > 0) w[s] = Math.ceil(w[s]! / 4);
+  }
+}
+
+function canonical(): void {
+  let code = 0;
+  for (let len = 1; len <= MAX_LEN; len++) {
+    for (let s = 0; s < SYMBOLS; s++) if (lens[s] === len) codes[s] = code++;
+    code <<= 1;
+  }
+}
+
+/**
+ * Builds the code for z[start..start+count) and returns its size in bits, or Infinity when a
+ * value is 2^24 or more. `appendHuffman` must follow immediately (it reuses the tables).
+ */
+export function huffmanCost(z: Float64Array, start: number, count: number): number {
+  freq.fill(0);
+  let escapeBits = 0;
+  for (let i = start; i < start + count; i++) {
+    const v = z[i]!;
+    if (v >= LIMIT) return Infinity;
+    if (v >= ESC) {
+      freq[ESC]!++;
+      escapeBits += gammaBits(v - 15);
+    } else {
+      freq[v]!++;
+    }
+  }
+  codeLengths(freq, lens);
+  canonical();
+  let bits = SYMBOLS * 4 + escapeBits;
+  for (let s = 0; s < SYMBOLS; s++) bits += freq[s]! * lens[s]!;
+  return bits;
+}
+
+/** Writes the code built by the last `huffmanCost` call and the values. */
+export function appendHuffman(w: BitWriter, z: Float64Array, start: number, count: number): void {
+  for (let s = 0; s < SYMBOLS; s++) w.write(lens[s]!, 4);
+  for (let i = start; i < start + count; i++) {
+    const v = z[i]!;
+    if (v < ESC) {
+      w.write(codes[v]!, lens[v]!);
+    } else {
+      w.write(codes[ESC]!, lens[ESC]!);
+      const k = v - 15;
+      const n = 31 - Math.clz32(k);
+      w.write(0, n);
+      w.write(k, n + 1);
+    }
+  }
+}
+
+/** Decodes `count` values into out[outStart..]. */
+export function readHuffman(r: ByteReader, br: BitReader, out: Float64Array, outStart: number, count: number): void {
+  let kraft = 0;
+  for (let s = 0; s < SYMBOLS; s++) {
+    const len = br.read(4);
+    if (len > MAX_LEN) throw r.corrupt(`huffman: code length ${len}`, br.byteEnd());
+    lens[s] = len;
+    if (len) kraft += 2 ** (MAX_LEN - len);
+  }
+  if (kraft === 0 || kraft > 1 << MAX_LEN) throw r.corrupt('huffman: invalid code lengths', br.byteEnd());
+  canonical();
+  table.fill(0);
+  for (let s = 0; s < SYMBOLS; s++) {
+    const len = lens[s]!;
+    if (len === 0) continue;
+    const from = codes[s]! << (MAX_LEN - len);
+    table.fill((s << 4) | len, from, from + (1 << (MAX_LEN - len)));
+  }
+  for (let i = outStart; i < outStart + count; i++) {
+    const e = table[br.peek(MAX_LEN)]!;
+    if (e === 0) throw r.corrupt('huffman: invalid code', br.byteEnd());
+    br.skip(e & 15);
+    const s = e >>> 4;
+    if (s < ESC) {
+      out[i] = s;
+    } else {
+      const w = br.peek(25);
+      if (w === 0) throw r.corrupt('huffman: bad escape', br.byteEnd());
+      const n = Math.clz32(w) - 7;
+      br.skip(n);
+      out[i] = br.read(n + 1) + 15;
+    }
+  }
+}
