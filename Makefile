@@ -22,7 +22,7 @@ serve: build
 	SERVICE__STORAGE__META_DIR=$${SERVICE__STORAGE__META_DIR:-./data/meta} \
 	SERVICE__CHDB__SESSION_DATA_PATH=$${SERVICE__CHDB__SESSION_DATA_PATH:-./data/engine} \
 	SERVICE__SERVER__PORT=$${SERVICE__SERVER__PORT:-$(PORT)} \
-	$(NODE) build/cli/main.js serve $(SERVE_ARGS)
+	$(NODE) --max-semi-space-size=64 build/cli/main.js serve $(SERVE_ARGS)
 
 # Fresh install (npm ci), build, lint, then every *.test.js with Node's test runner.
 test:

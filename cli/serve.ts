@@ -31,6 +31,7 @@ export async function openDeps(config: Config, logger: Logger): Promise<AppDeps>
         { engine, database: req.db, retentionPolicy: req.rp, nowNs: nowNs(), signal: req.signal, hashPassword: hashPasswordArgon2id },
         executeMetaStatement,
         onResult,
+        req.sinkFor,
       ),
     databaseExists: (name) => engine.catalog.database(name) !== undefined,
     ready: async () => !state.stopping,

@@ -14,7 +14,7 @@ import type { EngineOptions } from './options.js';
 import type { Point, Precision } from './point.js';
 import { nowTime } from './time.js';
 import { Wal, type WalWriteEntry } from './wal/wal.js';
-import { parseLineProtocol } from './lineprotocol/parse.js';
+import { describeLineError, parseLineProtocol } from './lineprotocol/parse.js';
 import { formatPoint } from './lineprotocol/format.js';
 import { applyPoints } from './write/apply.js';
 import { partialWriteError, type Rejection } from './write/partial.js';
@@ -219,7 +219,7 @@ export class Engine {
     const rp = this.catalog.resolveRetentionPolicy(req.db, req.rp);
     const now = nowTime();
     const parsed = parseLineProtocol(req.body, { precision: req.precision, defaultSec: now.sec, defaultNsec: now.nsec });
-    const parseFailures = parsed.errors.map((e) => `unable to parse '${e.line}': ${e.reason}`);
+    const parseFailures = parsed.errors.map(describeLineError);
     const { accepted, rejected } = await this.admit(req.db, parsed.points);
     if (accepted.length > 0) {
       const clean = parseFailures.length === 0 && rejected.length === 0;

@@ -16,6 +16,6 @@ export { compileRegex } from './ast/regex.js';
 export { quoteIdent, quoteString, isKeyword } from './ast/keywords.js';
 export type * from './result.js';
 export { executeStatements, type MetaExecutor } from './exec/executor.js';
-export type { QueryContext, QueryUser, StatementOutput } from './exec/context.js';
+export type { QueryContext, QueryUser, StatementOutput, SeriesSink } from './exec/context.js';
 export { zoneOffsetNs } from './exec/zone.js';
 export { executeMetaStatement, isMetaStatement, hashPasswordArgon2id, verifyPassword } from './exec/meta/index.js';

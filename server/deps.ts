@@ -15,7 +15,7 @@
  * - `ready` answers the readiness probe (/health/ready); later it runs a trivial query.
  */
 import type { Precision } from '../engine/index.js';
-import type { Statement, StatementResult } from '../ql/index.js';
+import type { SeriesSink, Statement, StatementResult } from '../ql/index.js';
 
 export type { Precision };
 
@@ -41,12 +41,14 @@ export interface QueryRunRequest {
   readonly rp: string;
   /** Aborted on timeout or client disconnect. */
   readonly signal: AbortSignal;
+  /** Chunked responses: per-statement streaming sink. */
+  readonly sinkFor?: (statementId: number) => SeriesSink;
 }
 
 export interface ServerDeps {
   write(req: WriteRequest): Promise<void>;
   /** Run parsed statements; each result is also handed to `onResult` as soon as it is ready. */
-  query(req: QueryRunRequest, onResult?: (r: StatementResult) => void): Promise<StatementResult[]>;
+  query(req: QueryRunRequest, onResult?: (r: StatementResult) => void | Promise<void>): Promise<StatementResult[]>;
   /** For the request-level 404 of /query (decisions.md "missing database"). */
   databaseExists(name: string): boolean;
   readonly state: NodeState;

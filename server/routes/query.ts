@@ -14,6 +14,7 @@ import { readBody } from '../http/body.js';
 import { sendError } from '../http/errors.js';
 import { parseQuery } from '../http/query.js';
 import { chunkLines } from '../format/chunks.js';
+import { StatementChunkWriter } from '../format/chunk-writer.js';
 import { errorCsv, resultsToCsv } from '../format/csv.js';
 import { parseEpoch, type Epoch } from '../format/epoch.js';
 import { errorJson, resultsToJson } from '../format/json.js';
@@ -88,6 +89,13 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
         reply.onAbort(() => controller.abort(new StrataError('client_gone', 499, 'client went away')));
         const timeoutMs = ctx.options.server.query_timeout_secs * 1000;
         const timer = timeoutMs > 0 ? setTimeout(() => controller.abort(new QueryTimeoutError()), timeoutMs) : undefined;
+        const chunked = params.get('chunked') === 'true' && !csv;
+        const chunkSize = Number(params.get('chunk_size') ?? 10000) || 10000;
+        const warnings = deprecationMessages(statements, method);
+        if (chunked) {
+          await streamChunked(reply, ctx, { statements, db, rp: params.get('rp') ?? '', controller, timer: undefined, epoch, pretty, chunkSize, warnings, timeoutMs: ctx.options.server.query_timeout_secs * 1000 });
+          return;
+        }
         let results: StatementResult[];
         try {
           const run = ctx.deps.query({ statements, db, rp: params.get('rp') ?? '', signal: controller.signal });
@@ -96,18 +104,60 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
         } finally {
           if (timer) clearTimeout(timer);
         }
-        const warnings = deprecationMessages(statements, method);
         results = results.map((r) => {
           const w = warnings.get(r.statementId);
           return w && !r.error ? { ...r, messages: [...(r.messages ?? []), { level: 'warning', text: w }] } : r;
         });
-        respond(reply, results, { csv, epoch, pretty, chunked: params.get('chunked') === 'true', chunkSize: Number(params.get('chunk_size') ?? 10000) || 10000 });
+        respond(reply, results, { csv, epoch, pretty, chunked: false, chunkSize });
       } catch (err) {
         fail(err, pretty);
       }
     })();
   };
   app.get('/query', handle).post('/query', handle);
+}
+
+/** chunked=true: stream each statement's series as 1.x chunk lines while the scan runs. */
+async function streamChunked(
+  reply: import('../http/respond.js').Reply,
+  ctx: RouteContext,
+  o: {
+    statements: Statement[];
+    db: string;
+    rp: string;
+    controller: AbortController;
+    timer: undefined;
+    epoch: Epoch | undefined;
+    pretty: boolean;
+    chunkSize: number;
+    warnings: Map<number, string>;
+    timeoutMs: number;
+  },
+): Promise<void> {
+  const out = reply.stream(200, 'application/json');
+  const writers = new Map<number, StatementChunkWriter>();
+  const writerFor = (id: number) => {
+    let w = writers.get(id);
+    if (!w) writers.set(id, (w = new StatementChunkWriter(id, o.chunkSize, { epoch: o.epoch, pretty: o.pretty }, out.write)));
+    return w;
+  };
+  const timer = o.timeoutMs > 0 ? setTimeout(() => o.controller.abort(new QueryTimeoutError()), o.timeoutMs) : undefined;
+  try {
+    await ctx.deps.query(
+      { statements: o.statements, db: o.db, rp: o.rp, signal: o.controller.signal, sinkFor: writerFor },
+      (r) => {
+        const w = o.warnings.get(r.statementId);
+        const result = w && !r.error ? { ...r, messages: [...(r.messages ?? []), { level: 'warning', text: w }] } : r;
+        return writerFor(r.statementId).finish(result);
+      },
+    );
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    await out.write(errorJson(message));
+  } finally {
+    if (timer) clearTimeout(timer);
+    out.end();
+  }
 }
 
 function respond(
