@@ -22,7 +22,7 @@
 import { ByteWriter, ByteReader, TWO_32, MAX_SAFE, zigzag, unzigzag } from './varint.js';
 import { packNumbers, packHalves, unpackNumbers, unpackHalves, fitsSimple8b } from './simple8b.js';
 import { huffmanCost, appendHuffman, readHuffman } from './huffman.js';
-import { BitWriter, BitReader } from './bitstream.js';
+import { BitWriter } from './bitstream.js';
 
 export const INT_RAW = 0;
 export const INT_RLE = 1;
@@ -193,9 +193,7 @@ export function readInt64(r: ByteReader, count: number, signed: boolean): Float6
       if (mode === INT_S8B) {
         unpackNumbers(r, o, 1, count - 1);
       } else {
-        const br = new BitReader(r.buf, r.pos, r.end);
-        readHuffman(r, br, o, 1, count - 1);
-        r.pos = br.byteEnd();
+        readHuffman(r, o, 1, count - 1);
       }
       for (let i = 1; i < count; i++) o[i] = v += unzigzag(o[i]!);
     }
