@@ -169,21 +169,22 @@ export function decodeIntegers(bytes: Uint8Array, count: number): Float64Array |
   return readIntegers(new ByteReader(bytes), count);
 }
 
-export function readIntegers(r: ByteReader, count: number): Float64Array | BigInt64Array {
-  const v = readInt64(r, count, true);
+export function readIntegers(r: ByteReader, count: number, out?: Float64Array): Float64Array | BigInt64Array {
+  const v = readInt64(r, count, true, out);
   return v instanceof Float64Array ? v : new BigInt64Array(v.buffer, v.byteOffset, count);
 }
 
 /**
  * Decodes `count` values. Returns a Float64Array when every value is a safe integer (for
  * `signed = false`: in [0, 2^53)), else the raw bit patterns as interleaved uint32 halves.
+ * Narrow blocks decode into `out` when it is given and large enough (the common case).
  */
-export function readInt64(r: ByteReader, count: number, signed: boolean): Float64Array | Uint32Array {
+export function readInt64(r: ByteReader, count: number, signed: boolean, out?: Float64Array): Float64Array | Uint32Array {
   const at = r.pos;
   const mode = r.byte();
   if (count === 0) return new Float64Array(0);
   if (mode === INT_RLE || mode === INT_S8B || mode === INT_HUF) {
-    const o = new Float64Array(count);
+    const o = out && out.length >= count ? out.subarray(0, count) : new Float64Array(count);
     let v = r.svarint();
     o[0] = v;
     if (mode === INT_RLE) {
