@@ -7,7 +7,8 @@
  *   type        FieldType code (point.ts): 0 float, 1 integer, 2 boolean, 3 string, 4 unsigned
  *   timestamps  timestamp.ts: u8 mode|scale, uvarint count, first timestamp absolute, deltas
  *   values      per type, each starting with its own u8 encoding choice:
- *               float-block.ts (XOR | decimal), integer.ts, boolean.ts, string.ts, unsigned.ts
+ *               float-block.ts (XOR | decimal | bit-pattern deltas), integer.ts (RLE |
+ *               simple8b | Huffman | raw), unsigned.ts, boolean.ts, string.ts
  *
  * The value count is the timestamp count; value sections do not repeat it. Checksums and
  * block lengths belong to the TSM file layer. Decoding returns timestamps as offsets from the
