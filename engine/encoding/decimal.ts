@@ -15,7 +15,7 @@
  * Applicability (no exceptions are stored): the encoder refuses the block, returning false,
  * unless every value round-trips bit-exactly through m / 10^e with |m| < 2^51 (so deltas and
  * their zigzag stay exact doubles). NaN, ±Inf, -0 and full-precision doubles therefore make
- * the block fall back to XOR (float-block.ts picks per block).
+ * the block fall back to XOR or bit-pattern deltas (float-block.ts picks per block).
  */
 import { ByteWriter, ByteReader, zigzag, unzigzag } from './varint.js';
 import { packNumbers, unpackNumbers } from './simple8b.js';

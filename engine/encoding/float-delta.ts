@@ -35,7 +35,13 @@ function halvesOf(a: Float64Array): Uint32Array {
 }
 
 /** Scratch of the last planFloatDeltas call, consumed by writeFloatDeltas. */
-let planned: { values: Float64Array; start: number; end: number; ref: number } = { values: new Float64Array(0), start: 0, end: 0, ref: 0 };
+interface Plan {
+  values: Float64Array;
+  start: number;
+  end: number;
+  ref: number;
+}
+let planned: Plan = { values: new Float64Array(0), start: 0, end: 0, ref: 0 };
 
 /**
  * Computes the deltas and the reference length of values[start..end) and returns the exact
