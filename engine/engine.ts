@@ -185,6 +185,7 @@ export class Engine {
       if (this.tombstones.hidesReplayed(e.db, e.rp, e.seq, p)) continue;
       if (db.index.check(p) === undefined) {
         db.register(p);
+        db.registerRpFields(rp.name, p);
         ok.push(p);
       }
     }
@@ -220,7 +221,7 @@ export class Engine {
     const now = nowTime();
     const parsed = parseLineProtocol(req.body, { precision: req.precision, defaultSec: now.sec, defaultNsec: now.nsec });
     const parseFailures = parsed.errors.map(describeLineError);
-    const { accepted, rejected } = await this.admit(req.db, parsed.points);
+    const { accepted, rejected } = await this.admit(req.db, rp.name, parsed.points);
     if (accepted.length > 0) {
       const clean = parseFailures.length === 0 && rejected.length === 0;
       await this.log(req.db, rp, accepted, clean ? { precision: req.precision, lines: req.body, now } : undefined);
@@ -232,12 +233,12 @@ export class Engine {
   async writePoints(dbName: string, rpName: string | undefined, points: readonly Point[]): Promise<void> {
     this.assertWritable();
     const rp = this.catalog.resolveRetentionPolicy(dbName, rpName);
-    const { accepted, rejected } = await this.admit(dbName, points);
+    const { accepted, rejected } = await this.admit(dbName, rp.name, points);
     if (accepted.length > 0) await this.log(dbName, rp, accepted, undefined);
     if (rejected.length > 0) throw partialWriteError([], rejected, accepted.length);
   }
 
-  private async admit(dbName: string, points: readonly Point[]): Promise<{ accepted: Point[]; rejected: Rejection[] }> {
+  private async admit(dbName: string, rpName: string, points: readonly Point[]): Promise<{ accepted: Point[]; rejected: Rejection[] }> {
     const db = await this.database(dbName);
     const accepted: Point[] = [];
     const rejected: Rejection[] = [];
@@ -246,6 +247,7 @@ export class Engine {
       if (err) rejected.push({ reason: err.message, cardinality: err instanceof CardinalityLimitError });
       else {
         db.register(p);
+        db.registerRpFields(rpName, p);
         accepted.push(p);
       }
     }
