@@ -18,6 +18,8 @@ import { errorCsv, resultsToCsv } from '../format/csv.js';
 import { parseEpoch, type Epoch } from '../format/epoch.js';
 import { errorJson, resultsToJson } from '../format/json.js';
 import type { RouteContext } from './context.js';
+import { errorStatus, queryMeter } from '../metrics/http.js'; // [ops]
+import { StatementClock } from '../statements/clock.js'; // [ops]
 
 const READ_ONLY_KINDS = new Set(['Select', 'Explain']);
 
@@ -45,6 +47,8 @@ function deprecationMessages(stmts: readonly Statement[], method: string): Map<n
 export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void {
   const handle = (res: HttpResponse, req: HttpRequest): void => {
     const reply = ctx.begin(res, req);
+    const meter = queryMeter(ctx.metrics); // [ops]
+    reply.onAbort(() => meter.done(undefined));
     const method = req.getMethod().toUpperCase();
     const url = parseQuery(req.getQuery());
     const csv = wantsCsv(req.getHeader('accept'));
@@ -54,6 +58,7 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
         ? readBody(reply, { maxBytes: ctx.options.server.max_body_size_bytes, gzip: false, timeoutMs: ctx.options.server.request_timeout_secs * 1000 })
         : Promise.resolve(new Uint8Array());
     const fail = (err: unknown, pretty: boolean) => {
+      meter.done(reply.aborted ? undefined : errorStatus(err));
       if (csv && err instanceof StrataError) reply.send(err.status, errorCsv(err.message), 'text/csv');
       else if (err instanceof StrataError && !(err instanceof DatabaseNotFoundError)) reply.send(err.status, errorJson(err.message, pretty), 'application/json');
       else sendError(reply, err, ctx.log);
@@ -77,10 +82,17 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
             throw new BadRequestError(`error parsing query parameters: ${(err as Error).message}`);
           }
         }
-        const statements = parseQl(q, bind);
+        let statements: Statement[];
+        try {
+          statements = parseQl(q, bind);
+        } catch (err) {
+          ctx.statements.record({ text: q, durationMs: 0, error: (err as Error).message, at: Date.now() }); // [ops]
+          throw err;
+        }
         const db = params.get('db') ?? '';
         const createsDb = statements.some((s) => s.kind === 'CreateDatabase' || s.kind === 'DropDatabase');
         if (db !== '' && !createsDb && !ctx.deps.databaseExists(db)) {
+          meter.done(404); // [ops]
           reply.send(404, errorJson(`database not found: ${db}`, pretty), 'application/json');
           return;
         }
@@ -89,18 +101,25 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
         const timeoutMs = ctx.options.server.query_timeout_secs * 1000;
         const timer = timeoutMs > 0 ? setTimeout(() => controller.abort(new QueryTimeoutError()), timeoutMs) : undefined;
         let results: StatementResult[];
+        const clock = new StatementClock(statements.map((s) => printStatement(s))); // [ops] per-statement summaries
         try {
-          const run = ctx.deps.query({ statements, db, rp: params.get('rp') ?? '', signal: controller.signal });
+          const run = ctx.deps.query({ statements, db, rp: params.get('rp') ?? '', signal: controller.signal }, (r) => clock.result(r));
           const timedOut = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }));
           results = await Promise.race([run, timedOut]);
+        } catch (err) {
+          clock.abandon((err as Error).message ?? String(err), ctx.statements);
+          throw err;
         } finally {
           if (timer) clearTimeout(timer);
         }
+        clock.finish(results, ctx.statements);
+        if (results.some((r) => r.error !== undefined)) meter.statementFailed();
         const warnings = deprecationMessages(statements, method);
         results = results.map((r) => {
           const w = warnings.get(r.statementId);
           return w && !r.error ? { ...r, messages: [...(r.messages ?? []), { level: 'warning', text: w }] } : r;
         });
+        meter.done(200);
         respond(reply, results, { csv, epoch, pretty, chunked: params.get('chunked') === 'true', chunkSize: Number(params.get('chunk_size') ?? 10000) || 10000 });
       } catch (err) {
         fail(err, pretty);
