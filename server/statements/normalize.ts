@@ -78,7 +78,7 @@ function tokenize(text: string): Token[] {
       kind = 'number';
       // Durations: `5m`, `1h30m`, `10s` (digits then a unit, possibly repeated).
       let d = DURATION_UNITS.exec(text.slice(end));
-      while (d && !/[A-Za-z0-9_]/.test(text[end + d[0].length] ?? '')) {
+      while (d && !/[A-Za-z_]/.test(text[end + d[0].length] ?? '')) {
         end += d[0].length;
         kind = 'duration';
         const more = /^[0-9]+/.exec(text.slice(end));
