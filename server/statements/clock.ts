@@ -25,16 +25,17 @@ export class StatementClock {
     this.#last = now;
   }
 
-  /** Every statement produced a result: record them all. */
+  /** The request completed: record every statement that has a result (after a failed one the rest never ran). */
   finish(results: readonly StatementResult[], store: StatementSummaries): void {
     const byId = new Map(results.map((r) => [r.statementId, r]));
-    const unseen = this.texts.filter((_, i) => !this.#seen.has(i)).length;
+    const ran = this.texts.map((_, i) => i).filter((i) => this.#seen.has(i) || byId.has(i));
+    const unseen = ran.filter((i) => !this.#seen.has(i)).length;
     const share = unseen > 0 ? (performance.now() - this.#last) / unseen : 0;
     const at = Date.now();
-    this.texts.forEach((text, i) => {
+    for (const i of ran) {
       const seen = this.#seen.get(i);
-      store.record({ text, durationMs: seen?.ms ?? share, error: seen ? seen.error : byId.get(i)?.error, at });
-    });
+      store.record({ text: this.texts[i] as string, durationMs: seen?.ms ?? share, error: seen ? seen.error : byId.get(i)?.error, at });
+    }
   }
 
   /**
