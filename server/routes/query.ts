@@ -101,7 +101,7 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
         const timeoutMs = ctx.options.server.query_timeout_secs * 1000;
         const timer = timeoutMs > 0 ? setTimeout(() => controller.abort(new QueryTimeoutError()), timeoutMs) : undefined;
         let results: StatementResult[];
-        const clock = new StatementClock(statements.map((s) => printStatement(s))); // [ops] per-statement summaries
+        const clock = new StatementClock(ctx.statements.enabled ? statements.map((s) => printStatement(s)) : []); // [ops] per-statement summaries
         try {
           const run = ctx.deps.query({ statements, db, rp: params.get('rp') ?? '', signal: controller.signal }, (r) => clock.result(r));
           const timedOut = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }));
