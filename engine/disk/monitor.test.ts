@@ -78,6 +78,20 @@ describe('DiskMonitor', () => {
     assert.equal(state.readOnly, true);
   });
 
+  it('start() checks at once and then on its timer until stop()', async () => {
+    const { free, state, monitor, events } = setup();
+    await monitor.start(5);
+    assert.equal(state.readOnly, false);
+    free.set('/wal', 0);
+    for (let i = 0; i < 200 && !state.readOnly; i++) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(state.readOnly, true);
+    monitor.stop();
+    free.set('/wal', 10_000 * MIB);
+    await new Promise((r) => setTimeout(r, 30));
+    assert.equal(state.readOnly, true, 'no check after stop()');
+    assert.equal(events(), 1);
+  });
+
   it('reads real free space with fs.statfs', async () => {
     assert.ok((await statfsFreeBytes('.')) > 0);
   });
