@@ -5,10 +5,10 @@
  * final flush (`deps.close()`), exit 0 (spec "What the service does" item 11).
  */
 import { readFileSync } from 'node:fs';
-import { Engine, nowTime } from '../engine/index.js';
+import { DiskMonitor, Engine, diskThresholds, nowTime, type FreeSpaceSource } from '../engine/index.js';
 import { executeMetaStatement, executeStatements, hashPasswordArgon2id } from '../ql/index.js';
 import { engineOptionsFromConfig } from './engine-options.js';
-import { startServer, type ServerDeps, type ServerOptions } from '../server/index.js';
+import { ServiceMetrics, startServer, type ServerDeps, type ServerOptions } from '../server/index.js';
 import { ConfigError, loadConfig, type Config, type LoadedConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 
@@ -16,13 +16,38 @@ import { createLogger, type Logger } from './logger.js';
 export interface AppDeps extends ServerDeps {
   /** Stop background work, flush the WAL into storage once more, release files. */
   close(): Promise<void>;
+  /** [ops] Metrics fed by the engine (flushes, WAL sequence) and the disk monitor. */
+  readonly metrics: ServiceMetrics;
+  /** [ops] Disk protection ([disk]); started only when `disk.enabled`. */
+  readonly disk: DiskMonitor;
+}
+
+/** Test seams of openDeps. */
+export interface OpenDepsOverrides {
+  /** Free-space source of the disk monitor (default: fs.statfs). */
+  readonly statfs?: FreeSpaceSource;
 }
 
 /** Open the storage engine and adapt it to what the HTTP layer needs. */
-export async function openDeps(config: Config, logger: Logger): Promise<AppDeps> {
-  const engine = await Engine.open(engineOptionsFromConfig(config, logger));
+export async function openDeps(config: Config, logger: Logger, overrides: OpenDepsOverrides = {}): Promise<AppDeps> {
+  // [ops] metrics: the engine reports flushes through its FlushObserver
+  const metrics = new ServiceMetrics({ replicationMode: config.cluster.replication.mode });
+  const engine = await Engine.open(engineOptionsFromConfig(config, logger), metrics.flushObserver);
   const state = engine.state;
+  // [ops] disk protection over every data path; its samples also feed service_disk_free_bytes
+  const disk = new DiskMonitor({
+    paths: [config.storage.wal_dir, config.storage.meta_dir, config.chdb.session_data_path],
+    ...diskThresholds(config.disk),
+    state,
+    logger,
+    ...(overrides.statfs ? { statfs: overrides.statfs } : {}),
+    onReadOnly: () => metrics.diskReadonlyEvents.inc(),
+  });
+  if (config.disk.enabled) await disk.start(config.disk.check_interval_secs * 1000);
+  metrics.bindSources({ walLastSequence: () => engine.lastWalSeq, diskFree: () => disk.sample() });
   return {
+    metrics,
+    disk,
     state,
     write: (req) => engine.write(req),
     query: (req, onResult) =>
@@ -35,7 +60,10 @@ export async function openDeps(config: Config, logger: Logger): Promise<AppDeps>
       ),
     databaseExists: (name) => engine.catalog.database(name) !== undefined,
     ready: async () => !state.stopping,
-    close: () => engine.close(),
+    close: async () => {
+      disk.stop();
+      await engine.close();
+    },
   };
 }
 

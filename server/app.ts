@@ -17,6 +17,11 @@ import type { RouteContext } from './routes/context.js';
 import { registerPingRoutes } from './routes/ping.js';
 import { registerWriteRoutes } from './routes/write.js';
 import { registerQueryRoutes } from './routes/query.js';
+// [ops] metrics and statement summaries
+import { ServiceMetrics } from './metrics/registry.js';
+import { registerMetricsRoutes } from './routes/metrics.js';
+import { registerStatementRoutes } from './routes/statements.js';
+import { StatementSummaries } from './statements/summary.js';
 
 export interface ServerHandle {
   /** The port actually bound (differs from the configured one when that was 0). */
@@ -70,6 +75,8 @@ export async function startServer(
     deps,
     options,
     log,
+    metrics: deps.metrics ?? new ServiceMetrics(),
+    statements: new StatementSummaries(options.statement_summary),
     stopping: () => stopping,
     begin(res, req) {
       inFlight++;
@@ -91,6 +98,8 @@ export async function startServer(
   registerPingRoutes(app, ctx);
   registerWriteRoutes(app, ctx);
   registerQueryRoutes(app, ctx);
+  registerMetricsRoutes(app, ctx); // [ops]
+  registerStatementRoutes(app, ctx); // [ops]
   app.any('/*', (res, req) => ctx.begin(res, req).error(404, 'not found'));
 
   const { bind_address: host, port } = options.server;

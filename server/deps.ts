@@ -16,6 +16,7 @@
  */
 import type { Precision } from '../engine/index.js';
 import type { SeriesSink, Statement, StatementResult } from '../ql/index.js';
+import type { ServiceMetrics } from './metrics/registry.js';
 
 export type { Precision };
 
@@ -53,4 +54,9 @@ export interface ServerDeps {
   databaseExists(name: string): boolean;
   readonly state: NodeState;
   ready(): Promise<boolean>;
+  /**
+   * [ops] The process's metrics registry, when the composition root feeds it (flushes, disk
+   * monitor, WAL sequence). Absent: startServer creates one with only the HTTP-side values.
+   */
+  readonly metrics?: ServiceMetrics;
 }

@@ -19,6 +19,8 @@ import { errorCsv, resultsToCsv } from '../format/csv.js';
 import { parseEpoch, type Epoch } from '../format/epoch.js';
 import { errorJson, resultsToJson } from '../format/json.js';
 import type { RouteContext } from './context.js';
+import { errorStatus, queryMeter } from '../metrics/http.js'; // [ops]
+import { StatementClock } from '../statements/clock.js'; // [ops]
 
 const READ_ONLY_KINDS = new Set(['Select', 'Explain']);
 
@@ -46,6 +48,8 @@ function deprecationMessages(stmts: readonly Statement[], method: string): Map<n
 export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void {
   const handle = (res: HttpResponse, req: HttpRequest): void => {
     const reply = ctx.begin(res, req);
+    const meter = queryMeter(ctx.metrics); // [ops]
+    reply.onAbort(() => meter.done(undefined));
     const method = req.getMethod().toUpperCase();
     const url = parseQuery(req.getQuery());
     const csv = wantsCsv(req.getHeader('accept'));
@@ -55,6 +59,7 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
         ? readBody(reply, { maxBytes: ctx.options.server.max_body_size_bytes, gzip: false, timeoutMs: ctx.options.server.request_timeout_secs * 1000 })
         : Promise.resolve(new Uint8Array());
     const fail = (err: unknown, pretty: boolean) => {
+      meter.done(reply.aborted ? undefined : errorStatus(err));
       if (csv && err instanceof StrataError) reply.send(err.status, errorCsv(err.message), 'text/csv');
       else if (err instanceof StrataError && !(err instanceof DatabaseNotFoundError)) reply.send(err.status, errorJson(err.message, pretty), 'application/json');
       else sendError(reply, err, ctx.log);
@@ -78,10 +83,17 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
             throw new BadRequestError(`error parsing query parameters: ${(err as Error).message}`);
           }
         }
-        const statements = parseQl(q, bind);
+        let statements: Statement[];
+        try {
+          statements = parseQl(q, bind);
+        } catch (err) {
+          ctx.statements.record({ text: q, durationMs: 0, error: (err as Error).message, at: Date.now() }); // [ops]
+          throw err;
+        }
         const db = params.get('db') ?? '';
         const createsDb = statements.some((s) => s.kind === 'CreateDatabase' || s.kind === 'DropDatabase');
         if (db !== '' && !createsDb && !ctx.deps.databaseExists(db)) {
+          meter.done(404); // [ops]
           reply.send(404, errorJson(`database not found: ${db}`, pretty), 'application/json');
           return;
         }
@@ -93,21 +105,30 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
         const chunkSize = Number(params.get('chunk_size') ?? 10000) || 10000;
         const warnings = deprecationMessages(statements, method);
         if (chunked) {
+          if (timer) clearTimeout(timer);
           await streamChunked(reply, ctx, { statements, db, rp: params.get('rp') ?? '', controller, timer: undefined, epoch, pretty, chunkSize, warnings, timeoutMs: ctx.options.server.query_timeout_secs * 1000 });
+          meter.done(200);
           return;
         }
         let results: StatementResult[];
+        const clock = new StatementClock(ctx.statements.enabled ? statements.map((s) => printStatement(s)) : []); // [ops] per-statement summaries
         try {
-          const run = ctx.deps.query({ statements, db, rp: params.get('rp') ?? '', signal: controller.signal });
+          const run = ctx.deps.query({ statements, db, rp: params.get('rp') ?? '', signal: controller.signal }, (r) => clock.result(r));
           const timedOut = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }));
           results = await Promise.race([run, timedOut]);
+        } catch (err) {
+          clock.abandon((err as Error).message ?? String(err), ctx.statements);
+          throw err;
         } finally {
           if (timer) clearTimeout(timer);
         }
+        clock.finish(results, ctx.statements);
+        if (results.some((r) => r.error !== undefined)) meter.statementFailed();
         results = results.map((r) => {
           const w = warnings.get(r.statementId);
           return w && !r.error ? { ...r, messages: [...(r.messages ?? []), { level: 'warning', text: w }] } : r;
         });
+        meter.done(200);
         respond(reply, results, { csv, epoch, pretty, chunked: false, chunkSize });
       } catch (err) {
         fail(err, pretty);

@@ -18,6 +18,7 @@ import { sendError } from '../http/errors.js';
 import { parsePrecision } from '../http/precision.js';
 import { parseQuery } from '../http/query.js';
 import { methodNotAllowed, type RouteContext } from './context.js';
+import { countLines, errorStatus, storedDespite, writeMeter } from '../metrics/http.js'; // [ops]
 
 interface WriteParams {
   readonly db: string;
@@ -46,6 +47,8 @@ function writeError(err: unknown): unknown {
 export function registerWriteRoutes(app: TemplatedApp, ctx: RouteContext): void {
   const write = (res: HttpResponse, req: HttpRequest): void => {
     const reply = ctx.begin(res, req);
+    const meter = writeMeter(ctx.metrics); // [ops]
+    reply.onAbort(() => meter.done(undefined));
     let params: WriteParams;
     let body: Promise<Uint8Array>;
     try {
@@ -58,15 +61,24 @@ export function registerWriteRoutes(app: TemplatedApp, ctx: RouteContext): void 
         declaredLength: declaredLength(req.getHeader('content-length')),
       });
     } catch (err) {
+      meter.done(errorStatus(err));
       sendError(reply, err, ctx.log);
       return;
     }
     void (async () => {
+      let lines = 0;
       try {
         const bytes = await body;
+        // [ops] payload size after decompression; points = lines, since the engine took them all
+        ctx.metrics.writePayloadBytes.observe(bytes.byteLength);
+        lines = countLines(bytes);
         await ctx.deps.write({ ...params, body: bytes });
+        ctx.metrics.ingestionPoints.inc(lines);
+        meter.done(204);
         reply.empty(204);
       } catch (err) {
+        ctx.metrics.ingestionPoints.inc(storedDespite(err, lines)); // [ops] a partial write keeps its good lines
+        meter.done(reply.aborted ? undefined : errorStatus(err));
         sendError(reply, writeError(err), ctx.log);
       }
     })();
