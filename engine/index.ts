@@ -54,3 +54,4 @@ export type { DirectoryLock } from './fs/lock.js';
 export * as encoding from './encoding/index.js';
 /** Retention enforcement service (`[retention]`): see retention/service.ts. */
 export { RetentionService, type RetentionOptions, type RetentionCounters } from './retention/service.js';
+export type { WriteListener, WrittenRange } from './write/listeners.js';
