@@ -135,8 +135,8 @@ export class ContinuousQueryScheduler {
     await this.execute(cq, w, plan.window.startNs, plan.window.endNs, nowNs);
   }
 
-  /** Run `cq` over [startNs, endNs) now (also used by tests and an admin "run now"). */
-  async execute(cq: ContinuousQueryInfo, w: WindowedSelect, startNs: bigint, endNs: bigint, nowNs: bigint): Promise<void> {
+  /** Run `cq` over [startNs, endNs) through the normal query path. */
+  private async execute(cq: ContinuousQueryInfo, w: WindowedSelect, startNs: bigint, endNs: bigint, nowNs: bigint): Promise<void> {
     const ctx: QueryContext = { engine: this.engine, database: cq.database, retentionPolicy: '', nowNs };
     try {
       const [result] = await executeStatements([withTimeRange(w, startNs, endNs)], ctx);
