@@ -17,6 +17,7 @@ import { Wal, type WalWriteEntry } from './wal/wal.js';
 import { describeLineError, parseLineProtocol } from './lineprotocol/parse.js';
 import { formatPoint } from './lineprotocol/format.js';
 import { applyPoints } from './write/apply.js';
+import { WriteListeners } from './write/listeners.js';
 import { partialWriteError, type Rejection } from './write/partial.js';
 import { EMPTY_CURSOR, type Cursor, type CursorRequest } from './query/cursor.js';
 import { SeriesCursor } from './query/series-cursor.js';
@@ -56,6 +57,8 @@ export class Engine {
   readonly flusher: Flusher;
   readonly tombstones = new Tombstones();
   readonly compactor: CompactionService;
+  /** Told the (db, rp, measurement, time range) of every applied write (materialized views). */
+  readonly writeListeners = new WriteListeners();
 
   private constructor(
     readonly options: EngineOptions,
@@ -275,6 +278,7 @@ export class Engine {
       });
       const db = this.databases.get(dbName);
       if (db) this.noteApplied(applyPoints(db, rp, points, seq), seq);
+      this.writeListeners.notify(dbName, rp.name, points);
     } finally {
       if (--this.pendingWrites === 0) for (const f of this.idle.splice(0)) f();
     }

@@ -54,3 +54,6 @@ export type { DirectoryLock } from './fs/lock.js';
 export * as encoding from './encoding/index.js';
 // [ops] disk protection
 export { DiskMonitor, diskThresholds, statfsFreeBytes, type DiskMonitorOptions, type FreeSpaceSource } from './disk/monitor.js';
+/** Retention enforcement service (`[retention]`): see retention/service.ts. */
+export { RetentionService, type RetentionOptions, type RetentionCounters } from './retention/service.js';
+export type { WriteListener, WrittenRange } from './write/listeners.js';
