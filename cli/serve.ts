@@ -5,8 +5,16 @@
  * final flush (`deps.close()`), exit 0 (spec "What the service does" item 11).
  */
 import { readFileSync } from 'node:fs';
-import { DiskMonitor, Engine, diskThresholds, nowTime, type FreeSpaceSource } from '../engine/index.js';
-import { executeMetaStatement, executeStatements, hashPasswordArgon2id } from '../ql/index.js';
+import { DiskMonitor, Engine, RetentionService, diskThresholds, nowTime, type FreeSpaceSource } from '../engine/index.js';
+import {
+  ContinuousQueryScheduler,
+  MaterializedViewMaintainer,
+  executeMetaStatement,
+  executeStatements,
+  hashPasswordArgon2id,
+  viewTargetOf,
+} from '../ql/index.js';
+import { parseDurationMs } from './duration.js';
 import { engineOptionsFromConfig } from './engine-options.js';
 import { ServiceMetrics, startServer, type ServerDeps, type ServerOptions } from '../server/index.js';
 import { ConfigError, loadConfig, type Config, type LoadedConfig } from './config.js';
@@ -45,6 +53,20 @@ export async function openDeps(config: Config, logger: Logger, overrides: OpenDe
   });
   if (config.disk.enabled) await disk.start(config.disk.check_interval_secs * 1000);
   metrics.bindSources({ walLastSequence: () => engine.lastWalSeq, diskFree: () => disk.sample() });
+  // Background services of the spec: retention enforcement, continuous queries, views.
+  const retention = config.retention.enabled
+    ? new RetentionService(engine, { intervalMs: parseDurationMs(config.retention.interval) ?? 12 * 3_600_000, logger })
+    : undefined;
+  const cqs = new ContinuousQueryScheduler(engine, { logger });
+  const views = new MaterializedViewMaintainer(engine, { logger });
+  const meta = views.metaExecutor(executeMetaStatement);
+  engine.writeGuard = (db, rp, m) => {
+    const v = viewTargetOf(engine.catalog, db, rp, m);
+    return v ? `measurement "${m}" is maintained by materialized view "${v.name}"` : undefined;
+  };
+  retention?.start();
+  cqs.start();
+  views.start();
   return {
     metrics,
     disk,
@@ -54,7 +76,7 @@ export async function openDeps(config: Config, logger: Logger, overrides: OpenDe
       executeStatements(
         req.statements,
         { engine, database: req.db, retentionPolicy: req.rp, nowNs: nowNs(), signal: req.signal, hashPassword: hashPasswordArgon2id },
-        executeMetaStatement,
+        meta,
         onResult,
         req.sinkFor,
       ),
@@ -62,6 +84,9 @@ export async function openDeps(config: Config, logger: Logger, overrides: OpenDe
     ready: async () => !state.stopping,
     close: async () => {
       disk.stop();
+      await retention?.stop();
+      await cqs.stop();
+      await views.stop();
       await engine.close();
     },
   };

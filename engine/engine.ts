@@ -56,6 +56,11 @@ export class Engine {
   readonly blockCache: BlockCache;
   readonly flusher: Flusher;
   readonly tombstones = new Tombstones();
+  /**
+   * Refuses client writes to some measurements (materialized-view targets); returns the reason.
+   * writePoints (CQs, views, INTO) is not guarded.
+   */
+  writeGuard: ((db: string, rp: string, measurement: string) => string | undefined) | undefined;
   readonly compactor: CompactionService;
   /** Told the (db, rp, measurement, time range) of every applied write (materialized views). */
   readonly writeListeners = new WriteListeners();
@@ -224,12 +229,29 @@ export class Engine {
     const now = nowTime();
     const parsed = parseLineProtocol(req.body, { precision: req.precision, defaultSec: now.sec, defaultNsec: now.nsec });
     const parseFailures = parsed.errors.map(describeLineError);
-    const { accepted, rejected } = await this.admit(req.db, rp.name, parsed.points);
+    const guarded = this.applyWriteGuard(req.db, rp.name, parsed.points);
+    const { accepted, rejected } = await this.admit(req.db, rp.name, guarded.points);
+    rejected.push(...guarded.rejected);
     if (accepted.length > 0) {
       const clean = parseFailures.length === 0 && rejected.length === 0;
       await this.log(req.db, rp, accepted, clean ? { precision: req.precision, lines: req.body, now } : undefined);
     }
     if (parseFailures.length > 0 || rejected.length > 0) throw partialWriteError(parseFailures, rejected, accepted.length);
+  }
+
+  private applyWriteGuard(db: string, rp: string, points: readonly Point[]): { points: readonly Point[]; rejected: Rejection[] } {
+    const guard = this.writeGuard;
+    if (!guard) return { points, rejected: [] };
+    const verdict = new Map<string, string | undefined>();
+    const kept: Point[] = [];
+    const rejected: Rejection[] = [];
+    for (const p of points) {
+      let reason = verdict.get(p.measurement);
+      if (!verdict.has(p.measurement)) verdict.set(p.measurement, (reason = guard(db, rp, p.measurement)));
+      if (reason) rejected.push({ reason, cardinality: false });
+      else kept.push(p);
+    }
+    return { points: kept, rejected };
   }
 
   /** Store already parsed points (SELECT INTO, continuous queries); same durability as write(). */
