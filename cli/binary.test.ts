@@ -89,8 +89,8 @@ describe('single executable dist/strata', { skip: skipReason(), timeout: 120_000
     rmSync(dir, { recursive: true, force: true });
   });
 
-  function start(args: string[]): { child: ChildProcess; exited: Promise<number | null>; output: () => string } {
-    const child = spawn(join(dir, 'strata'), args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  function start(args: string[], extraEnv: NodeJS.ProcessEnv = {}): { child: ChildProcess; exited: Promise<number | null>; output: () => string } {
+    const child = spawn(join(dir, 'strata'), args, { cwd: dir, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     let output = '';
     child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
@@ -158,5 +158,30 @@ describe('single executable dist/strata', { skip: skipReason(), timeout: 120_000
     );
     second.child.kill('SIGTERM');
     assert.equal(await second.exited, 0, second.output());
+  });
+
+  it('backs up and restores (when this build has those commands)', async (t) => {
+    const help = start(['--help']);
+    assert.equal(await help.exited, 0, help.output());
+    if (!/^\s+backup\b/m.test(help.output()) || !/^\s+restore\b/m.test(help.output())) {
+      t.skip('this build has no backup/restore commands');
+      return;
+    }
+    const backup = start(['backup', '--output', join(dir, 'backup')]);
+    assert.equal(await backup.exited, 0, backup.output());
+    const restored = {
+      SERVICE__STORAGE__WAL_DIR: join(dir, 'restored', 'wal'),
+      SERVICE__STORAGE__META_DIR: join(dir, 'restored', 'meta'),
+      SERVICE__CHDB__SESSION_DATA_PATH: join(dir, 'restored', 'engine'),
+    };
+    const restore = start(['restore', '--input', join(dir, 'backup')], restored);
+    assert.equal(await restore.exited, 0, restore.output());
+    const server = start(['serve'], restored);
+    await untilPing(server.output);
+    const read = await http(port, 'GET', SELECT);
+    assert.equal(read.status, 200, read.body);
+    assert.deepEqual((JSON.parse(read.body) as { results: [{ series: [{ values: unknown[][] }] }] }).results[0].series[0].values, EXPECTED);
+    server.child.kill('SIGTERM');
+    assert.equal(await server.exited, 0, server.output());
   });
 });
