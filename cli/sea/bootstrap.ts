@@ -10,7 +10,7 @@ import { getAsset, getRawAsset, isSea } from 'node:sea';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { registerAddons } from './addons.js';
-import { ensureExtracted, type SeaManifest } from './cache.js';
+import { ensureExtracted, SeaCacheError, type SeaManifest } from './cache.js';
 
 async function boot(): Promise<void> {
   if (!isSea()) throw new Error('cli/sea/bootstrap runs only inside the strata single executable');
@@ -23,6 +23,7 @@ async function boot(): Promise<void> {
 }
 
 boot().catch((err: unknown) => {
-  process.stderr.write(`strata: ${(err as Error).message ?? String(err)}\n`);
+  const text = err instanceof SeaCacheError ? err.message : ((err as Error).stack ?? String(err));
+  process.stderr.write(`strata: ${text}\n`);
   process.exit(1);
 });
