@@ -4,7 +4,7 @@ NODE ?= node
 PORT ?= 8086
 TEST_CONCURRENCY ?= 2
 
-.PHONY: install build serve test test-only lint clean binary perf
+.PHONY: install build serve test test-only lint clean binary binary-if-tools perf
 
 node_modules/.install-stamp: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -30,7 +30,7 @@ test:
 	@touch node_modules/.install-stamp
 	$(MAKE) --no-print-directory test-only
 
-test-only: build lint-only
+test-only: build lint-only binary-if-tools
 	$(NODE) --test --test-concurrency=$(TEST_CONCURRENCY) $$(find build -name '*.test.js' | sort)
 
 lint: build lint-only
@@ -40,3 +40,13 @@ lint-only:
 
 clean:
 	rm -rf build dist
+
+# Single executable for this platform (Node SEA, no download): dist/strata. Needs the devDependencies
+# esbuild and postject (or STRATA_SEA_TOOLS=<a node_modules dir holding them>). See cli/sea/build.mjs.
+binary: build
+	$(NODE) cli/sea/build.mjs
+
+# For the tests (cli/binary.test.ts): build dist/strata when esbuild and postject are installed.
+binary-if-tools: build
+	@if $(NODE) cli/sea/build.mjs --check-tools >/dev/null 2>&1; then $(NODE) cli/sea/build.mjs; \
+	else echo "binary: esbuild/postject not installed; dist/strata not built (cli/binary.test.ts skips)"; fi
