@@ -57,3 +57,23 @@ test('DROP SERIES forgets the series; DROP DATABASE does not resurrect data from
   assert.deepEqual(e.openedDatabase('db')!.index.measurementNames(), ['m']);
   await e.close();
 });
+
+test('a point written after a DELETE survives restarts (tombstone marks stay below new file generations)', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'strata-del-'));
+  let e = await open(root);
+  await e.catalog.createDatabase('db');
+  await e.write({ db: 'db', precision: 'ns', body: body(['m,host=a v=1 1', 'm,host=a v=1 2']) });
+  await e.flush();
+  const all = { db: 'db', measurements: ['m'], expr: { op: 'eq' as const, key: 'host', value: 'a' }, minNs: 0n, maxNs: 10n, dropSeries: false };
+  await e.delete(all);
+  await e.delete(all);
+  await e.close();
+  e = await open(root);
+  await e.write({ db: 'db', precision: 'ns', body: body(['m,host=a v=9 5']) });
+  await e.flush();
+  assert.deepEqual(await times(e, 'a'), [5]);
+  await e.close();
+  e = await open(root);
+  assert.deepEqual(await times(e, 'a'), [5], 'the point written after the deletes is still there after a restart');
+  await e.close();
+});

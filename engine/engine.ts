@@ -151,6 +151,13 @@ export class Engine {
       db = await Database.open(this.options.dataDir, name, this.options.cardinality, this.options.logger);
       const rps = this.catalog.database(name)?.rps.map((r) => r.name) ?? [];
       await loadShards(db, rps, this.options.logger, this.blockCache);
+      // Generations handed out as tombstone marks were never written to disk: keep new files above them.
+      for (const set of db.shardSets.values()) {
+        for (const shard of set.shards) {
+          shard.generationFloor = this.tombstones.markFloor(shard);
+          shard.files?.reserveBelow(shard.generationFloor);
+        }
+      }
       this.databases.set(name, db);
     }
     return db;

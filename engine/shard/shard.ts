@@ -28,6 +28,14 @@ export class Shard {
     this.baseNs = BigInt(startSec) * NS_PER_SEC_BIG;
   }
 
+  /**
+   * Identity of the shard independent of where the data directory lives (tombstone marks are
+   * keyed by it, so a restored or moved data directory keeps its deletes).
+   */
+  get key(): string {
+    return `${this.db}\u0000${this.rp}\u0000${this.startSec}_${this.spanSec}`;
+  }
+
   get endSec(): number {
     return this.startSec + this.spanSec;
   }
@@ -45,10 +53,14 @@ export class Shard {
     return (sec - this.startSec) * 1e9 + nsec;
   }
 
+  /** Lowest generation new files of this shard may use (see TsmFileSet.reserveBelow). */
+  generationFloor = 0;
+
   async ensureFiles(logger: EngineLogger, blockCache: BlockCache | undefined): Promise<TsmFileSet> {
     if (!this.files) {
       await mkdir(this.dir, { recursive: true });
       this.files = await TsmFileSet.open(this.dir, { logger, blockCache });
+      this.files.reserveBelow(this.generationFloor);
     }
     return this.files;
   }

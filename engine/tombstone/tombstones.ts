@@ -48,7 +48,7 @@ export class Tombstones implements TombstoneFilter {
   private relevant(shard: Shard): Live[] {
     const list = this.byDb.get(shard.db);
     if (!list) return [];
-    return list.filter((t) => (t.info.retentionPolicy === undefined || t.info.retentionPolicy === shard.rp) && t.info.marks[shard.dir] !== undefined);
+    return list.filter((t) => (t.info.retentionPolicy === undefined || t.info.retentionPolicy === shard.rp) && t.info.marks[shard.key] !== undefined);
   }
 
   isClean(shard: Shard): boolean {
@@ -61,10 +61,20 @@ export class Tombstones implements TombstoneFilter {
     const { measurement, tags } = parseSeriesKey(seriesKey);
     const out: [bigint, bigint][] = [];
     for (const t of list) {
-      if (fileGeneration >= t.info.marks[shard.dir]!) continue;
+      if (fileGeneration >= t.info.marks[shard.key]!) continue;
       if (tombstoneCovers(t, measurement, tags)) out.push([t.min, t.max]);
     }
     return out;
+  }
+
+  /** Highest mark any tombstone recorded for a shard (new files must get generations above it). */
+  markFloor(shard: Shard): number {
+    let floor = 0;
+    for (const t of this.byDb.get(shard.db) ?? []) {
+      const m = t.info.marks[shard.key];
+      if (m !== undefined && m > floor) floor = m;
+    }
+    return floor;
   }
 
   /** During WAL replay: is this point (logged at `seq`) hidden by a later delete? */

@@ -97,6 +97,14 @@ export class TsmFileSet {
     return new TsmFileSet(dir, options, live, maxGeneration + 1);
   }
 
+  /**
+   * Never hand out generations below `floor` (generations recorded elsewhere, e.g. as
+   * tombstone marks, must stay "in the past" across restarts even if no file carries them).
+   */
+  reserveBelow(floor: number): void {
+    if (this.nextGen < floor) this.nextGen = floor;
+  }
+
   /** A new generation number for a flush (sequence 1). Never reused within this set. */
   nextGeneration(): number {
     if (this.nextGen > MAX_NAME_NUMBER) throw new InvariantError(`TSM generation counter exhausted in ${this.dir}`);

@@ -37,7 +37,7 @@ export async function applyDelete(db: Database, catalog: Catalog, appliedSeq: bi
     if (req.rp !== undefined && rp !== req.rp) continue;
     for (const shard of set.shards) {
       if (shard.endNs <= req.minNs || shard.baseNs > req.maxNs) continue;
-      marks[shard.dir] = shard.files ? shard.files.nextGeneration() : 0;
+      marks[shard.key] = shard.files ? shard.files.nextGeneration() : 0;
       const lo = req.minNs - shard.baseNs;
       const hi = req.maxNs - shard.baseNs;
       const minOff = lo < 0n ? 0 : Number(lo);
