@@ -52,3 +52,5 @@ export { lockDirectory, DirectoryLockedError } from './fs/lock.js';
 export type { DirectoryLock } from './fs/lock.js';
 /** Block encodings (TSM value formats), exposed for perf/ benchmarks and format tools. */
 export * as encoding from './encoding/index.js';
+/** Backup / restore / inspect tools (cli/backup.ts, cli/restore.ts, cli/inspect.ts). */
+export * from './backup/index.js';
