@@ -4,8 +4,9 @@
  * live process holds the WAL directory's LOCK. An interrupted restore is completed by running
  * the same command again (engine/backup/restore.ts explains the journal).
  */
-import { restoreBackup } from '../engine/index.js';
-import { engineDirs } from './backup.js';
+import { DirectoryLockedError, restoreBackup } from '../engine/index.js';
+import { engineDirs, stepDelay } from './backup.js';
+import { ToolUsageError } from './tool-errors.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { createProgress, type Progress } from './progress.js';
@@ -16,6 +17,10 @@ export async function runRestore(config: Config, input: string, logger: Logger, 
     logger,
     onPhase: (phase) => progress.phase(phase),
     onProgress: (done, total, file) => progress.update(done, total, file),
+    onStep: stepDelay(),
+  }).catch((err: unknown) => {
+    if (err instanceof DirectoryLockedError) throw new ToolUsageError(`${err.message}: stop the server before restoring`);
+    throw err;
   });
   if (result.completedEarlier) {
     progress.done(`completed the interrupted restore of ${input}`);

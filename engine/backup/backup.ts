@@ -20,7 +20,7 @@
  * `manifest.json` is written and the directory renamed to `<output>`. An interrupted run
  * leaves no `<output>`; the next run deletes the leftover and starts over.
  */
-import { mkdir, readdir, rm, rmdir } from 'node:fs/promises';
+import { mkdir, readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { moveFile, writeFileAtomic } from '../fs/atomic.js';
 import { silentLogger, type EngineLogger } from '../logger.js';
@@ -89,12 +89,15 @@ export async function createBackup(source: EngineDirs, output: string, options: 
   await step('checksum');
   const rel = [...metaFiles.map((f) => `meta/${f}`), ...wal.files.map((f) => `wal/${f}`), ...data.files.map((f) => `data/${f}`)];
   const files: ManifestFile[] = [];
+  let expected = 0;
+  for (const path of rel) expected += (await stat(join(tmp, ...path.split('/')))).size;
   let total = 0;
   for (const path of rel) {
     const digest = await hashFile(join(tmp, ...path.split('/')));
     files.push({ path, ...digest });
     total += digest.size;
-    options.onProgress?.(total, total, path);
+    options.onProgress?.(total, Math.max(total, expected), path);
+    await options.onStep?.(`file:${path}`);
   }
   await step('sync');
   await fsyncTree(tmp);

@@ -84,7 +84,7 @@ function targetsOf(dirs: EngineDirs): Record<Section, string> {
 }
 
 /** Complete the swaps of an interrupted restore; idempotent. */
-async function finishSwaps(journal: Journal, log: EngineLogger): Promise<void> {
+async function finishSwaps(journal: Journal, log: EngineLogger, onStep?: RestoreOptions['onStep']): Promise<void> {
   for (const s of journal.swaps) {
     const [staged, target, old] = await Promise.all([exists(s.staged), exists(s.target), exists(s.old)]);
     if (!staged) continue; // already in place
@@ -92,6 +92,7 @@ async function finishSwaps(journal: Journal, log: EngineLogger): Promise<void> {
       throw new BackupError(`cannot finish the interrupted restore: ${s.target}, ${s.staged} and ${s.old} all exist; was a server started meanwhile?`);
     }
     if (target) await moveFile(s.target, s.old);
+    await onStep?.(`moved-aside:${s.section}`);
     await moveFile(s.staged, s.target);
     log.info({ target: s.target }, 'restore: directory swapped in');
   }
@@ -125,6 +126,7 @@ async function stage(input: string, manifest: Manifest, swaps: readonly Swap[], 
     }
     done += f.size;
     opts.onProgress?.(done, manifest.totalBytes, f.path);
+    await opts.onStep?.(`file:${f.path}`);
   }
   for (const s of swaps) await fsyncTree(s.staged);
 }
@@ -175,7 +177,7 @@ export async function restoreBackup(input: string, dirs: EngineDirs, opts: Resto
     await step('journal');
     await writeFileAtomic(journalPath, JSON.stringify(journal, null, 2) + '\n');
     await step('swap');
-    await finishSwaps(journal, log);
+    await finishSwaps(journal, log, opts.onStep);
     await rm(journalPath, { force: true });
     await fsyncDir(dirname(journalPath));
     log.info({ input: src, files: manifest.files.length }, 'restore finished');
