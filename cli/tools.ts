@@ -33,13 +33,36 @@ function required(value: unknown, flag: string): string {
   return value;
 }
 
+/**
+ * The text of `--name <value>` exactly as typed. cac (mri) turns numeric-looking values into
+ * numbers, which breaks nanosecond timestamps (> 2^53) and names such as a database "007".
+ */
+export function rawFlag(name: string, argv: readonly string[] = process.argv): string | undefined {
+  let found: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === `--${name}` && i + 1 < argv.length) found = argv[++i];
+    else if (a.startsWith(`--${name}=`)) found = a.slice(name.length + 3);
+  }
+  return found;
+}
+
+function rawFlags<T extends object>(options: T, names: readonly string[]): T {
+  const out: Record<string, unknown> = { ...(options as Record<string, unknown>) };
+  for (const n of names) {
+    const v = rawFlag(n);
+    if (v !== undefined) out[n.replace(/-(\w)/g, (_m, c: string) => c.toUpperCase())] = v;
+  }
+  return out as T;
+}
+
 export function registerToolCommands(cli: CAC): void {
   cli
     .command('backup', 'copy WAL, meta and data into a new backup directory (the server may be running)')
     .option('--output <dir>', 'backup directory to create (must not exist or be empty)')
     .action(async (options: GlobalOptions & { output?: string }) => {
       const { config, log } = setup(options);
-      await runBackup(config, required(options.output, '--output'), log);
+      await runBackup(config, required(rawFlag('output') ?? options.output, '--output'), log);
     });
 
   cli
@@ -47,7 +70,7 @@ export function registerToolCommands(cli: CAC): void {
     .option('--input <dir>', 'backup directory (made by strata backup)')
     .action(async (options: GlobalOptions & { input?: string }) => {
       const { config, log } = setup(options);
-      await runRestore(config, required(options.input, '--input'), log);
+      await runRestore(config, required(rawFlag('input') ?? options.input, '--input'), log);
     });
 
   cli
@@ -62,7 +85,7 @@ export function registerToolCommands(cli: CAC): void {
     .option('--lponly', 'line protocol only, without the # DDL / # DML / # CONTEXT headers')
     .action(async (options: GlobalOptions & ExportOptions) => {
       const { config, log } = setup(options);
-      await runExport(config, options, log);
+      await runExport(config, rawFlags(options, ['output', 'database', 'retention', 'measurement', 'start', 'end']), log);
     });
 
   cli
@@ -77,7 +100,9 @@ export function registerToolCommands(cli: CAC): void {
     .option('--password <password>', 'HTTP basic auth password')
     .action(async (files: string[], options: GlobalOptions & ImportOptions) => {
       const { config, log } = setup(options);
-      await runImport(config, files, options, log);
+      // mri drops a bare `-`; it means stdin.
+      const all = process.argv.slice(2).includes('-') && !files.includes('-') ? [...files, '-'] : files;
+      await runImport(config, all, rawFlags(options, ['host', 'data-dir', 'database', 'retention', 'precision', 'username', 'password']), log);
     });
 
   cli
@@ -87,7 +112,7 @@ export function registerToolCommands(cli: CAC): void {
     .option('--json', 'print the report as JSON')
     .action(async (options: GlobalOptions & { data?: string; wal?: string; json?: boolean }) => {
       const { config } = setup(options);
-      const damaged = await runInspect(config, options);
+      const damaged = await runInspect(config, rawFlags(options, ['data', 'wal']));
       if (damaged) process.exitCode = 2;
     });
 }
