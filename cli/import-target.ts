@@ -4,6 +4,7 @@
  * (server stopped; same code paths as the server's handlers).
  */
 import { Engine, nowTime, type Precision } from '../engine/index.js';
+import { ToolUsageError } from './tool-errors.js';
 import { executeMetaStatement, executeStatements, hashPasswordArgon2id, parseQuery } from '../ql/index.js';
 
 export interface WriteOutcome {
@@ -27,13 +28,23 @@ function droppedOf(message: string, lines: number): number {
   return m ? Number(m[1]) : lines;
 }
 
+/** fetch, with "server not reachable" turned into a one-line usage error. */
+async function call(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
+    throw new ToolUsageError(`cannot reach the server at ${new URL(url).origin}: ${cause}`);
+  }
+}
+
 export function httpTarget(host: string, auth: { username?: string | undefined; password?: string | undefined }): ImportTarget {
   const base = host.replace(/\/+$/, '');
   const headers: Record<string, string> = {};
   if (auth.username !== undefined) headers['Authorization'] = 'Basic ' + Buffer.from(`${auth.username}:${auth.password ?? ''}`).toString('base64');
   return {
     async ddl(statement) {
-      const res = await fetch(`${base}/query`, {
+      const res = await call(`${base}/query`, {
         method: 'POST',
         headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ q: statement }).toString(),
@@ -44,7 +55,7 @@ export function httpTarget(host: string, auth: { username?: string | undefined; 
     async write(db, rp, precision, lines) {
       const q = new URLSearchParams({ db, precision: WIRE[precision] });
       if (rp !== undefined) q.set('rp', rp);
-      const res = await fetch(`${base}/write?${q.toString()}`, { method: 'POST', headers, body: lines.join('\n') });
+      const res = await call(`${base}/write?${q.toString()}`, { method: 'POST', headers, body: lines.join('\n') });
       if (res.status === 204) return { failed: 0 };
       const text = await res.text();
       let error = text;

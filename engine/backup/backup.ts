@@ -21,7 +21,7 @@
  * leaves no `<output>`; the next run deletes the leftover and starts over.
  */
 import { mkdir, readdir, rm, rmdir, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { moveFile, writeFileAtomic } from '../fs/atomic.js';
 import { silentLogger, type EngineLogger } from '../logger.js';
 import { checkpointData } from './checkpoint-data.js';
@@ -74,6 +74,10 @@ export async function createBackup(source: EngineDirs, output: string, options: 
     await options.onStep?.(name);
   };
   const out = resolve(output);
+  for (const dir of [source.walDir, source.metaDir, source.dataDir]) {
+    const r = relative(resolve(dir), out);
+    if (r === '' || (!r.startsWith('..') && !isAbsolute(r))) throw new BackupError(`backup output ${out} must not be inside ${resolve(dir)}`);
+  }
   if (!(await isEmptyOrMissing(out))) throw new BackupError(`backup output ${out} exists and is not empty`);
   const tmp = out + BACKUP_TEMP_SUFFIX;
   await rm(tmp, { recursive: true, force: true });

@@ -109,7 +109,12 @@ export async function inspectDataDir(dataDir: string, onFile?: (file: string) =>
         const files: TsmFileReport[] = [];
         for (const n of names) {
           onFile?.(join(dir, n));
-          files.push(await inspectTsmFile(join(dir, n), series));
+          try {
+            files.push(await inspectTsmFile(join(dir, n), series));
+          } catch (err) {
+            // Removed by a live server's compaction between listing and opening: not damage.
+            if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+          }
         }
         const sum = (f: (r: TsmFileReport) => number) => files.reduce((a, r) => a + f(r), 0);
         out.push({
