@@ -70,12 +70,23 @@ async function take(from: string, to: string, counts: { linked: number; copied: 
   }
 }
 
-async function checkpointShard(src: string, dst: string, counts: { linked: number; copied: number }, logger: EngineLogger): Promise<string[]> {
+/** Test seam: runs after each listing of a shard directory, before its files are taken. */
+export type AfterList = (dir: string, names: readonly string[]) => Promise<void>;
+
+async function checkpointShard(
+  src: string,
+  dst: string,
+  counts: { linked: number; copied: number },
+  logger: EngineLogger,
+  afterList: AfterList | undefined,
+): Promise<string[]> {
   await mkdir(dst, { recursive: true });
   const taken = new Set<string>();
   for (let pass = 0; ; pass++) {
     let missed = false;
-    for (const name of await listTsm(src)) {
+    const names = await listTsm(src);
+    await afterList?.(src, names);
+    for (const name of names) {
       if (taken.has(name)) continue;
       if (await take(join(src, name), join(dst, name), counts)) taken.add(name);
       else missed = true;
@@ -102,14 +113,14 @@ async function checkpointShard(src: string, dst: string, counts: { linked: numbe
 }
 
 /** Copy `dataDir` into `targetDir` (which exists and is empty). */
-export async function checkpointData(dataDir: string, targetDir: string, logger: EngineLogger): Promise<DataCheckpoint> {
+export async function checkpointData(dataDir: string, targetDir: string, logger: EngineLogger, afterList?: AfterList): Promise<DataCheckpoint> {
   const files: string[] = [];
   const counts = { linked: 0, copied: 0 };
   for (const db of await subdirs(dataDir)) {
     for (const rp of await subdirs(join(dataDir, db))) {
       for (const shard of await subdirs(join(dataDir, db, rp))) {
         if (!parseShardDirName(shard)) continue;
-        const names = await checkpointShard(join(dataDir, db, rp, shard), join(targetDir, db, rp, shard), counts, logger);
+        const names = await checkpointShard(join(dataDir, db, rp, shard), join(targetDir, db, rp, shard), counts, logger, afterList);
         for (const n of names) files.push(`${db}/${rp}/${shard}/${n}`);
       }
     }

@@ -13,7 +13,7 @@
  */
 import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SEGMENT_HEADER_SIZE, decodeSegmentHeader } from '../wal/record.js';
+import { SEGMENT_HEADER_SIZE, decodeSegmentHeader, encodeSegmentHeader, segmentFileName } from '../wal/record.js';
 import { readAt, scanSegment } from '../wal/scan.js';
 import { listSegments } from '../wal/segment.js';
 import type { EngineLogger } from '../logger.js';
@@ -28,7 +28,13 @@ export interface WalCheckpoint {
   readonly skipped: readonly { readonly segment: string; readonly offset: number; readonly reason: string }[];
 }
 
-export async function checkpointWal(walDir: string, targetDir: string, logger: EngineLogger): Promise<WalCheckpoint> {
+export async function checkpointWal(
+  walDir: string,
+  targetDir: string,
+  logger: EngineLogger,
+  /** Test seam: runs after the segments were listed, before any is opened. */
+  afterList?: (names: readonly string[]) => Promise<void>,
+): Promise<WalCheckpoint> {
   let segments: Awaited<ReturnType<typeof listSegments>>;
   try {
     segments = await listSegments(walDir);
@@ -36,6 +42,7 @@ export async function checkpointWal(walDir: string, targetDir: string, logger: E
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { files: [], lastSeq: 0n, entries: 0, skipped: [] };
     throw err;
   }
+  await afterList?.(segments.map((s) => s.name));
   const files: string[] = [];
   const skipped: { segment: string; offset: number; reason: string }[] = [];
   let lastSeq = 0n;
@@ -45,8 +52,10 @@ export async function checkpointWal(walDir: string, targetDir: string, logger: E
     try {
       fh = await open(join(walDir, ref.name), 'r');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue; // truncated meanwhile: flushed
-      throw err;
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      // Truncated meanwhile: flushed. Its name still bounds the seqs used so far.
+      if (ref.firstSeq - 1n > lastSeq) lastSeq = ref.firstSeq - 1n;
+      continue;
     }
     try {
       const size = (await fh.stat()).size;
@@ -74,6 +83,13 @@ export async function checkpointWal(walDir: string, targetDir: string, logger: E
     } finally {
       await fh.close();
     }
+  }
+  if (files.length === 0 && lastSeq > 0n) {
+    // Every listed segment was truncated: keep the sequence going after a restore, as the
+    // empty segment a fully flushed WAL keeps does.
+    const name = segmentFileName(lastSeq + 1n);
+    await writeFile(join(targetDir, name), encodeSegmentHeader(lastSeq + 1n));
+    files.push(name);
   }
   return { files, lastSeq, entries, skipped };
 }
