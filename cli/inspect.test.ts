@@ -50,6 +50,7 @@ describe('strata inspect', { timeout: 60_000 }, () => {
     assert.equal(clean.code, 0, clean.stdout + clean.stderr);
     assert.match(clean.stdout, /shard i\/autogen\/\d+_\d+: 1 files, 4 series, \d+ blocks, 500 points/);
     assert.match(clean.stdout, /3 entries/);
+    assert.match(clean.stdout, /series log .*series\.log: 5 records, \d+ bytes: ok/);
     assert.match(clean.stdout, /no damage found/);
 
     const tsm = findFiles(dirs.data, '.tsm')[0]!;

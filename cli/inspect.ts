@@ -5,7 +5,7 @@
  * (the command then exits 2); a torn tail at the end of the last WAL segment is an
  * interrupted append, reported but not counted as damage.
  */
-import { inspectDataDir, inspectWalDir, type ShardReport, type WalSegmentReport } from '../engine/index.js';
+import { inspectDataDir, inspectSeriesLogs, inspectWalDir, type SeriesLogReport, type ShardReport, type WalSegmentReport } from '../engine/index.js';
 import type { Config } from './config.js';
 import { formatAmount } from './progress.js';
 
@@ -13,12 +13,14 @@ export interface InspectReport {
   readonly dataDir: string;
   readonly walDir: string;
   readonly shards: readonly ShardReport[];
+  readonly seriesLogs: readonly SeriesLogReport[];
   readonly wal: readonly WalSegmentReport[];
   readonly problems: number;
 }
 
 export async function inspect(dataDir: string, walDir: string, onFile?: (f: string) => void): Promise<InspectReport> {
   const shards = await inspectDataDir(dataDir, onFile);
+  const seriesLogs = await inspectSeriesLogs(dataDir);
   const wal = await inspectWalDir(walDir).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return [];
     throw err;
@@ -26,7 +28,8 @@ export async function inspect(dataDir: string, walDir: string, onFile?: (f: stri
   let problems = 0;
   for (const s of shards) for (const f of s.files) problems += f.problems.length;
   for (const w of wal) problems += w.problems.filter((p) => !p.torn).length;
-  return { dataDir, walDir, shards, wal, problems };
+  for (const l of seriesLogs) problems += l.problems.length;
+  return { dataDir, walDir, shards, seriesLogs, wal, problems };
 }
 
 const perPoint = (bytes: number, points: number) => (points > 0 ? (bytes / points).toFixed(2) : '-');
@@ -45,6 +48,10 @@ export function formatInspect(r: InspectReport): string {
     }
   }
   if (r.shards.length === 0) out.push('  (no shards)');
+  for (const l of r.seriesLogs) {
+    out.push(`  series log ${l.file}: ${l.records} records, ${l.bytes} bytes: ${l.problems.length === 0 ? 'ok' : 'DAMAGED'}`);
+    for (const p of l.problems) out.push(`    offset ${p.offset}: ${p.reason}`);
+  }
   out.push(`wal ${r.walDir}`);
   for (const w of r.wal) {
     const bad = w.problems.filter((p) => !p.torn).length;

@@ -8,6 +8,8 @@ export {
   inspectDataDir,
   inspectTsmFile,
   inspectWalDir,
+  inspectSeriesLogs,
+  type SeriesLogReport,
   type Problem,
   type ShardReport,
   type TsmFileReport,

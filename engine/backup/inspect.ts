@@ -1,15 +1,17 @@
 /**
  * `strata inspect`: verify and summarise the engine's files without opening the engine.
  * TSM files: header, footer and index checksums (TsmReader.open), then every block's checksum
- * (readBlock). WAL segments: header and every record's checksum (the replay scanner). Read
- * only; safe next to a running server (TSM files are immutable, WAL bytes below the committed
- * size are never rewritten; a record being appended shows up as a torn tail of the last segment).
+ * (readBlock). Series logs: every record's checksum. WAL segments: header and every record's
+ * checksum (the replay scanner). Read only; safe next to a running server (TSM files are
+ * immutable, WAL bytes below the committed size are never rewritten; a record being appended
+ * shows up as a torn tail of the last segment).
  */
-import { open, readdir, stat } from 'node:fs/promises';
+import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CorruptionError } from '../errors.js';
 import { initChecksum } from '../fs/checksum.js';
 import { decodeName } from '../database.js';
+import { decodeRecords, SERIES_LOG_FILE } from '../series/log.js';
 import { parseShardDirName } from '../shard/shard-set.js';
 import { parseTsmFileName, splitCompositeKey } from '../tsm/format.js';
 import { TsmReader } from '../tsm/reader.js';
@@ -166,6 +168,34 @@ export async function inspectWalDir(walDir: string): Promise<WalSegmentReport[]>
     } finally {
       await fh.close();
     }
+  }
+  return out;
+}
+
+export interface SeriesLogReport {
+  readonly db: string;
+  readonly file: string;
+  readonly bytes: number;
+  readonly records: number;
+  readonly problems: readonly Problem[];
+}
+
+/** The series log of every database directory: record checksums and framing. */
+export async function inspectSeriesLogs(dataDir: string): Promise<SeriesLogReport[]> {
+  await initChecksum();
+  const out: SeriesLogReport[] = [];
+  for (const db of await subdirs(dataDir)) {
+    const file = join(dataDir, db, SERIES_LOG_FILE);
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw err;
+    }
+    const { records, validLength, damage } = decodeRecords(bytes);
+    const problems = damage === undefined ? [] : [{ file, offset: validLength, reason: `${damage}; ${bytes.length - validLength} bytes after it unreadable` }];
+    out.push({ db: decodeName(db), file, bytes: bytes.length, records: records.length, problems });
   }
   return out;
 }
