@@ -1,10 +1,15 @@
 #!/usr/bin/env node
-/** `strata` command line: serve, config, version. Errors print one message and exit 1. */
+/**
+ * `strata` command line: serve, config, version, and the file tools backup, restore, export,
+ * import and inspect (each loads the configuration exactly as `serve` does). Errors print one
+ * message and exit 1.
+ */
 import { cac } from 'cac';
 import { StrataError } from '../engine/index.js';
 import { SERVICE_VERSION } from '../server/index.js';
 import { ConfigError, formatConfigToml } from './config.js';
 import { loadProcessConfig, serve } from './serve.js';
+import { registerToolCommands, ToolUsageError } from './tools.js';
 
 class UsageError extends Error {}
 
@@ -26,6 +31,8 @@ cli.command('config', 'print the effective configuration as TOML').action((optio
   process.stdout.write(formatConfigToml(loaded.config));
 });
 
+registerToolCommands(cli);
+
 cli.command('version', 'print the version').action(() => {
   process.stdout.write(`strata ${SERVICE_VERSION}\n`);
 });
@@ -44,7 +51,7 @@ async function main(): Promise<void> {
     await cli.runMatchedCommand();
   } catch (err) {
     const known =
-      err instanceof ConfigError || err instanceof UsageError || err instanceof StrataError || (err as Error).name === 'CACError';
+      err instanceof ConfigError || err instanceof UsageError || err instanceof ToolUsageError || err instanceof StrataError || (err as Error).name === 'CACError';
     const message = known ? `strata: ${(err as Error).message}` : `strata: ${(err as Error).stack ?? String(err)}`;
     process.stderr.write(`${message}\n`);
     process.exit(1);

@@ -236,7 +236,7 @@ export class Engine {
     const now = nowTime();
     const parsed = parseLineProtocol(req.body, { precision: req.precision, defaultSec: now.sec, defaultNsec: now.nsec });
     const parseFailures = parsed.errors.map(describeLineError);
-    const guarded = this.applyWriteGuard(req.db, rp.name, parsed.points);
+    const guarded = this.applyWriteGuard(req.db, rp.name, dropExpired(rp, parsed.points, now.sec));
     const { accepted, rejected } = await this.admit(req.db, rp.name, guarded.points);
     rejected.push(...guarded.rejected);
     if (accepted.length > 0) {
@@ -246,9 +246,14 @@ export class Engine {
     if (parseFailures.length > 0 || rejected.length > 0) throw partialWriteError(parseFailures, rejected, accepted.length);
   }
 
-  private applyWriteGuard(db: string, rp: string, points: readonly Point[]): { points: readonly Point[]; rejected: Rejection[] } {
+  private applyWriteGuard(
+    db: string,
+    rp: string,
+    input: { points: readonly Point[]; rejected: Rejection[] },
+  ): { points: readonly Point[]; rejected: Rejection[] } {
     const guard = this.writeGuard;
-    if (!guard) return { points, rejected: [] };
+    const points = input.points;
+    if (!guard) return input;
     const verdict = new Map<string, string | undefined>();
     const kept: Point[] = [];
     const rejected: Rejection[] = [];
@@ -258,7 +263,7 @@ export class Engine {
       if (reason) rejected.push({ reason, cardinality: false });
       else kept.push(p);
     }
-    return { points: kept, rejected };
+    return { points: kept, rejected: [...input.rejected, ...rejected] };
   }
 
   /** Store already parsed points (SELECT INTO, continuous queries); same durability as write(). */
@@ -392,4 +397,21 @@ export class Engine {
     }
     await this.wal.close();
   }
+}
+
+/**
+ * 1.x refuses points older than the retention policy keeps (`points beyond retention policy`):
+ * they would be deleted by the next retention pass anyway.
+ */
+function dropExpired(rp: RetentionPolicyInfo, points: readonly Point[], nowSec: number): { points: readonly Point[]; rejected: Rejection[] } {
+  if (rp.durationSec === 0) return { points, rejected: [] };
+  const cutoff = nowSec - rp.durationSec;
+  if (!points.some((p) => p.sec < cutoff)) return { points, rejected: [] };
+  const kept: Point[] = [];
+  const rejected: Rejection[] = [];
+  for (const p of points) {
+    if (p.sec < cutoff) rejected.push({ reason: 'points beyond retention policy', cardinality: false });
+    else kept.push(p);
+  }
+  return { points: kept, rejected };
 }

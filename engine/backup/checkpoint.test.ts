@@ -1,0 +1,111 @@
+/**
+ * The two races the backup's consistency argument rests on, made deterministic with the
+ * checkpoint seams: a compaction that replaces the listed TSM files before they are linked,
+ * and a flush that truncates the listed WAL segment before it is copied. Either way the
+ * copies still hold every point.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Engine } from '../engine.js';
+import { silentLogger } from '../logger.js';
+import { engineOptions } from '../options.js';
+import { readSeries } from '../testing/read-all.js';
+import type { EngineDirs } from './backup.js';
+import { checkpointData } from './checkpoint-data.js';
+import { checkpointMeta } from './checkpoint-meta.js';
+import { checkpointWal } from './checkpoint-wal.js';
+
+const dirsIn = (root: string): EngineDirs => ({ walDir: join(root, 'wal'), metaDir: join(root, 'meta'), dataDir: join(root, 'data') });
+const open = (d: EngineDirs) => Engine.open(engineOptions({ ...d, flushIntervalSec: 0, compaction: { intervalMs: 0, coldAfterMs: 1, maxFileBytes: 1 << 30 } }));
+const batch = (from: number) => Buffer.from(Array.from({ length: 100 }, (_, i) => `m,host=h${i % 3} v=${from + i} ${from + i}`).join('\n'));
+
+async function count(d: EngineDirs): Promise<number> {
+  const e = await open(d);
+  try {
+    let n = 0;
+    for (const h of ['h0', 'h1', 'h2']) n += (await readSeries(e, { db: 'db', measurement: 'm', seriesKey: `m,host=${h}`, field: 'v' })).length;
+    return n;
+  } finally {
+    await e.close();
+  }
+}
+
+async function copyDirs(root: string): Promise<EngineDirs> {
+  const d = dirsIn(root);
+  for (const dir of Object.values(d) as string[]) await mkdir(dir, { recursive: true });
+  return d;
+}
+
+test('TSM files compacted away between listing and linking: the outputs are taken instead', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'strata-ckpt-'));
+  const src = dirsIn(join(root, 'src'));
+  const e = await open(src);
+  await e.catalog.createDatabase('db');
+  for (let k = 0; k < 3; k++) {
+    await e.write({ db: 'db', precision: 'ns', body: batch(k * 100) });
+    await e.flush();
+  }
+  const dst = await copyDirs(join(root, 'dst'));
+  await checkpointMeta(src.metaDir, dst.metaDir, silentLogger);
+  const listings: string[][] = [];
+  const result = await checkpointData(src.dataDir, dst.dataDir, silentLogger, async (_dir, names) => {
+    listings.push([...names]);
+    if (listings.length === 1) await e.compactor.runOnce(); // replaces every listed file
+  });
+  assert.equal(e.compactor.counters.compactions, 1);
+  await e.close();
+  assert.equal(listings.length, 2, 'listed again after a file vanished');
+  assert.equal(listings[0]!.length, 3);
+  assert.ok(listings[1]!.every((n) => !listings[0]!.includes(n)), 'the second listing holds only the outputs');
+  assert.ok(result.files.some((f) => f.endsWith(listings[1]![0]!)));
+  assert.equal(await count(dst), 300);
+});
+
+test('a WAL segment truncated between listing and copying: its points are in the data copy', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'strata-ckpt-'));
+  const src = dirsIn(join(root, 'src'));
+  const e = await open(src);
+  await e.catalog.createDatabase('db');
+  await e.write({ db: 'db', precision: 'ns', body: batch(0) });
+  await e.write({ db: 'db', precision: 'ns', body: batch(100) });
+  const dst = await copyDirs(join(root, 'dst'));
+  await checkpointMeta(src.metaDir, dst.metaDir, silentLogger);
+  const wal = await checkpointWal(src.walDir, dst.walDir, silentLogger, async (names) => {
+    assert.equal(names.length, 1);
+    await e.flush(); // TSM file published, series log synced, then the segment deleted
+  });
+  assert.equal(wal.entries, 0);
+  assert.equal(wal.lastSeq, 0n, 'the truncated segment started at seq 1');
+  await checkpointData(src.dataDir, dst.dataDir, silentLogger);
+  await e.write({ db: 'db', precision: 'ns', body: batch(200) }); // after the backup: not required
+  await e.close();
+  assert.equal(await count(dst), 200);
+  assert.ok((await readdir(dst.walDir)).length <= 1);
+});
+
+test('a WAL copy keeps whole records only and continues the sequence', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'strata-ckpt-'));
+  const src = dirsIn(join(root, 'src'));
+  const e = await open(src);
+  await e.catalog.createDatabase('db');
+  await e.write({ db: 'db', precision: 'ns', body: batch(0) });
+  await e.flush();
+  await e.write({ db: 'db', precision: 'ns', body: batch(100) });
+  const dst = await copyDirs(join(root, 'dst'));
+  await checkpointMeta(src.metaDir, dst.metaDir, silentLogger);
+  const wal = await checkpointWal(src.walDir, dst.walDir, silentLogger);
+  await checkpointData(src.dataDir, dst.dataDir, silentLogger);
+  assert.equal(wal.entries, 1);
+  assert.equal(wal.lastSeq, e.lastWalSeq);
+  await e.close();
+  assert.equal(await count(dst), 200);
+  const again = await open(dst);
+  try {
+    assert.ok(again.lastWalSeq >= wal.lastSeq);
+  } finally {
+    await again.close();
+  }
+});
