@@ -1,0 +1,112 @@
+/**
+ * An acknowledged write survives SIGKILL (HTTP level). Several rounds on the same directories:
+ * concurrent writers send points (single lines and multi-line batches); as soon as one of them
+ * has its 204 the server is SIGKILLed in the response callback, with other writes in flight.
+ * After each restart every point that got a 204 in any round must be there with its exact
+ * value. Points whose request got no answer may or may not be there.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { exec, query, removeDir, startServer, stopServer, type Server } from './harness.js';
+
+const ROUNDS = 10;
+const WRITERS = 4;
+const BASE_MS = 1_700_000_000_000; // ms timestamps: exact as JS numbers when read back
+
+/** POST /write; resolves with the status, or 0 when the connection failed. Calls onStatus synchronously. */
+function write(port: number, body: string, onStatus: (status: number) => void): Promise<number> {
+  return new Promise((ok) => {
+    const req = request(
+      { host: '127.0.0.1', port, method: 'POST', path: '/write?db=dur&precision=ms', agent: false },
+      (res) => {
+        onStatus(res.statusCode ?? 0);
+        res.resume();
+        res.on('end', () => ok(res.statusCode ?? 0));
+        res.on('error', () => ok(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', () => ok(0));
+    req.end(body);
+  });
+}
+
+/** Deterministic PRNG (mulberry32) so a failing round can be replayed. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('SIGKILL right after a 204 loses nothing', { timeout: 300_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'strata-crash-'));
+  let srv: Server | undefined;
+  after(async () => {
+    if (srv) await stopServer(srv, 'SIGKILL');
+    removeDir(dir);
+  });
+
+  it(`${ROUNDS} rounds, ${WRITERS} concurrent writers, every acknowledged point survives`, async (t) => {
+    const acked = new Map<string, string>(); // "time|w" -> "v"
+    const rand = prng(20261121);
+    srv = await startServer({ dir });
+    await exec(srv.port, 'CREATE DATABASE dur');
+
+    for (let round = 0; round < ROUNDS; round++) {
+      const s: Server = srv;
+      const killAfter = 3 + Math.floor(rand() * 40); // acknowledged requests before the kill
+      let acks = 0;
+      let killed = false;
+      const onStatus = (status: number): void => {
+        if (status !== 204 || killed) return;
+        acks++;
+        if (acks >= killAfter) {
+          killed = true;
+          s.child.kill('SIGKILL'); // synchronously, in the 204's response callback
+        }
+      };
+      const writer = async (w: number): Promise<void> => {
+        for (let seq = 0; !killed && seq < 100_000; seq++) {
+          const n = seq % 3 === 0 ? 1 + (seq % 7) : 1; // some multi-line batches
+          const lines: [string, string][] = [];
+          for (let k = 0; k < n; k++) {
+            const t = BASE_MS + round * 100_000_000 + w * 10_000_000 + seq * 10 + k;
+            const v = `${round * 1_000_000 + seq * 10 + k}`;
+            lines.push([`${t}|w${w}`, v]);
+          }
+          const body = lines.map(([key, v]) => { const [t, wt] = key.split('|'); return `dur,w=${wt} v=${v}i,r=${round}i ${t}`; }).join('\n');
+          const status = await write(s.port, body, onStatus);
+          if (status === 204) for (const [key, v] of lines) acked.set(key, v);
+          else if (status !== 0) assert.fail(`round ${round}: /write answered ${status} before the kill`);
+        }
+      };
+      await Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(w)));
+      const exit = await s.exited;
+      assert.equal(exit.signal, 'SIGKILL', `round ${round}: server was not killed (acks ${acks}/${killAfter})\n${s.log()}`);
+
+      srv = await startServer({ dir });
+      const answer = await query(srv.port, 'SELECT v, w FROM dur', { db: 'dur', epoch: 'ms' });
+      const stored = new Map<string, string>();
+      for (const row of rawRows(answer)) stored.set(`${row[0]}|${row[2]}`, row[1] ?? '');
+      assert.ok(stored.size >= acked.size, `round ${round}: ${stored.size} stored < ${acked.size} acknowledged`);
+      const missing = [...acked].filter(([key, v]) => stored.get(key) !== v);
+      assert.deepEqual(missing.slice(0, 10), [], `round ${round}: ${missing.length} of ${acked.size} acknowledged points lost or changed\n${srv.log().slice(-2000)}`);
+    }
+    t.diagnostic(`${acked.size} acknowledged points checked after ${ROUNDS} SIGKILLs`);
+    assert.ok(acked.size >= ROUNDS * 3, `only ${acked.size} points acknowledged`);
+  });
+});
+
+/** Rows of the first series, every cell as a string. */
+function rawRows(answer: unknown): string[][] {
+  const a = answer as { results?: { series?: { values?: unknown[][] }[] }[] };
+  return (a.results?.[0]?.series?.[0]?.values ?? []).map((r) => r.map((c) => String(c)));
+}
