@@ -125,16 +125,16 @@ describe('influx CLI 1.6.7', { timeout: 120_000, skip }, () => {
     const rp = rows(await query(srv.port, 'SHOW RETENTION POLICIES ON pirates'));
     assert.deepEqual(rp, [
       ['autogen', '0s', '168h0m0s', 1, true],
-      ['oneday', '24h0m0s', '1h0m0s', 1, false],
+      ['archive', '0s', '24h0m0s', 1, false],
     ]);
     const q = (s: string) => query(srv.port, s, { db: 'pirates', epoch: 's' });
-    assert.deepEqual(rows(await q('SELECT * FROM oneday.treasures')), [
+    assert.deepEqual(rows(await q('SELECT * FROM archive.treasures')), [
       [1439856000, 'dread_pirate_roberts', 801],
       [1439856000, 'flint', 29],
       [1439856000, 'sparrow', 38],
       [1439856360, 'tetra', 47],
     ]);
-    assert.deepEqual(rows(await q('SELECT * FROM oneday.ships')), [
+    assert.deepEqual(rows(await q('SELECT * FROM archive.ships')), [
       [1439856000, 'flint', 14, 'sloop of war', 'Walrus', false],
       [1439859600, 'sparrow', 32, 'galleon', 'Black Pearl', true],
     ]);
@@ -142,7 +142,7 @@ describe('influx CLI 1.6.7', { timeout: 120_000, skip }, () => {
     // Nothing leaked into the default policy or another measurement.
     assert.deepEqual(rows(await q('SELECT count(*) FROM autogen.treasures')), []);
     assert.deepEqual(rows(await q('SHOW MEASUREMENTS')), [['log'], ['ships'], ['treasures']]);
-    const fields = await query(srv.port, 'SHOW FIELD KEYS FROM oneday.ships', { db: 'pirates' });
+    const fields = await query(srv.port, 'SHOW FIELD KEYS FROM archive.ships', { db: 'pirates' });
     assert.deepEqual(rows(fields), [
       ['guns', 'integer'],
       ['name', 'string'],
