@@ -31,12 +31,17 @@ describe('python3-influxdb', { timeout: 120_000, skip: skipReason() }, () => {
     removeDir(srv.dir);
   });
 
-  it('runs every client check against strata', async () => {
+  it('runs every client check against strata', async (t) => {
     const res = await runCmd(PYTHON, [join(FIXTURES, 'python_influxdb_client.py'), String(srv.port)], {
       timeoutMs: 90_000,
       env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', PYTHONIOENCODING: 'utf-8' },
     });
     const out = res.stdout + res.stderr;
+    // One subtest per check of the script, so the report names them.
+    for (const m of res.stdout.matchAll(/^(ok|FAILED) (.*)$/gm)) {
+      const [, verdict, name] = m;
+      await t.test(`python: ${name}`, () => assert.equal(verdict, 'ok', out));
+    }
     assert.equal(res.code, 0, `${out}\n--- server log ---\n${srv.log().slice(-3000)}`);
     const last = res.stdout.trim().split('\n').at(-1) ?? '';
     const summary = JSON.parse(last) as { version: string; checks: number };
