@@ -108,6 +108,27 @@ describe('influx CLI 1.6.7', { timeout: 120_000, skip }, () => {
     assert.match(out, /time host value\n---- ---- -----\n2    tty  3\n/);
   });
 
+  it('chunked answers (the CLI always sends chunked=true): 25000 rows, default chunk size 10000', async () => {
+    await influx(['-execute', 'CREATE DATABASE big']);
+    const lines = Array.from({ length: 25_000 }, (_, i) => `big,h=${'ab'[i % 2]} v=${i},s="x${i}" ${1_000_000_000 + i}`);
+    const w = await http(srv.port, 'POST', '/write?db=big&precision=s', lines.join('\n'));
+    assert.equal(w.status, 204, w.body);
+    const table = await influx(['-database', 'big', '-execute', 'SELECT * FROM big']);
+    assert.equal(table.code, 0, table.stderr);
+    const out = table.stdout.split('\n');
+    assert.equal(out.length, 25_004); // name, header, ----, 25000 rows, final ''
+    assert.deepEqual(out.slice(0, 5), ['name: big', 'time                h s      v', '----                - -      -', '1000000000000000000 a x0     0', '1000000001000000000 b x1     1']);
+    assert.equal(out[25_002], '1000024999000000000 b x24999 24999');
+    // -format json shows one result per chunk (as 1.6.7 does with its own chunks).
+    const json = await influx(['-database', 'big', '-format', 'json', '-execute', 'SELECT v FROM big GROUP BY h']);
+    const parsed = JSON.parse(json.stdout) as { results: { series: { tags: { h: string }; values: [number, number][] }[] }[] };
+    assert.deepEqual(
+      parsed.results.map((r) => r.series.map((s) => [s.tags.h, s.values.length])),
+      [[['a', 10_000]], [['a', 2_500]], [['b', 10_000]], [['b', 2_500]]],
+    );
+    assert.ok(json.stdout.includes('[1000024999000000000,24999]]'), 'last row, ns time printed exactly');
+  });
+
   it('-version prints the shell version without contacting the server', async () => {
     const res = await runCmd(INFLUX, ['-version']);
     assert.equal(res.code, 0);
