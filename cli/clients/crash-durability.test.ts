@@ -48,62 +48,112 @@ function prng(seed: number): () => number {
   };
 }
 
+interface CrashPlan {
+  readonly rounds: number;
+  readonly env?: Record<string, string>;
+  /** Kill on the first 204 after this many acknowledged requests... */
+  readonly minAcks: (rand: () => number) => number;
+  /** ...and not before this many ms into the round. */
+  readonly minMs: (rand: () => number) => number;
+  /** Lines per request for a writer's seq-th request. */
+  readonly lines: (seq: number) => number;
+}
+
+/** Runs the rounds on one set of directories; returns how many acknowledged points were checked. */
+async function crashRounds(dir: string, plan: CrashPlan, holder: { srv?: Server }): Promise<number> {
+  const acked = new Map<string, string>(); // "time|w" -> "v"
+  const rand = prng(20261121);
+  let srv = await startServer({ dir, env: plan.env });
+  holder.srv = srv;
+  await exec(srv.port, 'CREATE DATABASE dur');
+
+  for (let round = 0; round < plan.rounds; round++) {
+    const s: Server = srv;
+    const killAfter = plan.minAcks(rand);
+    const killAt = Date.now() + plan.minMs(rand);
+    let acks = 0;
+    let killed = false;
+    const onStatus = (status: number): void => {
+      if (status !== 204 || killed) return;
+      acks++;
+      if (acks >= killAfter && Date.now() >= killAt) {
+        killed = true;
+        s.child.kill('SIGKILL'); // synchronously, in the 204's response callback
+      }
+    };
+    const writer = async (w: number): Promise<void> => {
+      for (let seq = 0; !killed && seq < 100_000; seq++) {
+        const n = plan.lines(seq);
+        const lines: [string, string][] = [];
+        for (let k = 0; k < n; k++) {
+          const id = seq * 1000 + k;
+          lines.push([`${BASE_MS + round * 1_000_000_000 + w * 100_000_000 + id}|w${w}`, `${round * 100_000_000 + id}`]);
+        }
+        const body = lines
+          .map(([key, v]) => {
+            const [t, wt] = key.split('|');
+            return `dur,w=${wt} v=${v}i,r=${round}i ${t}`;
+          })
+          .join('\n');
+        const status = await write(s.port, body, onStatus);
+        if (status === 204) for (const [key, v] of lines) acked.set(key, v);
+        else if (status !== 0) assert.fail(`round ${round}: /write answered ${status} before the kill`);
+      }
+    };
+    await Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(w)));
+    const exit = await s.exited;
+    assert.equal(exit.signal, 'SIGKILL', `round ${round}: server was not killed (acks ${acks}/${killAfter})\n${s.log()}`);
+
+    srv = await startServer({ dir, env: plan.env });
+    holder.srv = srv;
+    const answer = await query(srv.port, 'SELECT v, w FROM dur', { db: 'dur', epoch: 'ms' });
+    const stored = new Map<string, string>();
+    for (const row of rawRows(answer)) stored.set(`${row[0]}|${row[2]}`, row[1] ?? '');
+    assert.ok(stored.size >= acked.size, `round ${round}: ${stored.size} stored < ${acked.size} acknowledged`);
+    const missing = [...acked].filter(([key, v]) => stored.get(key) !== v);
+    assert.deepEqual(missing.slice(0, 10), [], `round ${round}: ${missing.length} of ${acked.size} acknowledged points lost or changed\n${srv.log().slice(-2000)}`);
+  }
+  return acked.size;
+}
+
 describe('SIGKILL right after a 204 loses nothing', { timeout: 300_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'strata-crash-'));
-  let srv: Server | undefined;
+  const holder: { srv?: Server } = {};
   after(async () => {
-    if (srv) await stopServer(srv, 'SIGKILL');
+    if (holder.srv) await stopServer(holder.srv, 'SIGKILL');
     removeDir(dir);
   });
 
   it(`${ROUNDS} rounds, ${WRITERS} concurrent writers, every acknowledged point survives`, async (t) => {
-    const acked = new Map<string, string>(); // "time|w" -> "v"
-    const rand = prng(20261121);
-    srv = await startServer({ dir });
-    await exec(srv.port, 'CREATE DATABASE dur');
+    const n = await crashRounds(dir, {
+      rounds: ROUNDS,
+      minAcks: (rand) => 3 + Math.floor(rand() * 40),
+      minMs: () => 0,
+      lines: (seq) => (seq % 3 === 0 ? 1 + (seq % 7) : 1), // some multi-line batches
+    }, holder);
+    t.diagnostic(`${n} acknowledged points checked after ${ROUNDS} SIGKILLs`);
+    assert.ok(n >= ROUNDS * 3, `only ${n} points acknowledged`);
+  });
+});
 
-    for (let round = 0; round < ROUNDS; round++) {
-      const s: Server = srv;
-      const killAfter = 3 + Math.floor(rand() * 40); // acknowledged requests before the kill
-      let acks = 0;
-      let killed = false;
-      const onStatus = (status: number): void => {
-        if (status !== 204 || killed) return;
-        acks++;
-        if (acks >= killAfter) {
-          killed = true;
-          s.child.kill('SIGKILL'); // synchronously, in the 204's response callback
-        }
-      };
-      const writer = async (w: number): Promise<void> => {
-        for (let seq = 0; !killed && seq < 100_000; seq++) {
-          const n = seq % 3 === 0 ? 1 + (seq % 7) : 1; // some multi-line batches
-          const lines: [string, string][] = [];
-          for (let k = 0; k < n; k++) {
-            const t = BASE_MS + round * 100_000_000 + w * 10_000_000 + seq * 10 + k;
-            const v = `${round * 1_000_000 + seq * 10 + k}`;
-            lines.push([`${t}|w${w}`, v]);
-          }
-          const body = lines.map(([key, v]) => { const [t, wt] = key.split('|'); return `dur,w=${wt} v=${v}i,r=${round}i ${t}`; }).join('\n');
-          const status = await write(s.port, body, onStatus);
-          if (status === 204) for (const [key, v] of lines) acked.set(key, v);
-          else if (status !== 0) assert.fail(`round ${round}: /write answered ${status} before the kill`);
-        }
-      };
-      await Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(w)));
-      const exit = await s.exited;
-      assert.equal(exit.signal, 'SIGKILL', `round ${round}: server was not killed (acks ${acks}/${killAfter})\n${s.log()}`);
+describe('SIGKILL while the memtable is being flushed loses nothing', { timeout: 300_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'strata-crash-flush-'));
+  const holder: { srv?: Server } = {};
+  after(async () => {
+    if (holder.srv) await stopServer(holder.srv, 'SIGKILL');
+    removeDir(dir);
+  });
 
-      srv = await startServer({ dir });
-      const answer = await query(srv.port, 'SELECT v, w FROM dur', { db: 'dur', epoch: 'ms' });
-      const stored = new Map<string, string>();
-      for (const row of rawRows(answer)) stored.set(`${row[0]}|${row[2]}`, row[1] ?? '');
-      assert.ok(stored.size >= acked.size, `round ${round}: ${stored.size} stored < ${acked.size} acknowledged`);
-      const missing = [...acked].filter(([key, v]) => stored.get(key) !== v);
-      assert.deepEqual(missing.slice(0, 10), [], `round ${round}: ${missing.length} of ${acked.size} acknowledged points lost or changed\n${srv.log().slice(-2000)}`);
-    }
-    t.diagnostic(`${acked.size} acknowledged points checked after ${ROUNDS} SIGKILLs`);
-    assert.ok(acked.size >= ROUNDS * 3, `only ${acked.size} points acknowledged`);
+  it('5 rounds of 1.2-3 s with a 1 s flush interval and 10,000-point flush batches', async (t) => {
+    const n = await crashRounds(dir, {
+      rounds: 5,
+      env: { SERVICE__FLUSH__INTERVAL_SECS: '1', SERVICE__FLUSH__MAX_POINTS_PER_BATCH: '10000' },
+      minAcks: () => 1,
+      minMs: (rand) => 1200 + Math.floor(rand() * 1800),
+      lines: (seq) => (seq % 2 === 0 ? 200 : 1 + (seq % 50)),
+    }, holder);
+    t.diagnostic(`${n} acknowledged points checked after 5 SIGKILLs during flushes`);
+    assert.ok(n >= 5_000, `only ${n} points acknowledged`);
   });
 });
 
