@@ -5,7 +5,9 @@
  * is not installed.
  */
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { executable, FIXTURES, http, query, removeDir, rows, runCmd, startServer, stopServer, type Server } from './harness.js';
 
@@ -169,5 +171,18 @@ describe('influx CLI 1.6.7', { timeout: 120_000, skip }, () => {
       ['name', 'string'],
       ['sunk', 'boolean'],
     ]);
+  });
+
+  it('-import -compressed reads a gzipped import file', async () => {
+    const text = readFileSync(join(FIXTURES, 'influx-import.txt'), 'utf8').replaceAll('pirates', 'pgz');
+    const file = join(srv.dir, 'import.txt.gz');
+    writeFileSync(file, gzipSync(text));
+    const res = await influx(['-import', `-path=${file}`, '-compressed', '-precision=s']);
+    const report = res.stdout + res.stderr;
+    assert.equal(res.code, 0, report);
+    assert.match(report, /Processed 7 inserts\n/, report);
+    assert.match(report, /Failed 0 inserts\n/, report);
+    const count = await query(srv.port, 'SELECT count(*) FROM archive.treasures', { db: 'pgz' });
+    assert.deepEqual(rows(count), [['1970-01-01T00:00:00Z', 4]]);
   });
 });
