@@ -66,6 +66,32 @@ describe('influx CLI 1.6.7', { timeout: 120_000, skip }, () => {
     assert.equal(rfc.stdout, 'name: cpu\ntime                 value\n----                 -----\n2017-07-14T02:40:00Z 1\n');
   });
 
+  it('-precision s|ms|u|ns|h|m|rfc3339 on INSERT (rfc3339 sends an empty precision= = ns)', async () => {
+    await influx(['-execute', 'CREATE DATABASE pp']);
+    for (const p of ['s', 'ms', 'u', 'ns', 'h', 'm', 'rfc3339']) {
+      const res = await influx(['-database', 'pp', '-precision', p, '-execute', `INSERT m,p=${p} v=1 7`]);
+      assert.equal(res.code, 0, res.stderr);
+      assert.equal(res.stdout, '', `${p}: ${res.stdout}`);
+    }
+    const sel = await influx(['-database', 'pp', '-execute', 'SELECT * FROM m']);
+    assert.equal(
+      sel.stdout,
+      [
+        'name: m',
+        'time           p       v',
+        '----           -       -',
+        '7              ns      1',
+        '7              rfc3339 1',
+        '7000           u       1',
+        '7000000        ms      1',
+        '7000000000     s       1',
+        '420000000000   m       1',
+        '25200000000000 h       1',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('-format json re-marshals results without statement_id', async () => {
     const res = await influx(['-database', 'x', '-format', 'json', '-execute', 'SELECT * FROM cpu']);
     assert.equal(res.code, 0, res.stderr);
