@@ -13,6 +13,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { InfluxDB } from 'influx';
 import { executable, FIXTURES, freePort, http, removeDir, runCmd, startServer, stopServer, type Server } from './harness.js';
 
 const INFLUXD = '/usr/bin/influxd';
@@ -69,8 +70,76 @@ const COMMANDS: string[][] = [
   ['-database', 'x', '-execute', 'SHOW GRANTS FOR bob'],
   ['-database', 'x', '-execute', 'SHOW USERS'],
   ['-database', 'x', '-execute', 'DROP DATABASE x'],
+  ['-execute', 'SHOW GRANTS FOR bob'],
+  ['-execute', 'DROP USER bob'],
+  ['-execute', 'SHOW USERS'],
   ['-execute', 'SHOW DATABASES'],
 ];
+
+/** node-influx calls whose outcome (value or error class + status + message) is compared. */
+async function nodeScenario(port: number): Promise<string[]> {
+  const db = new InfluxDB({ host: '127.0.0.1', port, database: 'ndb' });
+  const out: string[] = [];
+  const rec = async (name: string, fn: () => Promise<unknown>): Promise<void> => {
+    try {
+      out.push(`${name} ok ${JSON.stringify(await fn())}`);
+    } catch (e) {
+      const err = e as Error & { res?: { statusCode?: number } };
+      out.push(`${name} ${err.constructor.name} ${err.res?.statusCode ?? ''} ${err.message.trim()}`);
+    }
+  };
+  const nano = (rows: { time: { toNanoISOString(): string } }[]) => rows.map((r) => ({ ...r, time: r.time.toNanoISOString() }));
+  await rec('names-before', () => db.getDatabaseNames());
+  await rec('write-missing-db', () => db.writePoints([{ measurement: 'm', fields: { v: 1 } }]));
+  await rec('create', () => db.createDatabase('ndb'));
+  await rec('write', () =>
+    db.writePoints([
+      { measurement: 'm', tags: { h: 'a' }, fields: { v: 1, s: 'x', b: true }, timestamp: '1700000000000000001' },
+      { measurement: 'm', tags: { h: 'b' }, fields: { v: 2.5, s: 'y', b: false }, timestamp: '1700000000000000002' },
+    ]),
+  );
+  await rec('write-s', () => db.writePoints([{ measurement: 'p', fields: { v: 1 }, timestamp: new Date(1700000000123) }], { precision: 's' }));
+  await rec('write-ms', () => db.writePoints([{ measurement: 'p', fields: { v: 2 }, timestamp: new Date(1700000001123) }], { precision: 'ms' }));
+  await rec('query', async () => nano(await db.query('select * from m')));
+  await rec('query-p', async () => nano(await db.query('select * from p', { precision: 'ms' })));
+  await rec('groups', async () => (await db.query('select mean(v) from m group by h')).groups());
+  await rec('raw', () => db.queryRaw('select * from m; select count(v) from m'));
+  await rec('multi', async () => (await db.query(['select * from m', 'select count(v) from m'])).map((r) => nano(r)));
+  await rec('placeholders', async () => nano(await db.query('select v from m where h = $h', { placeholders: { h: 'b' } })));
+  await rec('bad-stmt', () => db.query('select * from'));
+  await rec('bad-target', () => db.query('select * from nope.autogen.m'));
+  await rec('measurements', () => db.getMeasurements());
+  await rec('series', () => db.getSeries());
+  await rec('create-rp', () => db.createRetentionPolicy('two', { duration: '2d', replication: 1, database: 'ndb' }));
+  await rec('rps', () => db.showRetentionPolicies());
+  await rec('alter-rp', () => db.alterRetentionPolicy('two', { duration: '3d', replication: 1, isDefault: true, database: 'ndb' }));
+  await rec('rps2', () => db.showRetentionPolicies());
+  await rec('write-rp', () => db.writePoints([{ measurement: 'r', fields: { v: 1 }, timestamp: new Date() }]));
+  await rec('query-rp', async () => (await db.query('select count(v) from two.r')).map((r) => r['count' as keyof typeof r]));
+  // Dropping the default policy behaves differently (see the report / todo below): restore autogen first.
+  await rec('autogen-default', () => db.alterRetentionPolicy('autogen', { duration: 'INF', replication: 1, isDefault: true, database: 'ndb' }));
+  await rec('drop-r', () => db.dropMeasurement('r'));
+  await rec('drop-rp', () => db.dropRetentionPolicy('two', 'ndb'));
+  await rec('rps3', () => db.showRetentionPolicies());
+  await rec('users', () => db.getUsers());
+  await rec('create-user', () => db.createUser('bob', 'pw', false));
+  await rec('grant', () => db.grantPrivilege('bob', 'READ', 'ndb'));
+  await rec('users2', () => db.getUsers());
+  await rec('set-password', () => db.setPassword('bob', 'pw2'));
+  await rec('revoke', () => db.revokePrivilege('bob', 'READ', 'ndb'));
+  await rec('drop-user', () => db.dropUser('bob'));
+  await rec('cq', () => db.createContinuousQuery('cq1', 'select mean(v) into m2 from m group by time(1h)'));
+  await rec('cqs', () => db.showContinousQueries());
+  await rec('drop-cq', () => db.dropContinuousQuery('cq1'));
+  await rec('show-cq', async () => (await db.queryRaw('show continuous queries')) as unknown);
+  await rec('drop-series', () => db.dropSeries({ measurement: 'm', where: `"h" = 'a'` }));
+  await rec('series2', () => db.getSeries());
+  await rec('drop-meas', () => db.dropMeasurement('m'));
+  await rec('measurements2', () => db.getMeasurements());
+  await rec('drop-db', () => db.dropDatabase('ndb'));
+  await rec('names-after', () => db.getDatabaseNames());
+  return out;
+}
 
 /** Exit code + output, without the importer's log timestamps and trailing blank lines. */
 function normalise(res: { code: number | null; stdout: string; stderr: string }): string {
@@ -127,5 +196,26 @@ describe('parity with InfluxDB 1.6.7 (same client, both servers)', { timeout: 18
       env: { ...process.env, STRATA_ORACLE: '1', PYTHONDONTWRITEBYTECODE: '1', PYTHONIOENCODING: 'utf-8' },
     });
     assert.equal(res.code, 0, res.stdout + res.stderr);
+  });
+
+  it('node-influx: identical outcome for every call', async () => {
+    const [ours, theirs] = [await nodeScenario(srv.port), await nodeScenario(oraclePort)];
+    assert.deepEqual(ours, theirs);
+  });
+
+  it('SHOW SERIES after the default policy was dropped names that policy, as 1.6.7 does', {
+    todo: 'Strata answers "retention policy not found: " with an empty name (ql/exec/meta/common.ts defaultPolicy: the catalog forgets the dropped default)',
+  }, async () => {
+    const answers: string[] = [];
+    for (const port of [srv.port, oraclePort]) {
+      const q = (text: string) => http(port, 'POST', `/query?${new URLSearchParams({ db: 'dd', q: text }).toString()}`);
+      await q('CREATE DATABASE dd');
+      await q('CREATE RETENTION POLICY two ON dd DURATION 2d REPLICATION 1 DEFAULT');
+      await q('DROP RETENTION POLICY two ON dd');
+      answers.push((await q('SHOW SERIES')).body.trim());
+      await q('DROP DATABASE dd');
+    }
+    assert.equal(answers[1], '{"results":[{"statement_id":0,"error":"retention policy not found: two"}]}');
+    assert.equal(answers[0], answers[1]);
   });
 });
