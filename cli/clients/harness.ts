@@ -150,6 +150,8 @@ export async function startServer(opts: StartOptions = {}): Promise<Server> {
     await new Promise((r) => setTimeout(r, 50));
   }
   child.kill('SIGKILL');
+  await exited;
+  if (!opts.dir) removeDir(dir); // only a directory this call created
   throw new Error(`strata serve did not answer /ping on ${port}:\n${stderr}`);
 }
 
