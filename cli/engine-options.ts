@@ -15,5 +15,6 @@ export function engineOptionsFromConfig(config: Config, logger: Logger): EngineO
       maxMeasurementsPerDatabase: config.cardinality.max_measurements_per_database,
     },
     logger,
+    rejectWritesBeyondRetention: true,
   });
 }

@@ -88,3 +88,18 @@ test('writes spread over many shards and a retention policy with 1h shards', asy
   assert.equal(engine.openedDatabase('db')!.shardSet('short').shards.length, 25);
   await engine.close();
 });
+
+test('with rejectWritesBeyondRetention, points older than the policy keeps are refused like 1.x', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'strata-engine-'));
+  const engine = await Engine.open(
+    engineOptions({ walDir: join(root, 'wal'), metaDir: join(root, 'meta'), dataDir: join(root, 'data'), flushIntervalSec: 0, rejectWritesBeyondRetention: true }),
+  );
+  await engine.catalog.createDatabase('db');
+  await engine.catalog.createRetentionPolicy('db', { name: 'day', durationSec: 86400, replicaN: 1 }, true);
+  const fresh = Math.floor(Date.now() / 1000);
+  await assert.rejects(engine.write({ db: 'db', precision: 's', body: body(`m v=1 ${fresh - 3 * 86400}\nm v=2 ${fresh}`) }), {
+    message: 'partial write: points beyond retention policy dropped=1',
+  });
+  assert.deepEqual((await readSeries(engine, { db: 'db', measurement: 'm', seriesKey: 'm', field: 'v' })).map((r) => r[1]), [2]);
+  await engine.close();
+});

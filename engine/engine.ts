@@ -236,7 +236,8 @@ export class Engine {
     const now = nowTime();
     const parsed = parseLineProtocol(req.body, { precision: req.precision, defaultSec: now.sec, defaultNsec: now.nsec });
     const parseFailures = parsed.errors.map(describeLineError);
-    const guarded = this.applyWriteGuard(req.db, rp.name, dropExpired(rp, parsed.points, now.sec));
+    const fresh = this.options.rejectWritesBeyondRetention ? dropExpired(rp, parsed.points, now.sec) : { points: parsed.points, rejected: [] };
+    const guarded = this.applyWriteGuard(req.db, rp.name, fresh);
     const { accepted, rejected } = await this.admit(req.db, rp.name, guarded.points);
     rejected.push(...guarded.rejected);
     if (accepted.length > 0) {

@@ -28,6 +28,12 @@ export interface EngineOptions {
   /** Compaction service: round interval, when a shard counts as cold, output file size cap. */
   readonly compaction: { readonly intervalMs: number; readonly coldAfterMs: number; readonly maxFileBytes: number };
   readonly cardinality: CardinalityLimits;
+  /**
+   * Refuse points older than their retention policy keeps, as 1.x does (`points beyond
+   * retention policy`). The server enables it; off by default for tools and tests that load
+   * historical data into finite policies.
+   */
+  readonly rejectWritesBeyondRetention: boolean;
   readonly logger: EngineLogger;
 }
 
@@ -41,6 +47,7 @@ export function engineOptions(o: Partial<EngineOptions> & Pick<EngineOptions, 'w
     compaction: { intervalMs: 1000, coldAfterMs: 4 * 3600 * 1000, maxFileBytes: 256 * 1024 * 1024 },
     cardinality: { maxTagValuesPerMeasurement: 100_000, maxMeasurementsPerDatabase: 10_000 },
     logger: silentLogger,
+    rejectWritesBeyondRetention: false,
     ...o,
   };
 }

@@ -23,6 +23,12 @@ import { errorStatus, queryMeter } from '../metrics/http.js'; // [ops]
 import { StatementClock } from '../statements/clock.js'; // [ops]
 
 const READ_ONLY_KINDS = new Set(['Select', 'Explain']);
+/**
+ * Statements that never read the request's `db`: a missing `db` must not turn them into a 404
+ * (python3-influxdb sends its default database on SHOW DATABASES / user management, so
+ * `get_list_database()` failed before that database was created; 1.x runs them).
+ */
+const DB_INDEPENDENT_KINDS = new Set(['ShowDatabases', 'CreateUser', 'DropUser', 'SetPassword', 'ShowUsers', 'Grant', 'Revoke', 'ShowGrants']);
 
 function wantsCsv(accept: string): boolean {
   return /\b(text|application)\/csv\b/i.test(accept);
@@ -92,7 +98,8 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
         }
         const db = params.get('db') ?? '';
         const createsDb = statements.some((s) => s.kind === 'CreateDatabase' || s.kind === 'DropDatabase');
-        if (db !== '' && !createsDb && !ctx.deps.databaseExists(db)) {
+        const usesDb = statements.some((s) => !DB_INDEPENDENT_KINDS.has(s.kind));
+        if (db !== '' && !createsDb && usesDb && !ctx.deps.databaseExists(db)) {
           meter.done(404); // [ops]
           reply.send(404, errorJson(`database not found: ${db}`, pretty), 'application/json');
           return;
