@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Engine, nowTime } from '../engine/index.js';
-import { executeMetaStatement, executeStatements, hashPasswordArgon2id } from '../ql/index.js';
+import { executeMetaStatement, executeStatements, hashPasswordArgon2id, QueryRegistry } from '../ql/index.js';
 import { engineOptionsFromConfig } from './engine-options.js';
 import { startServer, type ServerDeps, type ServerOptions } from '../server/index.js';
 import { ConfigError, loadConfig, type Config, type LoadedConfig } from './config.js';
@@ -22,13 +22,26 @@ export interface AppDeps extends ServerDeps {
 export async function openDeps(config: Config, logger: Logger): Promise<AppDeps> {
   const engine = await Engine.open(engineOptionsFromConfig(config, logger));
   const state = engine.state;
+  // [auth] One registry for the /query route (attach) and the executor (SHOW/KILL QUERY).
+  const queries = new QueryRegistry(config.server.max_concurrent_queries);
   return {
     state,
+    users: engine.catalog,
+    queries,
     write: (req) => engine.write(req),
     query: (req, onResult) =>
       executeStatements(
         req.statements,
-        { engine, database: req.db, retentionPolicy: req.rp, nowNs: nowNs(), signal: req.signal, hashPassword: hashPasswordArgon2id },
+        {
+          engine,
+          database: req.db,
+          retentionPolicy: req.rp,
+          nowNs: nowNs(),
+          signal: req.signal,
+          hashPassword: hashPasswordArgon2id,
+          queries,
+          ...(req.user ? { user: req.user } : {}),
+        },
         executeMetaStatement,
         onResult,
       ),

@@ -19,3 +19,4 @@ export { executeStatements, type MetaExecutor } from './exec/executor.js';
 export type { QueryContext, QueryUser, StatementOutput } from './exec/context.js';
 export { zoneOffsetNs } from './exec/zone.js';
 export { executeMetaStatement, isMetaStatement, hashPasswordArgon2id, verifyPassword } from './exec/meta/index.js';
+export { QueryRegistry, QueryKilledError, TooManyQueriesError, type RunningQuery } from './exec/queries/registry.js';

@@ -17,12 +17,20 @@ import type { RouteContext } from './routes/context.js';
 import { registerPingRoutes } from './routes/ping.js';
 import { registerWriteRoutes } from './routes/write.js';
 import { registerQueryRoutes } from './routes/query.js';
+import { QueryRegistry } from '../ql/index.js';
+import { AccessGate } from './auth/gate.js';
+import { AuthSetupError } from './auth/errors.js';
+import { registerGuardedFallbacks } from './auth/fallback.js';
+import { PasswordVerifier } from './auth/verifier.js';
+import { monotonicClock, RateLimiter, type Clock } from './rate-limit.js';
 
 export interface ServerHandle {
   /** The port actually bound (differs from the configured one when that was 0). */
   readonly port: number;
   /** Requests accepted and not yet answered or aborted. */
   readonly inFlight: number;
+  /** Rate limiter; `deniedTotal` is service_rate_limit_denied_total. [auth] */
+  readonly rateLimiter: RateLimiter;
   /** Graceful stop; resolves once every connection is closed. Idempotent. */
   close(opts?: { drainTimeoutMs?: number }): Promise<void>;
 }
@@ -58,11 +66,28 @@ function createApp(options: ServerOptions): ClosableApp {
   }
 }
 
+/** Test seams: the clock of the rate limiter and the verification cache (ms, monotonic). */
+export interface ServerRuntime {
+  readonly clock?: Clock;
+}
+
+/** [auth] Rate limiter, credential verifier and the gate every route passes first. */
+async function createGate(deps: ServerDeps, options: ServerOptions, clock: Clock): Promise<AccessGate> {
+  const limiter = new RateLimiter(options.rate_limit, clock);
+  if (!options.auth.enabled) return new AccessGate(options, limiter, undefined, undefined);
+  if (!deps.users) throw new AuthSetupError('auth.enabled is true but the server has no user directory');
+  const verifier = new PasswordVerifier(deps.users, clock);
+  await verifier.prepare();
+  return new AccessGate(options, limiter, deps.users, verifier);
+}
+
 export async function startServer(
   deps: ServerDeps,
   options: ServerOptions,
   log: EngineLogger = silentLogger,
+  runtime: ServerRuntime = {},
 ): Promise<ServerHandle> {
+  const gate = await createGate(deps, options, runtime.clock ?? monotonicClock);
   const app = createApp(options);
   let inFlight = 0;
   let stopping = false;
@@ -71,6 +96,8 @@ export async function startServer(
     options,
     log,
     stopping: () => stopping,
+    gate,
+    queries: deps.queries ?? new QueryRegistry(options.server.max_concurrent_queries),
     begin(res, req) {
       inFlight++;
       const method = req.getMethod();
@@ -91,6 +118,7 @@ export async function startServer(
   registerPingRoutes(app, ctx);
   registerWriteRoutes(app, ctx);
   registerQueryRoutes(app, ctx);
+  registerGuardedFallbacks(app, ctx);
   app.any('/*', (res, req) => ctx.begin(res, req).error(404, 'not found'));
 
   const { bind_address: host, port } = options.server;
@@ -113,6 +141,7 @@ export async function startServer(
 
   return {
     port: uWS.us_socket_local_port(listenSocket as unknown as uWS.us_socket),
+    rateLimiter: gate.limiter,
     get inFlight() {
       return inFlight;
     },

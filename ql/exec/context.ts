@@ -3,6 +3,7 @@
  * retention policy, the query's fixed `now()`, cancellation, and the user (when auth is on).
  */
 import type { Engine } from '../../engine/index.js';
+import type { QueryRegistry } from './queries/registry.js';
 
 export interface QueryUser {
   readonly name: string;
@@ -23,6 +24,8 @@ export interface QueryContext {
   readonly user?: QueryUser;
   /** Hash a password (argon2id PHC); injected so ql/ does not depend on a hashing policy. */
   readonly hashPassword?: (password: string) => Promise<string>;
+  /** Running queries, for SHOW QUERIES and KILL QUERY (absent: none listed, none killable). */
+  readonly queries?: QueryRegistry;
 }
 
 /** What one statement produces: series (or nothing) and optional messages. */

@@ -5,10 +5,17 @@
  * `chunk_size`; `Accept: text/csv|application/csv`. Parse errors are 400 before anything
  * runs; statement errors are 200 with the error in that statement's result. The whole
  * execution is bounded by server.query_timeout_secs (408).
+ * [auth] Order: rate limit (429), authentication (401/bootstrap 403), parse (400), statement
+ * authorization (403 `error authorizing query: ...`), database check (404), then the batch is
+ * registered as a running query (SHOW QUERIES / KILL QUERY, server.max_concurrent_queries) and
+ * runs with the user in QueryContext.user.
  */
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import { DatabaseNotFoundError, StrataError } from '../../engine/index.js';
-import { parseParams, parseQuery as parseQl, printStatement, type Statement, type StatementResult } from '../../ql/index.js';
+import { parseParams, parseQuery as parseQl, printQuery, printStatement, QueryKilledError, TooManyQueriesError, type Statement, type StatementResult } from '../../ql/index.js';
+import type { QueryRunRequest } from '../deps.js';
+import type { Reply } from '../http/respond.js';
+import { authorizeQuery, queryUser, type Access } from '../auth/gate.js';
 import { BadRequestError } from '../errors.js';
 import { readBody } from '../http/body.js';
 import { sendError } from '../http/errors.js';
@@ -49,18 +56,28 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
     const url = parseQuery(req.getQuery());
     const csv = wantsCsv(req.getHeader('accept'));
     const isForm = /application\/x-www-form-urlencoded/i.test(req.getHeader('content-type'));
-    const body =
-      method === 'POST'
-        ? readBody(reply, { maxBytes: ctx.options.server.max_body_size_bytes, gzip: false, timeoutMs: ctx.options.server.request_timeout_secs * 1000 })
-        : Promise.resolve(new Uint8Array());
     const fail = (err: unknown, pretty: boolean) => {
       if (csv && err instanceof StrataError) reply.send(err.status, errorCsv(err.message), 'text/csv');
       else if (err instanceof StrataError && !(err instanceof DatabaseNotFoundError)) reply.send(err.status, errorJson(err.message, pretty), 'application/json');
       else sendError(reply, err, ctx.log);
     };
+    let access: Promise<Access>;
+    try {
+      access = ctx.gate.check(req); // [auth] 429 now; 401/403 once awaited
+    } catch (err) {
+      fail(err, url.get('pretty') === 'true');
+      return;
+    }
+    const body =
+      method === 'POST'
+        ? readBody(reply, { maxBytes: ctx.options.server.max_body_size_bytes, gzip: false, timeoutMs: ctx.options.server.request_timeout_secs * 1000 })
+        : Promise.resolve(new Uint8Array());
+    body.catch(() => {}); // [auth] not awaited when access is denied
     void (async () => {
       const pretty = url.get('pretty') === 'true';
+      let granted: Access | undefined;
       try {
+        granted = await access;
         const params = new Map(url);
         const bytes = await body;
         if (isForm && bytes.length > 0) for (const [k, v] of new URLSearchParams(Buffer.from(bytes).toString('utf8'))) params.set(k, v);
@@ -79,39 +96,89 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
         }
         const statements = parseQl(q, bind);
         const db = params.get('db') ?? '';
+        authorizeQuery(granted, statements, db); // [auth] 403 before the database is looked up
         const createsDb = statements.some((s) => s.kind === 'CreateDatabase' || s.kind === 'DropDatabase');
         if (db !== '' && !createsDb && !ctx.deps.databaseExists(db)) {
           reply.send(404, errorJson(`database not found: ${db}`, pretty), 'application/json');
           return;
         }
+        const format = { csv, epoch, pretty, chunked: params.get('chunked') === 'true', chunkSize: Number(params.get('chunk_size') ?? 10000) || 10000 };
         const controller = new AbortController();
-        reply.onAbort(() => controller.abort(new StrataError('client_gone', 499, 'client went away')));
-        const timeoutMs = ctx.options.server.query_timeout_secs * 1000;
-        const timer = timeoutMs > 0 ? setTimeout(() => controller.abort(new QueryTimeoutError()), timeoutMs) : undefined;
         let results: StatementResult[];
         try {
-          const run = ctx.deps.query({ statements, db, rp: params.get('rp') ?? '', signal: controller.signal });
-          const timedOut = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }));
-          results = await Promise.race([run, timedOut]);
-        } finally {
-          if (timer) clearTimeout(timer);
+          results = await run(ctx, { statements, db, rp: params.get('rp') ?? '', user: queryUser(granted) }, reply, controller);
+        } catch (err) {
+          // 1.x reports these as the error of the statement that could not run, with 200.
+          if (!(err instanceof Interrupted)) throw err;
+          results = err.results;
         }
         const warnings = deprecationMessages(statements, method);
         results = results.map((r) => {
           const w = warnings.get(r.statementId);
           return w && !r.error ? { ...r, messages: [...(r.messages ?? []), { level: 'warning', text: w }] } : r;
         });
-        respond(reply, results, { csv, epoch, pretty, chunked: params.get('chunked') === 'true', chunkSize: Number(params.get('chunk_size') ?? 10000) || 10000 });
+        respond(reply, results, format);
       } catch (err) {
         fail(err, pretty);
+      } finally {
+        if (granted?.kind === 'bootstrap') granted.release();
       }
     })();
   };
   app.get('/query', handle).post('/query', handle);
 }
 
+/** The batch ended early: too many concurrent queries, or KILL QUERY. `results` are 1.x's answer. */
+class Interrupted extends Error {
+  constructor(readonly results: StatementResult[]) {
+    super('interrupted');
+  }
+}
+
+/**
+ * Run the batch registered in the running-query registry (SHOW QUERIES / KILL QUERY), bounded by
+ * server.query_timeout_secs (408) and aborted when the client goes away. The registry entry is
+ * removed only when the executor has really stopped.
+ */
+async function run(
+  ctx: RouteContext,
+  req: Omit<QueryRunRequest, 'signal'>,
+  reply: Reply,
+  controller: AbortController,
+): Promise<StatementResult[]> {
+  let id: number;
+  try {
+    id = ctx.queries.attach(printQuery(req.statements, { redactPasswords: true }), req.db, controller);
+  } catch (err) {
+    if (err instanceof TooManyQueriesError) throw new Interrupted([{ statementId: 0, error: err.message }]);
+    throw err;
+  }
+  reply.onAbort(() => controller.abort(new StrataError('client_gone', 499, 'client went away')));
+  const timeoutMs = ctx.options.server.query_timeout_secs * 1000;
+  const timer = timeoutMs > 0 ? setTimeout(() => controller.abort(new QueryTimeoutError()), timeoutMs) : undefined;
+  const done: StatementResult[] = [];
+  const running = ctx.deps.query({ ...req, signal: controller.signal }, (r) => done.push(r));
+  void running.then(
+    () => ctx.queries.detach(id),
+    () => ctx.queries.detach(id),
+  );
+  try {
+    const aborted = new Promise<never>((_, reject) => {
+      if (controller.signal.aborted) reject(controller.signal.reason);
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+    });
+    aborted.catch(() => {});
+    return await Promise.race([running, aborted]);
+  } catch (err) {
+    if (err instanceof QueryKilledError) throw new Interrupted([...done, { statementId: done.length, error: err.message }]);
+    throw err;
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+}
+
 function respond(
-  reply: import('../http/respond.js').Reply,
+  reply: Reply,
   results: StatementResult[],
   o: { csv: boolean; epoch: Epoch | undefined; pretty: boolean; chunked: boolean; chunkSize: number },
 ): void {

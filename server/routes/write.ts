@@ -8,6 +8,9 @@
  *    append + fsync. It resolves → 204; its typed rejections map through http/errors.ts.
  * The body's Content-Type is ignored: clients send none, octet-stream or even form encoding.
  * While the server or engine is stopping writes get 503; in read-only disk mode 507.
+ * [auth] Before all of it: the rate limit (429) and authentication (401, bootstrap 403); after
+ * the parameters: the WRITE grant on `db` (403 `"u" user is not authorized to write to
+ * database "db"`, checked before the database's existence so it is not revealed).
  */
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import { DatabaseNotFoundError, ReadOnlyError, StrataError } from '../../engine/index.js';
@@ -18,6 +21,7 @@ import { sendError } from '../http/errors.js';
 import { parsePrecision } from '../http/precision.js';
 import { parseQuery } from '../http/query.js';
 import { methodNotAllowed, type RouteContext } from './context.js';
+import { authorizeWrite, type Access } from '../auth/gate.js';
 
 interface WriteParams {
   readonly db: string;
@@ -46,8 +50,15 @@ function writeError(err: unknown): unknown {
 export function registerWriteRoutes(app: TemplatedApp, ctx: RouteContext): void {
   const write = (res: HttpResponse, req: HttpRequest): void => {
     const reply = ctx.begin(res, req);
+    let access: Promise<Access>;
     let params: WriteParams;
     let body: Promise<Uint8Array>;
+    try {
+      access = ctx.gate.check(req); // [auth] 429 now; 401/403 once awaited
+    } catch (err) {
+      sendError(reply, err, ctx.log);
+      return;
+    }
     try {
       params = checkParams(ctx, req);
       // Synchronously, before any await: uWS only delivers data to a handler set now.
@@ -57,12 +68,19 @@ export function registerWriteRoutes(app: TemplatedApp, ctx: RouteContext): void 
         timeoutMs: ctx.options.server.request_timeout_secs * 1000,
         declaredLength: declaredLength(req.getHeader('content-length')),
       });
+      body.catch(() => {}); // [auth] not awaited when access is denied; the reader still settles
+
     } catch (err) {
-      sendError(reply, err, ctx.log);
+      // [auth] A 401 takes precedence over a parameter error (1.x authenticates first).
+      void access.then(
+        () => sendError(reply, err, ctx.log),
+        (authErr: unknown) => sendError(reply, authErr, ctx.log),
+      );
       return;
     }
     void (async () => {
       try {
+        authorizeWrite(await access, params.db); // [auth]
         const bytes = await body;
         await ctx.deps.write({ ...params, body: bytes });
         reply.empty(204);
