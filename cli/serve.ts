@@ -70,7 +70,7 @@ export function loadProcessConfig(configPath: string | undefined): LoadedConfig 
   return loadConfig({ argvConfigPath: configPath, getenv: () => process.env, readFile: readConfigText });
 }
 
-function serverOptions(config: Config): ServerOptions {
+export function serverOptions(config: Config): ServerOptions {
   return {
     server: config.server,
     auth: config.auth,
