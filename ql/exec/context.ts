@@ -41,3 +41,20 @@ export const EMPTY_OUTPUT: StatementOutput = { series: [] };
 export function checkAborted(ctx: QueryContext): void {
   if (ctx.signal?.aborted) throw ctx.signal.reason;
 }
+
+/** Longest stretch a statement runs without letting the event loop turn. */
+const YIELD_EVERY_MS = 20;
+let lastYield = 0;
+
+/**
+ * checkAborted, plus a macrotask turn at most every YIELD_EVERY_MS. Cursor reads resolve as
+ * microtasks, so without it a long SELECT starves the event loop: the query timeout timer
+ * never fires, KILL QUERY and /ping from other connections wait until the query is done. [auth]
+ */
+export async function checkpoint(ctx: QueryContext): Promise<void> {
+  checkAborted(ctx);
+  if (performance.now() - lastYield < YIELD_EVERY_MS) return;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  lastYield = performance.now();
+  checkAborted(ctx);
+}
