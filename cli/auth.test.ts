@@ -80,6 +80,7 @@ async function check(srv: RealServer, route: Route, creds: Creds): Promise<void>
     assert.equal(res.status, want[0], label);
     assert.equal(errorOf(res), want[1], label);
     assert.match(String(res.headers['content-type']), /application\/json/, label);
+    assert.equal(res.headers['www-authenticate'], want[0] === 401 ? 'Basic realm="Strata"' : undefined, label);
   }
 }
 

@@ -72,16 +72,19 @@ describe('rate limiting (injected clock)', { timeout: 60_000 }, () => {
 });
 
 describe('rate limiting (real time)', { timeout: 30_000 }, () => {
-  it('limit 5: of six concurrent writes one is 429; a second later writes pass again', async () => {
+  it('limit 5: a burst of writes gets 429 after the first five; a second later writes pass again', async () => {
     const srv = await startRealServer({ 'rate_limit.enabled': true, 'rate_limit.max_requests_per_second': 5 });
     try {
       await call(srv, { method: 'POST', path: q('CREATE DATABASE db') });
       const write = () => call(srv, { method: 'POST', path: '/write?db=db', body: 'm v=1' });
-      const statuses = (await Promise.all([1, 2, 3, 4, 5, 6].map(write))).map((r) => r.status).sort();
-      assert.deepEqual(statuses, [204, 204, 204, 204, 204, 429]);
+      // Ten at once: exactly "5 pass, the 6th fails" is pinned with the injected clock above; in
+      // real time a loaded machine may spread arrivals over more than one refill (200 ms).
+      const statuses = (await Promise.all(Array.from({ length: 10 }, write))).map((r) => r.status);
+      const denied = statuses.filter((s) => s === 429).length;
+      assert.ok(denied >= 1 && statuses.filter((s) => s === 204).length >= 5, String(statuses));
+      assert.equal(srv.handle.rateLimiter.deniedTotal, denied);
       await sleep(1100);
-      assert.equal((await write()).status, 204);
-      assert.equal(srv.handle.rateLimiter.deniedTotal, 1);
+      for (let i = 0; i < 5; i++) assert.equal((await write()).status, 204);
     } finally {
       await srv.close();
     }
@@ -159,10 +162,10 @@ describe('running queries: SHOW QUERIES, KILL QUERY, max_concurrent_queries', { 
 /** A SELECT * over this many points runs for seconds in the executor (~8 s for 50k here). */
 const SLOW_POINTS = 30_000;
 
-async function loadSlowData(srv: RealServer, headers: Record<string, string> = {}): Promise<void> {
+async function loadSlowData(srv: RealServer): Promise<void> {
   const lines: string[] = [];
   for (let k = 0; k < SLOW_POINTS; k++) lines.push(`m,host=h${k % 500} v=${k},w=${k * 2} ${1_600_000_000_000_000_000n + BigInt(k) * 1_000_000_000n}`);
-  const res = await call(srv, { method: 'POST', path: '/write?db=db', body: lines.join('\n'), headers });
+  const res = await call(srv, { method: 'POST', path: '/write?db=db', body: lines.join('\n') });
   assert.equal(res.status, 204, res.text);
 }
 
@@ -178,22 +181,22 @@ async function waitUntil(what: string, cond: () => boolean, ms: number): Promise
 describe('query_timeout_secs and KILL QUERY stop a running SELECT', { timeout: 120_000 }, () => {
   let srv: RealServer;
   before(async () => {
-    srv = await startRealServer({ 'server.query_timeout_secs': 1, 'auth.enabled': true });
-    await seed(srv);
-    await loadSlowData(srv, basic('admin', 'admin-pw'));
+    // No users here: CREATE USER (argon2) could itself exceed a 1 s timeout on a loaded machine.
+    srv = await startRealServer({ 'server.query_timeout_secs': 1 });
+    await call(srv, { method: 'POST', path: q('CREATE DATABASE db') });
+    await loadSlowData(srv);
   });
   after(() => srv.close());
 
   it('answers 408 after the timeout and the executor stops (its registry entry goes away)', async () => {
     const started = Date.now();
-    const res = await call(srv, { path: q('SELECT * FROM m', 'db'), headers: basic('reader', 'r-pw') });
+    const res = await call(srv, { path: q('SELECT * FROM m', 'db') });
     const elapsed = Date.now() - started;
     assert.equal(res.status, 408, res.text.slice(0, 200));
     assert.deepEqual(JSON.parse(res.text), { error: 'query timeout' });
     assert.ok(elapsed >= 950 && elapsed < 5000, `answered after ${elapsed} ms`);
     // The SELECT alone runs for seconds; aborted, it stops at its next signal check.
-    const stoppedAfter = await waitUntil('executor stopped', () => srv.deps.queries!.size === 0, 1500);
-    assert.ok(stoppedAfter < 1500);
+    await waitUntil('executor stopped', () => srv.deps.queries!.size === 0, 3000);
   });
 
   it('KILL QUERY from another connection interrupts it: 200 with "query interrupted"', async () => {
@@ -211,7 +214,7 @@ describe('query_timeout_secs and KILL QUERY stop a running SELECT', { timeout: 1
       const res = await running;
       assert.equal(res.status, 200, res.text.slice(0, 200));
       assert.deepEqual(JSON.parse(res.text), { results: [{ statement_id: 0, error: 'query interrupted' }] });
-      await waitUntil('executor stopped', () => other.deps.queries!.size === 0, 1500);
+      await waitUntil('executor stopped', () => other.deps.queries!.size === 0, 3000);
     } finally {
       await other.close();
     }

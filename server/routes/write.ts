@@ -69,7 +69,6 @@ export function registerWriteRoutes(app: TemplatedApp, ctx: RouteContext): void 
         declaredLength: declaredLength(req.getHeader('content-length')),
       });
       body.catch(() => {}); // [auth] not awaited when access is denied; the reader still settles
-
     } catch (err) {
       // [auth] A 401 takes precedence over a parameter error (1.x authenticates first).
       void access.then(
