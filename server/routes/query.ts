@@ -157,7 +157,14 @@ async function run(
   const timeoutMs = ctx.options.server.query_timeout_secs * 1000;
   const timer = timeoutMs > 0 ? setTimeout(() => controller.abort(new QueryTimeoutError()), timeoutMs) : undefined;
   const done: StatementResult[] = [];
-  const running = ctx.deps.query({ ...req, signal: controller.signal }, (r) => done.push(r));
+  let running: Promise<StatementResult[]>;
+  try {
+    running = ctx.deps.query({ ...req, signal: controller.signal }, (r) => done.push(r));
+  } catch (err) {
+    if (timer) clearTimeout(timer);
+    ctx.queries.detach(id);
+    throw err;
+  }
   void running.then(
     () => ctx.queries.detach(id),
     () => ctx.queries.detach(id),
