@@ -66,6 +66,11 @@ const COMMON: readonly Creds[] = [
   { name: 'Basic, admin', apply: header(basic('admin', 'admin-pw')), outcome: granted },
   { name: 'Token, admin', apply: header(token('admin', 'admin-pw')), outcome: granted },
   { name: 'malformed Authorization', apply: header({ Authorization: 'Basic %%%' }), outcome: none },
+  {
+    name: 'Basic with an empty user name',
+    apply: header(basic('', 'admin-pw')),
+    outcome: (cls) => (cls === 'public' ? 'ok' : [401, cls === 'admin' ? BAD_CREDENTIALS : 'username required']),
+  },
   { name: 'unknown scheme', apply: header({ Authorization: 'Bearer abc' }), outcome: none },
 ];
 
