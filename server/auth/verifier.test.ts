@@ -93,6 +93,19 @@ describe('PasswordVerifier', () => {
     assert.equal((await verifier.authenticate('bob', 'right'))?.name, 'bob');
   });
 
+  it('does not cache a verification that threw', async () => {
+    const users = new Users();
+    users.list = [{ name: 'u', hash: 'h', admin: false, privileges: {} }];
+    let fail = true;
+    const verifier = new PasswordVerifier(users, () => 0, async () => {
+      if (fail) throw new Error('wasm out of memory');
+      return true;
+    });
+    await assert.rejects(verifier.authenticate('u', 'pw'), /out of memory/);
+    fail = false;
+    assert.equal((await verifier.authenticate('u', 'pw'))?.name, 'u');
+  });
+
   it('works with real argon2id hashes', async () => {
     const users = new Users();
     users.list = [{ name: 'u', hash: await hashPasswordArgon2id('pw'), admin: true, privileges: {} }];

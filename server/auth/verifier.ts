@@ -63,7 +63,12 @@ export class PasswordVerifier {
     const now = this.clock();
     let entry = this.#cache.get(key);
     if (!entry || entry.expires <= now || entry.hash !== user?.hash) {
-      entry = { hash: user?.hash, expires: now + VERIFY_CACHE_TTL_MS, ok: this.#check(user, password) };
+      const fresh: Entry = { hash: user?.hash, expires: now + VERIFY_CACHE_TTL_MS, ok: this.#check(user, password) };
+      // A verification that failed to run (not a wrong password) is not remembered.
+      fresh.ok.catch(() => {
+        if (this.#cache.get(key) === fresh) this.#cache.delete(key);
+      });
+      entry = fresh;
       this.#cache.delete(key);
       this.#cache.set(key, entry);
       this.#evict();
