@@ -4,7 +4,7 @@ NODE ?= node
 PORT ?= 8086
 TEST_CONCURRENCY ?= 2
 
-.PHONY: install build serve test test-only lint clean binary perf
+.PHONY: install build serve test test-only lint clean binary binary-if-tools perf
 
 node_modules/.install-stamp: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -22,7 +22,7 @@ serve: build
 	SERVICE__STORAGE__META_DIR=$${SERVICE__STORAGE__META_DIR:-./data/meta} \
 	SERVICE__CHDB__SESSION_DATA_PATH=$${SERVICE__CHDB__SESSION_DATA_PATH:-./data/engine} \
 	SERVICE__SERVER__PORT=$${SERVICE__SERVER__PORT:-$(PORT)} \
-	$(NODE) build/cli/main.js serve $(SERVE_ARGS)
+	$(NODE) --max-semi-space-size=64 build/cli/main.js serve $(SERVE_ARGS)
 
 # Fresh install (npm ci), build, lint, then every *.test.js with Node's test runner.
 test:
@@ -30,7 +30,7 @@ test:
 	@touch node_modules/.install-stamp
 	$(MAKE) --no-print-directory test-only
 
-test-only: build lint-only
+test-only: build lint-only binary-if-tools
 	$(NODE) --test --test-concurrency=$(TEST_CONCURRENCY) $$(find build -name '*.test.js' | sort)
 
 lint: build lint-only
@@ -40,3 +40,13 @@ lint-only:
 
 clean:
 	rm -rf build dist
+
+# Single executable for this platform (Node SEA, no download): dist/strata. Needs the devDependencies
+# esbuild and postject (or STRATA_SEA_TOOLS=<a node_modules dir holding them>). See cli/sea/build.mjs.
+binary: build
+	$(NODE) cli/sea/build.mjs
+
+# For the tests (cli/binary.test.ts): build dist/strata when esbuild and postject are installed.
+binary-if-tools: build
+	@if $(NODE) cli/sea/build.mjs --check-tools >/dev/null 2>&1; then $(NODE) cli/sea/build.mjs; \
+	else echo "binary: esbuild/postject not installed; dist/strata not built (cli/binary.test.ts skips)"; fi

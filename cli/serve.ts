@@ -5,10 +5,19 @@
  * final flush (`deps.close()`), exit 0 (spec "What the service does" item 11).
  */
 import { readFileSync } from 'node:fs';
-import { Engine, nowTime } from '../engine/index.js';
-import { executeMetaStatement, executeStatements, hashPasswordArgon2id, QueryRegistry } from '../ql/index.js';
+import { DiskMonitor, Engine, RetentionService, diskThresholds, nowTime, type FreeSpaceSource } from '../engine/index.js';
+import {
+  ContinuousQueryScheduler,
+  MaterializedViewMaintainer,
+  executeMetaStatement,
+  executeStatements,
+  hashPasswordArgon2id,
+  QueryRegistry,
+  viewTargetOf,
+} from '../ql/index.js';
+import { parseDurationMs } from './duration.js';
 import { engineOptionsFromConfig } from './engine-options.js';
-import { startServer, type ServerDeps, type ServerOptions } from '../server/index.js';
+import { ServiceMetrics, startServer, type ServerDeps, type ServerOptions } from '../server/index.js';
 import { ConfigError, loadConfig, type Config, type LoadedConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 
@@ -16,15 +25,54 @@ import { createLogger, type Logger } from './logger.js';
 export interface AppDeps extends ServerDeps {
   /** Stop background work, flush the WAL into storage once more, release files. */
   close(): Promise<void>;
+  /** [ops] Metrics fed by the engine (flushes, WAL sequence) and the disk monitor. */
+  readonly metrics: ServiceMetrics;
+  /** [ops] Disk protection ([disk]); started only when `disk.enabled`. */
+  readonly disk: DiskMonitor;
+}
+
+/** Test seams of openDeps. */
+export interface OpenDepsOverrides {
+  /** Free-space source of the disk monitor (default: fs.statfs). */
+  readonly statfs?: FreeSpaceSource;
 }
 
 /** Open the storage engine and adapt it to what the HTTP layer needs. */
-export async function openDeps(config: Config, logger: Logger): Promise<AppDeps> {
-  const engine = await Engine.open(engineOptionsFromConfig(config, logger));
+export async function openDeps(config: Config, logger: Logger, overrides: OpenDepsOverrides = {}): Promise<AppDeps> {
+  // [ops] metrics: the engine reports flushes through its FlushObserver
+  const metrics = new ServiceMetrics({ replicationMode: config.cluster.replication.mode });
+  const engine = await Engine.open(engineOptionsFromConfig(config, logger), metrics.flushObserver);
   const state = engine.state;
   // [auth] One registry for the /query route (attach) and the executor (SHOW/KILL QUERY).
   const queries = new QueryRegistry(config.server.max_concurrent_queries);
+  // [ops] disk protection over every data path; its samples also feed service_disk_free_bytes
+  const disk = new DiskMonitor({
+    paths: [config.storage.wal_dir, config.storage.meta_dir, config.chdb.session_data_path],
+    ...diskThresholds(config.disk),
+    state,
+    logger,
+    ...(overrides.statfs ? { statfs: overrides.statfs } : {}),
+    onReadOnly: () => metrics.diskReadonlyEvents.inc(),
+  });
+  if (config.disk.enabled) await disk.start(config.disk.check_interval_secs * 1000);
+  metrics.bindSources({ walLastSequence: () => engine.lastWalSeq, diskFree: () => disk.sample() });
+  // Background services of the spec: retention enforcement, continuous queries, views.
+  const retention = config.retention.enabled
+    ? new RetentionService(engine, { intervalMs: parseDurationMs(config.retention.interval) ?? 12 * 3_600_000, logger })
+    : undefined;
+  const cqs = new ContinuousQueryScheduler(engine, { logger });
+  const views = new MaterializedViewMaintainer(engine, { logger });
+  const meta = views.metaExecutor(executeMetaStatement);
+  engine.writeGuard = (db, rp, m) => {
+    const v = viewTargetOf(engine.catalog, db, rp, m);
+    return v ? `measurement "${m}" is maintained by materialized view "${v.name}"` : undefined;
+  };
+  retention?.start();
+  cqs.start();
+  views.start();
   return {
+    metrics,
+    disk,
     state,
     users: engine.catalog,
     queries,
@@ -42,12 +90,19 @@ export async function openDeps(config: Config, logger: Logger): Promise<AppDeps>
           queries,
           ...(req.user ? { user: req.user } : {}),
         },
-        executeMetaStatement,
+        meta,
         onResult,
+        req.sinkFor,
       ),
     databaseExists: (name) => engine.catalog.database(name) !== undefined,
     ready: async () => !state.stopping,
-    close: () => engine.close(),
+    close: async () => {
+      disk.stop();
+      await retention?.stop();
+      await cqs.stop();
+      await views.stop();
+      await engine.close();
+    },
   };
 }
 

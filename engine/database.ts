@@ -11,6 +11,12 @@ import { ShardSet } from './shard/shard-set.js';
 
 export class Database {
   readonly shardSets = new Map<string, ShardSet>();
+  /**
+   * Fields with data per retention policy and measurement (1.x keeps field sets per shard, so
+   * `SELECT * FROM db.rp.m` only sees that policy's fields). Absent for data written before
+   * this was recorded: readers then fall back to the database-wide field set.
+   */
+  readonly rpFields = new Map<string, Map<string, Set<string>>>();
 
   private constructor(
     readonly name: string,
@@ -37,7 +43,9 @@ export class Database {
         index.restoreField(r.m, r.f, r.y);
       }
     }
-    return new Database(name, dir, index, log, damaged);
+    const db = new Database(name, dir, index, log, damaged);
+    for (const r of records) if (r.t === 'r') db.fieldSet(r.r, r.m).add(r.f);
+    return db;
   }
 
   shardSet(rp: string): ShardSet {
@@ -54,6 +62,29 @@ export class Database {
     const delta: IndexDelta = { series: [], fields: [] };
     this.index.register(p, delta);
     this.record(delta);
+  }
+
+  private fieldSet(rp: string, measurement: string): Set<string> {
+    let byM = this.rpFields.get(rp);
+    if (!byM) this.rpFields.set(rp, (byM = new Map()));
+    let set = byM.get(measurement);
+    if (!set) byM.set(measurement, (set = new Set()));
+    return set;
+  }
+
+  /** Note the fields a point brings to a retention policy (logged the first time only). */
+  registerRpFields(rp: string, p: Point): void {
+    const set = this.fieldSet(rp, p.measurement);
+    for (const f of p.fields) {
+      if (set.has(f.key)) continue;
+      set.add(f.key);
+      this.log.append({ t: 'r', r: rp, m: p.measurement, f: f.key });
+    }
+  }
+
+  /** Fields of `measurement` with data in `rp`, or undefined when not recorded. */
+  fieldsInRp(rp: string, measurement: string): ReadonlySet<string> | undefined {
+    return this.rpFields.get(rp)?.get(measurement);
   }
 
   record(delta: IndexDelta): void {

@@ -14,9 +14,10 @@ import type { EngineOptions } from './options.js';
 import type { Point, Precision } from './point.js';
 import { nowTime } from './time.js';
 import { Wal, type WalWriteEntry } from './wal/wal.js';
-import { parseLineProtocol } from './lineprotocol/parse.js';
+import { describeLineError, parseLineProtocol } from './lineprotocol/parse.js';
 import { formatPoint } from './lineprotocol/format.js';
 import { applyPoints } from './write/apply.js';
+import { WriteListeners } from './write/listeners.js';
 import { partialWriteError, type Rejection } from './write/partial.js';
 import { EMPTY_CURSOR, type Cursor, type CursorRequest } from './query/cursor.js';
 import { SeriesCursor } from './query/series-cursor.js';
@@ -55,7 +56,14 @@ export class Engine {
   readonly blockCache: BlockCache;
   readonly flusher: Flusher;
   readonly tombstones = new Tombstones();
+  /**
+   * Refuses client writes to some measurements (materialized-view targets); returns the reason.
+   * writePoints (CQs, views, INTO) is not guarded.
+   */
+  writeGuard: ((db: string, rp: string, measurement: string) => string | undefined) | undefined;
   readonly compactor: CompactionService;
+  /** Told the (db, rp, measurement, time range) of every applied write (materialized views). */
+  readonly writeListeners = new WriteListeners();
 
   private constructor(
     readonly options: EngineOptions,
@@ -185,6 +193,7 @@ export class Engine {
       if (this.tombstones.hidesReplayed(e.db, e.rp, e.seq, p)) continue;
       if (db.index.check(p) === undefined) {
         db.register(p);
+        db.registerRpFields(rp.name, p);
         ok.push(p);
       }
     }
@@ -219,8 +228,10 @@ export class Engine {
     const rp = this.catalog.resolveRetentionPolicy(req.db, req.rp);
     const now = nowTime();
     const parsed = parseLineProtocol(req.body, { precision: req.precision, defaultSec: now.sec, defaultNsec: now.nsec });
-    const parseFailures = parsed.errors.map((e) => `unable to parse '${e.line}': ${e.reason}`);
-    const { accepted, rejected } = await this.admit(req.db, parsed.points);
+    const parseFailures = parsed.errors.map(describeLineError);
+    const guarded = this.applyWriteGuard(req.db, rp.name, parsed.points);
+    const { accepted, rejected } = await this.admit(req.db, rp.name, guarded.points);
+    rejected.push(...guarded.rejected);
     if (accepted.length > 0) {
       const clean = parseFailures.length === 0 && rejected.length === 0;
       await this.log(req.db, rp, accepted, clean ? { precision: req.precision, lines: req.body, now } : undefined);
@@ -228,16 +239,31 @@ export class Engine {
     if (parseFailures.length > 0 || rejected.length > 0) throw partialWriteError(parseFailures, rejected, accepted.length);
   }
 
+  private applyWriteGuard(db: string, rp: string, points: readonly Point[]): { points: readonly Point[]; rejected: Rejection[] } {
+    const guard = this.writeGuard;
+    if (!guard) return { points, rejected: [] };
+    const verdict = new Map<string, string | undefined>();
+    const kept: Point[] = [];
+    const rejected: Rejection[] = [];
+    for (const p of points) {
+      let reason = verdict.get(p.measurement);
+      if (!verdict.has(p.measurement)) verdict.set(p.measurement, (reason = guard(db, rp, p.measurement)));
+      if (reason) rejected.push({ reason, cardinality: false });
+      else kept.push(p);
+    }
+    return { points: kept, rejected };
+  }
+
   /** Store already parsed points (SELECT INTO, continuous queries); same durability as write(). */
   async writePoints(dbName: string, rpName: string | undefined, points: readonly Point[]): Promise<void> {
     this.assertWritable();
     const rp = this.catalog.resolveRetentionPolicy(dbName, rpName);
-    const { accepted, rejected } = await this.admit(dbName, points);
+    const { accepted, rejected } = await this.admit(dbName, rp.name, points);
     if (accepted.length > 0) await this.log(dbName, rp, accepted, undefined);
     if (rejected.length > 0) throw partialWriteError([], rejected, accepted.length);
   }
 
-  private async admit(dbName: string, points: readonly Point[]): Promise<{ accepted: Point[]; rejected: Rejection[] }> {
+  private async admit(dbName: string, rpName: string, points: readonly Point[]): Promise<{ accepted: Point[]; rejected: Rejection[] }> {
     const db = await this.database(dbName);
     const accepted: Point[] = [];
     const rejected: Rejection[] = [];
@@ -246,6 +272,7 @@ export class Engine {
       if (err) rejected.push({ reason: err.message, cardinality: err instanceof CardinalityLimitError });
       else {
         db.register(p);
+        db.registerRpFields(rpName, p);
         accepted.push(p);
       }
     }
@@ -273,6 +300,7 @@ export class Engine {
       });
       const db = this.databases.get(dbName);
       if (db) this.noteApplied(applyPoints(db, rp, points, seq), seq);
+      this.writeListeners.notify(dbName, rp.name, points);
     } finally {
       if (--this.pendingWrites === 0) for (const f of this.idle.splice(0)) f();
     }

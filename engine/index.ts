@@ -52,3 +52,8 @@ export { lockDirectory, DirectoryLockedError } from './fs/lock.js';
 export type { DirectoryLock } from './fs/lock.js';
 /** Block encodings (TSM value formats), exposed for perf/ benchmarks and format tools. */
 export * as encoding from './encoding/index.js';
+// [ops] disk protection
+export { DiskMonitor, diskThresholds, statfsFreeBytes, type DiskMonitorOptions, type FreeSpaceSource } from './disk/monitor.js';
+/** Retention enforcement service (`[retention]`): see retention/service.ts. */
+export { RetentionService, type RetentionOptions, type RetentionCounters } from './retention/service.js';
+export type { WriteListener, WrittenRange } from './write/listeners.js';

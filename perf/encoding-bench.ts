@@ -112,6 +112,10 @@ function bench(ds: Dataset): Record<string, string | number> {
   const decodeRate = rate(values, () => {
     for (let i = 0; i < encoded.length; i++) encoding.decodeBlock(encoded[i]!, blocks[i]!.base);
   });
+  const buffers = { offsets: new Float64Array(BLOCK), numbers: new Float64Array(BLOCK), booleans: new Uint8Array(BLOCK) };
+  const decodeReuseRate = rate(values, () => {
+    for (let i = 0; i < encoded.length; i++) encoding.decodeBlock(encoded[i]!, blocks[i]!.base, buffers);
+  });
   const tsOut = new Float64Array(BLOCK);
   const tsDecodeRate = rate(values, () => {
     for (let i = 0; i < tsEncoded.length; i++) encoding.decodeTimestamps(tsEncoded[i]!, blocks[i]!.base, tsOut);
@@ -134,6 +138,7 @@ function bench(ds: Dataset): Record<string, string | number> {
     'value encodings (blocks)': [...choices].map(([k, n]) => `${k} ${n}`).join(', '),
     'encode M/s': m(encodeRate),
     'decode M/s': m(decodeRate),
+    'decode, reused buffers M/s': m(decodeReuseRate),
     'ts decode M/s': m(tsDecodeRate),
     'value decode M/s': m(valueDecodeRate),
   };

@@ -23,6 +23,11 @@ import { AuthSetupError } from './auth/errors.js';
 import { registerGuardedFallbacks } from './auth/fallback.js';
 import { PasswordVerifier } from './auth/verifier.js';
 import { monotonicClock, RateLimiter, type Clock } from './rate-limit.js';
+// [ops] metrics and statement summaries
+import { ServiceMetrics } from './metrics/registry.js';
+import { registerMetricsRoutes } from './routes/metrics.js';
+import { registerStatementRoutes } from './routes/statements.js';
+import { StatementSummaries } from './statements/summary.js';
 
 export interface ServerHandle {
   /** The port actually bound (differs from the configured one when that was 0). */
@@ -72,8 +77,8 @@ export interface ServerRuntime {
 }
 
 /** [auth] Rate limiter, credential verifier and the gate every route passes first. */
-async function createGate(deps: ServerDeps, options: ServerOptions, clock: Clock): Promise<AccessGate> {
-  const limiter = new RateLimiter(options.rate_limit, clock);
+async function createGate(deps: ServerDeps, options: ServerOptions, clock: Clock, metrics: ServiceMetrics): Promise<AccessGate> {
+  const limiter = new RateLimiter(options.rate_limit, clock, () => metrics.rateLimitDenied.inc());
   if (!options.auth.enabled) return new AccessGate(options, limiter, undefined, undefined);
   if (!deps.users) throw new AuthSetupError('auth.enabled is true but the server has no user directory');
   const verifier = new PasswordVerifier(deps.users, clock);
@@ -87,7 +92,8 @@ export async function startServer(
   log: EngineLogger = silentLogger,
   runtime: ServerRuntime = {},
 ): Promise<ServerHandle> {
-  const gate = await createGate(deps, options, runtime.clock ?? monotonicClock);
+  const metrics = deps.metrics ?? new ServiceMetrics();
+  const gate = await createGate(deps, options, runtime.clock ?? monotonicClock, metrics);
   const app = createApp(options);
   let inFlight = 0;
   let stopping = false;
@@ -95,6 +101,8 @@ export async function startServer(
     deps,
     options,
     log,
+    metrics,
+    statements: new StatementSummaries(options.statement_summary),
     stopping: () => stopping,
     gate,
     queries: deps.queries ?? new QueryRegistry(options.server.max_concurrent_queries),
@@ -118,7 +126,9 @@ export async function startServer(
   registerPingRoutes(app, ctx);
   registerWriteRoutes(app, ctx);
   registerQueryRoutes(app, ctx);
-  registerGuardedFallbacks(app, ctx);
+  registerMetricsRoutes(app, ctx); // [ops]
+  registerStatementRoutes(app, ctx); // [ops]
+  registerGuardedFallbacks(app, ctx); // [auth]
   app.any('/*', (res, req) => ctx.begin(res, req).error(404, 'not found'));
 
   const { bind_address: host, port } = options.server;

@@ -15,8 +15,9 @@
  * - `ready` answers the readiness probe (/health/ready); later it runs a trivial query.
  */
 import type { Precision } from '../engine/index.js';
-import type { QueryRegistry, QueryUser, Statement, StatementResult } from '../ql/index.js';
+import type { QueryRegistry, QueryUser, SeriesSink, Statement, StatementResult } from '../ql/index.js';
 import type { UserDirectory } from './auth/verifier.js';
+import type { ServiceMetrics } from './metrics/registry.js';
 
 export type { Precision };
 
@@ -44,12 +45,14 @@ export interface QueryRunRequest {
   readonly signal: AbortSignal;
   /** The authenticated user (QueryContext.user); undefined when auth is off. [auth] */
   readonly user?: QueryUser | undefined;
+  /** Chunked responses: per-statement streaming sink. */
+  readonly sinkFor?: (statementId: number) => SeriesSink;
 }
 
 export interface ServerDeps {
   write(req: WriteRequest): Promise<void>;
   /** Run parsed statements; each result is also handed to `onResult` as soon as it is ready. */
-  query(req: QueryRunRequest, onResult?: (r: StatementResult) => void): Promise<StatementResult[]>;
+  query(req: QueryRunRequest, onResult?: (r: StatementResult) => void | Promise<void>): Promise<StatementResult[]>;
   /** For the request-level 404 of /query (decisions.md "missing database"). */
   databaseExists(name: string): boolean;
   readonly state: NodeState;
@@ -61,4 +64,9 @@ export interface ServerDeps {
    * QueryContext. Absent: the server keeps its own (limits still apply, nothing is listed). [auth]
    */
   readonly queries?: QueryRegistry;
+  /**
+   * [ops] The process's metrics registry, when the composition root feeds it (flushes, disk
+   * monitor, WAL sequence). Absent: startServer creates one with only the HTTP-side values.
+   */
+  readonly metrics?: ServiceMetrics;
 }

@@ -10,7 +10,7 @@
  * never are. The check runs before authentication and before the body is read: a limited
  * request costs no password verification. `enabled = false` or a limit of 0 disables it.
  *
- * `deniedTotal` counts 429 answers: the value of `service_rate_limit_denied_total`.
+ * `deniedTotal` counts 429 answers; `onDenied` feeds `service_rate_limit_denied_total`.
  */
 import { StrataError } from '../engine/index.js';
 import type { RateLimitSection } from './options.js';
@@ -64,7 +64,12 @@ export class RateLimiter {
   readonly #buckets: Record<LimitedRoute, TokenBucket> | undefined;
   #denied = 0;
 
-  constructor(section: RateLimitSection, clock: Clock = monotonicClock) {
+  constructor(
+    section: RateLimitSection,
+    clock: Clock = monotonicClock,
+    /** Called on every 429 (the metrics counter). */
+    private readonly onDenied: () => void = () => {},
+  ) {
     const limit = section.max_requests_per_second;
     if (section.enabled && limit > 0) this.#buckets = { write: new TokenBucket(limit, clock), query: new TokenBucket(limit, clock) };
   }
@@ -84,6 +89,7 @@ export class RateLimiter {
     if (!this.#buckets || !route) return;
     if (this.#buckets[route].take()) return;
     this.#denied++;
+    this.onDenied();
     throw new RateLimitedError();
   }
 }

@@ -19,7 +19,16 @@ import { NO_TOMBSTONES } from '../tombstone/filter.js';
 import { CompactionService } from './service.js';
 
 async function open(root: string): Promise<Engine> {
-  return Engine.open(engineOptions({ walDir: join(root, 'wal'), metaDir: join(root, 'meta'), dataDir: join(root, 'data'), flushIntervalSec: 0 }));
+  // The engine's own compaction service is off: this test drives a CompactionService itself.
+  return Engine.open(
+    engineOptions({
+      walDir: join(root, 'wal'),
+      metaDir: join(root, 'meta'),
+      dataDir: join(root, 'data'),
+      flushIntervalSec: 0,
+      compaction: { intervalMs: 0, coldAfterMs: 4 * 3600 * 1000, maxFileBytes: 256 * 1024 * 1024 },
+    }),
+  );
 }
 
 /** The engine's shards. The engine does not expose them yet; its wiring will pass this callback. */

@@ -134,12 +134,16 @@ export class BitReader {
  */
 let padded = new Uint8Array(16384);
 
-/** buf[start..end) followed by 8 zero bytes, in shared scratch valid until the next call. */
+/**
+ * buf[start..end) followed by 16 zero bytes, in shared scratch valid until the next call. One
+ * decoded value reads at most ~80 bits past its start, so even the iteration that overruns a
+ * truncated stream (and then throws) stays inside the padding.
+ */
 export function paddedCopy(buf: Uint8Array, start: number, end: number): Uint8Array {
   const size = end - start;
-  if (padded.length < size + 8) padded = new Uint8Array(2 * size + 8);
+  if (padded.length < size + 16) padded = new Uint8Array(2 * size + 16);
   padded.set(buf.subarray(start, end));
-  padded.fill(0, size, size + 8);
+  padded.fill(0, size, size + 16);
   return padded;
 }
 

@@ -118,3 +118,21 @@ test('bit flips in valid blocks decode or throw CorruptionError, never anything 
     { numRuns: 1500 },
   );
 });
+
+test('decoding into caller buffers returns views of them', () => {
+  const t = seq(100, (i) => i * 1e9);
+  const buffers = { offsets: new Float64Array(1000), numbers: new Float64Array(1000), booleans: new Uint8Array(1000) };
+  for (const column of [
+    { type: FieldType.Float, values: seq(100, (i) => i / 10) },
+    { type: FieldType.Integer, values: seq(100, (i) => i * 3) },
+    { type: FieldType.Unsigned, values: seq(100, (i) => i) },
+    { type: FieldType.Boolean, values: Uint8Array.from({ length: 100 }, (_, i) => i & 1) },
+  ] as ValueColumn[]) {
+    const back = decodeBlock(encodeBlock(BASE, t, column, 0, 100), BASE, buffers);
+    assert.equal(back.offsets.buffer, buffers.offsets.buffer);
+    const target = column.type === FieldType.Boolean ? buffers.booleans : buffers.numbers;
+    assert.equal(back.column.values.length, 100);
+    assert.equal((back.column.values as Float64Array | Uint8Array).buffer, target.buffer);
+    assert.deepEqual(comparable(back.column), comparable(column));
+  }
+});

@@ -7,7 +7,8 @@
  *   type        FieldType code (point.ts): 0 float, 1 integer, 2 boolean, 3 string, 4 unsigned
  *   timestamps  timestamp.ts: u8 mode|scale, uvarint count, first timestamp absolute, deltas
  *   values      per type, each starting with its own u8 encoding choice:
- *               float-block.ts (XOR | decimal), integer.ts, boolean.ts, string.ts, unsigned.ts
+ *               float-block.ts (XOR | decimal | bit-pattern deltas), integer.ts (RLE |
+ *               simple8b | Huffman | raw), unsigned.ts, boolean.ts, string.ts
  *
  * The value count is the timestamp count; value sections do not repeat it. Checksums and
  * block lengths belong to the TSM file layer. Decoding returns timestamps as offsets from the
@@ -56,24 +57,36 @@ export function encodeBlock(base: bigint, offsets: Float64Array, column: ValueCo
   return w.finish();
 }
 
-export function decodeBlock(bytes: Uint8Array, base: bigint): { offsets: Float64Array; column: ValueColumn } {
+/**
+ * Caller-owned buffers for decodeBlock on the scan hot path. When one is large enough the
+ * result is a subarray view of it, valid until the caller reuses the buffer; otherwise a
+ * fresh array is allocated. Integer/unsigned blocks with values beyond 2^53 always allocate.
+ */
+export interface DecodeBuffers {
+  offsets?: Float64Array;
+  /** Float, integer and unsigned values. */
+  numbers?: Float64Array;
+  booleans?: Uint8Array;
+}
+
+export function decodeBlock(bytes: Uint8Array, base: bigint, buffers?: DecodeBuffers): { offsets: Float64Array; column: ValueColumn } {
   const r = new ByteReader(bytes);
   const type = r.byte();
   const tlen = r.uvarint();
   r.need(tlen);
   const valuesAt = r.pos + tlen;
-  const offsets = readTimestamps(new ByteReader(bytes, r.pos, valuesAt), base);
+  const offsets = readTimestamps(new ByteReader(bytes, r.pos, valuesAt), base, buffers?.offsets);
   const n = offsets.length;
   r.pos = valuesAt;
   switch (type) {
     case FieldType.Float:
-      return { offsets, column: { type, values: readFloatColumn(r, n) } };
+      return { offsets, column: { type, values: readFloatColumn(r, n, buffers?.numbers) } };
     case FieldType.Integer:
-      return { offsets, column: { type, values: readIntegers(r, n) } };
+      return { offsets, column: { type, values: readIntegers(r, n, buffers?.numbers) } };
     case FieldType.Unsigned:
-      return { offsets, column: { type, values: readUnsigned(r, n) } };
+      return { offsets, column: { type, values: readUnsigned(r, n, buffers?.numbers) } };
     case FieldType.Boolean:
-      return { offsets, column: { type, values: readBooleans(r, n) } };
+      return { offsets, column: { type, values: readBooleans(r, n, buffers?.booleans) } };
     case FieldType.String:
       return { offsets, column: { type, values: readStrings(r, n) } };
     default:

@@ -20,6 +20,22 @@ test('short decimals round-trip bit for bit', () => {
   fc.assert(fc.property(blockOf(decimal, 400), (xs) => void roundTrip(Float64Array.from(xs))), { numRuns: 300 });
 });
 
+test('quantised random walks round-trip (exercises the Huffman packing)', () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: -100000, max: 100000 }),
+      fc.array(fc.integer({ min: -3, max: 3 }), { minLength: 100, maxLength: 1000 }),
+      fc.constantFrom(1, 5, 10),
+      fc.integer({ min: 0, max: 3 }),
+      (start, steps, unit, e) => {
+        let m = start;
+        roundTrip(Float64Array.from(steps, (s) => (m += s * unit) / 10 ** e));
+      },
+    ),
+    { numRuns: 150 },
+  );
+});
+
 test('the smallest exponent is chosen and quantised steps shrink to small integers', () => {
   assert.equal(roundTrip(Float64Array.of(21, 22, 20))[0], 0);
   assert.equal(roundTrip(Float64Array.of(21.3, 21.4))[0], 1);

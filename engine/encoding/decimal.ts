@@ -15,12 +15,12 @@
  * Applicability (no exceptions are stored): the encoder refuses the block, returning false,
  * unless every value round-trips bit-exactly through m / 10^e with |m| < 2^51 (so deltas and
  * their zigzag stay exact doubles). NaN, ±Inf, -0 and full-precision doubles therefore make
- * the block fall back to XOR (float-block.ts picks per block).
+ * the block fall back to XOR or bit-pattern deltas (float-block.ts picks per block).
  */
 import { ByteWriter, ByteReader, zigzag, unzigzag } from './varint.js';
 import { packNumbers, unpackNumbers } from './simple8b.js';
 import { huffmanCost, appendHuffman, readHuffman } from './huffman.js';
-import { BitWriter, BitReader } from './bitstream.js';
+import { BitWriter } from './bitstream.js';
 
 export const MAX_EXPONENT = 18;
 const LIMIT = 2 ** 51;
@@ -138,9 +138,7 @@ export function readDecimals(r: ByteReader, count: number, out?: Float64Array): 
     return o;
   }
   if (head & HUFFMAN) {
-    const br = new BitReader(r.buf, r.pos, r.end);
-    readHuffman(r, br, o, 1, count - 1);
-    r.pos = br.byteEnd();
+    readHuffman(r, o, 1, count - 1);
   } else {
     unpackNumbers(r, o, 1, count - 1);
   }

@@ -7,21 +7,20 @@
  *
  * Decimal is tried first because it fails fast on the first full-precision value, and when it
  * is no larger than the least the other two could possibly take (XOR ≥ 64 + 2 bits per further
- * value, deltas ≥ 71 + 1 bit per further value) they are not tried at all. Otherwise XOR and
- * deltas are both encoded and the shortest of the candidates wins: XOR wins on repeated
- * values and short mantissas, deltas on noisy full-precision walks.
+ * value, deltas ≥ 71 + 1 bit per further value) they are not tried at all. Otherwise the exact
+ * sizes of XOR and deltas are computed without writing, and only the smallest candidate is
+ * written: XOR wins on short mantissas, deltas on noisy full-precision walks and repeats.
  */
 import { ByteWriter, ByteReader } from './varint.js';
-import { appendFloats, readFloats } from './float.js';
+import { appendFloats, floatsSize, readFloats } from './float.js';
 import { appendDecimals, readDecimals } from './decimal.js';
-import { appendFloatDeltas, readFloatDeltas } from './float-delta.js';
+import { planFloatDeltas, writeFloatDeltas, readFloatDeltas } from './float-delta.js';
 
 export const FLOAT_XOR = 0;
 export const FLOAT_DECIMAL = 1;
 export const FLOAT_DELTA = 2;
 
 const decimal = new ByteWriter(4096);
-const delta = new ByteWriter(16384);
 
 export function appendFloatColumn(out: ByteWriter, values: Float64Array, start: number, end: number): void {
   const n = end - start;
@@ -38,17 +37,21 @@ export function appendFloatColumn(out: ByteWriter, values: Float64Array, start: 
     out.bytes(decimal.buf.subarray(0, decimal.len));
     return;
   }
-  const mark = out.len;
-  out.byte(FLOAT_XOR);
-  appendFloats(out, values, start, end);
-  const xorLen = out.len - mark - 1;
-  delta.len = 0;
-  appendFloatDeltas(delta, values, start, end);
-  const other = decimalOk && decimal.len <= delta.len ? decimal : delta;
-  if (xorLen <= other.len) return;
-  out.len = mark;
-  out.byte(other === decimal ? FLOAT_DECIMAL : FLOAT_DELTA);
-  out.bytes(other.buf.subarray(0, other.len));
+  // Exact sizes first, then only the winner pays for bit writing. Ties prefer XOR, then
+  // decimal, matching the order the decoder was first written for.
+  const xorSize = floatsSize(values, start, end);
+  const deltaSize = planFloatDeltas(values, start, end);
+  const decimalSize = decimalOk ? decimal.len : Infinity;
+  if (xorSize <= decimalSize && xorSize <= deltaSize) {
+    out.byte(FLOAT_XOR);
+    appendFloats(out, values, start, end);
+  } else if (decimalSize <= deltaSize) {
+    out.byte(FLOAT_DECIMAL);
+    out.bytes(decimal.buf.subarray(0, decimal.len));
+  } else {
+    out.byte(FLOAT_DELTA);
+    writeFloatDeltas(out, values, start, end);
+  }
 }
 
 export function encodeFloatColumn(values: Float64Array, start: number, end: number): Uint8Array {

@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { encodeFloatDeltas, decodeFloatDeltas } from './float-delta.js';
+import { encodeFloatDeltas, decodeFloatDeltas, planFloatDeltas, writeFloatDeltas } from './float-delta.js';
+import { ByteWriter } from './varint.js';
+import { InvariantError } from '../errors.js';
 import { encodeFloats } from './float.js';
 import { anyDouble, assertBitsEqual, assertCorrupt, blockOf, seq, SPECIAL_FLOATS, NAN_PAYLOADS, floatFromBits } from './helpers.test.js';
 
@@ -42,4 +44,16 @@ test('truncated streams are CorruptionError', () => {
   const v = seq(50, (i) => Math.sqrt(i) * 1e3);
   const bytes = encodeFloatDeltas(v, 0, 50);
   for (let cut = 0; cut < bytes.length; cut++) assertCorrupt(() => decodeFloatDeltas(bytes.subarray(0, cut), 50));
+});
+
+test('planFloatDeltas predicts the encoded size exactly; writing needs a matching plan', () => {
+  fc.assert(
+    fc.property(blockOf(anyDouble, 300), (xs) => {
+      const v = Float64Array.from(xs);
+      const size = planFloatDeltas(v, 0, v.length);
+      assert.equal(size, encodeFloatDeltas(v, 0, v.length).length);
+    }),
+  );
+  planFloatDeltas(Float64Array.of(1, 2), 0, 2);
+  assert.throws(() => writeFloatDeltas(new ByteWriter(), Float64Array.of(1, 2), 0, 2), InvariantError);
 });

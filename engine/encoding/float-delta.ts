@@ -15,6 +15,7 @@
  *                   the low L − 1 bits of z      (its top bit is implied by L; none if L ≤ 1)
  */
 import { ByteWriter, ByteReader } from './varint.js';
+import { InvariantError } from '../errors.js';
 import { BitWriter, paddedCopy, window32 } from './bitstream.js';
 
 let zs = new Uint32Array(2048);
@@ -33,24 +34,33 @@ function halvesOf(a: Float64Array): Uint32Array {
   return new Uint32Array(a.buffer, a.byteOffset, a.length * 2);
 }
 
-export function appendFloatDeltas(out: ByteWriter, values: Float64Array, start: number, end: number): void {
+/** Scratch of the last planFloatDeltas call, consumed by writeFloatDeltas. */
+interface Plan {
+  values: Float64Array;
+  start: number;
+  end: number;
+  ref: number;
+}
+let planned: Plan = { values: new Float64Array(0), start: 0, end: 0, ref: 0 };
+
+/**
+ * Computes the deltas and the reference length of values[start..end) and returns the exact
+ * encoded size in bytes; writeFloatDeltas then writes it without recomputing. Split so that
+ * float-block.ts can compare sizes before paying for the bit writing.
+ */
+export function planFloatDeltas(values: Float64Array, start: number, end: number): number {
   const n = end - start;
-  if (n <= 0) return;
+  planned = { values, start, end, ref: 0 };
+  if (n <= 1) return 8 * n;
   const h = halvesOf(values);
-  const bw = new BitWriter(out);
   let plo = h[2 * start]!;
   let phi = h[2 * start + 1]!;
-  bw.write(phi, 32);
-  bw.write(plo, 32);
-  if (n === 1) {
-    bw.flush();
-    return;
-  }
   if (lens.length < n) {
     lens = new Uint8Array(n * 2);
     zs = new Uint32Array(n * 4);
   }
   hist.fill(0);
+  let payload = 0;
   for (let i = 1; i < n; i++) {
     const lo = h[2 * (start + i)]!;
     const hi = h[2 * (start + i) + 1]!;
@@ -66,32 +76,55 @@ export function appendFloatDeltas(out: ByteWriter, values: Float64Array, start: 
     const len = zhi !== 0 ? 64 - Math.clz32(zhi) : 32 - Math.clz32(zlo);
     lens[i] = len;
     hist[len]!++;
+    if (len > 1) payload += len - 1;
   }
-  let ref = 0;
   let best = Infinity;
   for (let r = 0; r <= 64; r++) {
     let cost = 0;
     for (let len = 0; len <= 64; len++) if (hist[len] !== 0) cost += hist[len]! * gammaBits(zz(len - r) + 1);
     if (cost < best) {
       best = cost;
-      ref = r;
+      planned.ref = r;
     }
   }
-  bw.write(ref, 7);
-  for (let i = 1; i < n; i++) {
-    const len = lens[i]!;
-    bw.write(zz(len - ref) + 1, gammaBits(zz(len - ref) + 1));
-    const b = len - 1;
-    if (b > 32) {
-      bw.write(zs[2 * i + 1]! ^ (1 << (b - 32)), b - 32);
-      bw.write(zs[2 * i]!, 32);
-    } else if (b === 32) {
-      bw.write(zs[2 * i]!, 32);
-    } else if (b > 0) {
-      bw.write(zs[2 * i]! ^ (1 << b), b);
+  return Math.ceil((71 + best + payload) / 8);
+}
+
+/** Writes the block planned by the last planFloatDeltas call (same arguments). */
+export function writeFloatDeltas(out: ByteWriter, values: Float64Array, start: number, end: number): void {
+  const n = end - start;
+  if (n <= 0) return;
+  if (planned.values !== values || planned.start !== start || planned.end !== end) {
+    throw new InvariantError('writeFloatDeltas without a matching planFloatDeltas');
+  }
+  const h = halvesOf(values);
+  const bw = new BitWriter(out);
+  bw.write(h[2 * start + 1]!, 32);
+  bw.write(h[2 * start]!, 32);
+  if (n > 1) {
+    const ref = planned.ref;
+    bw.write(ref, 7);
+    for (let i = 1; i < n; i++) {
+      const len = lens[i]!;
+      const k = zz(len - ref) + 1;
+      bw.write(k, gammaBits(k));
+      const b = len - 1;
+      if (b > 32) {
+        bw.write(zs[2 * i + 1]! ^ (1 << (b - 32)), b - 32);
+        bw.write(zs[2 * i]!, 32);
+      } else if (b === 32) {
+        bw.write(zs[2 * i]!, 32);
+      } else if (b > 0) {
+        bw.write(zs[2 * i]! ^ (1 << b), b);
+      }
     }
   }
   bw.flush();
+}
+
+export function appendFloatDeltas(out: ByteWriter, values: Float64Array, start: number, end: number): void {
+  planFloatDeltas(values, start, end);
+  writeFloatDeltas(out, values, start, end);
 }
 
 export function encodeFloatDeltas(values: Float64Array, start: number, end: number): Uint8Array {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { encodeFloats, decodeFloats } from './float.js';
+import { encodeFloats, decodeFloats, floatsSize } from './float.js';
 import { anyDouble, assertBitsEqual, assertCorrupt, blockOf, seq, SPECIAL_FLOATS, NAN_PAYLOADS, floatFromBits } from './helpers.test.js';
 
 function roundTrip(values: Float64Array): Uint8Array {
@@ -48,4 +48,13 @@ test('truncated streams are CorruptionError', () => {
   const v = seq(50, (i) => Math.sqrt(i));
   const bytes = encodeFloats(v, 0, 50);
   for (let cut = 0; cut < bytes.length; cut++) assertCorrupt(() => decodeFloats(bytes.subarray(0, cut), 50));
+});
+
+test('floatsSize predicts the encoded size exactly', () => {
+  fc.assert(
+    fc.property(blockOf(anyDouble, 300), (xs) => {
+      const v = Float64Array.from(xs);
+      assert.equal(floatsSize(v, 0, v.length), encodeFloats(v, 0, v.length).length);
+    }),
+  );
 });

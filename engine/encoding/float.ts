@@ -43,6 +43,40 @@ export function encodeFloats(values: Float64Array, start: number, end: number): 
   return w.finish();
 }
 
+/** Exact size in bytes of appendFloats' output, without writing it (for float-block.ts). */
+export function floatsSize(values: Float64Array, start: number, end: number): number {
+  if (end <= start) return 0;
+  const h = halvesOf(values);
+  let plo = h[2 * start]!;
+  let phi = h[2 * start + 1]!;
+  let bits = 64;
+  let storedLead = 65;
+  for (let i = start + 1; i < end; i++) {
+    const lo = h[2 * i]!;
+    const hi = h[2 * i + 1]!;
+    const xlo = (lo ^ plo) >>> 0;
+    const xhi = (hi ^ phi) >>> 0;
+    plo = lo;
+    phi = hi;
+    if ((xlo | xhi) === 0) {
+      bits += 2;
+      continue;
+    }
+    const lead = ROUND[xhi !== 0 ? Math.clz32(xhi) : 32 + Math.clz32(xlo)]!;
+    const trail = xlo !== 0 ? ctz32(xlo) : 32 + ctz32(xhi);
+    if (trail > 6) {
+      bits += 11 + 64 - lead - trail;
+      storedLead = 65;
+    } else if (lead === storedLead) {
+      bits += 66 - lead;
+    } else {
+      bits += 69 - lead;
+      storedLead = lead;
+    }
+  }
+  return Math.ceil(bits / 8);
+}
+
 export function appendFloats(out: ByteWriter, values: Float64Array, start: number, end: number): void {
   if (end <= start) return;
   const h = halvesOf(values);

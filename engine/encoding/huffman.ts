@@ -11,7 +11,8 @@
  * Limits: every value must be below 2^24 (`huffmanCost` returns Infinity otherwise). Codes
  * are canonical: sorted by (length, symbol), consecutive values per length.
  */
-import type { BitWriter, BitReader } from './bitstream.js';
+import type { BitWriter } from './bitstream.js';
+import { paddedCopy, window32 } from './bitstream.js';
 import type { ByteReader } from './varint.js';
 
 const SYMBOLS = 17;
@@ -120,16 +121,19 @@ export function appendHuffman(w: BitWriter, z: Float64Array, start: number, coun
   }
 }
 
-/** Decodes `count` values into out[outStart..]. */
-export function readHuffman(r: ByteReader, br: BitReader, out: Float64Array, outStart: number, count: number): void {
+/** Decodes `count` values into out[outStart..]; `r` advances past the stream. */
+export function readHuffman(r: ByteReader, out: Float64Array, outStart: number, count: number): void {
+  const b = paddedCopy(r.buf, r.pos, r.end);
+  const endBit = (r.end - r.pos) * 8;
+  if (endBit < SYMBOLS * 4) throw r.corrupt('huffman: truncated code table');
   let kraft = 0;
   for (let s = 0; s < SYMBOLS; s++) {
-    const len = br.read(4);
-    if (len > MAX_LEN) throw r.corrupt(`huffman: code length ${len}`, br.byteEnd());
+    const len = window32(b, 4 * s) >>> 28;
+    if (len > MAX_LEN) throw r.corrupt(`huffman: code length ${len}`, r.pos + (s >>> 1));
     lens[s] = len;
     if (len) kraft += 2 ** (MAX_LEN - len);
   }
-  if (kraft === 0 || kraft > 1 << MAX_LEN) throw r.corrupt('huffman: invalid code lengths', br.byteEnd());
+  if (kraft === 0 || kraft > 1 << MAX_LEN) throw r.corrupt('huffman: invalid code lengths', r.pos);
   canonical();
   table.fill(0);
   for (let s = 0; s < SYMBOLS; s++) {
@@ -138,19 +142,22 @@ export function readHuffman(r: ByteReader, br: BitReader, out: Float64Array, out
     const from = codes[s]! << (MAX_LEN - len);
     table.fill((s << 4) | len, from, from + (1 << (MAX_LEN - len)));
   }
+  let p = SYMBOLS * 4;
   for (let i = outStart; i < outStart + count; i++) {
-    const e = table[br.peek(MAX_LEN)]!;
-    if (e === 0) throw r.corrupt('huffman: invalid code', br.byteEnd());
-    br.skip(e & 15);
+    const e = table[window32(b, p) >>> (32 - MAX_LEN)]!;
+    if (e === 0) throw r.corrupt('huffman: invalid code', r.pos + (p >>> 3));
+    p += e & 15;
     const s = e >>> 4;
     if (s < ESC) {
       out[i] = s;
     } else {
-      const w = br.peek(25);
-      if (w === 0) throw r.corrupt('huffman: bad escape', br.byteEnd());
-      const n = Math.clz32(w) - 7;
-      br.skip(n);
-      out[i] = br.read(n + 1) + 15;
+      const zeros = Math.clz32(window32(b, p));
+      if (zeros > 23) throw r.corrupt('huffman: bad escape', r.pos + (p >>> 3));
+      p += zeros;
+      out[i] = (window32(b, p) >>> (31 - zeros)) + 15;
+      p += zeros + 1;
     }
+    if (p > endBit) throw r.corrupt('huffman: truncated', r.end);
   }
+  r.pos += (p + 7) >>> 3;
 }

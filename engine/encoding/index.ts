@@ -3,8 +3,10 @@
  * `decodeBlock`; the per-column codecs are exported for benchmarks and format tests.
  */
 export { encodeBlock, decodeBlock, blockType, blockCount } from './block.js';
+export type { DecodeBuffers } from './block.js';
 export { encodeTimestamps, decodeTimestamps, timestampCount } from './timestamp.js';
 export { encodeFloats, decodeFloats } from './float.js';
+export { encodeFloatDeltas, decodeFloatDeltas } from './float-delta.js';
 export { encodeDecimals, decodeDecimals } from './decimal.js';
 export { encodeFloatColumn, decodeFloatColumn } from './float-block.js';
 export { encodeIntegers, decodeIntegers } from './integer.js';

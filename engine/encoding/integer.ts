@@ -22,7 +22,7 @@
 import { ByteWriter, ByteReader, TWO_32, MAX_SAFE, zigzag, unzigzag } from './varint.js';
 import { packNumbers, packHalves, unpackNumbers, unpackHalves, fitsSimple8b } from './simple8b.js';
 import { huffmanCost, appendHuffman, readHuffman } from './huffman.js';
-import { BitWriter, BitReader } from './bitstream.js';
+import { BitWriter } from './bitstream.js';
 
 export const INT_RAW = 0;
 export const INT_RLE = 1;
@@ -169,21 +169,22 @@ export function decodeIntegers(bytes: Uint8Array, count: number): Float64Array |
   return readIntegers(new ByteReader(bytes), count);
 }
 
-export function readIntegers(r: ByteReader, count: number): Float64Array | BigInt64Array {
-  const v = readInt64(r, count, true);
+export function readIntegers(r: ByteReader, count: number, out?: Float64Array): Float64Array | BigInt64Array {
+  const v = readInt64(r, count, true, out);
   return v instanceof Float64Array ? v : new BigInt64Array(v.buffer, v.byteOffset, count);
 }
 
 /**
  * Decodes `count` values. Returns a Float64Array when every value is a safe integer (for
  * `signed = false`: in [0, 2^53)), else the raw bit patterns as interleaved uint32 halves.
+ * Narrow blocks decode into `out` when it is given and large enough (the common case).
  */
-export function readInt64(r: ByteReader, count: number, signed: boolean): Float64Array | Uint32Array {
+export function readInt64(r: ByteReader, count: number, signed: boolean, out?: Float64Array): Float64Array | Uint32Array {
   const at = r.pos;
   const mode = r.byte();
   if (count === 0) return new Float64Array(0);
   if (mode === INT_RLE || mode === INT_S8B || mode === INT_HUF) {
-    const o = new Float64Array(count);
+    const o = out && out.length >= count ? out.subarray(0, count) : new Float64Array(count);
     let v = r.svarint();
     o[0] = v;
     if (mode === INT_RLE) {
@@ -193,9 +194,7 @@ export function readInt64(r: ByteReader, count: number, signed: boolean): Float6
       if (mode === INT_S8B) {
         unpackNumbers(r, o, 1, count - 1);
       } else {
-        const br = new BitReader(r.buf, r.pos, r.end);
-        readHuffman(r, br, o, 1, count - 1);
-        r.pos = br.byteEnd();
+        readHuffman(r, o, 1, count - 1);
       }
       for (let i = 1; i < count; i++) o[i] = v += unzigzag(o[i]!);
     }

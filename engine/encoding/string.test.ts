@@ -41,4 +41,5 @@ test('corrupt input is CorruptionError', () => {
   }
   assertCorrupt(() => decodeStrings(Uint8Array.of(9), 1));
   assertCorrupt(() => decodeStrings(Uint8Array.of(STR_LZ4, 1, 2, 3, 4, 5), 1));
+  assertCorrupt(() => decodeStrings(Uint8Array.of(STR_LZ4, 0xff, 0xff, 0xff, 0x7f, 0x10, 0x41), 1));
 });

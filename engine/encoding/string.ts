@@ -57,6 +57,12 @@ export function readStrings(r: ByteReader, count: number): string[] {
   if (mode === STR_PLAIN) {
     src = r;
   } else if (mode === STR_LZ4) {
+    // LZ4 expands at most ~255:1; a larger declared size is a damaged prefix, and trusting it
+    // would allocate gigabytes before failing.
+    r.need(4);
+    const b = r.buf;
+    const declared = (b[r.pos]! | (b[r.pos + 1]! << 8) | (b[r.pos + 2]! << 16) | (b[r.pos + 3]! << 24)) >>> 0;
+    if (declared > (r.end - r.pos) * 255 + 64) throw r.corrupt(`lz4: declared size ${declared} is implausible`, at + 1);
     let raw: Buffer;
     try {
       raw = uncompressSync(r.buf.subarray(r.pos, r.end));

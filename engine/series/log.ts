@@ -27,7 +27,9 @@ const MAX_RECORD_LEN = 64 * 1024 * 1024;
 export type SeriesLogRecord =
   | { readonly t: 's'; readonly id: number; readonly k: string; readonly m: string; readonly g: readonly string[] }
   | { readonly t: 'f'; readonly m: string; readonly f: string; readonly y: FieldType }
-  | { readonly t: 'd'; readonly ids: readonly number[] };
+  | { readonly t: 'd'; readonly ids: readonly number[] }
+  /** Field `f` of measurement `m` has data in retention policy `r`. */
+  | { readonly t: 'r'; readonly r: string; readonly m: string; readonly f: string };
 
 export function encodeRecord(rec: SeriesLogRecord): Buffer {
   const payload = Buffer.from(JSON.stringify(rec), 'utf8');

@@ -58,3 +58,13 @@ export async function checkpoint(ctx: QueryContext): Promise<void> {
   lastYield = performance.now();
   checkAborted(ctx);
 }
+
+/**
+ * Streaming output of a statement (chunked responses): series arrive in pieces of at most
+ * `chunkSize` rows; `more` says whether further rows of the same series follow. The
+ * executor awaits each push, so a slow consumer applies backpressure to the scan.
+ */
+export interface SeriesSink {
+  readonly chunkSize: number;
+  push(series: import('../result.js').ResultSeries, more: boolean): Promise<void>;
+}

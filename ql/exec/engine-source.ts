@@ -14,8 +14,19 @@ export class EngineSource implements MeasurementSource {
     return this.m.name;
   }
 
+  /** The measurement's fields that have data in this retention policy (1.x: per shard). */
+  private fields: ReadonlyMap<string, FieldType> | undefined;
+
   fieldTypes(): ReadonlyMap<string, FieldType> {
-    return this.m.fields;
+    return (this.fields ??= this.computeFields());
+  }
+
+  private computeFields(): ReadonlyMap<string, FieldType> {
+    const inRp = this.engine.openedDatabase(this.db)?.fieldsInRp(this.rp, this.m.name);
+    if (!inRp) return this.m.fields;
+    const out = new Map<string, FieldType>();
+    for (const [k, t] of this.m.fields) if (inRp.has(k)) out.set(k, t);
+    return out;
   }
 
   tagKeys(): readonly string[] {

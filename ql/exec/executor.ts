@@ -5,16 +5,16 @@
 import type { Statement } from '../ast/statements.js';
 import type { ResultSeries, StatementResult } from '../result.js';
 import { QueryError } from '../errors.js';
-import { checkAborted, type QueryContext, type StatementOutput } from './context.js';
+import { checkAborted, type QueryContext, type SeriesSink, type StatementOutput } from './context.js';
 import { executeSelect } from './select.js';
 import { writeInto } from './into.js';
 
 /** Non-SELECT statements (SHOW, DDL, users, CQs): provided by ql/exec/meta. */
 export type MetaExecutor = (stmt: Statement, ctx: QueryContext) => Promise<StatementOutput>;
 
-async function runStatement(stmt: Statement, ctx: QueryContext, meta: MetaExecutor | undefined): Promise<StatementOutput> {
+async function runStatement(stmt: Statement, ctx: QueryContext, meta: MetaExecutor | undefined, sink?: SeriesSink): Promise<StatementOutput> {
   if (stmt.kind === 'Select') {
-    const series = await executeSelect(stmt, ctx);
+    const series = await executeSelect(stmt, ctx, stmt.target ? undefined : sink);
     if (stmt.target) return { series: [await writeInto(stmt.target, series, ctx)] };
     return { series, timeZone: stmt.location ?? undefined };
   }
@@ -31,6 +31,8 @@ export async function executeStatements(
   ctx: QueryContext,
   meta?: MetaExecutor,
   onResult?: (r: StatementResult) => void | Promise<void>,
+  /** Chunked responses: where each statement streams its series (see SeriesSink). */
+  sinkFor?: (statementId: number) => SeriesSink,
 ): Promise<StatementResult[]> {
   const results: StatementResult[] = [];
   for (let i = 0; i < statements.length; i++) {
@@ -38,7 +40,7 @@ export async function executeStatements(
     let failed = false;
     try {
       checkAborted(ctx); // [auth] a timed-out or killed batch runs no further statement
-      const out = await runStatement(statements[i]!, ctx, meta);
+      const out = await runStatement(statements[i]!, ctx, meta, sinkFor?.(i));
       result = { statementId: i, series: out.series, messages: out.messages, timeZone: out.timeZone };
     } catch (err) {
       if (ctx.signal?.aborted && err === ctx.signal.reason) throw err;

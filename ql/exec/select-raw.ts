@@ -54,7 +54,11 @@ export function evalTypes(source: MeasurementSource, extra?: ReadonlyMap<string,
   return { isInteger: (name) => extra?.get(name) ?? isIntegerType(types.get(name)) };
 }
 
-export async function runRawGroup(g: GroupRun): Promise<Cell[][]> {
+/**
+ * Rows of one output series. With `emit`, rows are handed over in pieces of `chunkSize` as
+ * they are produced (memory bounded by one piece) and the return value holds the remainder.
+ */
+export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promise<void>, chunkSize = 10_000): Promise<Cell[][]> {
   const { plan, source, ctx } = g;
   const columns = plan.projection.columns;
   const fields = fieldRefs([...columns.map((c) => c.expr), g.rowFilter], plan).filter((f) => source.fieldTypes().has(f));
@@ -68,7 +72,8 @@ export async function runRawGroup(g: GroupRun): Promise<Cell[][]> {
     reader: new RowReader(fields.map((f) => source.cursor(ref, f, min, max, plan.ascending)), plan.ascending),
     row: null,
   }));
-  const out: Cell[][] = [];
+  let out: Cell[][] = [];
+  let emitted = 0;
   const limit = plan.stmt.limit;
   let skip = plan.stmt.offset;
   try {
@@ -123,7 +128,13 @@ export async function runRawGroup(g: GroupRun): Promise<Cell[][]> {
         continue;
       }
       out.push(cells);
-      if (limit > 0 && out.length >= limit) break;
+      if (limit > 0 && emitted + out.length >= limit) break;
+      if (emit && out.length >= chunkSize) {
+        emitted += out.length;
+        const piece = out;
+        out = [];
+        await emit(piece);
+      }
     }
   } finally {
     for (const s of open) s.reader.close();

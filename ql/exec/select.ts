@@ -7,10 +7,10 @@ import { DatabaseNotFoundError, RetentionPolicyNotFoundError } from '../../engin
 import type { Expr, SelectStatement, Source } from '../ast/nodes.js';
 import { compileRegex } from '../ast/regex.js';
 import { QueryError } from '../errors.js';
-import type { ResultSeries } from '../result.js';
+import type { Cell, ResultSeries } from '../result.js';
 import { splitCondition } from '../plan/condition.js';
 import { MAX_NS, MIN_NS, splitTimeRange } from '../plan/time-range.js';
-import type { QueryContext } from './context.js';
+import type { QueryContext, SeriesSink } from './context.js';
 import { EngineSource } from './engine-source.js';
 import { runAggregateGroup } from './select-agg.js';
 import { compileSelect, dimensionTags, parseDimensions, type SelectPlan } from './select-plan.js';
@@ -91,11 +91,16 @@ function groupSeries(series: readonly SeriesRef[], dims: readonly string[]): Gro
   });
 }
 
-export async function executeSelect(stmt: SelectStatement, ctx: QueryContext): Promise<ResultSeries[]> {
+/**
+ * Run a SELECT. With a `sink` (chunked responses, no SOFFSET), series are streamed to it and
+ * the returned list is empty; otherwise the whole result is returned.
+ */
+export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, sink?: SeriesSink): Promise<ResultSeries[]> {
   const sources = await resolveSources(stmt, ctx);
   const plan: SelectPlan = compileSelect(stmt, sources, ctx.nowNs);
   if (plan.time.empty) return [];
   const out: ResultSeries[] = [];
+  let streamed = 0;
   const columns = ['time', ...plan.projection.columns.map((c) => c.name)];
   for (const source of sources) {
     const split = splitCondition(plan.time.rest, plan.schema);
@@ -104,9 +109,26 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext): P
     if (!plan.ascending) groups.reverse();
     for (const group of groups) {
       const run = { plan, source, series: group.series, rowFilter: split.rows, ctx };
+      const tags = dims.length ? Object.fromEntries(dims.map((d, i) => [d, group.key[i]!])) : undefined;
+      if (sink && stmt.soffset === 0) {
+        if (stmt.slimit > 0 && streamed >= stmt.slimit) break;
+        let any = false;
+        const emit = async (values: Cell[][]) => {
+          any = true;
+          await sink.push({ name: source.name, tags, columns, values }, true);
+        };
+        const rest = plan.projection.shape === 'raw' ? await runRawGroup(run, emit, sink.chunkSize) : await runAggregateGroup(run);
+        for (let i = 0; i < rest.length; i += sink.chunkSize) {
+          const more = i + sink.chunkSize < rest.length;
+          any = true;
+          await sink.push({ name: source.name, tags, columns, values: rest.slice(i, i + sink.chunkSize) }, more);
+        }
+        if (any && rest.length === 0) await sink.push({ name: source.name, tags, columns, values: [] }, false);
+        if (any) streamed++;
+        continue;
+      }
       const values = plan.projection.shape === 'raw' ? await runRawGroup(run) : await runAggregateGroup(run);
       if (values.length === 0) continue;
-      const tags = dims.length ? Object.fromEntries(dims.map((d, i) => [d, group.key[i]!])) : undefined;
       out.push({ name: source.name, tags, columns, values });
     }
   }

@@ -132,6 +132,54 @@ export class Reply {
     });
   }
 
+  /**
+   * Start a streamed 200 response (chunked transfer encoding). Each `write` resolves once
+   * uWS accepted the bytes (it waits for onWritable under backpressure), so a slow client
+   * slows the producer instead of growing server memory. Call `end()` exactly once.
+   */
+  stream(status: number, contentType: string): { write(text: string): Promise<void>; end(): void } {
+    if (this.#done) return { write: async () => undefined, end: () => undefined };
+    this.#finish(status);
+    let started = false;
+    const head = () => {
+      if (started) return;
+      started = true;
+      const res = this.res;
+      res.writeStatus(statusLine(status));
+      res.writeHeader('X-Service-Version', SERVICE_VERSION_HEADER);
+      res.writeHeader('X-Service-Build', SERVICE_BUILD);
+      res.writeHeader('X-Influxdb-Version', INFLUXDB_VERSION_HEADER);
+      res.writeHeader('X-Influxdb-Build', INFLUXDB_BUILD_HEADER);
+      res.writeHeader('Request-Id', this.requestId);
+      res.writeHeader('X-Request-Id', this.requestId);
+      res.writeHeader('Content-Type', contentType);
+    };
+    return {
+      write: (text: string) =>
+        new Promise<void>((resolve) => {
+          if (this.#aborted) return resolve();
+          let ok = true;
+          this.res.cork(() => {
+            head();
+            ok = this.res.write(text);
+          });
+          if (ok) return resolve();
+          this.res.onWritable(() => {
+            resolve();
+            return true;
+          });
+          this.onAbort(resolve);
+        }),
+      end: () => {
+        if (this.#aborted) return;
+        this.res.cork(() => {
+          head();
+          this.res.end();
+        });
+      },
+    };
+  }
+
   #finish(status: number | undefined): void {
     if (this.#done) return;
     this.#done = true;

@@ -6,11 +6,17 @@ import type { ServerOptions } from '../options.js';
 import type { Reply } from '../http/respond.js';
 import type { QueryRegistry } from '../../ql/index.js';
 import type { AccessGate } from '../auth/gate.js';
+import type { ServiceMetrics } from '../metrics/registry.js';
+import type { StatementSummaries } from '../statements/summary.js';
 
 export interface RouteContext {
   readonly deps: ServerDeps;
   readonly options: ServerOptions;
   readonly log: EngineLogger;
+  /** [ops] Prometheus metrics (GET /metrics); e.g. the rate limiter calls `metrics.rateLimitDenied.inc()`. */
+  readonly metrics: ServiceMetrics;
+  /** [ops] Statement summaries recorded by /query, served by /api/v1/statements. */
+  readonly statements: StatementSummaries;
   /** True once ServerHandle.close() began: the node takes no new writes and reports unhealthy. */
   stopping(): boolean;
   /**

@@ -21,10 +21,13 @@ import { readBody } from '../http/body.js';
 import { sendError } from '../http/errors.js';
 import { parseQuery } from '../http/query.js';
 import { chunkLines } from '../format/chunks.js';
+import { StatementChunkWriter } from '../format/chunk-writer.js';
 import { errorCsv, resultsToCsv } from '../format/csv.js';
 import { parseEpoch, type Epoch } from '../format/epoch.js';
 import { errorJson, resultsToJson } from '../format/json.js';
 import type { RouteContext } from './context.js';
+import { errorStatus, queryMeter } from '../metrics/http.js'; // [ops]
+import { StatementClock } from '../statements/clock.js'; // [ops]
 
 const READ_ONLY_KINDS = new Set(['Select', 'Explain']);
 
@@ -52,11 +55,14 @@ function deprecationMessages(stmts: readonly Statement[], method: string): Map<n
 export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void {
   const handle = (res: HttpResponse, req: HttpRequest): void => {
     const reply = ctx.begin(res, req);
+    const meter = queryMeter(ctx.metrics); // [ops]
+    reply.onAbort(() => meter.done(undefined));
     const method = req.getMethod().toUpperCase();
     const url = parseQuery(req.getQuery());
     const csv = wantsCsv(req.getHeader('accept'));
     const isForm = /application\/x-www-form-urlencoded/i.test(req.getHeader('content-type'));
     const fail = (err: unknown, pretty: boolean) => {
+      meter.done(reply.aborted ? undefined : errorStatus(err));
       if (csv && err instanceof StrataError) reply.send(err.status, errorCsv(err.message), 'text/csv');
       else if (err instanceof StrataError && !(err instanceof DatabaseNotFoundError)) reply.send(err.status, errorJson(err.message, pretty), 'application/json');
       else sendError(reply, err, ctx.log);
@@ -94,41 +100,61 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
             throw new BadRequestError(`error parsing query parameters: ${(err as Error).message}`);
           }
         }
-        const statements = parseQl(q, bind);
+        let statements: Statement[];
+        try {
+          statements = parseQl(q, bind);
+        } catch (err) {
+          ctx.statements.record({ text: q, durationMs: 0, error: (err as Error).message, at: Date.now() }); // [ops]
+          throw err;
+        }
         const db = params.get('db') ?? '';
         authorizeQuery(granted, statements, db); // [auth] 403 before the database is looked up
         const createsDb = statements.some((s) => s.kind === 'CreateDatabase' || s.kind === 'DropDatabase');
         if (db !== '' && !createsDb && !ctx.deps.databaseExists(db)) {
+          meter.done(404); // [ops]
           reply.send(404, errorJson(`database not found: ${db}`, pretty), 'application/json');
           return;
         }
-        const format = { csv, epoch, pretty, chunked: params.get('chunked') === 'true', chunkSize: Number(params.get('chunk_size') ?? 10000) || 10000 };
-        const controller = new AbortController();
-        let results: StatementResult[];
-        try {
-          results = await run(ctx, { statements, db, rp: params.get('rp') ?? '', user: queryUser(granted) }, reply, controller);
-        } catch (err) {
-          // 1.x reports these as the error of the statement that could not run, with 200.
-          if (!(err instanceof Interrupted)) throw err;
-          results = err.results;
-        }
+        const run = { statements, db, rp: params.get('rp') ?? '', user: queryUser(granted) }; // [auth]
+        const chunked = params.get('chunked') === 'true' && !csv;
+        const chunkSize = Number(params.get('chunk_size') ?? 10000) || 10000;
         const warnings = deprecationMessages(statements, method);
+        if (chunked) {
+          await streamChunked(reply, ctx, { run, epoch, pretty, chunkSize, warnings });
+          meter.done(200);
+          return;
+        }
+        let results: StatementResult[];
+        const clock = new StatementClock(ctx.statements.enabled ? statements.map((s) => printStatement(s)) : []); // [ops] per-statement summaries
+        try {
+          results = await runRegistered(ctx, run, reply, (r) => clock.result(r));
+        } catch (err) {
+          // [auth] 1.x answers these 200, with the error on the statement that could not run.
+          if (err instanceof Interrupted) results = err.results;
+          else {
+            clock.abandon((err as Error).message ?? String(err), ctx.statements);
+            throw err;
+          }
+        }
+        clock.finish(results, ctx.statements);
+        if (results.some((r) => r.error !== undefined)) meter.statementFailed();
         results = results.map((r) => {
           const w = warnings.get(r.statementId);
           return w && !r.error ? { ...r, messages: [...(r.messages ?? []), { level: 'warning', text: w }] } : r;
         });
-        respond(reply, results, format);
+        meter.done(200);
+        respond(reply, results, { csv, epoch, pretty, chunked: false, chunkSize });
       } catch (err) {
         fail(err, pretty);
       } finally {
-        if (granted?.kind === 'bootstrap') granted.release();
+        if (granted?.kind === 'bootstrap') granted.release(); // [auth]
       }
     })();
   };
   app.get('/query', handle).post('/query', handle);
 }
 
-/** The batch ended early: too many concurrent queries, or KILL QUERY. `results` are 1.x's answer. */
+/** [auth] The batch ended early: too many concurrent queries, or KILL QUERY; `results` are 1.x's answer. */
 class Interrupted extends Error {
   constructor(readonly results: StatementResult[]) {
     super('interrupted');
@@ -136,16 +162,20 @@ class Interrupted extends Error {
 }
 
 /**
- * Run the batch registered in the running-query registry (SHOW QUERIES / KILL QUERY), bounded by
- * server.query_timeout_secs (408) and aborted when the client goes away. The registry entry is
- * removed only when the executor has really stopped.
+ * [auth] Run the batch registered in the running-query registry (SHOW QUERIES / KILL QUERY),
+ * bounded by server.query_timeout_secs (408) and aborted when the client goes away. The
+ * registry entry is removed only when the executor has really stopped. `early`: settle as soon
+ * as the signal fires (a buffered answer can be sent at once); otherwise wait for the executor
+ * (a chunked answer must not be ended while the executor may still write to it).
  */
-async function run(
+async function runRegistered(
   ctx: RouteContext,
   req: Omit<QueryRunRequest, 'signal'>,
   reply: Reply,
-  controller: AbortController,
+  onResult: (r: StatementResult) => void | Promise<void>,
+  early = true,
 ): Promise<StatementResult[]> {
+  const controller = new AbortController();
   let id: number;
   try {
     id = ctx.queries.attach(printQuery(req.statements, { redactPasswords: true }), req.db, controller);
@@ -159,7 +189,10 @@ async function run(
   const done: StatementResult[] = [];
   let running: Promise<StatementResult[]>;
   try {
-    running = ctx.deps.query({ ...req, signal: controller.signal }, (r) => done.push(r));
+    running = ctx.deps.query({ ...req, signal: controller.signal }, (r) => {
+      done.push(r);
+      return onResult(r);
+    });
   } catch (err) {
     if (timer) clearTimeout(timer);
     ctx.queries.detach(id);
@@ -175,12 +208,47 @@ async function run(
       controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
     });
     aborted.catch(() => {});
-    return await Promise.race([running, aborted]);
+    return await (early ? Promise.race([running, aborted]) : running);
   } catch (err) {
     if (err instanceof QueryKilledError) throw new Interrupted([...done, { statementId: done.length, error: err.message }]);
     throw err;
   } finally {
     if (timer) clearTimeout(timer);
+  }
+}
+
+/** chunked=true: stream each statement's series as 1.x chunk lines while the scan runs. */
+async function streamChunked(
+  reply: Reply,
+  ctx: RouteContext,
+  o: {
+    run: Omit<QueryRunRequest, 'signal' | 'sinkFor'>;
+    epoch: Epoch | undefined;
+    pretty: boolean;
+    chunkSize: number;
+    warnings: Map<number, string>;
+  },
+): Promise<void> {
+  const out = reply.stream(200, 'application/json');
+  const writers = new Map<number, StatementChunkWriter>();
+  const writerFor = (id: number) => {
+    let w = writers.get(id);
+    if (!w) writers.set(id, (w = new StatementChunkWriter(id, o.chunkSize, { epoch: o.epoch, pretty: o.pretty }, out.write)));
+    return w;
+  };
+  const finish = (r: StatementResult) => {
+    const w = o.warnings.get(r.statementId);
+    const result = w && !r.error ? { ...r, messages: [...(r.messages ?? []), { level: 'warning', text: w }] } : r;
+    return writerFor(r.statementId).finish(result);
+  };
+  try {
+    await runRegistered(ctx, { ...o.run, sinkFor: writerFor }, reply, finish, false);
+  } catch (err) {
+    const last = err instanceof Interrupted ? err.results[err.results.length - 1] : undefined;
+    if (last) await finish(last); // [auth] killed or over max_concurrent_queries: that statement's error
+    else await out.write(errorJson(err instanceof Error ? err.message : String(err)));
+  } finally {
+    out.end();
   }
 }
 

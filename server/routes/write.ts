@@ -22,6 +22,7 @@ import { parsePrecision } from '../http/precision.js';
 import { parseQuery } from '../http/query.js';
 import { methodNotAllowed, type RouteContext } from './context.js';
 import { authorizeWrite, type Access } from '../auth/gate.js';
+import { countLines, errorStatus, storedDespite, writeMeter } from '../metrics/http.js'; // [ops]
 
 interface WriteParams {
   readonly db: string;
@@ -51,11 +52,14 @@ export function registerWriteRoutes(app: TemplatedApp, ctx: RouteContext): void 
   const write = (res: HttpResponse, req: HttpRequest): void => {
     const reply = ctx.begin(res, req);
     let access: Promise<Access>;
+    const meter = writeMeter(ctx.metrics); // [ops]
+    reply.onAbort(() => meter.done(undefined));
     let params: WriteParams;
     let body: Promise<Uint8Array>;
     try {
       access = ctx.gate.check(req); // [auth] 429 now; 401/403 once awaited
     } catch (err) {
+      meter.done(errorStatus(err));
       sendError(reply, err, ctx.log);
       return;
     }
@@ -72,18 +76,32 @@ export function registerWriteRoutes(app: TemplatedApp, ctx: RouteContext): void 
     } catch (err) {
       // [auth] A 401 takes precedence over a parameter error (1.x authenticates first).
       void access.then(
-        () => sendError(reply, err, ctx.log),
-        (authErr: unknown) => sendError(reply, authErr, ctx.log),
+        () => {
+          meter.done(errorStatus(err));
+          sendError(reply, err, ctx.log);
+        },
+        (authErr: unknown) => {
+          meter.done(errorStatus(authErr));
+          sendError(reply, authErr, ctx.log);
+        },
       );
       return;
     }
     void (async () => {
+      let lines = 0;
       try {
         authorizeWrite(await access, params.db); // [auth]
         const bytes = await body;
+        // [ops] payload size after decompression; points = lines, since the engine took them all
+        ctx.metrics.writePayloadBytes.observe(bytes.byteLength);
+        lines = countLines(bytes);
         await ctx.deps.write({ ...params, body: bytes });
+        ctx.metrics.ingestionPoints.inc(lines);
+        meter.done(204);
         reply.empty(204);
       } catch (err) {
+        ctx.metrics.ingestionPoints.inc(storedDespite(err, lines)); // [ops] a partial write keeps its good lines
+        meter.done(reply.aborted ? undefined : errorStatus(err));
         sendError(reply, writeError(err), ctx.log);
       }
     })();

@@ -1,0 +1,23 @@
+/** Typed errors of the background query services (continuous queries, materialized views). */
+import { StrataError } from '../../../engine/index.js';
+
+/** A stored definition that cannot be run (logged and counted; never reaches a client). */
+export class ServiceError extends StrataError {
+  constructor(message: string) {
+    super('service_error', 500, message);
+  }
+}
+
+/**
+ * A direct write (line protocol or a user's SELECT ... INTO) to the target measurement of a
+ * materialized view: the view owns it. 400, shaped like the 1.x partial-write texts.
+ */
+export class ViewTargetWriteError extends StrataError {
+  constructor(
+    readonly database: string,
+    readonly measurement: string,
+    readonly view: string,
+  ) {
+    super('view_target_write', 400, `measurement "${measurement}" is maintained by materialized view "${view}" and cannot be written directly`);
+  }
+}

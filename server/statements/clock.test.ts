@@ -1,0 +1,36 @@
+/** StatementClock: which statements of a request are recorded, with which error. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { StatementClock } from './clock.js';
+import { StatementSummaries } from './summary.js';
+
+const texts = ['SHOW DATABASES', 'SELECT v FROM cpu', 'SHOW MEASUREMENTS'];
+
+describe('StatementClock', () => {
+  it('records statements with results; those after a failed one never ran', () => {
+    const store = new StatementSummaries({ enabled: true, max_entries: 10 });
+    const clock = new StatementClock(texts);
+    clock.result({ statementId: 0 });
+    clock.result({ statementId: 1, error: 'boom' });
+    clock.finish([{ statementId: 0 }, { statementId: 1, error: 'boom' }], store);
+    const byText = new Map(store.list().map((e) => [e.normalized_text, e]));
+    assert.deepEqual([...byText.keys()].sort(), ['SELECT v FROM cpu', 'SHOW DATABASES']);
+    assert.equal(byText.get('SELECT v FROM cpu')?.last_error, 'boom');
+  });
+
+  it('records results that were not streamed (no onResult) too', () => {
+    const store = new StatementSummaries({ enabled: true, max_entries: 10 });
+    new StatementClock(texts).finish(texts.map((_, i) => ({ statementId: i })), store);
+    assert.equal(store.size, 3);
+  });
+
+  it('on abandon, the first statement without a result carries the error', () => {
+    const store = new StatementSummaries({ enabled: true, max_entries: 10 });
+    const clock = new StatementClock(texts);
+    clock.result({ statementId: 0 });
+    clock.abandon('query timeout', store);
+    const entries = store.list();
+    assert.equal(entries.length, 2);
+    assert.equal(entries.find((e) => e.normalized_text === 'SELECT v FROM cpu')?.last_error, 'query timeout');
+  });
+});

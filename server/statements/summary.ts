@@ -1,0 +1,125 @@
+/**
+ * Statement summaries (spec "GET or DELETE /api/v1/statements", "Statement summary entry"):
+ * per digest of the normalized text, how often it ran, how long it took, its last error.
+ *
+ * Bounded: at most `statement_summary.max_entries` digests, evicting the least recently seen
+ * (a Map keeps insertion order; a hit moves its entry to the end). Memory per entry is also
+ * bounded: texts and error messages are cut at MAX_TEXT_CHARS.
+ *
+ * Nothing sensitive is stored: the normalized text has no literals at all, the sample keeps
+ * literals except passwords (normalize.ts), and error messages lose any password value of
+ * their statement. With `enabled` false nothing is recorded and `list()` is empty.
+ */
+import type { StatementSummarySection } from '../options.js';
+import { normalizeStatement, redactPasswords, redactSecretsIn, statementDigest } from './normalize.js';
+
+/** Longest stored text (normalized text, sample, error); longer ones end with `…`. */
+export const MAX_TEXT_CHARS = 4096;
+
+export interface StatementExecution {
+  /** Statement text (printed from the AST, or the raw request text when it did not parse). */
+  readonly text: string;
+  readonly durationMs: number;
+  readonly error?: string | undefined;
+  /** Epoch milliseconds at the end of the execution. */
+  readonly at: number;
+}
+
+/** One element of GET /api/v1/statements. */
+export interface StatementSummaryEntry {
+  readonly digest: string;
+  readonly normalized_text: string;
+  /** The most recent text with this digest, passwords redacted. */
+  readonly sample_text: string;
+  readonly exec_count: number;
+  readonly error_count: number;
+  readonly total_exec_ms: number;
+  readonly avg_exec_ms: number;
+  readonly max_exec_ms: number;
+  /** Error of the most recent failed execution (null when none failed). */
+  readonly last_error: string | null;
+  readonly first_seen: string;
+  readonly last_seen: string;
+}
+
+interface Slot {
+  readonly digest: string;
+  readonly normalized: string;
+  sample: string;
+  count: number;
+  errors: number;
+  totalMs: number;
+  maxMs: number;
+  lastError: string | null;
+  readonly firstSeen: number;
+  lastSeen: number;
+}
+
+function cut(text: string): string {
+  return text.length <= MAX_TEXT_CHARS ? text : `${text.slice(0, MAX_TEXT_CHARS - 1)}…`;
+}
+
+const round3 = (ms: number) => Math.round(ms * 1000) / 1000;
+
+export class StatementSummaries {
+  readonly #slots = new Map<string, Slot>();
+
+  constructor(private readonly options: Pick<StatementSummarySection, 'enabled' | 'max_entries'>) {}
+
+  get enabled(): boolean {
+    return this.options.enabled;
+  }
+
+  get size(): number {
+    return this.#slots.size;
+  }
+
+  record(run: StatementExecution): void {
+    if (!this.options.enabled) return;
+    const normalized = normalizeStatement(run.text);
+    const digest = statementDigest(normalized);
+    let slot = this.#slots.get(digest);
+    if (slot) {
+      this.#slots.delete(digest);
+    } else {
+      slot = { digest, normalized: cut(normalized), sample: '', count: 0, errors: 0, totalMs: 0, maxMs: 0, lastError: null, firstSeen: run.at, lastSeen: run.at };
+    }
+    this.#slots.set(digest, slot);
+    slot.sample = cut(redactPasswords(run.text));
+    slot.count++;
+    slot.totalMs += run.durationMs;
+    slot.maxMs = Math.max(slot.maxMs, run.durationMs);
+    slot.lastSeen = run.at;
+    if (run.error !== undefined) {
+      slot.errors++;
+      slot.lastError = cut(redactSecretsIn(run.error, run.text));
+    }
+    while (this.#slots.size > this.options.max_entries) {
+      const oldest = this.#slots.keys().next();
+      if (oldest.done) break;
+      this.#slots.delete(oldest.value);
+    }
+  }
+
+  /** Most recently seen first. */
+  list(): StatementSummaryEntry[] {
+    if (!this.options.enabled) return [];
+    return [...this.#slots.values()].reverse().map((s) => ({
+      digest: s.digest,
+      normalized_text: s.normalized,
+      sample_text: s.sample,
+      exec_count: s.count,
+      error_count: s.errors,
+      total_exec_ms: round3(s.totalMs),
+      avg_exec_ms: round3(s.totalMs / s.count),
+      max_exec_ms: round3(s.maxMs),
+      last_error: s.lastError,
+      first_seen: new Date(s.firstSeen).toISOString(),
+      last_seen: new Date(s.lastSeen).toISOString(),
+    }));
+  }
+
+  clear(): void {
+    this.#slots.clear();
+  }
+}
