@@ -83,6 +83,8 @@ describe('rate limiting (real time)', { timeout: 30_000 }, () => {
       const denied = statuses.filter((s) => s === 429).length;
       assert.ok(denied >= 1 && statuses.filter((s) => s === 204).length >= 5, String(statuses));
       assert.equal(srv.handle.rateLimiter.deniedTotal, denied);
+      const metrics = await call(srv, { path: '/metrics' });
+      assert.match(metrics.text, new RegExp(`^service_rate_limit_denied_total ${denied}$`, 'm'));
       await sleep(1100);
       for (let i = 0; i < 5; i++) assert.equal((await write()).status, 204);
     } finally {
@@ -127,6 +129,21 @@ describe('running queries: SHOW QUERIES, KILL QUERY, max_concurrent_queries', { 
     for (const id of ids) registry.detach(id);
     const ok = await call(srv, { path: q('SHOW DATABASES') });
     assert.equal(body(ok.text).results[0]?.error, undefined);
+  });
+
+  it('chunked queries are registered and limited too', async () => {
+    const registry = srv.deps.queries!;
+    const ids = [registry.attach('a', '', new AbortController()), registry.attach('b', '', new AbortController())];
+    try {
+      const res = await call(srv, { path: `${q('SHOW DATABASES')}&chunked=true` });
+      assert.equal(res.status, 200);
+      assert.deepEqual(JSON.parse(res.text), { results: [{ statement_id: 0, error: 'max-concurrent-queries limit exceeded(2, 2)' }] });
+    } finally {
+      for (const id of ids) registry.detach(id);
+    }
+    const shown = await call(srv, { path: `${q('SHOW QUERIES')}&chunked=true` });
+    const rows = body(shown.text).results[0]?.series?.[0]?.values ?? [];
+    assert.deepEqual(rows.map((r) => r[1]), ['SHOW QUERIES']);
   });
 
   it('KILL QUERY aborts a registered query; an unknown id is 1.x\'s "no such query id"', async () => {
