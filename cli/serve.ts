@@ -12,6 +12,7 @@ import {
   executeMetaStatement,
   executeStatements,
   hashPasswordArgon2id,
+  QueryRegistry,
   viewTargetOf,
 } from '../ql/index.js';
 import { parseDurationMs } from './duration.js';
@@ -42,6 +43,8 @@ export async function openDeps(config: Config, logger: Logger, overrides: OpenDe
   const metrics = new ServiceMetrics({ replicationMode: config.cluster.replication.mode });
   const engine = await Engine.open(engineOptionsFromConfig(config, logger), metrics.flushObserver);
   const state = engine.state;
+  // [auth] One registry for the /query route (attach) and the executor (SHOW/KILL QUERY).
+  const queries = new QueryRegistry(config.server.max_concurrent_queries);
   // [ops] disk protection over every data path; its samples also feed service_disk_free_bytes
   const disk = new DiskMonitor({
     paths: [config.storage.wal_dir, config.storage.meta_dir, config.chdb.session_data_path],
@@ -71,11 +74,22 @@ export async function openDeps(config: Config, logger: Logger, overrides: OpenDe
     metrics,
     disk,
     state,
+    users: engine.catalog,
+    queries,
     write: (req) => engine.write(req),
     query: (req, onResult) =>
       executeStatements(
         req.statements,
-        { engine, database: req.db, retentionPolicy: req.rp, nowNs: nowNs(), signal: req.signal, hashPassword: hashPasswordArgon2id },
+        {
+          engine,
+          database: req.db,
+          retentionPolicy: req.rp,
+          nowNs: nowNs(),
+          signal: req.signal,
+          hashPassword: hashPasswordArgon2id,
+          queries,
+          ...(req.user ? { user: req.user } : {}),
+        },
         meta,
         onResult,
         req.sinkFor,
@@ -111,7 +125,7 @@ export function loadProcessConfig(configPath: string | undefined): LoadedConfig 
   return loadConfig({ argvConfigPath: configPath, getenv: () => process.env, readFile: readConfigText });
 }
 
-function serverOptions(config: Config): ServerOptions {
+export function serverOptions(config: Config): ServerOptions {
   return {
     server: config.server,
     auth: config.auth,

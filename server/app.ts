@@ -17,6 +17,12 @@ import type { RouteContext } from './routes/context.js';
 import { registerPingRoutes } from './routes/ping.js';
 import { registerWriteRoutes } from './routes/write.js';
 import { registerQueryRoutes } from './routes/query.js';
+import { QueryRegistry } from '../ql/index.js';
+import { AccessGate } from './auth/gate.js';
+import { AuthSetupError } from './auth/errors.js';
+import { registerGuardedFallbacks } from './auth/fallback.js';
+import { PasswordVerifier } from './auth/verifier.js';
+import { monotonicClock, RateLimiter, type Clock } from './rate-limit.js';
 // [ops] metrics and statement summaries
 import { ServiceMetrics } from './metrics/registry.js';
 import { registerMetricsRoutes } from './routes/metrics.js';
@@ -28,6 +34,8 @@ export interface ServerHandle {
   readonly port: number;
   /** Requests accepted and not yet answered or aborted. */
   readonly inFlight: number;
+  /** Rate limiter; `deniedTotal` is service_rate_limit_denied_total. [auth] */
+  readonly rateLimiter: RateLimiter;
   /** Graceful stop; resolves once every connection is closed. Idempotent. */
   close(opts?: { drainTimeoutMs?: number }): Promise<void>;
 }
@@ -63,11 +71,29 @@ function createApp(options: ServerOptions): ClosableApp {
   }
 }
 
+/** Test seams: the clock of the rate limiter and the verification cache (ms, monotonic). */
+export interface ServerRuntime {
+  readonly clock?: Clock;
+}
+
+/** [auth] Rate limiter, credential verifier and the gate every route passes first. */
+async function createGate(deps: ServerDeps, options: ServerOptions, clock: Clock, metrics: ServiceMetrics): Promise<AccessGate> {
+  const limiter = new RateLimiter(options.rate_limit, clock, () => metrics.rateLimitDenied.inc());
+  if (!options.auth.enabled) return new AccessGate(options, limiter, undefined, undefined);
+  if (!deps.users) throw new AuthSetupError('auth.enabled is true but the server has no user directory');
+  const verifier = new PasswordVerifier(deps.users, clock);
+  await verifier.prepare();
+  return new AccessGate(options, limiter, deps.users, verifier);
+}
+
 export async function startServer(
   deps: ServerDeps,
   options: ServerOptions,
   log: EngineLogger = silentLogger,
+  runtime: ServerRuntime = {},
 ): Promise<ServerHandle> {
+  const metrics = deps.metrics ?? new ServiceMetrics();
+  const gate = await createGate(deps, options, runtime.clock ?? monotonicClock, metrics);
   const app = createApp(options);
   let inFlight = 0;
   let stopping = false;
@@ -75,9 +101,11 @@ export async function startServer(
     deps,
     options,
     log,
-    metrics: deps.metrics ?? new ServiceMetrics(),
+    metrics,
     statements: new StatementSummaries(options.statement_summary),
     stopping: () => stopping,
+    gate,
+    queries: deps.queries ?? new QueryRegistry(options.server.max_concurrent_queries),
     begin(res, req) {
       inFlight++;
       const method = req.getMethod();
@@ -100,6 +128,7 @@ export async function startServer(
   registerQueryRoutes(app, ctx);
   registerMetricsRoutes(app, ctx); // [ops]
   registerStatementRoutes(app, ctx); // [ops]
+  registerGuardedFallbacks(app, ctx); // [auth]
   app.any('/*', (res, req) => ctx.begin(res, req).error(404, 'not found'));
 
   const { bind_address: host, port } = options.server;
@@ -122,6 +151,7 @@ export async function startServer(
 
   return {
     port: uWS.us_socket_local_port(listenSocket as unknown as uWS.us_socket),
+    rateLimiter: gate.limiter,
     get inFlight() {
       return inFlight;
     },

@@ -15,7 +15,8 @@
  * - `ready` answers the readiness probe (/health/ready); later it runs a trivial query.
  */
 import type { Precision } from '../engine/index.js';
-import type { SeriesSink, Statement, StatementResult } from '../ql/index.js';
+import type { QueryRegistry, QueryUser, SeriesSink, Statement, StatementResult } from '../ql/index.js';
+import type { UserDirectory } from './auth/verifier.js';
 import type { ServiceMetrics } from './metrics/registry.js';
 
 export type { Precision };
@@ -40,8 +41,10 @@ export interface QueryRunRequest {
   readonly db: string;
   /** `rp` parameter ('' when absent). */
   readonly rp: string;
-  /** Aborted on timeout or client disconnect. */
+  /** Aborted on timeout, KILL QUERY or client disconnect. */
   readonly signal: AbortSignal;
+  /** The authenticated user (QueryContext.user); undefined when auth is off. [auth] */
+  readonly user?: QueryUser | undefined;
   /** Chunked responses: per-statement streaming sink. */
   readonly sinkFor?: (statementId: number) => SeriesSink;
 }
@@ -54,6 +57,13 @@ export interface ServerDeps {
   databaseExists(name: string): boolean;
   readonly state: NodeState;
   ready(): Promise<boolean>;
+  /** Users for authentication (engine.catalog); required when auth.enabled. [auth] */
+  readonly users?: UserDirectory;
+  /**
+   * Running queries (SHOW QUERIES / KILL QUERY); the same registry must be in the executor's
+   * QueryContext. Absent: the server keeps its own (limits still apply, nothing is listed). [auth]
+   */
+  readonly queries?: QueryRegistry;
   /**
    * [ops] The process's metrics registry, when the composition root feeds it (flushes, disk
    * monitor, WAL sequence). Absent: startServer creates one with only the HTTP-side values.

@@ -1,5 +1,6 @@
 /** Public surface of the HTTP layer. */
-export { startServer, type ServerHandle } from './app.js';
+export { startServer, type ServerHandle, type ServerRuntime } from './app.js';
+export { RateLimiter, type Clock } from './rate-limit.js';
 export type { ServerDeps, WriteRequest, NodeState, Precision } from './deps.js';
 export {
   serverConfigSections,

@@ -3,6 +3,7 @@
  * retention policy, the query's fixed `now()`, cancellation, and the user (when auth is on).
  */
 import type { Engine } from '../../engine/index.js';
+import type { QueryRegistry } from './queries/registry.js';
 
 export interface QueryUser {
   readonly name: string;
@@ -23,6 +24,8 @@ export interface QueryContext {
   readonly user?: QueryUser;
   /** Hash a password (argon2id PHC); injected so ql/ does not depend on a hashing policy. */
   readonly hashPassword?: (password: string) => Promise<string>;
+  /** Running queries, for SHOW QUERIES and KILL QUERY (absent: none listed, none killable). */
+  readonly queries?: QueryRegistry;
 }
 
 /** What one statement produces: series (or nothing) and optional messages. */
@@ -37,6 +40,23 @@ export const EMPTY_OUTPUT: StatementOutput = { series: [] };
 /** Throw the abort reason when the query was cancelled (checked between batches). */
 export function checkAborted(ctx: QueryContext): void {
   if (ctx.signal?.aborted) throw ctx.signal.reason;
+}
+
+/** Longest stretch a statement runs without letting the event loop turn. */
+const YIELD_EVERY_MS = 20;
+let lastYield = 0;
+
+/**
+ * checkAborted, plus a macrotask turn at most every YIELD_EVERY_MS. Cursor reads resolve as
+ * microtasks, so without it a long SELECT starves the event loop: the query timeout timer
+ * never fires, KILL QUERY and /ping from other connections wait until the query is done. [auth]
+ */
+export async function checkpoint(ctx: QueryContext): Promise<void> {
+  checkAborted(ctx);
+  if (performance.now() - lastYield < YIELD_EVERY_MS) return;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  lastYield = performance.now();
+  checkAborted(ctx);
 }
 
 /**

@@ -5,7 +5,7 @@
 import type { Statement } from '../ast/statements.js';
 import type { ResultSeries, StatementResult } from '../result.js';
 import { QueryError } from '../errors.js';
-import type { QueryContext, SeriesSink, StatementOutput } from './context.js';
+import { checkAborted, type QueryContext, type SeriesSink, type StatementOutput } from './context.js';
 import { executeSelect } from './select.js';
 import { writeInto } from './into.js';
 
@@ -39,6 +39,7 @@ export async function executeStatements(
     let result: StatementResult;
     let failed = false;
     try {
+      checkAborted(ctx); // [auth] a timed-out or killed batch runs no further statement
       const out = await runStatement(statements[i]!, ctx, meta, sinkFor?.(i));
       result = { statementId: i, series: out.series, messages: out.messages, timeZone: out.timeZone };
     } catch (err) {

@@ -9,7 +9,7 @@ import type { Cell } from '../result.js';
 import { SELECTORS } from '../plan/functions.js';
 import { isTag } from '../plan/projection.js';
 import { collectAggregates, type AggCall } from './agg-calls.js';
-import { checkAborted } from './context.js';
+import { checkpoint } from './context.js';
 import { evaluate, type RowScope } from './eval.js';
 import { fillSeries, type FillMode } from './fill.js';
 import { createReducer, type Reducer } from './reducers/index.js';
@@ -80,7 +80,7 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
         const cursor = source.cursor(ref, field, min, max, true);
         try {
           for (let b = await cursor.next(); b; b = await cursor.next()) {
-            checkAborted(ctx);
+            await checkpoint(ctx);
             const { base, offsets, column } = b;
             if (spec) {
               forEachWindowRun(base, offsets, 0, offsets.length, spec, (start, _end, from, to) => {

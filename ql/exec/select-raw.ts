@@ -11,7 +11,7 @@ import { TRANSFORMS } from '../plan/functions.js';
 import { isTag } from '../plan/projection.js';
 import { callKey, evaluate, type EvalTypes, type RowScope } from './eval.js';
 import { RowReader, type Row } from './row-reader.js';
-import { checkAborted, type QueryContext } from './context.js';
+import { checkpoint, type QueryContext } from './context.js';
 import type { SelectPlan } from './select-plan.js';
 import { isIntegerType } from './select-plan.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
@@ -89,7 +89,7 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
       const row = best.row!;
       const tags = best.ref.tags;
       best.row = await best.reader.next();
-      if (++n % 1024 === 0) checkAborted(ctx);
+      if (++n % 1024 === 0) await checkpoint(ctx);
       let transformMissing = false;
       const scope: RowScope = {
         time: row.time,

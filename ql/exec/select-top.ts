@@ -6,7 +6,7 @@
 import { FieldType } from '../../engine/index.js';
 import type { Cell } from '../result.js';
 import type { AggCall } from './agg-calls.js';
-import { checkAborted } from './context.js';
+import { checkpoint } from './context.js';
 import { evaluate } from './eval.js';
 import { createReducer, type Reducer } from './reducers/index.js';
 import { evalTypes, type GroupRun } from './select-raw.js';
@@ -39,7 +39,7 @@ export async function runTopWithTags(g: GroupRun, call: AggCall): Promise<Cell[]
     const cursor = source.cursor(ref, call.field, plan.time.min, plan.time.max, true);
     try {
       for (let b = await cursor.next(); b; b = await cursor.next()) {
-        checkAborted(g.ctx);
+        await checkpoint(g.ctx);
         const { base, offsets, column } = b;
         const feed = (start: bigint, from: number, to: number) => {
           let m = windows.get(start);

@@ -125,6 +125,8 @@ export class Reply {
       res.writeHeader('Request-Id', this.requestId);
       res.writeHeader('X-Request-Id', this.requestId);
       if (contentType) res.writeHeader('Content-Type', contentType);
+      // [auth] RFC 7235 (and 1.x): every 401 names the scheme to use.
+      if (status === 401) res.writeHeader('WWW-Authenticate', 'Basic realm="Strata"');
       for (const [name, value] of Object.entries(opts.headers ?? {})) res.writeHeader(name, value);
       end(res, close);
     });

@@ -4,6 +4,8 @@ import type { EngineLogger } from '../../engine/index.js';
 import type { ServerDeps } from '../deps.js';
 import type { ServerOptions } from '../options.js';
 import type { Reply } from '../http/respond.js';
+import type { QueryRegistry } from '../../ql/index.js';
+import type { AccessGate } from '../auth/gate.js';
 import type { ServiceMetrics } from '../metrics/registry.js';
 import type { StatementSummaries } from '../statements/summary.js';
 
@@ -22,6 +24,10 @@ export interface RouteContext {
    * onAborted and counts the request as in flight until it is answered or aborted.
    */
   begin(res: HttpResponse, req: HttpRequest): Reply;
+  /** Rate limiting and authentication (server/auth/gate.ts); call `gate.check(req)` synchronously. */
+  readonly gate: AccessGate;
+  /** Running queries: deps.queries, or the server's own when the deps have none. */
+  readonly queries: QueryRegistry;
 }
 
 /** 405 as 1.x (Go's pat router) answers it: plain text and an Allow header. */

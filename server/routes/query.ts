@@ -5,10 +5,17 @@
  * `chunk_size`; `Accept: text/csv|application/csv`. Parse errors are 400 before anything
  * runs; statement errors are 200 with the error in that statement's result. The whole
  * execution is bounded by server.query_timeout_secs (408).
+ * [auth] Order: rate limit (429), authentication (401/bootstrap 403), parse (400), statement
+ * authorization (403 `error authorizing query: ...`), database check (404), then the batch is
+ * registered as a running query (SHOW QUERIES / KILL QUERY, server.max_concurrent_queries) and
+ * runs with the user in QueryContext.user.
  */
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import { DatabaseNotFoundError, StrataError } from '../../engine/index.js';
-import { parseParams, parseQuery as parseQl, printStatement, type Statement, type StatementResult } from '../../ql/index.js';
+import { parseParams, parseQuery as parseQl, printQuery, printStatement, QueryKilledError, TooManyQueriesError, type Statement, type StatementResult } from '../../ql/index.js';
+import type { QueryRunRequest } from '../deps.js';
+import type { Reply } from '../http/respond.js';
+import { authorizeQuery, queryUser, type Access } from '../auth/gate.js';
 import { BadRequestError } from '../errors.js';
 import { readBody } from '../http/body.js';
 import { sendError } from '../http/errors.js';
@@ -60,19 +67,29 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
     const url = parseQuery(req.getQuery());
     const csv = wantsCsv(req.getHeader('accept'));
     const isForm = /application\/x-www-form-urlencoded/i.test(req.getHeader('content-type'));
-    const body =
-      method === 'POST'
-        ? readBody(reply, { maxBytes: ctx.options.server.max_body_size_bytes, gzip: false, timeoutMs: ctx.options.server.request_timeout_secs * 1000 })
-        : Promise.resolve(new Uint8Array());
     const fail = (err: unknown, pretty: boolean) => {
       meter.done(reply.aborted ? undefined : errorStatus(err));
       if (csv && err instanceof StrataError) reply.send(err.status, errorCsv(err.message), 'text/csv');
       else if (err instanceof StrataError && !(err instanceof DatabaseNotFoundError)) reply.send(err.status, errorJson(err.message, pretty), 'application/json');
       else sendError(reply, err, ctx.log);
     };
+    let access: Promise<Access>;
+    try {
+      access = ctx.gate.check(req); // [auth] 429 now; 401/403 once awaited
+    } catch (err) {
+      fail(err, url.get('pretty') === 'true');
+      return;
+    }
+    const body =
+      method === 'POST'
+        ? readBody(reply, { maxBytes: ctx.options.server.max_body_size_bytes, gzip: false, timeoutMs: ctx.options.server.request_timeout_secs * 1000 })
+        : Promise.resolve(new Uint8Array());
+    body.catch(() => {}); // [auth] not awaited when access is denied
     void (async () => {
       const pretty = url.get('pretty') === 'true';
+      let granted: Access | undefined;
       try {
+        granted = await access;
         const params = new Map(url);
         const bytes = await body;
         if (isForm && bytes.length > 0) for (const [k, v] of new URLSearchParams(Buffer.from(bytes).toString('utf8'))) params.set(k, v);
@@ -97,6 +114,7 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
           throw err;
         }
         const db = params.get('db') ?? '';
+        authorizeQuery(granted, statements, db); // [auth] 403 before the database is looked up
         const createsDb = statements.some((s) => s.kind === 'CreateDatabase' || s.kind === 'DropDatabase');
         const usesDb = statements.some((s) => !DB_INDEPENDENT_KINDS.has(s.kind));
         if (db !== '' && !createsDb && usesDb && !ctx.deps.databaseExists(db)) {
@@ -104,30 +122,26 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
           reply.send(404, errorJson(`database not found: ${db}`, pretty), 'application/json');
           return;
         }
-        const controller = new AbortController();
-        reply.onAbort(() => controller.abort(new StrataError('client_gone', 499, 'client went away')));
-        const timeoutMs = ctx.options.server.query_timeout_secs * 1000;
-        const timer = timeoutMs > 0 ? setTimeout(() => controller.abort(new QueryTimeoutError()), timeoutMs) : undefined;
+        const run = { statements, db, rp: params.get('rp') ?? '', user: queryUser(granted) }; // [auth]
         const chunked = params.get('chunked') === 'true' && !csv;
         const chunkSize = Number(params.get('chunk_size') ?? 10000) || 10000;
         const warnings = deprecationMessages(statements, method);
         if (chunked) {
-          if (timer) clearTimeout(timer);
-          await streamChunked(reply, ctx, { statements, db, rp: params.get('rp') ?? '', controller, timer: undefined, epoch, pretty, chunkSize, warnings, timeoutMs: ctx.options.server.query_timeout_secs * 1000 });
+          await streamChunked(reply, ctx, { run, epoch, pretty, chunkSize, warnings });
           meter.done(200);
           return;
         }
         let results: StatementResult[];
         const clock = new StatementClock(ctx.statements.enabled ? statements.map((s) => printStatement(s)) : []); // [ops] per-statement summaries
         try {
-          const run = ctx.deps.query({ statements, db, rp: params.get('rp') ?? '', signal: controller.signal }, (r) => clock.result(r));
-          const timedOut = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }));
-          results = await Promise.race([run, timedOut]);
+          results = await runRegistered(ctx, run, reply, (r) => clock.result(r));
         } catch (err) {
-          clock.abandon((err as Error).message ?? String(err), ctx.statements);
-          throw err;
-        } finally {
-          if (timer) clearTimeout(timer);
+          // [auth] 1.x answers these 200, with the error on the statement that could not run.
+          if (err instanceof Interrupted) results = err.results;
+          else {
+            clock.abandon((err as Error).message ?? String(err), ctx.statements);
+            throw err;
+          }
         }
         clock.finish(results, ctx.statements);
         if (results.some((r) => r.error !== undefined)) meter.statementFailed();
@@ -139,27 +153,87 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
         respond(reply, results, { csv, epoch, pretty, chunked: false, chunkSize });
       } catch (err) {
         fail(err, pretty);
+      } finally {
+        if (granted?.kind === 'bootstrap') granted.release(); // [auth]
       }
     })();
   };
   app.get('/query', handle).post('/query', handle);
 }
 
+/** [auth] The batch ended early: too many concurrent queries, or KILL QUERY; `results` are 1.x's answer. */
+class Interrupted extends Error {
+  constructor(readonly results: StatementResult[]) {
+    super('interrupted');
+  }
+}
+
+/**
+ * [auth] Run the batch registered in the running-query registry (SHOW QUERIES / KILL QUERY),
+ * bounded by server.query_timeout_secs (408) and aborted when the client goes away. The
+ * registry entry is removed only when the executor has really stopped. `early`: settle as soon
+ * as the signal fires (a buffered answer can be sent at once); otherwise wait for the executor
+ * (a chunked answer must not be ended while the executor may still write to it).
+ */
+async function runRegistered(
+  ctx: RouteContext,
+  req: Omit<QueryRunRequest, 'signal'>,
+  reply: Reply,
+  onResult: (r: StatementResult) => void | Promise<void>,
+  early = true,
+): Promise<StatementResult[]> {
+  const controller = new AbortController();
+  let id: number;
+  try {
+    id = ctx.queries.attach(printQuery(req.statements, { redactPasswords: true }), req.db, controller);
+  } catch (err) {
+    if (err instanceof TooManyQueriesError) throw new Interrupted([{ statementId: 0, error: err.message }]);
+    throw err;
+  }
+  reply.onAbort(() => controller.abort(new StrataError('client_gone', 499, 'client went away')));
+  const timeoutMs = ctx.options.server.query_timeout_secs * 1000;
+  const timer = timeoutMs > 0 ? setTimeout(() => controller.abort(new QueryTimeoutError()), timeoutMs) : undefined;
+  const done: StatementResult[] = [];
+  let running: Promise<StatementResult[]>;
+  try {
+    running = ctx.deps.query({ ...req, signal: controller.signal }, (r) => {
+      done.push(r);
+      return onResult(r);
+    });
+  } catch (err) {
+    if (timer) clearTimeout(timer);
+    ctx.queries.detach(id);
+    throw err;
+  }
+  void running.then(
+    () => ctx.queries.detach(id),
+    () => ctx.queries.detach(id),
+  );
+  try {
+    const aborted = new Promise<never>((_, reject) => {
+      if (controller.signal.aborted) reject(controller.signal.reason);
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+    });
+    aborted.catch(() => {});
+    return await (early ? Promise.race([running, aborted]) : running);
+  } catch (err) {
+    if (err instanceof QueryKilledError) throw new Interrupted([...done, { statementId: done.length, error: err.message }]);
+    throw err;
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+}
+
 /** chunked=true: stream each statement's series as 1.x chunk lines while the scan runs. */
 async function streamChunked(
-  reply: import('../http/respond.js').Reply,
+  reply: Reply,
   ctx: RouteContext,
   o: {
-    statements: Statement[];
-    db: string;
-    rp: string;
-    controller: AbortController;
-    timer: undefined;
+    run: Omit<QueryRunRequest, 'signal' | 'sinkFor'>;
     epoch: Epoch | undefined;
     pretty: boolean;
     chunkSize: number;
     warnings: Map<number, string>;
-    timeoutMs: number;
   },
 ): Promise<void> {
   const out = reply.stream(200, 'application/json');
@@ -169,27 +243,24 @@ async function streamChunked(
     if (!w) writers.set(id, (w = new StatementChunkWriter(id, o.chunkSize, { epoch: o.epoch, pretty: o.pretty }, out.write)));
     return w;
   };
-  const timer = o.timeoutMs > 0 ? setTimeout(() => o.controller.abort(new QueryTimeoutError()), o.timeoutMs) : undefined;
+  const finish = (r: StatementResult) => {
+    const w = o.warnings.get(r.statementId);
+    const result = w && !r.error ? { ...r, messages: [...(r.messages ?? []), { level: 'warning', text: w }] } : r;
+    return writerFor(r.statementId).finish(result);
+  };
   try {
-    await ctx.deps.query(
-      { statements: o.statements, db: o.db, rp: o.rp, signal: o.controller.signal, sinkFor: writerFor },
-      (r) => {
-        const w = o.warnings.get(r.statementId);
-        const result = w && !r.error ? { ...r, messages: [...(r.messages ?? []), { level: 'warning', text: w }] } : r;
-        return writerFor(r.statementId).finish(result);
-      },
-    );
+    await runRegistered(ctx, { ...o.run, sinkFor: writerFor }, reply, finish, false);
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    await out.write(errorJson(message));
+    const last = err instanceof Interrupted ? err.results[err.results.length - 1] : undefined;
+    if (last) await finish(last); // [auth] killed or over max_concurrent_queries: that statement's error
+    else await out.write(errorJson(err instanceof Error ? err.message : String(err)));
   } finally {
-    if (timer) clearTimeout(timer);
     out.end();
   }
 }
 
 function respond(
-  reply: import('../http/respond.js').Reply,
+  reply: Reply,
   results: StatementResult[],
   o: { csv: boolean; epoch: Epoch | undefined; pretty: boolean; chunked: boolean; chunkSize: number },
 ): void {

@@ -9,17 +9,21 @@
  */
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import { methodNotAllowed, type RouteContext } from './context.js';
+import { guarded } from '../auth/fallback.js'; // [auth]
 
 export const STATEMENTS_PATH = '/api/v1/statements';
 
 export function registerStatementRoutes(app: TemplatedApp, ctx: RouteContext): void {
   const list = (res: HttpResponse, req: HttpRequest): void => {
-    ctx.begin(res, req).json(200, ctx.statements.list());
+    const reply = ctx.begin(res, req);
+    guarded(ctx, reply, req, () => reply.json(200, ctx.statements.list())); // [auth]
   };
   const clear = (res: HttpResponse, req: HttpRequest): void => {
     const reply = ctx.begin(res, req);
-    ctx.statements.clear();
-    reply.empty(204);
+    guarded(ctx, reply, req, () => {
+      ctx.statements.clear();
+      reply.empty(204);
+    }); // [auth]
   };
   app
     .get(STATEMENTS_PATH, list)

@@ -8,6 +8,9 @@
  *    append + fsync. It resolves → 204; its typed rejections map through http/errors.ts.
  * The body's Content-Type is ignored: clients send none, octet-stream or even form encoding.
  * While the server or engine is stopping writes get 503; in read-only disk mode 507.
+ * [auth] Before all of it: the rate limit (429) and authentication (401, bootstrap 403); after
+ * the parameters: the WRITE grant on `db` (403 `"u" user is not authorized to write to
+ * database "db"`, checked before the database's existence so it is not revealed).
  */
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import { DatabaseNotFoundError, ReadOnlyError, StrataError } from '../../engine/index.js';
@@ -18,6 +21,7 @@ import { sendError } from '../http/errors.js';
 import { parsePrecision } from '../http/precision.js';
 import { parseQuery } from '../http/query.js';
 import { methodNotAllowed, type RouteContext } from './context.js';
+import { authorizeWrite, type Access } from '../auth/gate.js';
 import { countLines, errorStatus, storedDespite, writeMeter } from '../metrics/http.js'; // [ops]
 
 interface WriteParams {
@@ -47,10 +51,18 @@ function writeError(err: unknown): unknown {
 export function registerWriteRoutes(app: TemplatedApp, ctx: RouteContext): void {
   const write = (res: HttpResponse, req: HttpRequest): void => {
     const reply = ctx.begin(res, req);
+    let access: Promise<Access>;
     const meter = writeMeter(ctx.metrics); // [ops]
     reply.onAbort(() => meter.done(undefined));
     let params: WriteParams;
     let body: Promise<Uint8Array>;
+    try {
+      access = ctx.gate.check(req); // [auth] 429 now; 401/403 once awaited
+    } catch (err) {
+      meter.done(errorStatus(err));
+      sendError(reply, err, ctx.log);
+      return;
+    }
     try {
       params = checkParams(ctx, req);
       // Synchronously, before any await: uWS only delivers data to a handler set now.
@@ -60,14 +72,25 @@ export function registerWriteRoutes(app: TemplatedApp, ctx: RouteContext): void 
         timeoutMs: ctx.options.server.request_timeout_secs * 1000,
         declaredLength: declaredLength(req.getHeader('content-length')),
       });
+      body.catch(() => {}); // [auth] not awaited when access is denied; the reader still settles
     } catch (err) {
-      meter.done(errorStatus(err));
-      sendError(reply, err, ctx.log);
+      // [auth] A 401 takes precedence over a parameter error (1.x authenticates first).
+      void access.then(
+        () => {
+          meter.done(errorStatus(err));
+          sendError(reply, err, ctx.log);
+        },
+        (authErr: unknown) => {
+          meter.done(errorStatus(authErr));
+          sendError(reply, authErr, ctx.log);
+        },
+      );
       return;
     }
     void (async () => {
       let lines = 0;
       try {
+        authorizeWrite(await access, params.db); // [auth]
         const bytes = await body;
         // [ops] payload size after decompression; points = lines, since the engine took them all
         ctx.metrics.writePayloadBytes.observe(bytes.byteLength);

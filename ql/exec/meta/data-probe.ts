@@ -9,7 +9,7 @@
  */
 import { MAX_TIME_NS, MIN_TIME_NS, selectSeries } from '../../../engine/index.js';
 import type { FieldType, MeasurementIndex } from '../../../engine/index.js';
-import { checkAborted, type QueryContext } from '../context.js';
+import { checkpoint, type QueryContext } from '../context.js';
 import type { TagCondition } from './tag-cond.js';
 
 async function hasData(ctx: QueryContext, db: string, rp: string, m: MeasurementIndex, seriesKey: string, field: string, minNs: bigint, maxNs: bigint): Promise<boolean> {
@@ -39,7 +39,7 @@ export async function seriesWithData(ctx: QueryContext, db: string, m: Measureme
   const index = ctx.engine.openedDatabase(db)?.index;
   const out: number[] = [];
   for (const id of ids) {
-    checkAborted(ctx);
+    await checkpoint(ctx);
     const info = index?.seriesById(id);
     if (!info) continue;
     let found = false;
@@ -93,7 +93,7 @@ export async function seriesInShards(ctx: QueryContext, db: string, m: Measureme
   if (!opened || shards.length === 0 || ids.length === 0) return [];
   const out: number[] = [];
   for (const id of ids) {
-    checkAborted(ctx);
+    await checkpoint(ctx);
     const info = opened.index.seriesById(id);
     if (!info) continue;
     let found = false;

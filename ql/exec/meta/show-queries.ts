@@ -1,20 +1,29 @@
 /**
- * SHOW QUERIES, KILL QUERY, SHOW SUBSCRIPTIONS. Strata has no running-query registry yet, so
- * SHOW QUERIES lists none (the 1.x columns without rows) and KILL QUERY answers 1.x's
- * `no such query id: N`. Subscriptions are unsupported (spec): none are listed.
+ * SHOW QUERIES, KILL QUERY, SHOW SUBSCRIPTIONS. SHOW QUERIES lists the running-query registry
+ * (ql/exec/queries/registry.ts) with the 1.x columns `qid, query, database, duration, status`,
+ * itself included as in 1.x; without a registry (library use) it lists none. KILL QUERY aborts a
+ * registered query or answers 1.x's `no such query id: N` (`ON host` is accepted and ignored:
+ * single process). Subscriptions are unsupported (spec): none are listed.
  */
 import type { KillQueryStatement, ShowQueriesStatement, ShowSubscriptionsStatement } from '../../ast/statements.js';
+import { goDurationString } from '../../ast/duration.js';
 import type { QueryContext, StatementOutput } from '../context.js';
 import { EMPTY_OUTPUT } from '../context.js';
+import { showQueriesDuration } from '../queries/registry.js';
 import { output, series } from './common.js';
 import { MetaError } from './errors.js';
 
-export function showQueries(_stmt: ShowQueriesStatement, _ctx: QueryContext): StatementOutput {
-  return output([series(undefined, ['qid', 'query', 'database', 'duration', 'status'], [])]);
+export function showQueries(_stmt: ShowQueriesStatement, ctx: QueryContext): StatementOutput {
+  const registry = ctx.queries;
+  const now = registry?.now() ?? 0;
+  const rows = (registry?.list() ?? []).map((q) => [q.id, q.text, q.database, goDurationString(showQueriesDuration(now - q.startedMs)), q.status]);
+  return output([series(undefined, ['qid', 'query', 'database', 'duration', 'status'], rows)]);
 }
 
-export function killQuery(stmt: KillQueryStatement, _ctx: QueryContext): StatementOutput {
-  throw new MetaError(`no such query id: ${stmt.queryId}`, 'query_not_found');
+export function killQuery(stmt: KillQueryStatement, ctx: QueryContext): StatementOutput {
+  const id = stmt.queryId;
+  if (id <= BigInt(Number.MAX_SAFE_INTEGER) && ctx.queries?.kill(Number(id))) return EMPTY_OUTPUT;
+  throw new MetaError(`no such query id: ${id}`, 'query_not_found');
 }
 
 export function showSubscriptions(_stmt: ShowSubscriptionsStatement, _ctx: QueryContext): StatementOutput {

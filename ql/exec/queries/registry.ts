@@ -1,0 +1,93 @@
+/**
+ * The running-query registry behind SHOW QUERIES and KILL QUERY (1.x query.TaskManager).
+ *
+ * The /query route attaches each request's statement batch before it runs and detaches it when
+ * the execution has really finished (not merely when the response was sent, so a timed-out
+ * query that is still unwinding stays visible). Ids count from 1 per process. The text is the
+ * printed batch with password literals redacted.
+ *
+ * - `server.max_concurrent_queries` (0 = unlimited): attach fails with 1.x's
+ *   `max-concurrent-queries limit exceeded(N, M)`, which /query reports as the statement error
+ *   of a 200 answer, as 1.x does.
+ * - KILL QUERY aborts the query's AbortController with QueryKilledError (`query interrupted`);
+ *   the executor stops at its next signal check and /query answers 200 with that error on the
+ *   statement that was running (1.x). Its status shows `killed` until it has stopped.
+ */
+import { QueryError } from '../../errors.js';
+
+export interface RunningQuery {
+  readonly id: number;
+  readonly text: string;
+  readonly database: string;
+  /** Monotonic milliseconds at attach. */
+  readonly startedMs: number;
+  readonly status: 'running' | 'killed';
+}
+
+/** 1.x ErrMaxConcurrentQueriesLimitExceeded. */
+export class TooManyQueriesError extends QueryError {
+  constructor(running: number, limit: number) {
+    super(`max-concurrent-queries limit exceeded(${running}, ${limit})`, 200, 'too_many_queries');
+  }
+}
+
+/** 1.x ErrQueryInterrupted: the query was killed. */
+export class QueryKilledError extends QueryError {
+  constructor() {
+    super('query interrupted', 200, 'query_killed');
+  }
+}
+
+interface Entry {
+  query: RunningQuery;
+  readonly controller: AbortController;
+}
+
+export class QueryRegistry {
+  readonly #entries = new Map<number, Entry>();
+  #nextId = 1;
+
+  constructor(
+    private readonly maxConcurrent = 0,
+    readonly now: () => number = () => performance.now(),
+  ) {}
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Register a running batch; `controller` is aborted by kill(). Returns the query id. */
+  attach(text: string, database: string, controller: AbortController): number {
+    if (this.maxConcurrent > 0 && this.#entries.size >= this.maxConcurrent) {
+      throw new TooManyQueriesError(this.#entries.size, this.maxConcurrent);
+    }
+    const id = this.#nextId++;
+    this.#entries.set(id, { query: { id, text, database, startedMs: this.now(), status: 'running' }, controller });
+    return id;
+  }
+
+  detach(id: number): void {
+    this.#entries.delete(id);
+  }
+
+  /** Running queries in id order. */
+  list(): RunningQuery[] {
+    return [...this.#entries.values()].map((e) => e.query).sort((a, b) => a.id - b.id);
+  }
+
+  /** Abort query `id`; false when no such query runs. */
+  kill(id: number): boolean {
+    const entry = this.#entries.get(id);
+    if (!entry) return false;
+    entry.query = { ...entry.query, status: 'killed' };
+    entry.controller.abort(new QueryKilledError());
+    return true;
+  }
+}
+
+/** SHOW QUERIES' duration: Go's Duration.String() truncated to s, ms or µs as 1.x does. */
+export function showQueriesDuration(ms: number): bigint {
+  const ns = BigInt(Math.max(0, Math.floor(ms * 1e6)));
+  const unit = ns >= 1_000_000_000n ? 1_000_000_000n : ns >= 1_000_000n ? 1_000_000n : ns >= 1_000n ? 1_000n : 1n;
+  return ns - (ns % unit);
+}
