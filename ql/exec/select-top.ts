@@ -17,6 +17,8 @@ interface Candidate {
   readonly tuple: readonly string[];
   readonly time: bigint;
   readonly value: Scalar;
+  /** Tags of the series the point came from: auxiliary tag columns read them. */
+  readonly tags: Readonly<Record<string, string>>;
 }
 
 function better(a: Candidate, b: Candidate, top: boolean): number {
@@ -32,21 +34,21 @@ export async function runTopWithTags(g: GroupRun, call: AggCall): Promise<Cell[]
   const type = source.fieldTypes().get(call.field);
   if (type === undefined) return [];
   const top = call.reducer === 'top';
-  const windows = new Map<bigint, Map<string, { tuple: string[]; r: Reducer }>>();
+  // window start -> tag tuple -> best point so far, over every series with that tuple
+  const windows = new Map<bigint, Map<string, Candidate>>();
   for (const ref of g.series) {
     const tuple = call.tagArgs.map((t) => ref.tags[t] ?? '');
     const tkey = tuple.join('\u0000');
+    const perWindow = new Map<bigint, Reducer>();
     const cursor = source.cursor(ref, call.field, plan.time.min, plan.time.max, true);
     try {
       for (let b = await cursor.next(); b; b = await cursor.next()) {
         checkAborted(g.ctx);
         const { base, offsets, column } = b;
         const feed = (start: bigint, from: number, to: number) => {
-          let m = windows.get(start);
-          if (!m) windows.set(start, (m = new Map()));
-          let e = m.get(tkey);
-          if (!e) m.set(tkey, (e = { tuple, r: createReducer(top ? 'max' : 'min', type, {}) }));
-          e.r.add(base, offsets, column, from, to);
+          let r = perWindow.get(start);
+          if (!r) perWindow.set(start, (r = createReducer(top ? 'max' : 'min', type, {})));
+          r.add(base, offsets, column, from, to);
         };
         if (spec) forEachWindowRun(base, offsets, 0, offsets.length, spec, (start, _e, from, to) => feed(start, from, to));
         else feed(0n, 0, offsets.length);
@@ -54,15 +56,20 @@ export async function runTopWithTags(g: GroupRun, call: AggCall): Promise<Cell[]
     } finally {
       cursor.close();
     }
+    for (const [start, r] of perWindow) {
+      const res = r.result()[0];
+      if (!res || res.time === undefined) continue;
+      const cand: Candidate = { tuple, time: res.time, value: res.value as Scalar, tags: ref.tags };
+      let m = windows.get(start);
+      if (!m) windows.set(start, (m = new Map()));
+      const prev = m.get(tkey);
+      if (!prev || better(cand, prev, top) < 0) m.set(tkey, cand);
+    }
   }
   const rows: Cell[][] = [];
   const types = evalTypes(source);
   for (const start of [...windows.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const cands: Candidate[] = [];
-    for (const { tuple, r } of windows.get(start)!.values()) {
-      const res = r.result()[0];
-      if (res && res.time !== undefined) cands.push({ tuple, time: res.time, value: res.value as Scalar });
-    }
+    const cands = [...windows.get(start)!.values()];
     cands.sort((a, b) => better(a, b, top));
     const chosen = cands.slice(0, call.args.n ?? 1).sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
     for (const c of chosen) {
@@ -70,11 +77,11 @@ export async function runTopWithTags(g: GroupRun, call: AggCall): Promise<Cell[]
         time: c.time,
         lookup: (name: string) => {
           const i = call.tagArgs.indexOf(name);
-          return i >= 0 ? (c.tuple[i] ?? null) : null;
+          return i >= 0 ? (c.tuple[i] ?? null) : (c.tags[name] ?? null);
         },
         call: (e: unknown) => (e === call.expr ? c.value : undefined),
       };
-      rows.push([spec ? start : c.time, ...plan.projection.columns.map((col) => evaluate(col.expr, scope, types))]);
+      rows.push([c.time, ...plan.projection.columns.map((col) => evaluate(col.expr, scope, types))]);
     }
   }
   return rows;
