@@ -25,10 +25,6 @@ const KNOWN_FAILURES: ReadonlyMap<string, string> = new Map<string, string>([
     'an auxiliary field next to top(field, tag, N) comes back null instead of the selected point\'s value',
   ],
   [
-    "04-integral.test: SELECT integral(watts) FROM power WHERE site = 'p1' AND time >= 0s AND time < 60s GROUP BY time(20s)",
-    'integral() per bucket does not interpolate the value at bucket edges (1.6.7 carries the trapezoid across the boundary)',
-  ],
-  [
     '12-order-limit.test: SELECT mean(w) FROM io WHERE time >= 0s AND time < 60s GROUP BY time(20s), host ORDER BY time DESC LIMIT 2 SLIMIT 2',
     'with ORDER BY time DESC, SLIMIT keeps the last series in descending order; 1.6.7 keeps the first ones and then reverses them',
   ],
