@@ -25,10 +25,6 @@ const KNOWN_FAILURES: ReadonlyMap<string, string> = new Map<string, string>([
     'an auxiliary field next to top(field, tag, N) comes back null instead of the selected point\'s value',
   ],
   [
-    '12-order-limit.test: SELECT mean(w) FROM io WHERE time >= 0s AND time < 60s GROUP BY time(20s), host ORDER BY time DESC LIMIT 2 SLIMIT 2',
-    'with ORDER BY time DESC, SLIMIT keeps the last series in descending order; 1.6.7 keeps the first ones and then reverses them',
-  ],
-  [
     '14-subqueries.test: SELECT sum(m) FROM (SELECT mean(u) AS m FROM cpu WHERE time >= 0s AND time < 60s GROUP BY host) GROUP BY dc',
     'the outer GROUP BY tag is not pushed into the subquery, so dc is empty',
   ],
