@@ -9,7 +9,9 @@ import type { AggCall } from './agg-calls.js';
 import { checkAborted } from './context.js';
 import { evaluate } from './eval.js';
 import { createReducer, type Reducer } from './reducers/index.js';
-import { evalTypes, type GroupRun } from './select-raw.js';
+import { findAux } from './aux.js';
+import { evalTypes, fieldRefs, type GroupRun } from './select-raw.js';
+import type { SeriesRef } from './source.js';
 import type { Scalar } from './value.js';
 import { forEachWindowRun } from './window.js';
 
@@ -17,8 +19,8 @@ interface Candidate {
   readonly tuple: readonly string[];
   readonly time: bigint;
   readonly value: Scalar;
-  /** Tags of the series the point came from: auxiliary tag columns read them. */
-  readonly tags: Readonly<Record<string, string>>;
+  /** The series the point came from: auxiliary columns read its tags and fields. */
+  readonly ref: SeriesRef;
 }
 
 function better(a: Candidate, b: Candidate, top: boolean): number {
@@ -59,7 +61,7 @@ export async function runTopWithTags(g: GroupRun, call: AggCall): Promise<Cell[]
     for (const [start, r] of perWindow) {
       const res = r.result()[0];
       if (!res || res.time === undefined) continue;
-      const cand: Candidate = { tuple, time: res.time, value: res.value as Scalar, tags: ref.tags };
+      const cand: Candidate = { tuple, time: res.time, value: res.value as Scalar, ref };
       let m = windows.get(start);
       if (!m) windows.set(start, (m = new Map()));
       const prev = m.get(tkey);
@@ -68,16 +70,19 @@ export async function runTopWithTags(g: GroupRun, call: AggCall): Promise<Cell[]
   }
   const rows: Cell[][] = [];
   const types = evalTypes(source);
+  const auxFields = fieldRefs(plan.projection.columns.map((col) => col.expr), plan).filter((f) => f !== call.field);
   for (const start of [...windows.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
     const cands = [...windows.get(start)!.values()];
     cands.sort((a, b) => better(a, b, top));
     const chosen = cands.slice(0, call.args.n ?? 1).sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
     for (const c of chosen) {
+      const aux = auxFields.length ? await findAux({ ...g, series: [c.ref] }, call.field, c.time, c.value, auxFields) : undefined;
       const scope = {
         time: c.time,
-        lookup: (name: string) => {
+        lookup: (name: string, hint: string | null) => {
           const i = call.tagArgs.indexOf(name);
-          return i >= 0 ? (c.tuple[i] ?? null) : (c.tags[name] ?? null);
+          if (i >= 0) return c.tuple[i] ?? null;
+          return aux ? aux(name, hint) : (c.ref.tags[name] ?? null);
         },
         call: (e: unknown) => (e === call.expr ? c.value : undefined),
       };
