@@ -21,10 +21,6 @@ import { parseScript, replay } from './golden-script.js';
 /** `file: query` → why Strata's answer still differs from 1.6.7's (see the script's comments). */
 const KNOWN_FAILURES: ReadonlyMap<string, string> = new Map<string, string>([
   [
-    '14-subqueries.test: SELECT sum(m) FROM (SELECT mean(u) AS m FROM cpu WHERE time >= 0s AND time < 60s GROUP BY host) GROUP BY dc',
-    'the outer GROUP BY tag is not pushed into the subquery, so dc is empty',
-  ],
-  [
     '14-subqueries.test: SELECT host, m FROM (SELECT max(u) AS m FROM cpu WHERE time >= 0s AND time < 60s GROUP BY host) WHERE m >= 50',
     'raw rows over a grouped subquery come back in time order; 1.6.7 emits them series by series',
   ],

@@ -44,7 +44,10 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext): Promise
       const hasTime = inner.condition !== null && JSON.stringify(inner.condition, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)).includes('"time"');
       const extra = hasTime ? null : outerTimeCondition(stmt, ctx);
       const cond = extra ? (inner.condition ? { kind: 'Binary' as const, op: 'AND' as const, lhs: inner.condition, rhs: extra } : extra) : inner.condition;
-      const result = await executeSelect({ ...inner, condition: cond }, ctx);
+      // 1.x adds the outer GROUP BY tags to the subquery's, so the inner series carry them.
+      const has = new Set(inner.dimensions.flatMap((d) => (d.kind === 'VarRef' ? [d.name] : [])));
+      const pushed = stmt.dimensions.filter((d) => d.kind === 'VarRef' && !has.has(d.name));
+      const result = await executeSelect({ ...inner, condition: cond, dimensions: [...inner.dimensions, ...pushed] }, ctx);
       const byName = new Map<string, ResultSeries[]>();
       for (const s of result) byName.set(s.name ?? '', [...(byName.get(s.name ?? '') ?? []), s]);
       for (const [name, series] of byName) out.push(new SubquerySource(name, series, new Set()));
