@@ -22,7 +22,7 @@ import { parseScript, replay } from './golden-script.js';
 const KNOWN_FAILURES: ReadonlyMap<string, string> = new Map<string, string>([
   [
     '14-subqueries.test: SELECT host, m FROM (SELECT max(u) AS m FROM cpu WHERE time >= 0s AND time < 60s GROUP BY host) WHERE m >= 50',
-    'raw rows over a grouped subquery come back in time order; 1.6.7 emits them series by series',
+    'a subquery of selectors without GROUP BY time gives one row per series labelled with the point time; 1.6.7 merges those rows by window start (all equal, so series by series), Strata by point time',
   ],
 ]);
 
