@@ -18,7 +18,7 @@ import { compareJSON } from './golden-json.js';
 import { goldenFiles } from './golden-record.js';
 import { parseScript, replay } from './golden-script.js';
 
-/** `file: query` → why Strata's answer still differs from 1.6.7's (see the script's comments). */
+/** `file: query` → why Strata's answer still differs from 1.6.7's. */
 const KNOWN_FAILURES: ReadonlyMap<string, string> = new Map<string, string>([
   [
     '14-subqueries.test: SELECT host, m FROM (SELECT max(u) AS m FROM cpu WHERE time >= 0s AND time < 60s GROUP BY host) WHERE m >= 50',
