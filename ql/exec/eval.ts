@@ -219,5 +219,9 @@ export function isIntegerExpr(e: Expr, types: EvalTypes): boolean {
 
 /** A stable identity for a call expression (used to look up computed call values and types). */
 export function callKey(e: Expr): string {
-  return JSON.stringify(e, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+  // Looked up per row and column: memoised per (immutable) AST node, not re-serialised.
+  let key = CALL_KEYS.get(e);
+  if (key === undefined) CALL_KEYS.set(e, (key = JSON.stringify(e, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))));
+  return key;
 }
+const CALL_KEYS = new WeakMap<Expr, string>();

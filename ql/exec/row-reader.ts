@@ -44,24 +44,38 @@ export class RowReader {
     }
   }
 
-  /** Next row, or null when every cursor is exhausted. */
+  /** Time of each head's current point in the last `next()` (undefined: exhausted). */
+  private readonly times: (bigint | undefined)[] = [];
+
+  /**
+   * Next row, or null when every cursor is exhausted. Per row and field this computes the
+   * head's time once and awaits only when a batch is used up: it runs once per row of every
+   * raw query with several fields or a WHERE on fields, so it is kept tight.
+   */
   async next(): Promise<Row | null> {
+    const heads = this.heads;
+    const times = this.times;
     let best: bigint | undefined;
-    for (const h of this.heads) {
-      await this.fill(h);
-      if (h.done || !h.batch) continue;
-      const t = h.batch.base + BigInt(h.batch.offsets[h.i]!);
+    for (let k = 0; k < heads.length; k++) {
+      const h = heads[k]!;
+      if (!h.done && (!h.batch || h.i >= h.batch.offsets.length)) await this.fill(h);
+      const b = h.batch;
+      if (h.done || !b) {
+        times[k] = undefined;
+        continue;
+      }
+      const t = b.base + BigInt(b.offsets[h.i]!);
+      times[k] = t;
       if (best === undefined || (this.ascending ? t < best : t > best)) best = t;
     }
     if (best === undefined) return null;
-    const values: Scalar[] = new Array(this.heads.length).fill(null);
-    this.heads.forEach((h, k) => {
-      if (h.done || !h.batch) return;
-      if (h.batch.base + BigInt(h.batch.offsets[h.i]!) === best) {
-        values[k] = cellAt(h.batch.column, h.i);
-        h.i++;
-      }
-    });
+    const values: Scalar[] = new Array<Scalar>(heads.length).fill(null);
+    for (let k = 0; k < heads.length; k++) {
+      if (times[k] !== best) continue;
+      const h = heads[k]!;
+      values[k] = cellAt(h.batch!.column, h.i);
+      h.i++;
+    }
     return { time: best, values };
   }
 

@@ -49,19 +49,30 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
   // 1.x starts the inner aggregate one interval earlier so the first window has a predecessor.
   const min = readStart(plan, transforms.some((t) => t.name !== 'cumulative_sum'));
   const windows: Windows = new Map();
-  const makeReducers = (): Reducer[] =>
-    calls.map((c) => {
+  // integral() is one stream across the windows (it interpolates at their edges, 1.x): every
+  // window gets a view of the call's single stream, showing the stream's row for that window.
+  const streams: Reducer[] = [];
+  const makeReducers = (start?: bigint): Reducer[] =>
+    calls.map((c, i) => {
       const t = types.get(c.field);
       if (t === undefined) return createReducer(c.reducer === 'count_distinct' ? 'count' : c.reducer, FieldType.Float, c.args);
-      const args = c.reducer === 'integral' ? { ...c.args, integral: { ...c.args.integral, window: spec, startNs: hasMin ? min : undefined } } : c.args;
-      return createReducer(c.reducer, t, args);
+      if (c.reducer !== 'integral') return createReducer(c.reducer, t, c.args);
+      const args = { ...c.args, integral: { ...c.args.integral, window: spec, startNs: hasMin ? min : undefined } };
+      if (!spec || start === undefined) return createReducer(c.reducer, t, args);
+      const stream = (streams[i] ??= createReducer(c.reducer, t, args));
+      return {
+        name: stream.name,
+        outputType: stream.outputType,
+        add: (base, offsets, column, from, to) => stream.add(base, offsets, column, from, to),
+        result: () => stream.result().filter((row) => row.time === start),
+      };
     });
   // Validate types before reading anything (1.x reports type errors even on empty data).
   makeReducers();
   const reducersAt = (start: bigint): Reducer[] => {
     let r = windows.get(start);
     if (!r) {
-      r = makeReducers();
+      r = makeReducers(start);
       windows.set(start, r);
     }
     return r;
@@ -194,7 +205,8 @@ async function assembleRows(
     return finish(g, rows);
   }
   const filled = perCall.map((series, i) => {
-    if (!spec) return series;
+    // integral() rows exist only for windows holding points: 1.x never fills them.
+    if (!spec || calls[i]?.reducer === 'integral') return series;
     const outType = windows.get(starts[0] ?? 0n)?.[i]?.outputType ?? FieldType.Float;
     return fillSeries(series, {
       mode: fill.mode as FillMode,

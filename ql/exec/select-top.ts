@@ -9,7 +9,9 @@ import type { AggCall } from './agg-calls.js';
 import { checkpoint } from './context.js';
 import { evaluate } from './eval.js';
 import { createReducer, type Reducer } from './reducers/index.js';
-import { evalTypes, type GroupRun } from './select-raw.js';
+import { findAux } from './aux.js';
+import { evalTypes, fieldRefs, type GroupRun } from './select-raw.js';
+import type { SeriesRef } from './source.js';
 import type { Scalar } from './value.js';
 import { forEachWindowRun } from './window.js';
 
@@ -17,6 +19,8 @@ interface Candidate {
   readonly tuple: readonly string[];
   readonly time: bigint;
   readonly value: Scalar;
+  /** The series the point came from: auxiliary columns read its tags and fields. */
+  readonly ref: SeriesRef;
 }
 
 function better(a: Candidate, b: Candidate, top: boolean): number {
@@ -32,21 +36,21 @@ export async function runTopWithTags(g: GroupRun, call: AggCall): Promise<Cell[]
   const type = source.fieldTypes().get(call.field);
   if (type === undefined) return [];
   const top = call.reducer === 'top';
-  const windows = new Map<bigint, Map<string, { tuple: string[]; r: Reducer }>>();
+  // window start -> tag tuple -> best point so far, over every series with that tuple
+  const windows = new Map<bigint, Map<string, Candidate>>();
   for (const ref of g.series) {
     const tuple = call.tagArgs.map((t) => ref.tags[t] ?? '');
     const tkey = tuple.join('\u0000');
+    const perWindow = new Map<bigint, Reducer>();
     const cursor = source.cursor(ref, call.field, plan.time.min, plan.time.max, true);
     try {
       for (let b = await cursor.next(); b; b = await cursor.next()) {
         await checkpoint(g.ctx);
         const { base, offsets, column } = b;
         const feed = (start: bigint, from: number, to: number) => {
-          let m = windows.get(start);
-          if (!m) windows.set(start, (m = new Map()));
-          let e = m.get(tkey);
-          if (!e) m.set(tkey, (e = { tuple, r: createReducer(top ? 'max' : 'min', type, {}) }));
-          e.r.add(base, offsets, column, from, to);
+          let r = perWindow.get(start);
+          if (!r) perWindow.set(start, (r = createReducer(top ? 'max' : 'min', type, {})));
+          r.add(base, offsets, column, from, to);
         };
         if (spec) forEachWindowRun(base, offsets, 0, offsets.length, spec, (start, _e, from, to) => feed(start, from, to));
         else feed(0n, 0, offsets.length);
@@ -54,27 +58,35 @@ export async function runTopWithTags(g: GroupRun, call: AggCall): Promise<Cell[]
     } finally {
       cursor.close();
     }
+    for (const [start, r] of perWindow) {
+      const res = r.result()[0];
+      if (!res || res.time === undefined) continue;
+      const cand: Candidate = { tuple, time: res.time, value: res.value as Scalar, ref };
+      let m = windows.get(start);
+      if (!m) windows.set(start, (m = new Map()));
+      const prev = m.get(tkey);
+      if (!prev || better(cand, prev, top) < 0) m.set(tkey, cand);
+    }
   }
   const rows: Cell[][] = [];
   const types = evalTypes(source);
+  const auxFields = fieldRefs(plan.projection.columns.map((col) => col.expr), plan).filter((f) => f !== call.field);
   for (const start of [...windows.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const cands: Candidate[] = [];
-    for (const { tuple, r } of windows.get(start)!.values()) {
-      const res = r.result()[0];
-      if (res && res.time !== undefined) cands.push({ tuple, time: res.time, value: res.value as Scalar });
-    }
+    const cands = [...windows.get(start)!.values()];
     cands.sort((a, b) => better(a, b, top));
     const chosen = cands.slice(0, call.args.n ?? 1).sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
     for (const c of chosen) {
+      const aux = auxFields.length ? await findAux({ ...g, series: [c.ref] }, call.field, c.time, c.value, auxFields) : undefined;
       const scope = {
         time: c.time,
-        lookup: (name: string) => {
+        lookup: (name: string, hint: string | null) => {
           const i = call.tagArgs.indexOf(name);
-          return i >= 0 ? (c.tuple[i] ?? null) : null;
+          if (i >= 0) return c.tuple[i] ?? null;
+          return aux ? aux(name, hint) : (c.ref.tags[name] ?? null);
         },
         call: (e: unknown) => (e === call.expr ? c.value : undefined),
       };
-      rows.push([spec ? start : c.time, ...plan.projection.columns.map((col) => evaluate(col.expr, scope, types))]);
+      rows.push([c.time, ...plan.projection.columns.map((col) => evaluate(col.expr, scope, types))]);
     }
   }
   return rows;

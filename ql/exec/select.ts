@@ -44,7 +44,10 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext): Promise
       const hasTime = inner.condition !== null && JSON.stringify(inner.condition, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)).includes('"time"');
       const extra = hasTime ? null : outerTimeCondition(stmt, ctx);
       const cond = extra ? (inner.condition ? { kind: 'Binary' as const, op: 'AND' as const, lhs: inner.condition, rhs: extra } : extra) : inner.condition;
-      const result = await executeSelect({ ...inner, condition: cond }, ctx);
+      // 1.x adds the outer GROUP BY tags to the subquery's, so the inner series carry them.
+      const has = new Set(inner.dimensions.flatMap((d) => (d.kind === 'VarRef' ? [d.name] : [])));
+      const pushed = stmt.dimensions.filter((d) => d.kind === 'VarRef' && !has.has(d.name));
+      const result = await executeSelect({ ...inner, condition: cond, dimensions: [...inner.dimensions, ...pushed] }, ctx);
       const byName = new Map<string, ResultSeries[]>();
       for (const s of result) byName.set(s.name ?? '', [...(byName.get(s.name ?? '') ?? []), s]);
       for (const [name, series] of byName) out.push(new SubquerySource(name, series, new Set()));
@@ -102,7 +105,11 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
   const out: ResultSeries[] = [];
   let streamed = 0;
   const columns = ['time', ...plan.projection.columns.map((c) => c.name)];
-  for (const source of sources) {
+  // 1.x picks the SLIMIT/SOFFSET page of series in ascending key order, also under ORDER BY
+  // time DESC, and then emits that page in descending order: such queries are not streamed.
+  const stream = sink !== undefined && stmt.soffset === 0 && (plan.ascending || stmt.slimit === 0);
+  const sourceOf = new Map<ResultSeries, number>();
+  for (const [si, source] of sources.entries()) {
     const split = splitCondition(plan.time.rest, plan.schema);
     const dims = dimensionTags(plan.dims, source);
     const groups = groupSeries(source.series(split.tags), dims);
@@ -110,7 +117,7 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
     for (const group of groups) {
       const run = { plan, source, series: group.series, rowFilter: split.rows, ctx };
       const tags = dims.length ? Object.fromEntries(dims.map((d, i) => [d, group.key[i]!])) : undefined;
-      if (sink && stmt.soffset === 0) {
+      if (sink && stream) {
         if (stmt.slimit > 0 && streamed >= stmt.slimit) break;
         let any = false;
         const emit = async (values: Cell[][]) => {
@@ -129,10 +136,16 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
       }
       const values = plan.projection.shape === 'raw' ? await runRawGroup(run) : await runAggregateGroup(run);
       if (values.length === 0) continue;
-      out.push({ name: source.name, tags, columns, values });
+      const series: ResultSeries = { name: source.name, tags, columns, values };
+      out.push(series);
+      sourceOf.set(series, si);
     }
   }
   const { slimit, soffset } = stmt;
-  const paged = out.slice(soffset, slimit > 0 ? soffset + slimit : undefined);
-  return paged;
+  const page = (xs: ResultSeries[]) => xs.slice(soffset, slimit > 0 ? soffset + slimit : undefined);
+  if (plan.ascending || (slimit === 0 && soffset === 0)) return page(out);
+  // `out` is descending within each source: page the ascending order, keep `out`'s order.
+  const ascending = sources.flatMap((_, si) => out.filter((x) => sourceOf.get(x) === si).reverse());
+  const kept = new Set(page(ascending));
+  return out.filter((x) => kept.has(x));
 }

@@ -8,7 +8,7 @@ import type { Call, Expr, Field } from '../ast/nodes.js';
 import { compileRegex } from '../ast/regex.js';
 import { QueryError } from '../errors.js';
 import { ACCEPTED_TYPES } from '../exec/reducers/index.js';
-import { AGGREGATES, SELECTORS, TRANSFORMS, isKnownFunction } from './functions.js';
+import { AGGREGATES, SELECTORS, TRANSFORMS, checkCallArgs, isKnownFunction } from './functions.js';
 
 export interface SchemaInfo {
   /** Union of the sources' fields (name → type of the first source that has it). */
@@ -138,11 +138,14 @@ export function analyzeProjection(fields: readonly Field[], schema: SchemaInfo, 
   let selectors = 0;
   let transformsOfAggregates = 0;
   let rawRefs = 0;
+  let topBottom: string | undefined;
   for (const { expr } of expanded) {
     const calls = callsIn(expr);
     for (const c of calls) {
       const name = c.name.toLowerCase();
       if (!isKnownFunction(name)) throw new QueryError(`undefined function ${c.name}()`);
+      checkCallArgs(c);
+      if (name === 'top' || name === 'bottom') topBottom ??= name;
       if (AGGREGATES.has(name)) {
         aggregates++;
         if (SELECTORS.has(name)) selectors++;
@@ -155,6 +158,8 @@ export function analyzeProjection(fields: readonly Field[], schema: SchemaInfo, 
     const t = expanded.flatMap((x) => callsIn(x.expr)).find((c) => TRANSFORMS.has(c.name.toLowerCase()) && c.args[0]?.kind === 'Call');
     throw new QueryError(`${t?.name.toLowerCase()} aggregate requires a GROUP BY interval`);
   }
+  // 1.x: top() and bottom() pick whole rows, so they must be the query's only function.
+  if (topBottom !== undefined && aggregates > 1) throw new QueryError(`selector function ${topBottom}() cannot be combined with other functions`);
   const aggregate = aggregates > 0;
   if (aggregate && rawRefs > 0 && !(selectors === 1 && aggregates === 1)) {
     throw new QueryError('mixing aggregate and non-aggregate queries is not supported');
