@@ -177,7 +177,7 @@ describe('running queries: SHOW QUERIES, KILL QUERY, max_concurrent_queries', { 
 });
 
 /** A SELECT * over this many points runs for seconds in the executor (~8 s for 50k here). */
-const SLOW_POINTS = 30_000;
+const SLOW_POINTS = 300_000; // ~18 MB of line protocol: under max_body_size_bytes, slow enough for a 1 s timeout
 
 async function loadSlowData(srv: RealServer): Promise<void> {
   const lines: string[] = [];

@@ -29,6 +29,9 @@ import { registerMetricsRoutes } from './routes/metrics.js';
 import { registerStatementRoutes } from './routes/statements.js';
 import { StatementSummaries } from './statements/summary.js';
 
+/** uWS ListenOptions.LIBUS_LISTEN_EXCLUSIVE_PORT (the v20.30 typings lack the 4-argument listen). */
+const EXCLUSIVE_PORT = 1;
+
 export interface ServerHandle {
   /** The port actually bound (differs from the configured one when that was 0). */
   readonly port: number;
@@ -133,7 +136,10 @@ export async function startServer(
 
   const { bind_address: host, port } = options.server;
   const listenSocket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {
-    app.listen(host, port, (socket) => {
+    // Exclusive: without it uWS sets SO_REUSEPORT and a second server on the same port would
+    // silently share the traffic (two nodes, two data directories, one address).
+    const listen = app.listen as unknown as (h: string, p: number, o: number, cb: (s: uWS.us_listen_socket | false) => void) => void;
+    listen.call(app, host, port, EXCLUSIVE_PORT, (socket) => {
       if (socket) resolve(socket);
       else reject(new ListenError(host, port));
     });
