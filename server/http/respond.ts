@@ -116,19 +116,8 @@ export class Reply {
     this.#finish(status);
     const close = opts.close === true || this.hooks.closeConnections();
     this.res.cork(() => {
-      const res = this.res;
-      res.writeStatus(statusLine(status));
-      res.writeHeader('X-Service-Version', SERVICE_VERSION_HEADER);
-      res.writeHeader('X-Service-Build', SERVICE_BUILD);
-      res.writeHeader('X-Influxdb-Version', INFLUXDB_VERSION_HEADER);
-      res.writeHeader('X-Influxdb-Build', INFLUXDB_BUILD_HEADER);
-      res.writeHeader('Request-Id', this.requestId);
-      res.writeHeader('X-Request-Id', this.requestId);
-      if (contentType) res.writeHeader('Content-Type', contentType);
-      // [auth] RFC 7235 (and 1.x): every 401 names the scheme to use.
-      if (status === 401) res.writeHeader('WWW-Authenticate', 'Basic realm="Strata"');
-      for (const [name, value] of Object.entries(opts.headers ?? {})) res.writeHeader(name, value);
-      end(res, close);
+      this.#writeHead(status, contentType, opts.headers ?? {});
+      end(this.res, close);
     });
   }
 
@@ -144,15 +133,7 @@ export class Reply {
     const head = () => {
       if (started) return;
       started = true;
-      const res = this.res;
-      res.writeStatus(statusLine(status));
-      res.writeHeader('X-Service-Version', SERVICE_VERSION_HEADER);
-      res.writeHeader('X-Service-Build', SERVICE_BUILD);
-      res.writeHeader('X-Influxdb-Version', INFLUXDB_VERSION_HEADER);
-      res.writeHeader('X-Influxdb-Build', INFLUXDB_BUILD_HEADER);
-      res.writeHeader('Request-Id', this.requestId);
-      res.writeHeader('X-Request-Id', this.requestId);
-      res.writeHeader('Content-Type', contentType);
+      this.#writeHead(status, contentType, {});
     };
     return {
       write: (text: string) =>
@@ -178,6 +159,22 @@ export class Reply {
         });
       },
     };
+  }
+
+  /** Status line and the common headers every response carries (call inside cork). */
+  #writeHead(status: number, contentType: string | undefined, headers: Readonly<Record<string, string>>): void {
+    const res = this.res;
+    res.writeStatus(statusLine(status));
+    res.writeHeader('X-Service-Version', SERVICE_VERSION_HEADER);
+    res.writeHeader('X-Service-Build', SERVICE_BUILD);
+    res.writeHeader('X-Influxdb-Version', INFLUXDB_VERSION_HEADER);
+    res.writeHeader('X-Influxdb-Build', INFLUXDB_BUILD_HEADER);
+    res.writeHeader('Request-Id', this.requestId);
+    res.writeHeader('X-Request-Id', this.requestId);
+    if (contentType) res.writeHeader('Content-Type', contentType);
+    // [auth] RFC 7235 (and 1.x): every 401 names the scheme to use.
+    if (status === 401) res.writeHeader('WWW-Authenticate', 'Basic realm="Strata"');
+    for (const [name, value] of Object.entries(headers)) res.writeHeader(name, value);
   }
 
   #finish(status: number | undefined): void {
