@@ -4,7 +4,7 @@
  * first admin without credentials, then log in). Real server, real engine.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { InfluxDB } from 'influx';
@@ -49,6 +49,35 @@ describe('node-influx against auth', { timeout: 60_000 }, () => {
     assert.equal(await statusOf(reader.writePoints([{ measurement: 'cpu', fields: { v: 1 } }])), 403);
     assert.deepEqual(await reader.getDatabaseNames(), ['db']);
     assert.equal(await statusOf(reader.createDatabase('x')), 403);
+  });
+});
+
+const PYTHON = '/usr/bin/python3';
+
+function hasPythonInfluxdb(): boolean {
+  if (!existsSync(PYTHON)) return false;
+  try {
+    execFileSync(PYTHON, ['-c', 'import influxdb']);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('python3-influxdb against auth (Basic)', { skip: !hasPythonInfluxdb() && 'python3-influxdb not installed', timeout: 60_000 }, () => {
+  let srv: RealServer;
+  before(async () => {
+    srv = await startRealServer({ 'auth.enabled': true });
+    await seed(srv);
+  });
+  after(() => srv.close());
+
+  it('writes and reads with a granted user; 401 and 403 where 1.x gives them', async () => {
+    const out = await new Promise<string>((resolve) => {
+      execFile(PYTHON, ['fixtures/clients/python_auth_client.py', String(srv.port)], { timeout: 30_000 }, (_err, stdout, stderr) => resolve(stdout + stderr));
+    });
+    const lines = out.trim().split('\n');
+    assert.equal(lines.filter((l) => l.startsWith('ok ')).length, 4, out);
   });
 });
 
