@@ -207,11 +207,9 @@ export class Catalog {
       const db = d.databases.find((x) => x.name === dbName);
       if (!db) throw new DatabaseNotFoundError(dbName);
       if (!db.rps.some((r) => r.name === name)) return { data: d, result: undefined };
-      const updated: DatabaseInfo = {
-        ...db,
-        rps: db.rps.filter((r) => r.name !== name),
-        defaultRp: db.defaultRp === name ? null : db.defaultRp,
-      };
+      // 1.x keeps the dropped policy's name as the default: unqualified reads and writes then
+      // fail with `retention policy not found: <name>` until another default is set.
+      const updated: DatabaseInfo = { ...db, rps: db.rps.filter((r) => r.name !== name) };
       return { data: Catalog.replaceDb(d, updated), result: undefined };
     });
   }

@@ -111,7 +111,7 @@ test('dropping the default policy: its series go, SHOW SERIES / FIELD KEYS / exa
   assert.deepEqual(await q('SHOW TAG VALUES WITH KEY = host', 'z1'), [{ name: 'mem', columns: ['key', 'value'], values: [['host', 'a'], ['host', 'b']] }]);
   assert.deepEqual(await q('SHOW SERIES CARDINALITY', 'z1'), [{ columns: ['cardinality estimation'], values: [[2]] }]);
   for (const s of ['SHOW SERIES', 'SHOW FIELD KEYS', 'SHOW SERIES EXACT CARDINALITY', 'SHOW TAG KEY CARDINALITY']) {
-    assert.equal(await err(s, 'z1'), 'retention policy not found: ', s);
+    assert.equal(await err(s, 'z1'), 'retention policy not found: autogen', s);
   }
   assert.deepEqual(await series1(t.engine, 'SHOW SERIES', { db: 'z1', rp: 'keep' }), [{ columns: ['key'], values: [['mem,host=a'], ['mem,host=b']] }]);
   await ok('DROP RETENTION POLICY keep ON z1');
