@@ -43,6 +43,8 @@ interface Result {
   readonly scanSec: number;
   readonly scanned: number;
   readonly peakRss: number;
+  /** Strata: RSS after generation and a full GC, before the engine opens (the bodies it holds). */
+  readonly baseRss: number;
   readonly load: string;
 }
 
@@ -132,6 +134,7 @@ async function runStrata(name: string, p: Prepared, f: Map<string, string>): Pro
       scanSec,
       scanned,
       peakRss: process.resourceUsage().maxRSS * 1024,
+      baseRss,
       load: load(),
     };
   } finally {
@@ -171,6 +174,7 @@ async function runInflux(name: string, p: Prepared, f: Map<string, string>): Pro
       scanSec,
       scanned,
       peakRss: await vmHwm(inst.pid),
+      baseRss: NaN,
       load: load(),
     };
   } finally {
@@ -179,18 +183,22 @@ async function runInflux(name: string, p: Prepared, f: Map<string, string>): Pro
   }
 }
 
+let baseRss = NaN;
+
 async function child(f: Map<string, string>): Promise<void> {
   const name = f.get('dataset')!;
   const target = f.get('target')!;
   const p = prepare(makeDataset(name, f));
+  (globalThis as { gc?: () => void }).gc?.();
+  baseRss = process.memoryUsage().rss;
   const r = target === 'strata' ? await runStrata(name, p, f) : await runInflux(name, p, f);
   console.log('RESULT ' + JSON.stringify(r));
 }
 
 function report(all: Result[], datasets: string[]): void {
   console.log(`\nmachine: ${machine()}; ${new Date().toISOString()}\n`);
-  console.log('| dataset | target | lines | values | values/s ingest | p99 batch ms | flush/compact s | TSM files | bytes/value | scan values/s | peak RSS MiB | load (1/5/15) |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('| dataset | target | lines | values | values/s ingest | p99 batch ms | flush/compact s | TSM files | bytes/value | scan values/s | peak RSS MiB | of which bodies MiB | load (1 min) per run |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   const med = (rs: Result[], g: (r: Result) => number): number => median(rs.map(g));
   const summary: string[] = [];
   for (const d of datasets) {
@@ -206,7 +214,7 @@ function report(all: Result[], datasets: string[]): void {
       const r0 = rs[0]!;
       const runs = `${rs.length} run(s)`;
       console.log(
-        `| ${d} | ${t} (${runs}${t === 'influxdb' && rs.some((r) => !r.compacted) ? ', compaction not settled' : ''}) | ${fmt(r0.lines)} | ${fmt(r0.values)} | ${fmt(ingest)} | ${fmt(med(rs, (r) => r.p99BatchMs), 1)} | ${fmt(med(rs, (r) => r.flushSec), 2)} | ${fmt(med(rs, (r) => r.tsmFiles))} | ${fmt(bpv, 3)} | ${fmt(scan)} | ${fmt(rss / MiB)} | ${rs.map((r) => r.load.split(' ')[0]).join(', ')} |`,
+        `| ${d} | ${t} (${runs}${t === 'influxdb' && rs.some((r) => !r.compacted) ? ', compaction not settled' : ''}) | ${fmt(r0.lines)} | ${fmt(r0.values)} | ${fmt(ingest)} | ${fmt(med(rs, (r) => r.p99BatchMs), 1)} | ${fmt(med(rs, (r) => r.flushSec), 2)} | ${fmt(med(rs, (r) => r.tsmFiles))} | ${fmt(bpv, 3)} | ${fmt(scan)} | ${fmt(rss / MiB)} | ${fmt(med(rs, (r) => r.baseRss) / MiB)} | ${rs.map((r) => r.load.split(' ')[0]).join(', ')} |`,
       );
       for (const r of rs) if (r.scanned !== r.values) console.log(`  WARNING ${d}/${t}: scanned ${r.scanned} of ${r.values} values`);
     }
@@ -237,7 +245,7 @@ async function main(): Promise<void> {
   for (const d of datasets) {
     for (let run = 0; run < runs; run++) {
       for (const t of targets) {
-        const out = spawnSync(execPath, [argv[1]!, '--child', '--dataset', d, '--target', t, ...passthrough], { encoding: 'utf8', maxBuffer: 64 * MiB });
+        const out = spawnSync(execPath, ['--expose-gc', argv[1]!, '--child', '--dataset', d, '--target', t, ...passthrough], { encoding: 'utf8', maxBuffer: 64 * MiB });
         const line = out.stdout.split('\n').find((l) => l.startsWith('RESULT '));
         if (!line) {
           console.error(`${d}/${t} run ${run + 1} failed:\n${out.stdout}\n${out.stderr}`);

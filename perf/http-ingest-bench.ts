@@ -81,7 +81,7 @@ async function startStrata(port: number, prof: string | undefined): Promise<Serv
     SERVICE__CHDB__SESSION_DATA_PATH: join(dir, 'data'),
   };
   const args = [...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []), join(ROOT, 'build', 'cli', 'main.js'), 'serve'];
-  const child: ChildProcess = spawn(execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child: ChildProcess = spawn(execPath, args, { env, stdio: 'ignore' });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   await ping(port);
   return {
