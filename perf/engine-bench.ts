@@ -214,7 +214,7 @@ function report(all: Result[], datasets: string[]): void {
       const r0 = rs[0]!;
       const runs = `${rs.length} run(s)`;
       console.log(
-        `| ${d} | ${t} (${runs}${t === 'influxdb' && rs.some((r) => !r.compacted) ? ', compaction not settled' : ''}) | ${fmt(r0.lines)} | ${fmt(r0.values)} | ${fmt(ingest)} | ${fmt(med(rs, (r) => r.p99BatchMs), 1)} | ${fmt(med(rs, (r) => r.flushSec), 2)} | ${fmt(med(rs, (r) => r.tsmFiles))} | ${fmt(bpv, 3)} | ${fmt(scan)} | ${fmt(rss / MiB)} | ${fmt(med(rs, (r) => r.baseRss) / MiB)} | ${rs.map((r) => r.load.split(' ')[0]).join(', ')} |`,
+        `| ${d} | ${t} (${runs}${t === 'influxdb' && rs.some((r) => !r.compacted) ? ', compaction not settled' : ''}) | ${fmt(r0.lines)} | ${fmt(r0.values)} | ${fmt(ingest)} | ${fmt(med(rs, (r) => r.p99BatchMs), 1)} | ${fmt(med(rs, (r) => r.flushSec), 2)} | ${fmt(med(rs, (r) => r.tsmFiles))} | ${fmt(bpv, 3)} | ${fmt(scan)} | ${fmt(rss / MiB)} | ${t === 'strata' ? fmt(med(rs, (r) => r.baseRss) / MiB) : '–'} | ${rs.map((r) => r.load.split(' ')[0]).join(', ')} |`,
       );
       for (const r of rs) if (r.scanned !== r.values) console.log(`  WARNING ${d}/${t}: scanned ${r.scanned} of ${r.values} values`);
     }
