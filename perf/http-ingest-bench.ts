@@ -130,6 +130,12 @@ async function runOne(p: Profile, target: string, f: Map<string, string>): Promi
       console.error(`${target}: count(*) failed: ${String(err)}`);
     }
     const scanSec = Number(hrtime.bigint() - t1) / 1e9;
+    if (scanned !== p.values) {
+      // Every write was acknowledged before the query: a short count is a visibility bug.
+      await sleep(2000);
+      const again = sumCounts(await query(server.port, DB, `SELECT count(*) FROM ${p.measurement}`)).toString();
+      console.error(`${target}: count(*) right after the last ack saw ${scanned} of ${p.values} values; 2 s later ${again}`);
+    }
     return { profile: p.name, target, sec, lines: p.lines, values: p.values, p50: percentile(lat, 0.5), p99: percentile(lat, 0.99), rss, scanSec, scanned, load: l };
   } finally {
     closeAgents();
