@@ -1,0 +1,199 @@
+/**
+ * HTTP ingest load generator: `strata serve` against InfluxDB 1.6.7, same bodies, same
+ * durability (both acknowledge a write only after its WAL fsync).
+ *
+ *   node build/perf/http-ingest-bench.js [--profiles cpu,sensor] [--targets strata,influx]
+ *       [--runs 3] [--conns 4] [--hours 12] [--sensor-hours 3] [--cpu-prof DIR]
+ *
+ * Line protocol (TSBS cpu-only with integer fields, or the edge-sensor set) is generated and
+ * cut into 5000-line bodies before the clock starts. `--conns` keep-alive connections
+ * (node:http Agent) each POST the next body as soon as the previous one is answered. Each run
+ * starts a fresh server: reported are lines/s and values/s, p50/p99 batch latency, the
+ * server's peak RSS (VmHWM from /proc/<pid>/status) and, after the load, a full scan with
+ * `SELECT count(*) FROM <measurement>` on each server. `--cpu-prof DIR` runs Strata under
+ * `node --cpu-prof` (profiles written to DIR when it stops).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { argv, execPath, hrtime } from 'node:process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { cpuOnly, edgeSensors } from './datasets.js';
+import { batches, flags, fmt, load, machine, median, MiB, percentile, pool, vmHwm } from './bench-util.js';
+import { agentFor, closeAgents, http, ping, query, startInfluxd, stopInfluxd, sumCounts, type Influxd } from './influxd.js';
+
+const LINES_PER_BATCH = 5000;
+const DB = 'bench';
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+interface Profile {
+  readonly name: string;
+  readonly measurement: string;
+  readonly bodies: Buffer[];
+  readonly lines: number;
+  readonly values: number;
+}
+
+interface Result {
+  readonly profile: string;
+  readonly target: string;
+  readonly sec: number;
+  readonly lines: number;
+  readonly values: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly rss: number;
+  readonly scanSec: number;
+  readonly scanned: number;
+  readonly load: string;
+}
+
+function makeProfile(name: string, f: Map<string, string>): Profile {
+  const ds =
+    name === 'cpu'
+      ? cpuOnly({ points: Math.round((Number(f.get('hours') ?? 12) * 3600) / 10) })
+      : edgeSensors({ points: Math.round(Number(f.get('sensor-hours') ?? 3) * 3600) });
+  let lines = 0;
+  let values = 0;
+  for (const s of ds.series()) {
+    lines += s.offsets.length;
+    values += s.offsets.length * s.fields.length;
+  }
+  return { name, measurement: name === 'cpu' ? 'cpu' : 'sensors', bodies: batches(ds.lines(), LINES_PER_BATCH), lines, values };
+}
+
+interface Server {
+  readonly pid: number;
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+async function startStrata(port: number, prof: string | undefined): Promise<Server> {
+  const dir = await mkdtemp(join(tmpdir(), 'strata-http-bench-'));
+  const env = {
+    ...process.env,
+    SERVICE__SERVER__PORT: String(port),
+    SERVICE__SERVER__BIND_ADDRESS: '127.0.0.1',
+    SERVICE__STORAGE__WAL_DIR: join(dir, 'wal'),
+    SERVICE__STORAGE__META_DIR: join(dir, 'meta'),
+    SERVICE__CHDB__SESSION_DATA_PATH: join(dir, 'data'),
+  };
+  const args = [...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []), join(ROOT, 'build', 'cli', 'main.js'), 'serve'];
+  const child: ChildProcess = spawn(execPath, args, { env, stdio: 'ignore' });
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  await ping(port);
+  return {
+    pid: child.pid!,
+    port,
+    async stop() {
+      child.kill('SIGTERM');
+      await Promise.race([exited, sleep(30_000)]);
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function startInflux(port: number): Promise<Server> {
+  const inst: Influxd = await startInfluxd(port, port + 2);
+  return { pid: inst.pid, port, stop: () => stopInfluxd(inst) };
+}
+
+async function runOne(p: Profile, target: string, f: Map<string, string>): Promise<Result> {
+  const conns = Number(f.get('conns') ?? 4);
+  const server = target === 'strata' ? await startStrata(Number(f.get('strata-port') ?? 18501), f.get('cpu-prof')) : await startInflux(Number(f.get('influx-port') ?? 18386));
+  try {
+    const c = await http(server.port, 'POST', `/query?q=${encodeURIComponent(`CREATE DATABASE ${DB}`)}`, undefined);
+    if (c.status !== 200) throw new Error(`CREATE DATABASE: HTTP ${c.status}`);
+    const agent = agentFor(server.port, conns);
+    const lat: number[] = [];
+    const t0 = hrtime.bigint();
+    await pool(p.bodies.length, conns, async (i) => {
+      const t = hrtime.bigint();
+      const r = await http(server.port, 'POST', `/write?db=${DB}&precision=ns`, p.bodies[i]!, agent);
+      if (r.status !== 204) throw new Error(`${target} write: HTTP ${r.status} ${r.body.slice(0, 200)}`);
+      lat.push(Number(hrtime.bigint() - t) / 1e6);
+    });
+    const sec = Number(hrtime.bigint() - t0) / 1e9;
+    const rss = await vmHwm(server.pid);
+    const l = load();
+    const t1 = hrtime.bigint();
+    let scanned = NaN;
+    try {
+      scanned = sumCounts(await query(server.port, DB, `SELECT count(*) FROM ${p.measurement}`));
+    } catch (err) {
+      console.error(`${target}: count(*) failed: ${String(err)}`);
+    }
+    const scanSec = Number(hrtime.bigint() - t1) / 1e9;
+    if (scanned !== p.values) {
+      // Every write was acknowledged before the query: a short count is a visibility bug.
+      await sleep(2000);
+      const again = sumCounts(await query(server.port, DB, `SELECT count(*) FROM ${p.measurement}`)).toString();
+      console.error(`${target}: count(*) right after the last ack saw ${scanned} of ${p.values} values; 2 s later ${again}`);
+    }
+    return { profile: p.name, target, sec, lines: p.lines, values: p.values, p50: percentile(lat, 0.5), p99: percentile(lat, 0.99), rss, scanSec, scanned, load: l };
+  } finally {
+    closeAgents();
+    await server.stop();
+  }
+}
+
+function report(all: Result[], profiles: string[]): void {
+  console.log(`\nmachine: ${machine()}; ${new Date().toISOString()}\n`);
+  console.log('| profile | target | lines | lines/s | values/s | p50 batch ms | p99 batch ms | server peak RSS MiB | count(*) values/s (cache-hot) | load at end of ingest (1 min) |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  const ratios: string[] = [];
+  for (const p of profiles) {
+    const m = new Map<string, { lps: number; rss: number; p99: number }>();
+    for (const t of ['strata', 'influx']) {
+      const rs = all.filter((r) => r.profile === p && r.target === t);
+      if (rs.length === 0) continue;
+      const lps = median(rs.map((r) => r.lines / r.sec));
+      const rss = median(rs.map((r) => r.rss));
+      const p99 = median(rs.map((r) => r.p99));
+      m.set(t, { lps, rss, p99 });
+      console.log(
+        `| ${p} | ${t === 'influx' ? 'InfluxDB 1.6.7' : 'Strata'} (${rs.length} runs) | ${fmt(rs[0]!.lines)} | ${fmt(lps)} | ${fmt(median(rs.map((r) => r.values / r.sec)))} | ${fmt(median(rs.map((r) => r.p50)), 1)} | ${fmt(p99, 1)} | ${fmt(rss / MiB)} | ${fmt(median(rs.map((r) => r.scanned / r.scanSec)))} | ${rs.map((r) => r.load.split(' ')[0]).join(', ')} |`,
+      );
+      for (const r of rs) if (r.scanned !== r.values) console.log(`  note ${p}/${t}: count(*) saw ${r.scanned} of ${r.values} values`);
+    }
+    const s = m.get('strata');
+    const i = m.get('influx');
+    if (s && i) ratios.push(`| ${p} | ${(s.lps / i.lps).toFixed(2)} (target ≥ 2) | ${(s.p99 / i.p99).toFixed(2)} | ${(s.rss / i.rss).toFixed(2)} (target < 1) |`);
+  }
+  if (ratios.length) {
+    console.log('\n| profile | points/s Strata/InfluxDB | p99 Strata/InfluxDB | peak RSS Strata/InfluxDB |');
+    console.log('|---|---|---|---|');
+    for (const r of ratios) console.log(r);
+  }
+}
+
+async function main(): Promise<void> {
+  const f = flags(argv.slice(2));
+  const profiles = (f.get('profiles') ?? 'cpu,sensor').split(',');
+  const targets = (f.get('targets') ?? 'strata,influx').split(',');
+  const runs = Number(f.get('runs') ?? 3);
+  const all: Result[] = [];
+  for (const name of profiles) {
+    const p = makeProfile(name, f);
+    for (let run = 0; run < runs; run++) {
+      for (const t of targets) {
+        try {
+          const r = await runOne(p, t, f);
+          all.push(r);
+          console.error(`${name}/${t} run ${run + 1}: ${fmt(r.lines / r.sec)} lines/s, p99 ${fmt(r.p99, 1)} ms, RSS ${fmt(r.rss / MiB)} MiB, count(*) ${fmt(r.scanned / r.scanSec)} values/s, load ${r.load}`);
+        } catch (err) {
+          console.error(`${name}/${t} run ${run + 1} failed: ${String(err)}`);
+        }
+      }
+    }
+  }
+  report(all, profiles);
+}
+
+await main();
