@@ -107,8 +107,8 @@ describe('SQL over the engine (/api/v1/chdb, /api/v1/sql)', { timeout: 60_000 },
     assert.match(res.text, /\["a",9007199254740994\]/);
     const o = await rows(srv, 'SELECT region, count(usage) AS n FROM cpu GROUP BY region ORDER BY n DESC');
     assert.deepEqual(o.rows, [['us', 3], ['eu', 2]]);
-    const total = await rows(srv, 'SELECT count(usage), max(usage) FROM cpu');
-    assert.deepEqual(total.rows, [[5, 20]]);
+    const total = await rows(srv, 'SELECT count(usage), max(usage), max(usage) - min(usage) AS range, count(DISTINCT big) AS distinct_big FROM cpu');
+    assert.deepEqual(total.rows, [[5, 20, 18.5, 5]]);
   });
 
   it('GROUP BY time_bucket', async () => {
@@ -142,6 +142,10 @@ describe('SQL over the engine (/api/v1/chdb, /api/v1/sql)', { timeout: 60_000 },
   it('unknown measurement: empty rows', async () => {
     const e = await rows(srv, 'SELECT * FROM nothing');
     assert.deepEqual(e.rows, []);
+    const none = await rows(srv, "SELECT count(usage) AS n, max(usage) AS m FROM cpu WHERE host = 'zzz'");
+    assert.deepEqual(none.rows, [[0, null]]);
+    const grouped = await rows(srv, "SELECT host, count(usage) FROM cpu WHERE host = 'zzz' GROUP BY host");
+    assert.deepEqual(grouped.rows, []);
   });
 
   it('400 for non-SELECT, several statements, bad SQL, untranslatable SQL; db required; 404 unknown db', async () => {

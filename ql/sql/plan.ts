@@ -20,7 +20,7 @@ import type { Statement } from '../ast/statements.js';
 import { QueryError } from '../errors.js';
 import { parseQuery } from '../parser/query.js';
 import { quoteIdent } from '../ast/keywords.js';
-import type { StatementResult } from '../result.js';
+import type { Cell, StatementResult } from '../result.js';
 import { columnName, functionArgs, functionName, hasAggregate, intervalNs, sqlText, SqlUnsupportedError, translateExpr, type ExprScope, type SqlNode } from './expr.js';
 
 const { Parser } = pkg;
@@ -59,6 +59,11 @@ export interface SqlPlan {
   readonly sort: readonly { readonly index: number; readonly ascending: boolean }[];
   /** Applied to the flattened rows (0 = none) when not pushed into the statement. */
   readonly limit: number;
+  /**
+   * An aggregate without GROUP BY over no rows is still one SQL row (count 0, other aggregates
+   * NULL); the executor returns no series then. null for other queries.
+   */
+  readonly emptyRow: readonly Cell[] | null;
   readonly offset: number;
 }
 
@@ -237,13 +242,14 @@ export function planSql(q: SqlSelect, schema: SqlSchema): SqlPlan {
   const sort = orderBy(p, list(ast['orderby']), aggregate);
   const { limit, offset } = limitOffset(ast);
 
+  const emptyRow = aggregate && dimensions.length === 0 ? p.columns.map((c) => (isCount(p, c) ? 0 : null)) : null;
   // Raw rows exist where a selected field has a value: with only time/tags selected, read every field.
   if (!aggregate && !p.columns.some((c) => c.source.kind === 'cell' && !tagSet.has(fieldSource(p, c)))) {
-    if (schema.fields.length === 0) return { statement: null, columns: p.columns, sort: [], limit: 0, offset: 0 };
+    if (schema.fields.length === 0) return { statement: null, columns: p.columns, sort: [], limit: 0, offset: 0, emptyRow };
     p.fields.push(field(wildcard('field')));
   }
   if (p.fields.length === 0) throw new SqlUnsupportedError('aggregate query without an aggregate');
-  if (schema.fields.length === 0) return { statement: null, columns: p.columns, sort: [], limit: 0, offset: 0 };
+  if (schema.fields.length === 0) return { statement: null, columns: p.columns, sort: [], limit: 0, offset: 0, emptyRow };
 
   // ORDER BY time (or nothing) on raw rows: the executor sorts and pages.
   const timeOnly = sort.every((s) => p.columns[s.index]!.source.kind === 'time');
@@ -257,7 +263,14 @@ export function planSql(q: SqlSelect, schema: SqlSchema): SqlPlan {
     limit: pushdown ? limit : 0,
     offset: pushdown ? offset : 0,
   });
-  return { statement, columns: p.columns, sort: pushdown ? [] : sort, limit: pushdown ? 0 : limit, offset: pushdown ? 0 : offset };
+  return { statement, columns: p.columns, sort: pushdown ? [] : sort, limit: pushdown ? 0 : limit, offset: pushdown ? 0 : offset, emptyRow };
+}
+
+function isCount(p: Planner, c: OutColumn): boolean {
+  if (c.source.kind !== 'cell') return false;
+  const column = c.source.column;
+  const f = p.fields.find((x) => x.alias === column);
+  return f !== undefined && f.expr.kind === 'Call' && f.expr.name === 'count';
 }
 
 /** The source column of a cell output (`__sqlN` → the field expression's name, if a plain ref). */

@@ -63,6 +63,7 @@ export function shapeRows(plan: SqlPlan, result: StatementResult | undefined): S
       );
     }
   }
+  if (rows.length === 0 && plan.emptyRow) rows.push([...plan.emptyRow]);
   if (plan.sort.length > 0) {
     rows.sort((a, b) => {
       for (const k of plan.sort) {

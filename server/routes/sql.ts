@@ -13,7 +13,7 @@
  */
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import { StrataError } from '../../engine/index.js';
-import { parseSql, planSql, schemaFromResults, schemaStatements, shapeRows, type Cell, type Statement, type StatementResult } from '../../ql/index.js';
+import { parseSql, planSql, QueryKilledError, TooManyQueriesError, schemaFromResults, schemaStatements, shapeRows, type Cell, type Statement, type StatementResult } from '../../ql/index.js';
 import { queryUser, type Access } from '../auth/gate.js';
 import { BadRequestError } from '../errors.js';
 import { readBody } from '../http/body.js';
@@ -87,9 +87,10 @@ export function registerSqlRoutes(app: TemplatedApp, ctx: RouteContext): void {
         if (db === '') throw new BadRequestError('database is required');
         const epoch = parseEpoch(url.get('epoch'));
         if (epoch === 'invalid') throw new BadRequestError(`invalid epoch "${url.get('epoch')}"`);
-        const parsed = parseSql(sqlText(contentType, bytes, url));
+        const sql = sqlText(contentType, bytes, url);
+        const parsed = parseSql(sql);
         if (!ctx.deps.databaseExists(db)) throw new DatabaseMissingError(db);
-        const run = runner(ctx, reply, db, url.get('rp') ?? '', queryUser(granted));
+        const run = runner(ctx, reply, { db, rp: url.get('rp') ?? '', user: queryUser(granted), text: sql });
         const plan = planSql(parsed, schemaFromResults(await run(schemaStatements(parsed.measurement))));
         const results = plan.statement ? await run([plan.statement]) : [];
         const out = shapeRows(plan, results[0]);
@@ -104,22 +105,53 @@ export function registerSqlRoutes(app: TemplatedApp, ctx: RouteContext): void {
   app.post('/api/v1/chdb', handle).post('/api/v1/sql', handle);
 }
 
-/** Run statements through ServerDeps.query, bounded by server.query_timeout_secs and the client's presence. */
-function runner(ctx: RouteContext, reply: Parameters<typeof sendError>[0], db: string, rp: string, user: ReturnType<typeof queryUser>) {
+/** SQL answers are never 200-with-an-error: the registry's 1.x statuses become HTTP ones. */
+class SqlInterruptedError extends StrataError {
+  constructor(status: number, message: string) {
+    super('sql_interrupted', status, message);
+  }
+}
+
+/**
+ * Run statements through ServerDeps.query, registered as a running query (SHOW QUERIES lists the
+ * SQL text, KILL QUERY stops it: 400 `query interrupted`; server.max_concurrent_queries: 503),
+ * bounded by server.query_timeout_secs (408) and the client's presence.
+ */
+function runner(ctx: RouteContext, reply: Parameters<typeof sendError>[0], o: { db: string; rp: string; user: ReturnType<typeof queryUser>; text: string }) {
+  const { db, rp, user } = o;
   return async (statements: Statement[]): Promise<StatementResult[]> => {
     const controller = new AbortController();
+    let id: number;
+    try {
+      id = ctx.queries.attach(o.text, db, controller);
+    } catch (err) {
+      if (err instanceof TooManyQueriesError) throw new SqlInterruptedError(503, err.message);
+      throw err;
+    }
     reply.onAbort(() => controller.abort(new StrataError('client_gone', 499, 'client went away')));
     const timeoutMs = ctx.options.server.query_timeout_secs * 1000;
     const timer = timeoutMs > 0 ? setTimeout(() => controller.abort(new SqlTimeoutError()), timeoutMs) : undefined;
     try {
-      const running = ctx.deps.query({ statements, db, rp, signal: controller.signal, user });
+      let running: Promise<StatementResult[]>;
+      try {
+        running = ctx.deps.query({ statements, db, rp, signal: controller.signal, user });
+      } catch (err) {
+        ctx.queries.detach(id);
+        throw err;
+      }
       const aborted = new Promise<never>((_, reject) => {
         if (controller.signal.aborted) reject(controller.signal.reason);
         controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
       });
       aborted.catch(() => {});
-      running.catch(() => {});
+      void running.then(
+        () => ctx.queries.detach(id),
+        () => ctx.queries.detach(id),
+      );
       return await Promise.race([running, aborted]);
+    } catch (err) {
+      if (err instanceof QueryKilledError) throw new SqlInterruptedError(400, err.message);
+      throw err;
     } finally {
       if (timer) clearTimeout(timer);
     }
