@@ -177,6 +177,18 @@ function isStar(node: SqlNode): boolean {
   return columnName(node) === '*' || node.type === 'star';
 }
 
+/** `GROUP BY 1` and `GROUP BY alias` name a SELECT item (a tag key of that name wins). */
+function groupTarget(g: SqlNode, items: readonly { expr: SqlNode; as: unknown }[], tags: ReadonlySet<string>): SqlNode {
+  if (g.type === 'number') {
+    const item = items[Number(g['value']) - 1];
+    if (!item) throw new SqlUnsupportedError(`GROUP BY ${String(g['value'])}: no such column position`);
+    return item.expr;
+  }
+  const col = columnName(g);
+  if (col === undefined || tags.has(col)) return g;
+  return items.find((i) => i.as === col)?.expr ?? g;
+}
+
 /** Plan a parsed SELECT against the measurement's schema. */
 export function planSql(q: SqlSelect, schema: SqlSchema): SqlPlan {
   const { ast } = q;
@@ -192,7 +204,8 @@ export function planSql(q: SqlSelect, schema: SqlSchema): SqlPlan {
   let bucket: bigint | undefined;
   let bucketText = '';
 
-  for (const g of groupBy) {
+  for (const entry of groupBy) {
+    const g = groupTarget(entry, items, tagSet);
     const tb = timeBucket(g);
     if (tb !== undefined) {
       if (bucket !== undefined) throw new SqlUnsupportedError('two time buckets in GROUP BY');

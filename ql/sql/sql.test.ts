@@ -58,6 +58,10 @@ describe('SQL planning', () => {
       printed("SELECT host, avg(usage), count(DISTINCT big) FROM cpu GROUP BY host, time_bucket('5 minutes', time)"),
       'SELECT mean(usage) AS __sql0, count(distinct(big)) AS __sql1 FROM cpu GROUP BY host, time(5m) fill(none)',
     );
+    const byPosition = plan("SELECT time_bucket('1h', time) AS b, host, max(usage) FROM cpu GROUP BY b, 2 ORDER BY b");
+    assert.ok(byPosition.statement);
+    assert.equal(printStatement(byPosition.statement), 'SELECT max(usage) AS __sql0 FROM cpu GROUP BY time(1h), host fill(none)');
+    assert.deepEqual(byPosition.columns.map((c) => [c.name, c.source.kind]), [['b', 'time'], ['host', 'tag'], ['max(usage)', 'cell']]);
   });
 
   it('ORDER BY time and LIMIT/OFFSET are pushed down on raw rows; anything else sorts after', () => {
