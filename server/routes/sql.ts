@@ -22,6 +22,7 @@ import { parseQuery } from '../http/query.js';
 import { formatTimeNs, parseEpoch, type Epoch } from '../format/epoch.js';
 import { stringify } from '../format/json.js';
 import type { RouteContext } from './context.js';
+import { errorStatus, queryMeter } from '../metrics/http.js'; // [ops] counted as queries
 
 class SqlTimeoutError extends StrataError {
   constructor() {
@@ -68,13 +69,19 @@ function jsonCells(row: readonly Cell[], timeColumns: ReadonlySet<number>, epoch
 export function registerSqlRoutes(app: TemplatedApp, ctx: RouteContext): void {
   const handle = (res: HttpResponse, req: HttpRequest): void => {
     const reply = ctx.begin(res, req);
+    const meter = queryMeter(ctx.metrics);
+    reply.onAbort(() => meter.done(undefined));
+    const fail = (err: unknown): void => {
+      meter.done(reply.aborted ? undefined : errorStatus(err));
+      sendError(reply, err, ctx.log);
+    };
     const url = parseQuery(req.getQuery());
     const contentType = req.getHeader('content-type');
     let access: Promise<Access>;
     try {
       access = ctx.gate.check(req); // [auth] 429 now; 401/403 once awaited
     } catch (err) {
-      sendError(reply, err, ctx.log);
+      fail(err);
       return;
     }
     const body = readBody(reply, { maxBytes: ctx.options.server.max_body_size_bytes, gzip: false, timeoutMs: ctx.options.server.request_timeout_secs * 1000 });
@@ -96,9 +103,10 @@ export function registerSqlRoutes(app: TemplatedApp, ctx: RouteContext): void {
         const out = shapeRows(plan, results[0]);
         const times = new Set(out.timeColumns);
         const rows = out.rows.map((r) => jsonCells(r, times, epoch));
+        meter.done(200);
         reply.send(200, stringify({ columns: [...out.columns], rows }, url.get('pretty') === 'true') + '\n', 'application/json');
       } catch (err) {
-        sendError(reply, err, ctx.log);
+        fail(err);
       }
     })();
   };
