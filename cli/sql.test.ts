@@ -142,6 +142,12 @@ describe('SQL over the engine (/api/v1/chdb, /api/v1/sql)', { timeout: 60_000 },
   it('unknown measurement: empty rows', async () => {
     const e = await rows(srv, 'SELECT * FROM nothing');
     assert.deepEqual(e.rows, []);
+    const named = await rows(srv, "SELECT time, v FROM nothing WHERE k = 'x' ORDER BY v LIMIT 3");
+    assert.deepEqual(named, { columns: ['time', 'v'], rows: [] });
+    const agg = await rows(srv, 'SELECT k, count(v) FROM nothing GROUP BY k');
+    assert.deepEqual(agg, { columns: ['k', 'count(v)'], rows: [] });
+    const total = await rows(srv, 'SELECT count(v) AS n FROM nothing');
+    assert.deepEqual(total, { columns: ['n'], rows: [[0]] });
     const none = await rows(srv, "SELECT count(usage) AS n, max(usage) AS m FROM cpu WHERE host = 'zzz'");
     assert.deepEqual(none.rows, [[0, null]]);
     const grouped = await rows(srv, "SELECT host, count(usage) FROM cpu WHERE host = 'zzz' GROUP BY host");

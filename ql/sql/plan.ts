@@ -194,7 +194,9 @@ export function planSql(q: SqlSelect, schema: SqlSchema): SqlPlan {
   const { ast } = q;
   const tagSet = new Set(schema.tags);
   const known = new Set(['time', ...schema.tags, ...schema.fields]);
-  const scope: ExprScope = { known: (n) => known.has(n), isTag: (n) => tagSet.has(n), aggregates: false };
+  // A measurement without a schema (not written yet) has no rows, whatever columns are named.
+  const exists = schema.tags.length + schema.fields.length > 0;
+  const scope: ExprScope = { known: (n) => !exists || known.has(n), isTag: (n) => tagSet.has(n), aggregates: false };
   const items = ast['columns'] === '*' ? [{ expr: { type: 'star' } as SqlNode, as: null }] : list(ast['columns']).map((c) => ({ expr: obj(c['expr']), as: c['as'] }));
   const groupBy = list(obj(ast['groupby'])['columns'] ?? ast['groupby']);
   const aggregate = groupBy.length > 0 || items.some((i) => hasAggregate(i.expr));
@@ -215,7 +217,7 @@ export function planSql(q: SqlSelect, schema: SqlSchema): SqlPlan {
       continue;
     }
     const col = columnName(g);
-    if (col === undefined || !tagSet.has(col)) {
+    if (col === undefined || (exists && !tagSet.has(col))) {
       throw new SqlUnsupportedError(`GROUP BY ${sqlText(g)}: only tag keys and time_bucket('<interval>', time) can be grouped by`);
     }
     groupTags.add(col);
@@ -233,7 +235,7 @@ export function planSql(q: SqlSelect, schema: SqlSchema): SqlPlan {
     if (!aggregate) {
       const col = columnName(item.expr);
       if (col !== undefined) {
-        if (!known.has(col)) throw new QueryError(`unknown column "${col}"`, 400, 'sql_unknown_column');
+        if (!scope.known(col)) throw new QueryError(`unknown column "${col}"`, 400, 'sql_unknown_column');
         addRawColumn(p, name, col, false);
       } else addCell(p, name, translateExpr(item.expr, scope), false);
       continue;
