@@ -24,3 +24,4 @@ export { ContinuousQueryScheduler, CQ_TICK_MS, type CqSchedulerOptions, type CqR
 export { MaterializedViewMaintainer, type MvMaintainerOptions, type MvRun, type MvCounters } from './exec/services/mv-maintainer.js';
 export { isViewTarget, viewTargetOf, assertNotViewTarget } from './exec/services/mv-views.js';
 export { ViewTargetWriteError } from './exec/services/errors.js';
+export * from './sql/index.js';

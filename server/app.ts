@@ -17,6 +17,7 @@ import type { RouteContext } from './routes/context.js';
 import { registerPingRoutes } from './routes/ping.js';
 import { registerWriteRoutes } from './routes/write.js';
 import { registerQueryRoutes } from './routes/query.js';
+import { registerSqlRoutes } from './routes/sql.js';
 import { QueryRegistry } from '../ql/index.js';
 import { AccessGate } from './auth/gate.js';
 import { AuthSetupError } from './auth/errors.js';
@@ -129,6 +130,7 @@ export async function startServer(
   registerPingRoutes(app, ctx);
   registerWriteRoutes(app, ctx);
   registerQueryRoutes(app, ctx);
+  registerSqlRoutes(app, ctx); // POST /api/v1/chdb, /api/v1/sql
   registerMetricsRoutes(app, ctx); // [ops]
   registerStatementRoutes(app, ctx); // [ops]
   registerGuardedFallbacks(app, ctx); // [auth]
