@@ -3,14 +3,17 @@
  * and the cardinality statements against an index of `--series` series (default 1,000,000).
  *
  *   node --expose-gc build/perf/meta-bench.js [--hosts 10000] [--regions 10] [--racks 10]
- *        [--runs 7] [--warmup 2] [--dir /tmp/x] [--keep] [--influx http://127.0.0.1:P]
+ *        [--runs 7] [--warmup 2] [--dir /tmp/x] [--keep] [--verbose] [--influx http://127.0.0.1:P]
+ *   node build/perf/meta-bench.js --reopen DIR [--runs 7]   (reopen a --keep directory only)
  *
  * Shape: measurement `m`, tags host (hosts values) x region (regions) x rack (racks), one point
  * per series (`v=1i` at one fixed time), written with Engine.write in 10,000-line bodies.
  * Reported: time and peak RSS to build the index, RSS and heap held once built (after GC),
  * then for each statement the median / min / max of `runs` executions through
  * executeStatements (after `warmup` runs), then the time for Engine.open to reopen the
- * directory (series log replay) and the RSS after it, measured in a fresh child process.
+ * directory (series log replay) and the RSS after it, measured in a fresh child process, and
+ * the statements again on the reopened index. --verbose prints every execution (the first,
+ * cold one included).
  * With --influx, the same series are loaded into that InfluxDB (database `metabench`,
  * dropped first) and the same statements are timed over GET /query (wall time, loopback).
  * Results go in perf/META.md.
@@ -50,10 +53,12 @@ interface Options {
   keep: boolean;
   influx?: string;
   reopen?: string;
+  /** Print every execution (first-run latency). */
+  verbose: boolean;
 }
 
 function parseArgs(args: string[]): Options {
-  const o: Options = { hosts: 10_000, regions: 10, racks: 10, runs: 7, warmup: 2, keep: false };
+  const o: Options = { hosts: 10_000, regions: 10, racks: 10, runs: 7, warmup: 2, keep: false, verbose: false };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const next = (): string => args[++i] ?? '';
@@ -66,6 +71,7 @@ function parseArgs(args: string[]): Options {
     else if (a === '--keep') o.keep = true;
     else if (a === '--influx') o.influx = next().replace(/\/+$/, '');
     else if (a === '--reopen') o.reopen = next();
+    else if (a === '--verbose') o.verbose = true;
   }
   return o;
 }
@@ -148,6 +154,17 @@ function summarize(series: readonly { values: readonly (readonly unknown[])[] }[
   return series.reduce((n, s) => n + s.values.length, 0);
 }
 
+function timeStrata(o: Options, engine: Engine): Promise<Timing[]> {
+  const ctx = { engine, database: DB, retentionPolicy: '', nowNs: BigInt(Date.now()) * 1_000_000n };
+  return timeAll(o, async (q) => {
+    const t0 = hrtime.bigint();
+    const [r] = await executeStatements(parseQuery(q), ctx, executeMetaStatement);
+    if (!r || r.error) throw new Error(`${q}: ${r?.error ?? 'no result'}`);
+    if (o.verbose) console.log(`    ${ms(t0).toFixed(2)} ms  ${q}`);
+    return summarize(r.series ?? []);
+  });
+}
+
 async function strata(o: Options, dir: string): Promise<void> {
   const rss0 = memoryUsage().rss;
   const engine = await Engine.open(openOptions(dir));
@@ -167,25 +184,20 @@ async function strata(o: Options, dir: string): Promise<void> {
   console.log(`build: ${(buildMs / 1000).toFixed(1)} s (${Math.round((index?.seriesCount ?? 0) / (buildMs / 1000))} series/s), peak RSS ${mb(peakBuild)} MB`);
   console.log(`held after GC: RSS ${mb(held.rss)} MB (+${mb(held.rss - rss0)} MB over the empty process), heap used ${mb(held.heapUsed)} MB`);
 
-  const ctx = { engine, database: DB, retentionPolicy: '', nowNs: BigInt(Date.now()) * 1_000_000n };
-  const timings = await timeAll(o, async (q) => {
-    const [r] = await executeStatements(parseQuery(q), ctx, executeMetaStatement);
-    if (!r || r.error) throw new Error(`${q}: ${r?.error ?? 'no result'}`);
-    return summarize(r.series ?? []);
-  });
-  printTimings('strata (executeStatements, in process)', timings);
+  printTimings('strata (executeStatements, in process)', await timeStrata(o, engine));
 
   const tc = hrtime.bigint();
   await engine.close();
   console.log(`\nclose (final flush of ${index?.seriesCount} points to TSM): ${(ms(tc) / 1000).toFixed(1)} s`);
 
-  const child = spawnSync(process.execPath, ['--expose-gc', new URL(import.meta.url).pathname, '--reopen', dir], { encoding: 'utf8' });
+  const args = ['--expose-gc', new URL(import.meta.url).pathname, '--reopen', dir, '--runs', String(o.runs), '--warmup', String(o.warmup)];
+  const child = spawnSync(process.execPath, args, { encoding: 'utf8' });
   process.stdout.write(child.stdout);
   process.stderr.write(child.stderr);
 }
 
 /** Child process: time Engine.open on an existing directory (series log replay). */
-async function reopen(dir: string): Promise<void> {
+async function reopen(o: Options, dir: string): Promise<void> {
   const rss0 = memoryUsage().rss;
   const t0 = hrtime.bigint();
   const engine = await Engine.open(openOptions(dir));
@@ -195,6 +207,7 @@ async function reopen(dir: string): Promise<void> {
   gc();
   const held = memoryUsage();
   console.log(`reopen: Engine.open + index of ${index.seriesCount} series in ${(openMs / 1000).toFixed(2)} s, peak RSS ${mb(peak)} MB, held after GC RSS ${mb(held.rss)} MB (+${mb(held.rss - rss0)} MB), heap used ${mb(held.heapUsed)} MB`);
+  if (o.runs > 0) printTimings('strata after reopen (index restored from the series log)', await timeStrata(o, engine));
   await engine.close();
 }
 
@@ -225,7 +238,7 @@ async function influx(o: Options): Promise<void> {
 
 async function main(): Promise<void> {
   const o = parseArgs(argv.slice(2));
-  if (o.reopen) return reopen(o.reopen);
+  if (o.reopen) return reopen(o, o.reopen);
   console.log(`shape: m, host x region x rack = ${o.hosts} x ${o.regions} x ${o.racks} = ${o.hosts * o.regions * o.racks} series; runs ${o.runs} after ${o.warmup} warm-up`);
   if (o.influx) return influx(o);
   const dir = o.dir ?? mkdtempSync(join(tmpdir(), 'meta-bench-'));
