@@ -13,7 +13,7 @@
  * executeStatements (after `warmup` runs), then the time for Engine.open to reopen the
  * directory (series log replay) and the RSS after it, measured in a fresh child process, and
  * the statements again on the reopened index. --verbose prints every execution (the first,
- * cold one included).
+ * cold one included) with its wall and CPU time (process CPU: all threads, GC and JIT included).
  * With --influx, the same series are loaded into that InfluxDB (database `metabench`,
  * dropped first) and the same statements are timed over GET /query (wall time, loopback).
  * Results go in perf/META.md.
@@ -21,7 +21,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { argv, hrtime, memoryUsage, resourceUsage } from 'node:process';
+import { argv, cpuUsage, hrtime, memoryUsage, resourceUsage } from 'node:process';
 import { spawnSync } from 'node:child_process';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -158,9 +158,13 @@ function timeStrata(o: Options, engine: Engine): Promise<Timing[]> {
   const ctx = { engine, database: DB, retentionPolicy: '', nowNs: BigInt(Date.now()) * 1_000_000n };
   return timeAll(o, async (q) => {
     const t0 = hrtime.bigint();
+    const c0 = cpuUsage();
     const [r] = await executeStatements(parseQuery(q), ctx, executeMetaStatement);
     if (!r || r.error) throw new Error(`${q}: ${r?.error ?? 'no result'}`);
-    if (o.verbose) console.log(`    ${ms(t0).toFixed(2)} ms  ${q}`);
+    if (o.verbose) {
+      const c = cpuUsage(c0);
+      console.log(`    ${ms(t0).toFixed(2)} ms wall ${((c.user + c.system) / 1000).toFixed(2)} ms cpu  ${q}`);
+    }
     return summarize(r.series ?? []);
   });
 }
