@@ -88,6 +88,22 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
     });
     for (const ref of g.series) {
       for (const [field, idx] of byField) {
+        // last()/first() alone over a whole range: the newest (oldest) point of each series
+        // decides, so one row from a descending (ascending) cursor replaces the full scan.
+        const edge = spec ? undefined : edgeOnly(idx.map((i) => calls[i]!.reducer));
+        if (edge) {
+          const cursor = source.cursor(ref, field, min, max, edge === 'first');
+          try {
+            const b = await cursor.next();
+            if (b && b.offsets.length > 0) {
+              const rs = reducersAt(single!);
+              for (const i of idx) rs[i]!.add(b.base, b.offsets, b.column, 0, 1);
+            }
+          } finally {
+            cursor.close();
+          }
+          continue;
+        }
         const cursor = source.cursor(ref, field, min, max, true);
         try {
           for (let b = await cursor.next(); b; b = await cursor.next()) {
@@ -138,6 +154,12 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
   if (min === plan.time.min || !spec) return rows;
   const first = windowOf(plan.time.min, spec).start;
   return rows.filter((r) => (r[0] as bigint) >= first);
+}
+
+function edgeOnly(reducers: readonly string[]): 'first' | 'last' | undefined {
+  if (reducers.length > 0 && reducers.every((r) => r === 'last')) return 'last';
+  if (reducers.length > 0 && reducers.every((r) => r === 'first')) return 'first';
+  return undefined;
 }
 
 function readStart(plan: GroupRun['plan'], transforms: boolean): bigint {
