@@ -67,6 +67,7 @@ export async function openDeps(config: Config, logger: Logger, overrides: OpenDe
     const v = viewTargetOf(engine.catalog, db, rp, m);
     return v ? `measurement "${m}" is maintained by materialized view "${v.name}"` : undefined;
   };
+  metrics.bindRetention(() => retention?.counters);
   retention?.start();
   cqs.start();
   views.start();

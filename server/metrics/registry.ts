@@ -14,6 +14,7 @@
  * prom-client's collectDefaultMetrics.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { RetentionCounters } from '../../engine/index.js';
 
 export type ReplicationMode = 'async' | 'sync_quorum';
 
@@ -156,6 +157,28 @@ export class ServiceMetrics {
   /** Attach the scrape-time sources (composition root, once the engine is open). */
   bindSources(sources: MetricSources): void {
     this.#sources = { ...this.#sources, ...sources };
+  }
+
+  /**
+   * Retention enforcement counters (not in the spec's catalog; issue: "retention service ...
+   * with metrics"). Read from the service at scrape time.
+   */
+  bindRetention(read: () => RetentionCounters | undefined): void {
+    const counter = (name: string, help: string, value: (c: RetentionCounters) => number) =>
+      new Counter({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          const c = read();
+          this.reset();
+          if (c) this.inc(value(c));
+        },
+      });
+    counter('service_retention_runs_total', 'Retention enforcement passes', (c) => c.runs);
+    counter('service_retention_shards_dropped_total', 'Shards dropped because their whole range expired', (c) => c.shardsDropped);
+    counter('service_retention_tombstones_total', 'Trim tombstones written for shards straddling the cutoff', (c) => c.tombstonesWritten);
+    counter('service_retention_errors_total', 'Retention passes that failed', (c) => c.errors);
   }
 
   /** Pass to Engine.open() as its FlushObserver. */
