@@ -3,6 +3,7 @@
  * from query text (1.x batch semantics: the first error stops the batch), results as plain
  * JSON-like values, and the conformance dataset loader (fixtures/meta/dataset.json).
  */
+import { executeStatements } from '../executor.js';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -78,7 +79,12 @@ export async function run(engine: Engine, q: string, o: RunOptions = {}): Promis
       continue;
     }
     if (!isMetaStatement(stmt)) {
-      out.push({ error: 'SELECT is not executed here' });
+      // SELECT (e.g. INTO in DDL cases) goes through the real executor.
+      const [r] = await executeStatements([stmt], context(engine, o), executeMetaStatement);
+      if (r?.error !== undefined) {
+        out.push({ error: r.error });
+        failed = true;
+      } else out.push(r?.series && r.series.length > 0 ? { series: r.series.map(plainSeries) } : {});
       continue;
     }
     try {
