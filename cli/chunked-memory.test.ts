@@ -6,26 +6,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine, engineOptions } from '../engine/index.js';
+import { removeDir, startServer, stopServer } from './clients/harness.js';
 
 const SERIES = 100;
 const PER_SERIES = 100_000;
-
-function freePort(): Promise<number> {
-  return new Promise((res) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => res(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
 
 async function vmHwmKb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
@@ -34,7 +23,8 @@ async function vmHwmKb(pid: number): Promise<number> {
 
 test('10M-point raw query streamed with chunked=true keeps server RSS bounded', { timeout: 600_000 }, async () => {
   const dir = await mkdtemp(join(tmpdir(), 'strata-chunked-'));
-  const dirs = { walDir: join(dir, 'wal'), metaDir: join(dir, 'meta'), dataDir: join(dir, 'data') };
+  // The directory layout strata serve gets from the test harness.
+  const dirs = { walDir: join(dir, 'wal'), metaDir: join(dir, 'meta'), dataDir: join(dir, 'engine') };
   const engine = await Engine.open(engineOptions({ ...dirs, flushIntervalSec: 0, compaction: { intervalMs: 0, coldAfterMs: 0, maxFileBytes: 1 << 28 } }));
   await engine.catalog.createDatabase('big');
   const base = 1_700_000_000;
@@ -45,28 +35,9 @@ test('10M-point raw query streamed with chunked=true keeps server RSS bounded', 
   }
   await engine.close();
 
-  const port = await freePort();
-  const child = spawn(process.execPath, ['build/cli/main.js', 'serve'], {
-    env: {
-      ...process.env,
-      SERVICE__SERVER__PORT: String(port),
-      SERVICE__SERVER__BIND_ADDRESS: '127.0.0.1',
-      SERVICE__SERVER__QUERY_TIMEOUT_SECS: '600',
-      SERVICE__STORAGE__WAL_DIR: dirs.walDir,
-      SERVICE__STORAGE__META_DIR: dirs.metaDir,
-      SERVICE__CHDB__SESSION_DATA_PATH: dirs.dataDir,
-      SERVICE__LOGGING__LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const srv = await startServer({ dir, env: { SERVICE__SERVER__QUERY_TIMEOUT_SECS: '600', SERVICE__LOGGING__LEVEL: 'warn' } });
+  const { port, child } = srv;
   try {
-    for (let i = 0; i < 200; i++) {
-      try {
-        if ((await fetch(`http://127.0.0.1:${port}/ping`)).status === 204) break;
-      } catch {
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
     const baseline = await vmHwmKb(child.pid!);
     let rows = 0;
     let lines = 0;
@@ -98,8 +69,7 @@ test('10M-point raw query streamed with chunked=true keeps server RSS bounded', 
     // Holding 10M rows would take well over a gigabyte; the stream must stay near the baseline.
     assert.ok(peak < 400 * 1024, `server peak RSS ${Math.round(peak / 1024)} MB (baseline ${Math.round(baseline / 1024)} MB)`);
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-    await rm(dir, { recursive: true, force: true });
+    await stopServer(srv);
+    removeDir(dir);
   }
 });

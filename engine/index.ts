@@ -59,3 +59,4 @@ export { RetentionService, type RetentionOptions, type RetentionCounters } from 
 export type { WriteListener, WrittenRange } from './write/listeners.js';
 /** Backup / restore / inspect tools (cli/backup.ts, cli/restore.ts, cli/inspect.ts). */
 export * from './backup/index.js';
+export { CoalescingRun } from './coalescing-run.js';

@@ -10,6 +10,7 @@ import type { EngineLogger } from '../logger.js';
 import type { BlockCache } from '../tsm/block-cache.js';
 import type { Shard } from '../shard/shard.js';
 import { writeCacheToTsm } from './write-tsm.js';
+import { CoalescingRun } from '../coalescing-run.js';
 
 export interface FlushObserver {
   onFlush?(result: { points: number; bytes: number; seconds: number; error?: unknown }): void;
@@ -23,8 +24,7 @@ export interface FlushTarget {
 }
 
 export class Flusher {
-  private running: Promise<void> | undefined;
-  private again = false;
+  private readonly runner = new CoalescingRun(() => this.flushOnce());
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -47,21 +47,7 @@ export class Flusher {
 
   /** Flush everything in the caches now; concurrent calls coalesce into at most one more run. */
   flush(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.flushOnce();
-        } while (this.again);
-      } finally {
-        this.running = undefined;
-      }
-    })();
-    return this.running;
+    return this.runner.run();
   }
 
   private async flushOnce(): Promise<void> {

@@ -6,36 +6,26 @@ import { FieldType } from '../../../engine/index.js';
 import type { ValueColumn } from '../../../engine/index.js';
 import { intToFloat } from '../value.js';
 import type { ResultRow } from '../value.js';
-import { IntSum } from './intsum.js';
+import { SumReducer } from './sum.js';
 import type { Reducer } from './types.js';
 
 export class MeanReducer implements Reducer {
   readonly name = 'mean';
   readonly outputType = FieldType.Float;
-  private fsum = 0;
-  private readonly isum: IntSum | null;
-  private n = 0;
+  /** mean = sum / count: the sum keeps the input's arithmetic (float, or wrapping int64/uint64). */
+  private readonly sum: SumReducer;
 
   constructor(inputType: FieldType) {
-    this.isum = inputType === FieldType.Float ? null : new IntSum(inputType === FieldType.Unsigned);
+    this.sum = new SumReducer(inputType);
   }
 
-  add(_base: bigint, _offsets: Float64Array, column: ValueColumn, from: number, to: number): void {
-    if (to <= from) return;
-    this.n += to - from;
-    if (column.type === FieldType.Float) {
-      let s = this.fsum;
-      const v = column.values;
-      for (let i = from; i < to; i++) s += v[i] as number;
-      this.fsum = s;
-    } else if (column.type === FieldType.Integer || column.type === FieldType.Unsigned) {
-      this.isum?.addColumn(column.values, from, to);
-    }
+  add(base: bigint, offsets: Float64Array, column: ValueColumn, from: number, to: number): void {
+    this.sum.add(base, offsets, column, from, to);
   }
 
   result(): ResultRow[] {
-    if (this.n === 0) return [];
-    const sum = this.isum ? intToFloat(this.isum.value()) : this.fsum;
-    return [{ value: sum / this.n }];
+    const n = this.sum.count;
+    if (n === 0) return [];
+    return [{ value: intToFloat(this.sum.total()) / n }];
   }
 }

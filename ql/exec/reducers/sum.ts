@@ -1,7 +1,7 @@
 /** sum(): float sum in point order; integer/unsigned sums wrap around like Go int64/uint64. */
 import { FieldType } from '../../../engine/index.js';
 import type { ValueColumn } from '../../../engine/index.js';
-import type { ResultRow } from '../value.js';
+import type { IntValue, ResultRow } from '../value.js';
 import { IntSum } from './intsum.js';
 import type { BatchStats, StatsReducer } from './types.js';
 
@@ -39,8 +39,18 @@ export class SumReducer implements StatsReducer {
     else this.fsum += Number(s);
   }
 
+  /** Points added so far. */
+  get count(): number {
+    return this.n;
+  }
+
+  /** The running sum in the input's type (wrapped int64/uint64 for integers). */
+  total(): IntValue {
+    return this.isum ? this.isum.value() : this.fsum;
+  }
+
   result(): ResultRow[] {
     if (this.n === 0) return [];
-    return [{ value: this.isum ? this.isum.value() : this.fsum }];
+    return [{ value: this.total() }];
   }
 }

@@ -20,6 +20,7 @@
  * (graceful stop drains everything). Definitions come from the catalog, so views survive
  * restarts; a dropped view is forgotten at the next tick.
  */
+import { CoalescingRun } from '../../../engine/index.js';
 import type { Engine, EngineLogger } from '../../../engine/index.js';
 import { silentLogger } from '../../../engine/index.js';
 import type { QueryContext } from '../context.js';
@@ -68,8 +69,7 @@ export class MaterializedViewMaintainer {
   private readonly failedUntil = new Map<string, bigint>();
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
+  private readonly runner = new CoalescingRun(() => this.pass());
   private readonly now: () => bigint;
   private readonly logger: EngineLogger;
 
@@ -157,21 +157,7 @@ export class MaterializedViewMaintainer {
 
   /** Recompute every dirty window now. Never rejects; a call during a pass schedules one more. */
   runOnce(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.pass();
-        } while (this.again);
-      } finally {
-        this.running = undefined;
-      }
-    })();
-    return this.running;
+    return this.runner.run();
   }
 
   private async pass(): Promise<void> {
