@@ -94,8 +94,9 @@ export async function startServer(
   const { bind_address: host, port } = options.server;
   const listenSocket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {
     app.listen(host, port, (socket) => {
-      if (socket) resolve(socket);
-      else reject(new ListenError(host, port));
+      if (socket) return resolve(socket);
+      app.close?.();
+      reject(new ListenError(host, port));
     });
   });
 
