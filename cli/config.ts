@@ -149,7 +149,8 @@ function describeIssues(issues: readonly z.core.$ZodIssue[], raw: Raw, sources: 
     }
     const path = base.join('.');
     const value = getPath(raw, issue.path);
-    const shown = value === undefined ? '' : ` = ${JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
+    const json = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+    const shown = value === undefined ? '' : ` = ${json}`;
     problems.push(`${path}${shown}${from(path)}: ${issue.message}`);
   }
   return problems;
@@ -180,6 +181,9 @@ export function loadConfig(input: LoadConfigInput): LoadedConfig {
 
 /** The effective configuration as TOML (`strata config`); loadable again as a config file. */
 export function formatConfigToml(config: Config): string {
+  const text = TOML.stringify(config as unknown as TOML.JsonMap);
   // @iarna/toml writes 8086 as 8_086 (valid TOML, but not how anyone types a port).
-  return TOML.stringify(config as unknown as TOML.JsonMap).replace(/^(\s*\w+ = -?)(\d{1,3}(?:_\d{3})+)$/gm, (_m, key: string, digits: string) => key + digits.replaceAll('_', ''));
+  return text.replace(/^(\s*\w+ = -?)(\d{1,3}(?:_\d{3})+)$/gm, (_m, key: string, digits: string) =>
+    key + digits.replaceAll('_', ''),
+  );
 }

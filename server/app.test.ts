@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { StorageIoError } from '../engine/index.js';
+import { ListenError } from './errors.js';
 import { request, startTestServer, type TestResponse, type TestServer } from './testing.js';
 import { SERVICE_VERSION } from './version.js';
 
@@ -150,6 +151,21 @@ describe('server app', { timeout: 20_000 }, () => {
     assertCommonHeaders(bug);
     assert.ok(srv.log.entries.some((e) => e.level === 'error' && e.msg === 'unhandled error'));
     srv.deps.onWrite = async () => {};
+  });
+});
+
+describe('server listen', () => {
+  it('fails with ListenError when the port is taken', async () => {
+    const first = await startTestServer();
+    try {
+      await assert.rejects(startTestServer({ port: first.port }), (err: unknown) => {
+        assert.ok(err instanceof ListenError);
+        assert.match(err.message, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${first.port}`));
+        return true;
+      });
+    } finally {
+      await first.close();
+    }
   });
 });
 

@@ -142,8 +142,9 @@ export async function startServer(
     // silently share the traffic (two nodes, two data directories, one address).
     const listen = app.listen as unknown as (h: string, p: number, o: number, cb: (s: uWS.us_listen_socket | false) => void) => void;
     listen.call(app, host, port, EXCLUSIVE_PORT, (socket) => {
-      if (socket) resolve(socket);
-      else reject(new ListenError(host, port));
+      if (socket) return resolve(socket);
+      app.close?.();
+      reject(new ListenError(host, port));
     });
   });
 

@@ -6,6 +6,10 @@
  * bytes: gzip input is inflated chunk by chunk as it arrives and the inflater is destroyed as
  * soon as its output passes the cap, so a small bomb never allocates more than cap + one chunk.
  *
+ * uWS itself drops a connection that sends nothing for ~10 s (its fixed HTTP idle timeout), so
+ * with request_timeout_secs above 10 a fully stalled client is disconnected without a 408;
+ * a client that keeps trickling bytes gets the 408 at request_timeout_secs.
+ *
  * Rejections: PayloadTooLargeError (413), BadRequestError (400, corrupt gzip),
  * RequestTimeoutError (408, body incomplete after `timeoutMs`), ClientAbortedError.
  */
