@@ -5,27 +5,38 @@
  * encoded values whose payload this layer treats as opaque bytes (engine/encoding owns them).
  * All integers are big-endian (as InfluxDB's tsm1), signed where noted.
  *
- * ┌──────────────────────────────── header (HEADER_SIZE = 8) ─────────────────────────────────┐
- * │ magic u32 "STSM" │ version u8 (=1) │ level u8 (compaction level) │ reserved u16 (=0)       │
- * ├──────────────────────────────── blocks (streamed by the writer) ──────────────────────────┤
- * │ block: checksum u32 (low 32 bits of xxhash64 of payload) │ payload (size bytes)            │
- * │ block: …                                                                                   │
- * ├──────────────────────────────── index (indexSize bytes) ──────────────────────────────────┤
- * │ key record, keys strictly ascending in byte (UTF-8, Buffer.compare) order:                 │
- * │   keyLen u16 │ key (UTF-8) │ type u8 (FieldType) │ entryCount u32 (≥ 1)                    │
- * │   entry × entryCount, ascending and non-overlapping in time (ENTRY_SIZE = 32):             │
- * │     minTime i64 │ maxTime i64 │ offset u64 (of the block's checksum) │ size u32 (payload)  │
- * │     │ count u32 (values in the block)                                                      │
- * │ key record …                                                                               │
- * ├──────────────────────────────── footer (FOOTER_SIZE = 40) ────────────────────────────────┤
- * │ indexOffset u64 │ indexSize u64 │ keyCount u32 │ blockCount u32 │ indexChecksum u64        │
- * │ (xxhash64 of the index) │ footerChecksum u32 (checksum32 of header ‖ footer[0..32)) │ magic │
+ * offset  size  field
+ * ┌─ header ─────────────────────────────────────────────── HEADER_SIZE = 8 ───────────────────┐
+ * │ 0       4     magic        "STSM" (0x5354534d)                                             │
+ * │ 4       1     version      1                                                               │
+ * │ 5       1     level        compaction level (0 = flushed from the cache)                   │
+ * │ 6       2     reserved     0                                                               │
+ * ├─ blocks, back to back, in index order ─────────────────────────────────────────────────────┤
+ * │ +0      4     checksum     low 32 bits of xxhash64(payload)                                │
+ * │ +4      size  payload      opaque encoded values (engine/encoding)                         │
+ * ├─ index: key records, keys strictly ascending in UTF-8 byte order (Buffer.compare) ─────────┤
+ * │ +0      2     keyLen       1..65535                                                        │
+ * │ +2      n     key          UTF-8 `<series key>#!~#<field>`                                 │
+ * │ +2+n    1     type         FieldType code (0 float … 4 unsigned), one type per key         │
+ * │ +3+n    4     entryCount   ≥ 1                                                             │
+ * │ +7+n    32×c  entries      ascending, non-overlapping in time; each ENTRY_SIZE = 32:       │
+ * │                 +0 minTime i64 · +8 maxTime i64 (ns, inclusive) · +16 offset u64 (of the   │
+ * │                 block's checksum) · +24 size u32 (payload bytes) · +28 count u32 (values)  │
+ * ├─ footer ─────────────────────────────────────────────── FOOTER_SIZE = 40 ──────────────────┤
+ * │ 0       8     indexOffset  file offset of the first index byte                             │
+ * │ 8       8     indexSize    indexOffset + indexSize + FOOTER_SIZE = file size               │
+ * │ 16      4     keyCount     ≥ 1                                                             │
+ * │ 20      4     blockCount   total entries in the index                                      │
+ * │ 24      8     indexChecksum   xxhash64(index)                                              │
+ * │ 32      4     footerChecksum  low 32 bits of xxhash64(header ‖ footer[0..32))              │
+ * │ 36      4     magic        "STSM" again: a torn or truncated tail fails here first         │
  * └────────────────────────────────────────────────────────────────────────────────────────────┘
  *
  * Why these choices:
  * - The footer is at a fixed distance from the end, so open needs three positional reads
- *   (header, footer, index) and never reads the blocks. indexOffset + indexSize + FOOTER_SIZE
- *   must equal the file size: a truncated or extended file fails that check before any parse.
+ *   (header, footer, index) and never reads the blocks. A truncated or extended file loses its
+ *   trailing magic; a footer whose lengths disagree with the file size fails the size equation
+ *   before the index is parsed.
  * - The index carries one 64-bit checksum (a million-key index is tens of MB; a 32-bit sum would
  *   be too weak); each block carries 32 bits, enough for a ≤ 1000-value payload and 4 bytes
  *   cheaper per block. The footer checksum also covers the header, so a flipped level or

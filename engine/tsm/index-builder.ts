@@ -58,6 +58,8 @@ export class IndexBuilder {
 
   add(key: string, e: NewEntry): void {
     this.validate(e);
+    // The footer counts blocks (and so keys) in u32; a compactor rolls to a new file long before.
+    if (this.blockCount === MAX_U32) throw new InvariantError('TSM file holds the maximum number of blocks; start a new file');
     const keyBytes = Buffer.from(key, 'utf8');
     const order = this.lastKey === null ? 1 : Buffer.compare(keyBytes, this.lastKey);
     if (order < 0) throw new InvariantError(`TSM keys out of byte order: ${JSON.stringify(key)} after ${JSON.stringify(this.maxKey)}`);

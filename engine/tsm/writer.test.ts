@@ -92,3 +92,15 @@ test('invalid levels are refused', async () => {
   await assert.rejects(TsmWriter.create(join(dir, 'x.tsm'), { level: 256 }), bug);
   await assert.rejects(TsmWriter.create(join(dir, 'x.tsm'), { level: -1 }), bug);
 });
+
+test('overlapping calls are a caller bug: the second one throws, the first completes', async () => {
+  const dir = await tempDir('tsm-writer-concurrent');
+  const path = join(dir, '000000001-000000001.tsm');
+  const w = await TsmWriter.create(path, { level: 0, bufferSize: 4096 });
+  const first = w.writeBlock('k', F, 1n, 1n, 1, payload(1, 10_000)); // large: really awaits I/O
+  await assert.rejects(w.writeBlock('k', F, 2n, 2n, 1, payload(2, 10)), bug);
+  await assert.rejects(w.finish(), bug);
+  await first;
+  await w.writeBlock('k', F, 2n, 2n, 1, payload(2, 10));
+  assert.equal((await w.finish()).blockCount, 2);
+});

@@ -110,7 +110,7 @@ export class TsmWriter {
         this.flushed += payload.length;
       }
     });
-    this.state = 'open';
+    if (this.state === 'busy') this.state = 'open'; // unless abort() ran meanwhile
   }
 
   /** Writes index and footer, fsyncs and publishes. The writer is done afterwards. */
