@@ -43,7 +43,7 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
   const { plan, source, ctx } = g;
   const spec = plan.window;
   const { calls, transforms } = collectAggregates(plan.projection.columns, spec?.interval);
-  if (calls.length === 1 && calls[0]!.tagArgs.length > 0) return finish(g, await runTopWithTags(g, calls[0]!));
+  if (calls.length === 1 && calls[0]!.tagArgs.length > 0) return finish(g, await runTopWithTags(g, calls[0]!), true);
   const types = source.fieldTypes();
   const { max, hasMin } = plan.time;
   // 1.x starts the inner aggregate one interval earlier so the first window has a predecessor.
@@ -52,11 +52,12 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
   // integral() is one stream across the windows (it interpolates at their edges, 1.x): every
   // window gets a view of the call's single stream, showing the stream's row for that window.
   const streams: Reducer[] = [];
+  const argsOf = (c: AggCall) => (plan.ascending ? c.args : { ...c.args, descending: true });
   const makeReducers = (start?: bigint): Reducer[] =>
     calls.map((c, i) => {
       const t = types.get(c.field);
       if (t === undefined) return createReducer(c.reducer === 'count_distinct' ? 'count' : c.reducer, FieldType.Float, c.args);
-      if (c.reducer !== 'integral') return createReducer(c.reducer, t, c.args);
+      if (c.reducer !== 'integral') return createReducer(c.reducer, t, argsOf(c));
       const args = { ...c.args, integral: { ...c.args.integral, window: spec, startNs: hasMin ? min : undefined } };
       if (!spec || start === undefined) return createReducer(c.reducer, t, args);
       const stream = (streams[i] ??= createReducer(c.reducer, t, args));
@@ -224,7 +225,7 @@ async function assembleRows(
       };
       rows.push([x.time, ...plan.projection.columns.map((c) => evaluate(c.expr, scope, et0))]);
     }
-    return finish(g, rows);
+    return finish(g, rows, call.reducer === 'top' || call.reducer === 'bottom');
   }
   const filled = perCall.map((series, i) => {
     // integral() rows exist only for windows holding points: 1.x never fills them.
@@ -301,8 +302,27 @@ function isIntOut(windows: Windows, starts: bigint[], i: number): boolean {
 
 import { callKey as callKeyOf } from './eval.js';
 
-function finish(g: GroupRun, rows: Cell[][]): Cell[][] {
-  let out = g.plan.ascending ? rows : rows.reverse();
+function reverseWindows(rows: Cell[][], g: GroupRun): Cell[][] {
+  const spec = g.plan.window;
+  if (!spec) return rows;
+  const groups: Cell[][][] = [];
+  let current: bigint | undefined;
+  for (const r of rows) {
+    const start = windowOf(r[0] as bigint, spec).start;
+    if (start !== current || groups.length === 0) groups.push([]);
+    current = start;
+    groups[groups.length - 1]!.push(r);
+  }
+  return groups.reverse().flat();
+}
+
+/**
+ * Order, OFFSET and LIMIT of a group's rows. Under ORDER BY time DESC, top() and bottom()
+ * reverse the windows but keep each window's points in ascending time (1.x sorts a window's
+ * selected points by time after choosing them).
+ */
+function finish(g: GroupRun, rows: Cell[][], keepWindowOrder = false): Cell[][] {
+  let out = g.plan.ascending ? rows : keepWindowOrder ? reverseWindows(rows, g) : rows.reverse();
   const { offset, limit } = g.plan.stmt;
   if (offset > 0) out = out.slice(offset);
   if (limit > 0) out = out.slice(0, limit);

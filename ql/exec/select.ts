@@ -17,6 +17,7 @@ import { compileSelect, dimensionTags, parseDimensions, type SelectPlan } from '
 import { runRawGroup } from './select-raw.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
 import { SubquerySource } from './subquery-source.js';
+import { mergeSameName } from './union-source.js';
 
 function resolveDb(name: string, ctx: QueryContext): string {
   const db = name || ctx.database;
@@ -65,7 +66,7 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext): Promise
       if (m) out.push(new EngineSource(ctx.engine, dbName, rpName, m));
     }
   }
-  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return mergeSameName(out);
 }
 
 interface Group {
@@ -104,7 +105,8 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
   if (plan.time.empty) return [];
   const out: ResultSeries[] = [];
   let streamed = 0;
-  const columns = ['time', ...plan.projection.columns.map((c) => c.name)];
+  const columns = [plan.projection.timeName, ...plan.projection.columns.map((c) => c.name)];
+  const timeColumn = plan.projection.timeName !== 'time' || undefined;
   // 1.x picks the SLIMIT/SOFFSET page of series in ascending key order, also under ORDER BY
   // time DESC, and then emits that page in descending order: such queries are not streamed.
   const stream = sink !== undefined && stmt.soffset === 0 && (plan.ascending || stmt.slimit === 0);
@@ -122,21 +124,21 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
         let any = false;
         const emit = async (values: Cell[][]) => {
           any = true;
-          await sink.push({ name: source.name, tags, columns, values }, true);
+          await sink.push({ name: source.name, tags, columns, timeColumn, values }, true);
         };
         const rest = plan.projection.shape === 'raw' ? await runRawGroup(run, emit, sink.chunkSize) : await runAggregateGroup(run);
         for (let i = 0; i < rest.length; i += sink.chunkSize) {
           const more = i + sink.chunkSize < rest.length;
           any = true;
-          await sink.push({ name: source.name, tags, columns, values: rest.slice(i, i + sink.chunkSize) }, more);
+          await sink.push({ name: source.name, tags, columns, timeColumn, values: rest.slice(i, i + sink.chunkSize) }, more);
         }
-        if (any && rest.length === 0) await sink.push({ name: source.name, tags, columns, values: [] }, false);
+        if (any && rest.length === 0) await sink.push({ name: source.name, tags, columns, timeColumn, values: [] }, false);
         if (any) streamed++;
         continue;
       }
       const values = plan.projection.shape === 'raw' ? await runRawGroup(run) : await runAggregateGroup(run);
       if (values.length === 0) continue;
-      const series: ResultSeries = { name: source.name, tags, columns, values };
+      const series: ResultSeries = { name: source.name, tags, columns, timeColumn, values };
       out.push(series);
       sourceOf.set(series, si);
     }

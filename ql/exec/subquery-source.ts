@@ -3,7 +3,7 @@
  * inner GROUP BY), its columns become fields. Rows are held in memory (the inner result).
  */
 import { FieldType, matchesTags, type Batch, type Cursor, type TagExpr, type ValueColumn } from '../../engine/index.js';
-import type { ResultSeries } from '../result.js';
+import { hasTimeColumn, type ResultSeries } from '../result.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
 
 interface Stored {
@@ -40,7 +40,7 @@ export class SubquerySource implements MeasurementSource {
       const key = Object.keys(tags).sort().map((k) => `${k}=${tags[k]}`).join(',');
       const columns = new Map<string, unknown[]>();
       s.columns.forEach((c, i) => {
-        if (i === 0 && c === 'time') return;
+        if (i === 0 && hasTimeColumn(s)) return;
         columns.set(c, s.values.map((r) => r[i] ?? null));
       });
       const times = s.values.map((r) => (typeof r[0] === 'bigint' ? r[0] : 0n));

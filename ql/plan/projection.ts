@@ -24,6 +24,8 @@ export interface Column {
 export type QueryShape = 'raw' | 'aggregate';
 
 export interface Projection {
+  /** `time`, or its alias (`SELECT time AS t, ...`). */
+  readonly timeName: string;
   readonly columns: readonly Column[];
   readonly shape: QueryShape;
 }
@@ -40,7 +42,8 @@ export function isTag(name: string, hint: string | null, schema: SchemaInfo): bo
 function wildcardMembers(type: 'field' | 'tag' | null, schema: SchemaInfo, excludeTags: ReadonlySet<string>): Expr[] {
   const out: { name: string; tag: boolean }[] = [];
   if (type !== 'tag') for (const f of schema.fields.keys()) out.push({ name: f, tag: false });
-  if (type !== 'field') for (const t of schema.tags) if (!excludeTags.has(t) && !schema.fields.has(t)) out.push({ name: t, tag: true });
+  // A tag may share a field's name: 1.x lists both (the tag after the field, as `day_1`).
+  if (type !== 'field') for (const t of schema.tags) if (!excludeTags.has(t)) out.push({ name: t, tag: true });
   out.sort((a, b) => byteOrder(a.name, b.name));
   return out.map((m) => ({ kind: 'VarRef', name: m.name, type: m.tag ? 'tag' : 'field' }));
 }
@@ -80,23 +83,32 @@ export function exprName(e: Expr): string {
   }
 }
 
-function uniqueNames(names: string[]): string[] {
-  const seen = new Map<string, number>([['time', 1]]);
-  return names.map((name) => {
-    let count = seen.get(name) ?? 0;
-    if (count === 0) {
-      seen.set(name, 1);
-      return name;
-    }
-    for (;;) {
-      const candidate = `${name}_${count}`;
-      count++;
-      if (!seen.has(candidate)) {
-        seen.set(name, count);
-        seen.set(candidate, 1);
-        return candidate;
+/**
+ * 1.x SelectStatement.ColumnNames(): explicit aliases are taken as written (duplicates too);
+ * generated names then get `_1`, `_2`, ... where they collide with an alias or each other.
+ */
+function columnNames(cols: readonly { expr: Expr; alias: string | null }[]): string[] {
+  const out: (string | undefined)[] = cols.map((c) => c.alias ?? undefined);
+  const seen = new Map<string, number>();
+  for (const a of out) if (a !== undefined) seen.set(a, 1);
+  return cols.map((c, i) => {
+    const alias = out[i];
+    if (alias !== undefined) return alias;
+    let name = exprName(c.expr);
+    let count = seen.get(name);
+    if (count !== undefined) {
+      for (;;) {
+        const candidate = `${name}_${count}`;
+        if (!seen.has(candidate)) {
+          seen.set(name, count + 1);
+          name = candidate;
+          break;
+        }
+        count++;
       }
     }
+    seen.set(name, (seen.get(name) ?? 0) + 1);
+    return name;
   });
 }
 
@@ -111,7 +123,15 @@ function callsIn(e: Expr, out: Call[] = []): Call[] {
   return out;
 }
 
-export function analyzeProjection(fields: readonly Field[], schema: SchemaInfo, dimensionTags: ReadonlySet<string>, groupsByTime: boolean): Projection {
+export function analyzeProjection(allFields: readonly Field[], schema: SchemaInfo, dimensionTags: ReadonlySet<string>, groupsByTime: boolean): Projection {
+  // 1.x removes `time` from the field list; its alias (if any) names the time column.
+  let timeName = 'time';
+  const fields: Field[] = [];
+  for (const f of allFields) {
+    if (f.expr.kind === 'VarRef' && f.expr.name === 'time') timeName = f.alias ?? 'time';
+    else fields.push(f);
+  }
+  if (fields.length === 0) throw new QueryError('at least 1 non-time field must be queried');
   const expanded: { expr: Expr; alias: string | null }[] = [];
   for (const f of fields) {
     const e = f.expr;
@@ -165,8 +185,8 @@ export function analyzeProjection(fields: readonly Field[], schema: SchemaInfo, 
     throw new QueryError('mixing aggregate and non-aggregate queries is not supported');
   }
   if (!aggregate && groupsByTime) throw new QueryError('GROUP BY requires at least one aggregate function');
-  const names = uniqueNames(expanded.map((x) => x.alias ?? exprName(x.expr)));
-  return { columns: expanded.map((x, i) => ({ name: names[i]!, expr: x.expr })), shape: aggregate ? 'aggregate' : 'raw' };
+  const names = columnNames(expanded);
+  return { timeName, columns: expanded.map((x, i) => ({ name: names[i]!, expr: x.expr })), shape: aggregate ? 'aggregate' : 'raw' };
 }
 
 function hasVarRef(e: Expr): boolean {

@@ -5,6 +5,7 @@
  * cell; statement errors are left out.
  */
 import type { Cell, StatementResult } from '../../ql/index.js';
+import { hasTimeColumn } from '../../ql/index.js';
 import { formatTimeNs, type Epoch } from './epoch.js';
 
 function quote(s: string): string {
@@ -35,7 +36,7 @@ export function resultsToCsv(results: readonly StatementResult[], epoch: Epoch |
         .map((k) => `${k}=${s.tags![k]}`)
         .join(',');
       const prefix = `${quote(s.name ?? '')},${quote(tags)}`;
-      const timeFirst = s.columns[0] === 'time';
+      const timeFirst = hasTimeColumn(s);
       for (const row of s.values) {
         const cells = row.map((c, i) => (i === 0 && timeFirst && typeof c === 'bigint' ? String(formatTimeNs(c, epoch ?? 'ns')) : cellText(c)));
         out += `${prefix},${cells.join(',')}\n`;

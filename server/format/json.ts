@@ -4,7 +4,7 @@
  * text), times per `epoch`, and `pretty` indentation of 4 spaces like Go's MarshalIndent.
  */
 import type { Cell, ResultSeries, StatementResult } from '../../ql/index.js';
-import { zoneOffsetNs } from '../../ql/index.js';
+import { hasTimeColumn, zoneOffsetNs } from '../../ql/index.js';
 import { formatTimeNs, rfc3339NanoInZone, type Epoch } from './epoch.js';
 
 /** A JSON-ready value tree; bigint values print as integers. */
@@ -21,7 +21,7 @@ function cellJ(c: Cell): J {
 }
 
 function seriesJ(s: ResultSeries, epoch: Epoch | undefined, tz: string | undefined): J {
-  const timeFirst = s.columns[0] === 'time';
+  const timeFirst = hasTimeColumn(s);
   const values = s.values.map((row) => {
     const out: J[] = row.map(cellJ);
     const t = row[0];

@@ -125,7 +125,7 @@ export function toTagExpr(e: Expr, opts: TranslateOptions = {}): TagExpr {
 
 /** Split a WHERE condition into its time range and its tag filter. */
 export function tagCondition(cond: Expr | null, nowNs: bigint, opts: TranslateOptions = {}): TagCondition {
-  const split = splitTimeRange(cond, nowNs, false);
+  const split = splitTimeRange(cond, nowNs, false, true);
   const rest = split.rest;
   const expr = rest ? toTagExpr(rest, opts) : TRUE_EXPR;
   const mentionsName = rest !== null && someExpr(rest, (n) => n.kind === 'VarRef' && n.name === '_name');
