@@ -38,6 +38,11 @@ export function checkCallArgs(call: Call): void {
   if (name === 'moving_average' && call.args.length !== 2) {
     throw new QueryError(`invalid number of arguments for moving_average, expected 2, got ${call.args.length}`);
   }
+  if (name === 'moving_average') {
+    const n = call.args[1];
+    if (n?.kind === 'Number') throw new QueryError('second argument for moving_average must be an integer, got *influxql.NumberLiteral');
+    if (n?.kind === 'Integer' && n.value < 2n) throw new QueryError(`moving_average window must be greater than 1, got ${n.value}`);
+  }
   const unit = call.args[1];
   if (POSITIVE_UNIT.has(name) && unit?.kind === 'Duration' && unit.ns <= 0n) {
     throw new QueryError(`duration argument must be positive, got ${formatDuration(unit.ns)}`);

@@ -50,6 +50,7 @@ function wildcardMembers(type: 'field' | 'tag' | null, schema: SchemaInfo, exclu
 
 function expandCall(call: Call, schema: SchemaInfo): { expr: Expr; alias: string }[] | null {
   const arg = call.args[0];
+  if (call.name.toLowerCase() === 'distinct' && (arg?.kind === 'Wildcard' || arg?.kind === 'Regex')) throw new QueryError('expected field argument in distinct()');
   if (!arg || (arg.kind !== 'Wildcard' && arg.kind !== 'Regex')) return null;
   const re = arg.kind === 'Regex' ? compileRegex(arg.source) : null;
   const accepted = ACCEPTED_TYPES[call.name.toLowerCase()];
