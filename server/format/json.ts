@@ -58,6 +58,8 @@ export function statementJ(r: StatementResult, epoch: Epoch | undefined): J {
 
 /** The whole `/query` body for non-chunked responses. */
 export function resultsToJson(results: readonly StatementResult[], opts: JsonOptions): string {
+  // Go's omitempty: a query of no statements (`q=;`) answers `{}`.
+  if (results.length === 0) return stringify({}, opts.pretty) + '\n';
   return stringify({ results: results.map((r) => statementJ(r, opts.epoch)) }, opts.pretty) + '\n';
 }
 
