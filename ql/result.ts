@@ -12,6 +12,8 @@ export interface ResultSeries {
   readonly columns: readonly string[];
   /** Column 0 is the row time although it is not named `time` (`SELECT time AS t, ...`). */
   readonly timeColumn?: boolean;
+  /** Columns holding tag values (raw SELECT); a subquery over this result keeps them out of `count(*)`. */
+  readonly tagColumns?: readonly string[];
   readonly values: readonly (readonly Cell[])[];
   /** Set on all but the last chunk of a series split by chunk_size. */
   readonly partial?: boolean;

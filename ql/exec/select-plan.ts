@@ -64,11 +64,13 @@ export function dimensionTags(dims: Dimensions, src: MeasurementSource): string[
 export function unionSchema(sources: readonly MeasurementSource[]): SchemaInfo {
   const fields = new Map<string, FieldType>();
   const tags = new Set<string>();
+  const fromTags = new Set<string>();
   for (const s of sources) {
     for (const [k, t] of s.fieldTypes()) if (!fields.has(k)) fields.set(k, t);
     for (const k of s.tagKeys()) tags.add(k);
+    for (const k of s.fieldsFromTags?.() ?? []) fromTags.add(k);
   }
-  return { fields, tags };
+  return { fields, tags, fromTags };
 }
 
 export function compileSelect(stmt: SelectStatement, sources: readonly MeasurementSource[], nowNs: bigint): SelectPlan {

@@ -9,6 +9,7 @@ import { compileRegex } from '../ast/regex.js';
 import { QueryError } from '../errors.js';
 import type { Cell, ResultSeries } from '../result.js';
 import { splitCondition } from '../plan/condition.js';
+import { isTag } from '../plan/projection.js';
 import { MAX_NS, MIN_NS, splitTimeRange } from '../plan/time-range.js';
 import type { QueryContext, SeriesSink } from './context.js';
 import { EngineSource } from './engine-source.js';
@@ -95,6 +96,11 @@ function groupSeries(series: readonly SeriesRef[], dims: readonly string[]): Gro
   });
 }
 
+function tagColumnsOf(plan: SelectPlan): string[] | undefined {
+  const out = plan.projection.columns.filter((c) => c.expr.kind === 'VarRef' && isTag(c.expr.name, c.expr.type, plan.schema)).map((c) => c.name);
+  return out.length > 0 ? out : undefined;
+}
+
 /**
  * Run a SELECT. With a `sink` (chunked responses, no SOFFSET), series are streamed to it and
  * the returned list is empty; otherwise the whole result is returned.
@@ -107,6 +113,7 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
   let streamed = 0;
   const columns = [plan.projection.timeName, ...plan.projection.columns.map((c) => c.name)];
   const timeColumn = plan.projection.timeName !== 'time' || undefined;
+  const tagColumns = plan.projection.shape === 'raw' ? tagColumnsOf(plan) : undefined;
   // 1.x picks the SLIMIT/SOFFSET page of series in ascending key order, also under ORDER BY
   // time DESC, and then emits that page in descending order: such queries are not streamed.
   const stream = sink !== undefined && stmt.soffset === 0 && (plan.ascending || stmt.slimit === 0);
@@ -138,7 +145,7 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
       }
       const values = plan.projection.shape === 'raw' ? await runRawGroup(run) : await runAggregateGroup(run);
       if (values.length === 0) continue;
-      const series: ResultSeries = { name: source.name, tags, columns, timeColumn, values };
+      const series: ResultSeries = { name: source.name, tags, columns, timeColumn, tagColumns, values };
       out.push(series);
       sourceOf.set(series, si);
     }

@@ -27,6 +27,7 @@ export class SubquerySource implements MeasurementSource {
   private readonly stored: Stored[] = [];
   private readonly types = new Map<string, FieldType>();
   private readonly tags = new Set<string>();
+  private readonly fromTags = new Set<string>();
 
   constructor(
     readonly name: string,
@@ -35,6 +36,7 @@ export class SubquerySource implements MeasurementSource {
     floatColumns: ReadonlySet<string>,
   ) {
     for (const s of results) {
+      for (const c of s.tagColumns ?? []) this.fromTags.add(c);
       const tags = s.tags ?? {};
       for (const k of Object.keys(tags)) this.tags.add(k);
       const key = Object.keys(tags).sort().map((k) => `${k}=${tags[k]}`).join(',');
@@ -55,6 +57,10 @@ export class SubquerySource implements MeasurementSource {
 
   fieldTypes(): ReadonlyMap<string, FieldType> {
     return this.types;
+  }
+
+  fieldsFromTags(): ReadonlySet<string> {
+    return this.fromTags;
   }
 
   tagKeys(): readonly string[] {

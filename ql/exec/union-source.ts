@@ -29,6 +29,10 @@ export class UnionSource implements MeasurementSource {
     return this.fields;
   }
 
+  fieldsFromTags(): ReadonlySet<string> {
+    return new Set(this.parts.flatMap((p) => [...(p.fieldsFromTags?.() ?? [])]));
+  }
+
   tagKeys(): readonly string[] {
     return [...new Set(this.parts.flatMap((p) => p.tagKeys()))].sort();
   }

@@ -14,6 +14,8 @@ export interface SchemaInfo {
   /** Union of the sources' fields (name → type of the first source that has it). */
   readonly fields: ReadonlyMap<string, FieldType>;
   readonly tags: ReadonlySet<string>;
+  /** Fields carrying an inner query's tag values: not expanded by `count(*)` and the like. */
+  readonly fromTags?: ReadonlySet<string>;
 }
 
 export interface Column {
@@ -55,7 +57,7 @@ function expandCall(call: Call, schema: SchemaInfo): { expr: Expr; alias: string
   const re = arg.kind === 'Regex' ? compileRegex(arg.source) : null;
   const accepted = ACCEPTED_TYPES[call.name.toLowerCase()];
   const names = [...schema.fields.entries()]
-    .filter(([n, t]) => (!re || re.test(n)) && (!accepted || accepted.includes(t)))
+    .filter(([n, t]) => (!re || re.test(n)) && (!accepted || accepted.includes(t)) && !schema.fromTags?.has(n))
     .map(([n]) => n)
     .sort(byteOrder);
   return names.map((n) => ({
