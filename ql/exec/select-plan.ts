@@ -3,6 +3,7 @@
  * time range, the column projection and the union schema of its sources.
  */
 import type { Expr, SelectStatement } from '../ast/nodes.js';
+import { printExpr } from '../ast/print.js';
 import { compileRegex } from '../ast/regex.js';
 import { QueryError } from '../errors.js';
 import { analyzeProjection, type Projection, type SchemaInfo } from '../plan/projection.js';
@@ -73,7 +74,17 @@ export function unionSchema(sources: readonly MeasurementSource[]): SchemaInfo {
   return { fields, tags, fromTags };
 }
 
+/** 1.x: every leaf of WHERE's AND/OR tree must be a comparison or a boolean literal. */
+function checkConditionLeaves(e: Expr): void {
+  if (e.kind === 'Binary' && (e.op === 'AND' || e.op === 'OR')) {
+    checkConditionLeaves(e.lhs);
+    checkConditionLeaves(e.rhs);
+  } else if (e.kind === 'Unary' && e.op === 'NOT') checkConditionLeaves(e.expr);
+  else if (e.kind !== 'Binary' && e.kind !== 'Boolean') throw new QueryError(`invalid condition expression: ${printExpr(e)}`);
+}
+
 export function compileSelect(stmt: SelectStatement, sources: readonly MeasurementSource[], nowNs: bigint): SelectPlan {
+  if (stmt.condition) checkConditionLeaves(stmt.condition);
   const { window, dims } = parseDimensions(stmt.dimensions, nowNs, stmt.location);
   const time = splitTimeRange(stmt.condition, nowNs, window !== undefined);
   const schema = unionSchema(sources);

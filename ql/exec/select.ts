@@ -151,7 +151,8 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
     }
   }
   const { slimit, soffset } = stmt;
-  const page = (xs: ResultSeries[]) => xs.slice(soffset, slimit > 0 ? soffset + slimit : undefined);
+  // 1.x pages series as [soffset, soffset + slimit): SOFFSET without SLIMIT keeps none.
+  const page = (xs: ResultSeries[]) => (slimit === 0 && soffset > 0 ? [] : xs.slice(soffset, slimit > 0 ? soffset + slimit : undefined));
   if (plan.ascending || (slimit === 0 && soffset === 0)) return page(out);
   // `out` is descending within each source: page the ascending order, keep `out`'s order.
   const ascending = sources.flatMap((_, si) => out.filter((x) => sourceOf.get(x) === si).reverse());

@@ -9,6 +9,7 @@ import { compileRegex } from '../ast/regex.js';
 import { QueryError } from '../errors.js';
 import { ACCEPTED_TYPES } from '../exec/reducers/index.js';
 import { AGGREGATES, SELECTORS, TRANSFORMS, checkCallArgs, isKnownFunction } from './functions.js';
+import { checkOperandTypes, hasVariable } from './operand-types.js';
 
 export interface SchemaInfo {
   /** Union of the sources' fields (name → type of the first source that has it). */
@@ -135,6 +136,10 @@ export function analyzeProjection(allFields: readonly Field[], schema: SchemaInf
     else fields.push(f);
   }
   if (fields.length === 0) throw new QueryError('at least 1 non-time field must be queried');
+  for (const f of fields) {
+    if (!hasVariable(f.expr)) throw new QueryError('field must contain at least one variable');
+    checkOperandTypes(f.expr, schema);
+  }
   const expanded: { expr: Expr; alias: string | null }[] = [];
   for (const f of fields) {
     const e = f.expr;
