@@ -304,7 +304,11 @@ async function assembleRows(
     const aux = needsAux && sel !== undefined ? await findAux(g, calls[0]!.field, sel, selValues.get(t) ?? null, auxFields) : undefined;
     const scope: RowScope = {
       time: t,
-      lookup: (name, hint) => (aux ? aux(name, hint) : null),
+      lookup: (name, hint) => {
+        // The selector's own field beside it (`min(x), *`) is the selected value.
+        if (aux && name === calls[0]!.field && !isTag(name, hint, plan.schema)) return selValues.get(t) ?? null;
+        return aux ? aux(name, hint) : null;
+      },
       call: (e) => {
         if (e.kind !== 'Call') return undefined;
         const m = byKey.get(callKeyOf(e));

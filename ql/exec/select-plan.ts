@@ -45,7 +45,7 @@ export function parseDimensions(dims: readonly Expr[], nowNs: bigint, tz: string
         else if (offset.kind === 'Call' && offset.name.toLowerCase() === 'now') off = nowNs % interval.ns;
         else throw new QueryError('time dimension offset must be duration or now()');
       }
-      if (window) throw new QueryError('multiple time dimensions');
+      if (window) throw new QueryError('multiple time dimensions not allowed');
       window = windowSpec(interval.ns, off, tz ?? undefined);
     } else if (d.kind === 'VarRef') names.push(d.name);
     else if (d.kind === 'Wildcard') all = true;
