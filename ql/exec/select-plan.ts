@@ -38,6 +38,8 @@ export function parseDimensions(dims: readonly Expr[], nowNs: bigint, tz: string
       const interval = d.args[0];
       const offset = d.args[1];
       if (!interval || interval.kind !== 'Duration') throw new QueryError('time dimension must have duration argument');
+      // 1.x: an interval of 0 is no time grouping at all (raw queries included).
+      if (interval.ns === 0n) continue;
       let off = 0n;
       if (offset) {
         if (offset.kind === 'Duration') off = offset.ns;
