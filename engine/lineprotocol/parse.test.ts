@@ -92,7 +92,7 @@ const TABLE: { name: string; text: string; points: Simple[]; errors: string[][] 
   { name: 'missing measurement', ...bad(',host=a v=1', 'missing measurement') },
   { name: 'missing fields: bare measurement', ...bad('cpu', 'missing fields') },
   { name: 'missing fields: tags only', ...bad('cpu,host=a', 'missing fields') },
-  { name: 'missing fields: trailing space', text: 'cpu,host=a  ', points: [], errors: [['cpu,host=a  ', 'missing fields']] },
+  { name: 'no fields after the separator (1.6.7: invalid field format)', text: 'cpu,host=a  ', points: [], errors: [['cpu,host=a  ', 'invalid field format']] },
   { name: 'missing fields: tab is not a separator', ...bad('cpu\tv=1', 'missing fields') },
   { name: 'missing tag key', ...bad('cpu,=a v=1', 'missing tag key') },
   { name: 'missing tag key: trailing comma', ...bad('cpu, v=1', 'missing tag key') },
