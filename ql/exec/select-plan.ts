@@ -35,6 +35,7 @@ export function parseDimensions(dims: readonly Expr[], nowNs: bigint, tz: string
   let all = false;
   for (const d of dims) {
     if (d.kind === 'Call' && d.name.toLowerCase() === 'time') {
+      if (d.args.length < 1 || d.args.length > 2) throw new QueryError('time dimension expected 1 or 2 arguments');
       const interval = d.args[0];
       const offset = d.args[1];
       if (!interval || interval.kind !== 'Duration') throw new QueryError('time dimension must have duration argument');
