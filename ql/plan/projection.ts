@@ -8,7 +8,11 @@ import type { Call, Expr, Field } from '../ast/nodes.js';
 import { compileRegex } from '../ast/regex.js';
 import { QueryError } from '../errors.js';
 import { ACCEPTED_TYPES } from '../exec/reducers/index.js';
-import { AGGREGATES, SELECTORS, TRANSFORMS, checkCallArgs, isKnownFunction } from './functions.js';
+import { checkCall } from './call-checks.js';
+import { AGGREGATES, TRANSFORMS, isMath } from './functions.js';
+
+/** 1.x keeps OnlySelectors for these selectors. */
+const ONLY_SELECTORS: ReadonlySet<string> = new Set(['max', 'min', 'first', 'last', 'percentile', 'top', 'bottom', 'sample']);
 import { checkOperandTypes, hasVariable } from './operand-types.js';
 
 export interface SchemaInfo {
@@ -163,34 +167,33 @@ export function analyzeProjection(allFields: readonly Field[], schema: SchemaInf
     } else expanded.push({ expr: e, alias: f.alias });
   }
   let aggregates = 0;
-  let selectors = 0;
-  let transformsOfAggregates = 0;
   let rawRefs = 0;
+  // 1.x compiledStatement: FunctionCalls (every non-math call but count()'s distinct()),
+  // OnlySelectors (cleared by any aggregate that is not max/min/first/last/percentile/top/bottom).
+  let functionCalls = 0;
+  let onlySelectors = true;
+  let hasDistinct = false;
   let topBottom: string | undefined;
   for (const { expr } of expanded) {
     const calls = callsIn(expr);
+    if (expr.kind === 'Call' && expr.name.toLowerCase() === 'distinct') hasDistinct = true;
     for (const c of calls) {
       const name = c.name.toLowerCase();
-      if (!isKnownFunction(name)) throw new QueryError(`undefined function ${c.name}()`);
-      checkCallArgs(c);
+      checkCall(c, groupsByTime);
+      if (!isMath(name) && !(name === 'distinct' && calls.some((o) => o.name.toLowerCase() === 'count' && o.args[0] === c))) functionCalls++;
       if (name === 'top' || name === 'bottom') topBottom ??= name;
-      if (AGGREGATES.has(name)) {
-        aggregates++;
-        if (SELECTORS.has(name)) selectors++;
-      }
-      if (TRANSFORMS.has(name) && c.args[0]?.kind === 'Call') transformsOfAggregates++;
+      if (AGGREGATES.has(name)) aggregates++;
+      if ((AGGREGATES.has(name) || TRANSFORMS.has(name)) && !ONLY_SELECTORS.has(name)) onlySelectors = false;
     }
     if (calls.length === 0 || !calls.some((c) => AGGREGATES.has(c.name.toLowerCase()))) if (hasVarRef(expr)) rawRefs++;
   }
-  if (transformsOfAggregates > 0 && !groupsByTime) {
-    const t = expanded.flatMap((x) => callsIn(x.expr)).find((c) => TRANSFORMS.has(c.name.toLowerCase()) && c.args[0]?.kind === 'Call');
-    throw new QueryError(`${t?.name.toLowerCase()} aggregate requires a GROUP BY interval`);
-  }
-  // 1.x: top() and bottom() pick whole rows, so they must be the query's only function.
-  if (topBottom !== undefined && aggregates > 1) throw new QueryError(`selector function ${topBottom}() cannot be combined with other functions`);
+  // 1.x validateFields, in its order.
+  if (topBottom !== undefined && functionCalls > 1) throw new QueryError(`selector function ${topBottom}() cannot be combined with other functions`);
+  if (hasDistinct && (functionCalls !== 1 || rawRefs > 0)) throw new QueryError('aggregate function distinct() cannot be combined with other functions or fields');
   const aggregate = aggregates > 0;
-  if (aggregate && rawRefs > 0 && !(selectors === 1 && aggregates === 1)) {
-    throw new QueryError('mixing aggregate and non-aggregate queries is not supported');
+  if (aggregate && rawRefs > 0) {
+    if (!onlySelectors) throw new QueryError('mixing aggregate and non-aggregate queries is not supported');
+    if (functionCalls > 1) throw new QueryError('mixing multiple selector functions with tags or fields is not supported');
   }
   if (!aggregate && groupsByTime) throw new QueryError('GROUP BY requires at least one aggregate function');
   const names = columnNames(expanded);
