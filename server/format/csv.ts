@@ -7,6 +7,7 @@
 import type { Cell, StatementResult } from '../../ql/index.js';
 import { hasTimeColumn } from '../../ql/index.js';
 import { formatTimeNs, type Epoch } from './epoch.js';
+import { formatFloatF } from './go-float.js';
 
 function quote(s: string): string {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
@@ -15,7 +16,7 @@ function quote(s: string): string {
 function cellText(c: Cell): string {
   if (c === null) return '';
   if (typeof c === 'string') return quote(c);
-  if (typeof c === 'number' && !Number.isFinite(c)) return '';
+  if (typeof c === 'number') return Number.isFinite(c) ? formatFloatF(c) : '';
   return String(c);
 }
 
