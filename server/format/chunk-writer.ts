@@ -5,6 +5,7 @@
  * statement's last line.
  */
 import type { ResultSeries, SeriesSink, StatementResult } from '../../ql/index.js';
+import type { ChunkStyle } from './chunk-style.js';
 import { chunkLines } from './chunks.js';
 import { chunkToJson, type JsonOptions } from './json.js';
 
@@ -17,6 +18,8 @@ export class StatementChunkWriter implements SeriesSink {
     readonly chunkSize: number,
     private readonly opts: JsonOptions,
     private readonly write: (line: string) => Promise<void>,
+    /** Layout of a result that was not streamed (meta statements), see chunk-style.ts. */
+    private readonly style: ChunkStyle = 'rows',
   ) {}
 
   async push(series: ResultSeries, more: boolean): Promise<void> {
@@ -43,6 +46,6 @@ export class StatementChunkWriter implements SeriesSink {
       return;
     }
     if (this.wrote && !result.error) return;
-    for (const line of chunkLines([result], this.chunkSize, this.opts)) await this.write(line);
+    for (const line of chunkLines([result], this.chunkSize, this.opts, this.style)) await this.write(line);
   }
 }

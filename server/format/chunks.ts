@@ -5,14 +5,19 @@
  * nowhere on a statement's last line.
  */
 import type { StatementResult } from '../../ql/index.js';
+import type { ChunkStyle } from './chunk-style.js';
 import { chunkToJson, type JsonOptions } from './json.js';
 
-export function chunkLines(results: readonly StatementResult[], chunkSize: number, opts: JsonOptions): string[] {
+export function chunkLines(results: readonly StatementResult[], chunkSize: number, opts: JsonOptions, style: ChunkStyle = 'rows'): string[] {
   const lines: string[] = [];
   for (const r of results) {
     const series = r.series ?? [];
-    if (series.length === 0) {
+    if (series.length === 0 || style === 'whole') {
       lines.push(chunkToJson(r, opts));
+      continue;
+    }
+    if (style === 'series') {
+      for (const s of series) lines.push(chunkToJson({ statementId: r.statementId, series: [s], messages: r.messages }, opts));
       continue;
     }
     series.forEach((s, si) => {

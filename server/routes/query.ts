@@ -22,6 +22,7 @@ import { sendError } from '../http/errors.js';
 import { parseQuery } from '../http/query.js';
 import { chunkLines } from '../format/chunks.js';
 import { StatementChunkWriter } from '../format/chunk-writer.js';
+import { chunkStyleOf } from '../format/chunk-style.js';
 import { errorCsv, resultsToCsv } from '../format/csv.js';
 import { parseEpoch, type Epoch } from '../format/epoch.js';
 import { errorJson, resultsToJson } from '../format/json.js';
@@ -244,7 +245,7 @@ async function streamChunked(
   const writers = new Map<number, StatementChunkWriter>();
   const writerFor = (id: number) => {
     let w = writers.get(id);
-    if (!w) writers.set(id, (w = new StatementChunkWriter(id, o.chunkSize, { epoch: o.epoch, pretty: o.pretty }, out.write)));
+    if (!w) writers.set(id, (w = new StatementChunkWriter(id, o.chunkSize, { epoch: o.epoch, pretty: o.pretty }, out.write, chunkStyleOf(o.run.statements[id]))));
     return w;
   };
   const finish = (r: StatementResult) => {
