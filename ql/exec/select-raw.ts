@@ -15,7 +15,8 @@ import { checkpoint, type QueryContext } from './context.js';
 import type { SelectPlan } from './select-plan.js';
 import { isIntegerType } from './select-plan.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
-import { createTransform, type Transform, type TransformName } from './transform.js';
+import { createTransform, type Transform, type TransformArgs, type TransformName } from './transform.js';
+import { TECHNICAL, type TechnicalArgs } from './technical.js';
 import { FieldType } from '../../engine/index.js';
 
 export interface GroupRun {
@@ -160,11 +161,19 @@ export function inferType(e: Expr, types: EvalTypes): FieldType {
 }
 
 /** Transform arguments from the call: unit for derivative/elapsed, N for moving_average. */
-export function transformArgs(e: Expr, ascending: boolean, groupInterval?: bigint): { unitNs?: bigint; n?: number; descending: boolean } {
+export function transformArgs(e: Expr, ascending: boolean, groupInterval?: bigint): TransformArgs {
   if (e.kind !== 'Call') return { descending: !ascending };
   const name = e.name.toLowerCase();
   const second = e.args[1];
-  const out: { unitNs?: bigint; n?: number; descending: boolean } = { descending: !ascending };
+  const out: { unitNs?: bigint; n?: number; descending: boolean; technical?: TechnicalArgs } = { descending: !ascending };
+  if (TECHNICAL.has(name)) {
+    const [, period, hold, warmup] = e.args;
+    out.technical = {
+      period: period?.kind === 'Integer' ? Number(period.value) : 1,
+      hold: hold?.kind === 'Integer' ? Number(hold.value) : -1,
+      ...(warmup?.kind === 'String' && { warmup: warmup.value }),
+    };
+  }
   if (name === 'moving_average' && second && (second.kind === 'Integer' || second.kind === 'Number')) out.n = Number(second.kind === 'Integer' ? second.value : second.value);
   if (second && second.kind === 'Duration') out.unitNs = second.ns;
   else if ((name === 'derivative' || name === 'non_negative_derivative') && groupInterval !== undefined) out.unitNs = groupInterval;

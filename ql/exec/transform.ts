@@ -22,6 +22,7 @@ import { FieldType } from '../../engine/index.js';
 import { UnsupportedTypeError } from './errors.js';
 import { addInt, intToFloat, isNumericType, subInt } from './value.js';
 import type { IntValue, Scalar, TimedValue } from './value.js';
+import { TechnicalTransform, type TechnicalArgs } from './technical.js';
 
 export type TransformName =
   | 'derivative'
@@ -30,7 +31,15 @@ export type TransformName =
   | 'non_negative_difference'
   | 'moving_average'
   | 'cumulative_sum'
-  | 'elapsed';
+  | 'elapsed'
+  | 'exponential_moving_average'
+  | 'double_exponential_moving_average'
+  | 'triple_exponential_moving_average'
+  | 'relative_strength_index'
+  | 'triple_exponential_derivative'
+  | 'kaufmans_efficiency_ratio'
+  | 'kaufmans_adaptive_moving_average'
+  | 'chande_momentum_oscillator';
 
 export interface TransformArgs {
   /** derivative/elapsed unit in ns. */
@@ -39,6 +48,8 @@ export interface TransformArgs {
   n?: number;
   /** ORDER BY time DESC (points arrive newest first). */
   descending?: boolean;
+  /** The technical-analysis functions' period, hold period and warm-up (technical.ts). */
+  technical?: TechnicalArgs;
 }
 
 export interface Transform {
@@ -56,6 +67,14 @@ const ERROR_NAMES: Readonly<Record<TransformName, string>> = {
   moving_average: 'moving average',
   cumulative_sum: 'cumulative sum',
   elapsed: 'elapsed',
+  exponential_moving_average: 'exponential moving average',
+  double_exponential_moving_average: 'double exponential moving average',
+  triple_exponential_moving_average: 'triple exponential moving average',
+  relative_strength_index: 'relative strength index',
+  triple_exponential_derivative: 'triple exponential derivative',
+  kaufmans_efficiency_ratio: 'kaufmans efficiency ratio',
+  kaufmans_adaptive_moving_average: 'kaufmans adaptive moving average',
+  chande_momentum_oscillator: 'chande momentum oscillator',
 };
 
 /**
@@ -220,6 +239,8 @@ export function createTransform(name: TransformName, inputType: FieldType, args:
       return new CumulativeSum(inputType);
     case 'elapsed':
       return new Elapsed(args.unitNs !== undefined && args.unitNs > 0n ? args.unitNs : 1n);
+    default:
+      return new TechnicalTransform(name, args.technical ?? { period: 2, hold: -1 }) as Transform;
   }
 }
 

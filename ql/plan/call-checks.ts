@@ -8,6 +8,7 @@ import { formatDuration } from '../ast/duration.js';
 import type { Call, Expr } from '../ast/nodes.js';
 import { printExpr } from '../ast/print.js';
 import { QueryError } from '../errors.js';
+import { TECHNICAL } from '../exec/technical.js';
 import { isMath } from './functions.js';
 
 /** Go's `%T` of an influxql node. */
@@ -93,10 +94,34 @@ function topBottom(call: Call, name: string): void {
 
 const TWO_ARG_MATH: ReadonlySet<string> = new Set(['atan2', 'pow', 'log']);
 
+/** exponential_moving_average(x, period[, hold[, warmup]]) and the other technical functions. */
+function technical(name: string, args: readonly Expr[], groupsByTime: boolean): void {
+  const kaufman = name.startsWith('kaufmans_');
+  arityRange(name, args.length, 2, kaufman ? 3 : 4);
+  const period = args[1]!;
+  if (period.kind !== 'Integer') fail(`${name} period must be an integer`);
+  else if (period.value < 1n) fail(`${name} period must be greater than or equal to 1`);
+  const hold = args[2];
+  if (hold) {
+    if (hold.kind !== 'Integer') fail(`${name} hold period must be an integer`);
+    else if (name === 'triple_exponential_derivative' && hold.value < 1n && hold.value !== -1n) fail(`${name} hold period must be greater than or equal to 1`);
+    else if (hold.value < 0n && hold.value !== -1n) fail(`${name} hold period must be greater than or equal to 0`);
+  }
+  const warmup = args[3];
+  if (warmup) {
+    const cmo = name === 'chande_momentum_oscillator';
+    const allowed = cmo ? ['none', 'exponential', 'simple'] : ['exponential', 'simple'];
+    if (warmup.kind !== 'String') fail(`${name} warmup type must be a string`);
+    else if (!allowed.includes(warmup.value)) fail(`${name} warmup type must be one of: ${allowed.map((w) => `'${w}'`).join(' ')}`);
+  }
+  transformInput(name, args[0], groupsByTime);
+}
+
 export function checkCall(call: Call, groupsByTime: boolean): void {
   const name = call.name.toLowerCase();
   const args = call.args;
   if (isMath(name)) return arity(name, args.length, TWO_ARG_MATH.has(name) ? 2 : 1);
+  if (TECHNICAL.has(name)) return technical(name, args, groupsByTime);
   switch (name) {
     case 'distinct':
       return distinctArgs(args);

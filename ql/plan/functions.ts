@@ -1,5 +1,6 @@
 /** Function classes of TimeseriesQL and their 1.x rules. */
 import { MATH_FUNCTIONS } from '../exec/math.js';
+import { TECHNICAL } from '../exec/technical.js';
 
 export const AGGREGATES: ReadonlySet<string> = new Set([
   'count', 'sum', 'mean', 'median', 'mode', 'spread', 'stddev', 'min', 'max', 'first', 'last',
@@ -14,7 +15,7 @@ export const MULTI_ROW: ReadonlySet<string> = new Set(['top', 'bottom', 'distinc
 
 export const TRANSFORMS: ReadonlySet<string> = new Set([
   'derivative', 'non_negative_derivative', 'difference', 'non_negative_difference',
-  'moving_average', 'cumulative_sum', 'elapsed',
+  'moving_average', 'cumulative_sum', 'elapsed', ...TECHNICAL,
 ]);
 
 export function isMath(name: string): boolean {
