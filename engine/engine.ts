@@ -48,6 +48,8 @@ export interface EngineState {
 export class Engine {
   readonly state: EngineState = { readOnly: false, stopping: false };
   private readonly databases = new Map<string, Database>();
+  /** Databases being opened (see openDatabase). */
+  private readonly opening = new Map<string, Promise<Database>>();
   private pendingWrites = 0;
   private idle: (() => void)[] = [];
   /** Highest WAL sequence applied to the caches (every lower one is applied too: WAL order). */
@@ -145,21 +147,34 @@ export class Engine {
     for (const info of this.catalog.databases()) await this.openDatabase(info.name);
   }
 
-  private async openDatabase(name: string): Promise<Database> {
-    let db = this.databases.get(name);
-    if (!db) {
-      db = await Database.open(this.options.dataDir, name, this.options.cardinality, this.options.logger);
-      const rps = this.catalog.database(name)?.rps.map((r) => r.name) ?? [];
-      await loadShards(db, rps, this.options.logger, this.blockCache);
-      // Generations handed out as tombstone marks were never written to disk: keep new files above them.
-      for (const set of db.shardSets.values()) {
-        for (const shard of set.shards) {
-          shard.generationFloor = this.tombstones.markFloor(shard);
-          shard.files?.reserveBelow(shard.generationFloor);
-        }
-      }
-      this.databases.set(name, db);
+  /**
+   * The open storage of a database, opening it on first use. Concurrent first uses share one
+   * opening: two Database objects for one name would split its index and caches, and writes
+   * applied to the one that loses the race would vanish from reads and never be flushed.
+   */
+  private openDatabase(name: string): Promise<Database> {
+    const db = this.databases.get(name);
+    if (db) return Promise.resolve(db);
+    let opening = this.opening.get(name);
+    if (!opening) {
+      opening = this.loadDatabase(name).finally(() => this.opening.delete(name));
+      this.opening.set(name, opening);
     }
+    return opening;
+  }
+
+  private async loadDatabase(name: string): Promise<Database> {
+    const db = await Database.open(this.options.dataDir, name, this.options.cardinality, this.options.logger);
+    const rps = this.catalog.database(name)?.rps.map((r) => r.name) ?? [];
+    await loadShards(db, rps, this.options.logger, this.blockCache);
+    // Generations handed out as tombstone marks were never written to disk: keep new files above them.
+    for (const set of db.shardSets.values()) {
+      for (const shard of set.shards) {
+        shard.generationFloor = this.tombstones.markFloor(shard);
+        shard.files?.reserveBelow(shard.generationFloor);
+      }
+    }
+    this.databases.set(name, db);
     return db;
   }
 
