@@ -1,4 +1,5 @@
 /** Map the configuration's engine sections onto EngineOptions (read once, passed down). */
+import { availableParallelism } from 'node:os';
 import { engineOptions, type EngineOptions } from '../engine/index.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
@@ -16,5 +17,7 @@ export function engineOptionsFromConfig(config: Config, logger: Logger): EngineO
     },
     logger,
     rejectWritesBeyondRetention: true,
+    // More parse threads than cores only adds switching; the event loop still needs one.
+    parseWorkers: Math.min(config.chdb.write_pool_size, availableParallelism()),
   });
 }

@@ -16,10 +16,10 @@ import { readSeries } from '../testing/read-all.js';
 
 const WRITERS = 8;
 
-{
-  test('concurrent first writes all stay visible and durable', async () => {
+for (const parseWorkers of [0, 2]) {
+  test(`concurrent first writes all stay visible and durable (parse workers: ${parseWorkers})`, async () => {
     const root = await mkdtemp(join(tmpdir(), 'strata-first-write-'));
-    const options = engineOptions({ walDir: join(root, 'wal'), metaDir: join(root, 'meta'), dataDir: join(root, 'data'), flushIntervalSec: 0 });
+    const options = engineOptions({ walDir: join(root, 'wal'), metaDir: join(root, 'meta'), dataDir: join(root, 'data'), flushIntervalSec: 0, parseWorkers });
     let engine = await Engine.open(options);
     try {
       await engine.catalog.createDatabase('db');

@@ -39,6 +39,11 @@ export class WriteListeners {
     };
   }
 
+  /** False while nobody listens: the caller can skip building what notify needs. */
+  get active(): boolean {
+    return this.list.length > 0;
+  }
+
   notify(db: string, rp: string, points: readonly Point[]): void {
     if (this.list.length === 0 || points.length === 0) return;
     const by = new Map<string, Acc>();
