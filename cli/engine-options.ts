@@ -4,6 +4,9 @@ import { engineOptions, type EngineOptions } from '../engine/index.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 
+/** Close to influxd's cache-snapshot-memory-size (25 MB); the engine default (64 MiB) is for tools. */
+const SERVER_CACHE_SNAPSHOT_BYTES = 16 * 1024 * 1024;
+
 export function engineOptionsFromConfig(config: Config, logger: Logger): EngineOptions {
   return engineOptions({
     walDir: config.storage.wal_dir,
@@ -17,7 +20,9 @@ export function engineOptionsFromConfig(config: Config, logger: Logger): EngineO
     },
     logger,
     rejectWritesBeyondRetention: true,
-    // More parse threads than cores only adds switching; the event loop still needs one.
-    parseWorkers: Math.min(config.chdb.write_pool_size, availableParallelism()),
+    // The event loop keeps a core (WAL, cache, HTTP); parse threads beyond the rest only switch.
+    parseWorkers: Math.min(config.chdb.write_pool_size, Math.max(1, availableParallelism() - 1)),
+    // Peak RSS is mostly the active cache plus the snapshot being written (perf/README.md).
+    cacheSnapshotBytes: SERVER_CACHE_SNAPSHOT_BYTES,
   });
 }

@@ -295,7 +295,7 @@ export class Engine {
       rp,
       { precision: req.precision, lines: req.body, now },
       (d, seq) => applyColumns(d, rp, b, seq),
-      () => decodeColumns(b).points,
+      () => this.writeListeners.notifyColumns(req.db, rp.name, b),
     );
     return true;
   }
@@ -358,7 +358,7 @@ export class Engine {
       rp,
       entry,
       (db, seq) => applyPoints(db, rp, points, seq),
-      () => points,
+      () => this.writeListeners.notify(dbName, rp.name, points),
     );
   }
 
@@ -368,7 +368,7 @@ export class Engine {
     rp: RetentionPolicyInfo,
     entry: { precision: Precision; lines: Uint8Array; now: { sec: number; nsec: number } },
     apply: (db: Database, seq: bigint) => number,
-    written: () => readonly Point[],
+    notify: () => void,
   ): Promise<void> {
     this.pendingWrites++;
     try {
@@ -382,7 +382,7 @@ export class Engine {
       });
       const db = this.databases.get(dbName);
       if (db) this.noteApplied(apply(db, seq), seq);
-      if (this.writeListeners.active) this.writeListeners.notify(dbName, rp.name, written());
+      notify();
     } finally {
       if (--this.pendingWrites === 0) for (const f of this.idle.splice(0)) f();
     }

@@ -5,8 +5,8 @@
  * `failed`, and the main thread parses it itself so the error is exactly today's.
  */
 import { parentPort } from 'node:worker_threads';
-import { columnBuffers, encodeColumns } from './columns.js';
-import { parseLineProtocol, type ParseOptions } from './parse.js';
+import { columnBuffers, parseToColumns } from './columns.js';
+import type { ParseOptions } from './parse.js';
 
 export interface ParseJob {
   readonly id: number;
@@ -19,7 +19,7 @@ if (port) {
   port.on('message', (job: ParseJob) => {
     let batch;
     try {
-      batch = encodeColumns(parseLineProtocol(job.body, job.opts));
+      batch = parseToColumns(job.body, job.opts);
     } catch {
       port.postMessage({ id: job.id, failed: true });
       return;

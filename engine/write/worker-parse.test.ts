@@ -1,6 +1,6 @@
 /**
  * Engine.write with parse workers behaves exactly as without: same errors (texts, statuses,
- * partial writes), same stored data, whether a batch takes the known-series fast path or the
+ * partial writes), same stored data, same write notifications, whether a batch takes the known-series fast path or the
  * point-by-point path.
  */
 import { test } from 'node:test';
@@ -12,6 +12,7 @@ import { Engine } from '../engine.js';
 import { engineOptions } from '../options.js';
 import { readSeries } from '../testing/read-all.js';
 import { StrataError } from '../errors.js';
+import type { WrittenRange } from './listeners.js';
 
 const BODIES = [
   'cpu,host=a v=1,n=1i,s="x",b=t 10\ncpu,host=b v=2,n=2i,s="y",b=f 10', // new series and fields
@@ -24,11 +25,13 @@ const BODIES = [
   'cpu,host=a v=9 1', // out of order, known
 ];
 
-async function outcomes(parseWorkers: number): Promise<{ results: string[]; rows: unknown[] }> {
+async function outcomes(parseWorkers: number): Promise<{ results: string[]; rows: unknown[]; ranges: WrittenRange[] }> {
   const root = await mkdtemp(join(tmpdir(), 'strata-worker-write-'));
   const engine = await Engine.open(engineOptions({ walDir: join(root, 'wal'), metaDir: join(root, 'meta'), dataDir: join(root, 'data'), flushIntervalSec: 0, parseWorkers }));
   try {
     await engine.catalog.createDatabase('db');
+    const ranges: WrittenRange[] = [];
+    engine.writeListeners.add((r) => ranges.push(...r));
     const results: string[] = [];
     for (const body of BODIES) {
       try {
@@ -44,7 +47,7 @@ async function outcomes(parseWorkers: number): Promise<{ results: string[]; rows
       for (const field of ['v', 'n', 's', 'b']) rows.push(await readSeries(engine, { db: 'db', measurement: 'cpu', seriesKey, field }));
     }
     rows.push(await readSeries(engine, { db: 'db', measurement: 'other', seriesKey: 'other', field: 'v' }));
-    return { results, rows };
+    return { results, rows, ranges };
   } finally {
     await engine.close();
     await rm(root, { recursive: true, force: true });
@@ -56,5 +59,6 @@ test('writes parsed by workers give the same statuses, errors and data as on the
   const workers = await outcomes(2);
   assert.deepEqual(workers, main);
   assert.equal(main.results.filter((r) => r !== 'ok').length, 2);
+  assert.equal(main.ranges.length, 8);
   assert.match(main.results[2]!, /partial write: unable to parse 'cpu,host=a v=oops 31'/);
 });
