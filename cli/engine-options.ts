@@ -4,8 +4,8 @@ import { engineOptions, type EngineOptions } from '../engine/index.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 
-/** Close to influxd's cache-snapshot-memory-size (25 MB); the engine default (64 MiB) is for tools. */
-const SERVER_CACHE_SNAPSHOT_BYTES = 16 * 1024 * 1024;
+/** Close to influxd's cache-snapshot-memory-size (25 MB); below the engine default (64 MiB) to bound peak RSS. */
+const SERVER_CACHE_SNAPSHOT_BYTES = 8 * 1024 * 1024;
 
 export function engineOptionsFromConfig(config: Config, logger: Logger): EngineOptions {
   return engineOptions({

@@ -17,13 +17,14 @@ import type { ParseJob } from './parse-worker.js';
 const WORKER_URL = new URL('./parse-worker.js', import.meta.url);
 const MAX_START_FAILURES = 3;
 /**
- * A worker's garbage is one body's worth at a time. A young generation that holds a parsed
- * body keeps scavenges cheap (at 8 MB most of each body was promoted: ~20 % of the worker in
- * GC); capping the old generation keeps idle heap growth out of the server's RSS. A body that
+ * A worker's garbage is one body's worth at a time and, parsed straight into columns, mostly
+ * dies young: a small young generation is enough (the default, 48 MB, cost the server
+ * ~150 MiB of RSS per worker on cpu bodies); capping the old generation keeps idle heap growth
+ * out of the server's RSS. A body that
  * does not fit runs the worker out of memory: it is replaced and that body parsed on the main
  * thread, as without workers.
  */
-const WORKER_LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 256 };
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 };
 
 interface Slot {
   worker: Worker | undefined;
