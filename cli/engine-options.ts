@@ -1,7 +1,11 @@
 /** Map the configuration's engine sections onto EngineOptions (read once, passed down). */
+import { availableParallelism } from 'node:os';
 import { engineOptions, type EngineOptions } from '../engine/index.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
+
+/** Close to influxd's cache-snapshot-memory-size (25 MB); below the engine default (64 MiB) to bound peak RSS. */
+const SERVER_CACHE_SNAPSHOT_BYTES = 8 * 1024 * 1024;
 
 export function engineOptionsFromConfig(config: Config, logger: Logger): EngineOptions {
   return engineOptions({
@@ -16,5 +20,9 @@ export function engineOptionsFromConfig(config: Config, logger: Logger): EngineO
     },
     logger,
     rejectWritesBeyondRetention: true,
+    // The event loop keeps a core (WAL, cache, HTTP); parse threads beyond the rest only switch.
+    parseWorkers: Math.min(config.chdb.write_pool_size, Math.max(1, availableParallelism() - 1)),
+    // Peak RSS is mostly the active cache plus the snapshot being written (perf/README.md).
+    cacheSnapshotBytes: SERVER_CACHE_SNAPSHOT_BYTES,
   });
 }

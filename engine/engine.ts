@@ -17,6 +17,10 @@ import { Wal, type WalWriteEntry } from './wal/wal.js';
 import { describeLineError, parseLineProtocol } from './lineprotocol/parse.js';
 import { formatPoint } from './lineprotocol/format.js';
 import { applyPoints } from './write/apply.js';
+import { applyColumns } from './write/apply-columns.js';
+import { isKnownBatch } from './write/known-batch.js';
+import { decodeColumns, type ColumnBatch } from './lineprotocol/columns.js';
+import { ParsePool } from './lineprotocol/parse-pool.js';
 import { WriteListeners } from './write/listeners.js';
 import { partialWriteError, type Rejection } from './write/partial.js';
 import { EMPTY_CURSOR, type Cursor, type CursorRequest } from './query/cursor.js';
@@ -70,6 +74,8 @@ export class Engine {
   readonly compactor: CompactionService;
   /** Told the (db, rp, measurement, time range) of every applied write (materialized views). */
   readonly writeListeners = new WriteListeners();
+  /** Worker threads that parse write bodies (options.parseWorkers; 0 = parse on the event loop). */
+  private readonly parsePool: ParsePool;
 
   private constructor(
     readonly options: EngineOptions,
@@ -78,6 +84,7 @@ export class Engine {
     observer: FlushObserver,
   ) {
     this.blockCache = new BlockCache({ maxBytes: options.blockCacheBytes });
+    this.parsePool = new ParsePool(options.parseWorkers);
     const engine = this;
     this.flusher = new Flusher(
       {
@@ -254,7 +261,13 @@ export class Engine {
     this.catalog.requireDatabase(req.db);
     const rp = this.catalog.resolveRetentionPolicy(req.db, req.rp);
     const now = nowTime();
-    const parsed = parseLineProtocol(req.body, { precision: req.precision, defaultSec: now.sec, defaultNsec: now.nsec });
+    const opts = { precision: req.precision, defaultSec: now.sec, defaultNsec: now.nsec };
+    const batch = await this.parsePool.parse(req.body, opts);
+    if (batch) {
+      this.assertWritable();
+      if (await this.writeKnownBatch(req, rp, batch, now)) return;
+    }
+    const parsed = batch ? decodeColumns(batch) : parseLineProtocol(req.body, opts);
     const parseFailures = parsed.errors.map(describeLineError);
     const fresh = this.options.rejectWritesBeyondRetention ? dropExpired(rp, parsed.points, now.sec) : { points: parsed.points, rejected: [] };
     const guarded = this.applyWriteGuard(req.db, rp.name, fresh);
@@ -262,9 +275,34 @@ export class Engine {
     rejected.push(...guarded.rejected);
     if (accepted.length > 0) {
       const clean = parseFailures.length === 0 && rejected.length === 0;
-      await this.log(req.db, rp, accepted, clean ? { precision: req.precision, lines: req.body, now } : undefined);
+      await this.logPoints(req.db, rp, accepted, clean ? { precision: req.precision, lines: req.body, now } : undefined);
     }
     if (parseFailures.length > 0 || rejected.length > 0) throw partialWriteError(parseFailures, rejected, accepted.length);
+  }
+
+  /**
+   * The common case of a worker-parsed body (write/known-batch.ts): every series and field is
+   * known, so the raw body goes to the WAL and the columns into the cache. False: nothing was
+   * done, take the point-by-point path.
+   */
+  private async writeKnownBatch(req: WriteRequest, rp: RetentionPolicyInfo, b: ColumnBatch, now: { sec: number; nsec: number }): Promise<boolean> {
+    const db = await this.database(req.db);
+    const guard = this.writeGuard;
+    const rules = {
+      rp: rp.name,
+      minSec: this.options.rejectWritesBeyondRetention && rp.durationSec !== 0 ? now.sec - rp.durationSec : -Infinity,
+      guard: guard && ((m: string) => guard(req.db, rp.name, m)),
+    };
+    if (!isKnownBatch(db, b, rules)) return false;
+    if (b.pointSeries.length === 0) return true;
+    await this.log(
+      req.db,
+      rp,
+      { precision: req.precision, lines: req.body, now },
+      (d, seq) => applyColumns(d, rp, b, seq),
+      () => this.writeListeners.notifyColumns(req.db, rp.name, b),
+    );
+    return true;
   }
 
   private applyWriteGuard(
@@ -292,7 +330,7 @@ export class Engine {
     this.assertWritable();
     const rp = this.catalog.resolveRetentionPolicy(dbName, rpName);
     const { accepted, rejected } = await this.admit(dbName, rp.name, points);
-    if (accepted.length > 0) await this.log(dbName, rp, accepted, undefined);
+    if (accepted.length > 0) await this.logPoints(dbName, rp, accepted, undefined);
     if (rejected.length > 0) throw partialWriteError([], rejected, accepted.length);
   }
 
@@ -313,27 +351,43 @@ export class Engine {
   }
 
   /** WAL append (raw body when every line was accepted, else the accepted points re-encoded) then apply. */
-  private async log(
+  private logPoints(
     dbName: string,
     rp: RetentionPolicyInfo,
     points: Point[],
     raw: { precision: Precision; lines: Uint8Array; now: { sec: number; nsec: number } } | undefined,
   ): Promise<void> {
-    const lines = raw ? raw.lines : Buffer.from(points.map(formatPoint).join('\n'), 'utf8');
-    const now = raw?.now ?? nowTime();
+    const entry = raw ?? { precision: 'ns' as const, lines: Buffer.from(points.map(formatPoint).join('\n'), 'utf8'), now: nowTime() };
+    return this.log(
+      dbName,
+      rp,
+      entry,
+      (db, seq) => applyPoints(db, rp, points, seq),
+      () => this.writeListeners.notify(dbName, rp.name, points),
+    );
+  }
+
+  /** Append to the WAL, wait for its fsync, then apply to the caches and tell the listeners. */
+  private async log(
+    dbName: string,
+    rp: RetentionPolicyInfo,
+    entry: { precision: Precision; lines: Uint8Array; now: { sec: number; nsec: number } },
+    apply: (db: Database, seq: bigint) => number,
+    notify: () => void,
+  ): Promise<void> {
     this.pendingWrites++;
     try {
       const seq = await this.wal.append({
         db: dbName,
         rp: rp.name,
-        precision: raw ? raw.precision : 'ns',
-        defaultSec: now.sec,
-        defaultNsec: now.nsec,
-        lines,
+        precision: entry.precision,
+        defaultSec: entry.now.sec,
+        defaultNsec: entry.now.nsec,
+        lines: entry.lines,
       });
       const db = this.databases.get(dbName);
-      if (db) this.noteApplied(applyPoints(db, rp, points, seq), seq);
-      this.writeListeners.notify(dbName, rp.name, points);
+      if (db) this.noteApplied(apply(db, seq), seq);
+      notify();
     } finally {
       if (--this.pendingWrites === 0) for (const f of this.idle.splice(0)) f();
     }
@@ -417,6 +471,7 @@ export class Engine {
       await db.close();
     }
     await this.wal.close();
+    await this.parsePool.close();
   }
 }
 

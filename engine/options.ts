@@ -35,6 +35,8 @@ export interface EngineOptions {
    */
   readonly rejectWritesBeyondRetention: boolean;
   readonly logger: EngineLogger;
+  /** Worker threads parsing write bodies beside the event loop; 0 = parse on it (the default for tools and tests). */
+  readonly parseWorkers: number;
 }
 
 export function engineOptions(o: Partial<EngineOptions> & Pick<EngineOptions, 'walDir' | 'metaDir' | 'dataDir'>): EngineOptions {
@@ -48,6 +50,7 @@ export function engineOptions(o: Partial<EngineOptions> & Pick<EngineOptions, 'w
     cardinality: { maxTagValuesPerMeasurement: 100_000, maxMeasurementsPerDatabase: 10_000 },
     logger: silentLogger,
     rejectWritesBeyondRetention: false,
+    parseWorkers: 0,
     ...o,
   };
 }

@@ -6,9 +6,12 @@
  */
 import { FieldType, type ValueColumn } from '../point.js';
 import { InvariantError } from '../errors.js';
+import { mergedRunOrder } from './run-order.js';
 
 type Store = Float64Array | BigInt64Array | BigUint64Array | Uint8Array | string[];
 const INITIAL = 8;
+/** Beyond this many out-of-order runs the column is treated as unordered (one comparator sort). */
+const MAX_RUNS = 4096;
 
 function allocValues(type: FieldType, n: number): Store {
   switch (type) {
@@ -29,6 +32,8 @@ export class CacheEntry {
   private n = 0;
   /** True while offsets are strictly increasing (no sort or dedupe needed). */
   private ordered = true;
+  /** First index of each ascending run after the first (see run-order.ts); null: too many. */
+  private runStarts: number[] | null = [];
   private stringBytes = 0;
 
   constructor(readonly type: FieldType) {
@@ -56,7 +61,7 @@ export class CacheEntry {
 
   append(offset: number, value: number | bigint | boolean | string): void {
     if (this.n === this.times.length) this.grow();
-    if (this.n > 0 && offset <= this.times[this.n - 1]!) this.ordered = false;
+    if (this.n > 0 && offset <= this.times[this.n - 1]!) this.noteRunStart();
     this.times[this.n] = offset;
     const v = this.values;
     if (typeof value === 'bigint') {
@@ -73,6 +78,14 @@ export class CacheEntry {
       this.stringBytes += (value as string).length * 2;
     }
     this.n++;
+  }
+
+  private noteRunStart(): void {
+    this.ordered = false;
+    const runs = this.runStarts;
+    if (runs === null) return;
+    if (runs.length < MAX_RUNS) runs.push(this.n);
+    else this.runStarts = null;
   }
 
   private grow(): void {
@@ -104,10 +117,8 @@ export class CacheEntry {
   private normalize(): void {
     if (this.ordered) return;
     const n = this.n;
-    const idx = new Uint32Array(n);
-    for (let i = 0; i < n; i++) idx[i] = i;
     const t = this.times;
-    idx.sort((a, b) => t[a]! - t[b]! || a - b);
+    const idx = this.runStarts ? mergedRunOrder(t, n, this.runStarts) : sortedOrder(t, n);
     const nt = new Float64Array(Math.max(INITIAL, n));
     const src = this.values;
     const dst = Array.isArray(src) ? ([] as string[]) : new (src.constructor as new (n: number) => Exclude<Store, string[]>)(nt.length);
@@ -125,6 +136,7 @@ export class CacheEntry {
     this.values = dst;
     this.n = out;
     this.ordered = true;
+    this.runStarts = [];
     if (Array.isArray(dst)) this.stringBytes = dst.reduce((s, x) => s + x.length * 2, 0);
   }
 
@@ -176,7 +188,15 @@ export class CacheEntry {
     this.times = nt;
     this.values = nv;
     this.n = out;
+    this.runStarts = [];
     if (Array.isArray(nv)) this.stringBytes = nv.reduce((s, x) => s + x.length * 2, 0);
     return removed;
   }
+}
+
+/** Indices ordered by (time, index): the general case, for columns appended in no useful order. */
+function sortedOrder(t: Float64Array, n: number): Uint32Array {
+  const idx = new Uint32Array(n);
+  for (let i = 0; i < n; i++) idx[i] = i;
+  return idx.sort((a, b) => t[a]! - t[b]! || a - b);
 }

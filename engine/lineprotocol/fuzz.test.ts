@@ -9,65 +9,9 @@ import type { Point } from '../point.js';
 import { formatPoint } from './format.js';
 import { clearKeyCache, parseLineProtocol, parseLineProtocolText } from './parse.js';
 import { compareBytes, makeSeriesKey } from './series-key.js';
+import { corpusLines, mulberry32, mutate, randomLine, SEEDS } from './fuzz-corpus.test.js';
 
 const OPTS = { precision: 'ns' as const, defaultSec: 1_700_000_000, defaultNsec: 1 };
-
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const SEEDS = [
-  'cpu,host=a,region=us\\ west usage=1.5,idle=2i,ok=t,msg="hi \\"x\\"" 1451606400000000000',
-  ' cpu value=2',
-  'm,t=1 u=18446744073709551615u,i=-9223372036854775808i 1',
-  'weather,loc=東京 temp=-1.5E-3,s="a\nb" -1',
-  'a\\,b,c\\=d=e\\ f g\\ h=TRUE,x=.5,y=5.',
-  '# comment',
-  'x y="unterminated',
-  'cpu,b=2,a=1 v=1 9223372036854775806',
-];
-const ALPHABET = [',', '=', ' ', '"', '\\', '\n', '\r', '\t', '#', '-', '.', 'e', 'E', 'i', 'u', 't', 'f', 'T', 'F', '0', '1', '9', 'a', 'N', 'é', '😀', '\0', '+'];
-
-function mutate(line: string, rnd: () => number): string {
-  const pick = <T>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)]!;
-  let s = line;
-  const ops = 1 + Math.floor(rnd() * 4);
-  for (let k = 0; k < ops; k++) {
-    const at = Math.floor(rnd() * (s.length + 1));
-    switch (Math.floor(rnd() * 6)) {
-      case 0:
-        s = s.slice(0, at) + pick(ALPHABET) + s.slice(at);
-        break;
-      case 1:
-        s = s.slice(0, at) + s.slice(at + 1);
-        break;
-      case 2:
-        s = s.slice(0, at) + pick(ALPHABET) + s.slice(at + 1);
-        break;
-      case 3:
-        s = s.slice(0, at) + s.slice(Math.floor(rnd() * s.length), at) + s.slice(at);
-        break;
-      case 4:
-        s = s.slice(0, at);
-        break;
-      default:
-        s = s + pick(SEEDS);
-    }
-  }
-  return s;
-}
-
-function randomLine(rnd: () => number): string {
-  let s = '';
-  const n = Math.floor(rnd() * 40);
-  for (let i = 0; i < n; i++) s += ALPHABET[Math.floor(rnd() * ALPHABET.length)];
-  return s;
-}
 
 function checkPoint(p: Point): void {
   assert.ok(p.fields.length > 0);
@@ -87,8 +31,7 @@ test('fuzz: 100k random and mutated lines', { timeout: 300_000 }, () => {
   let accepted = 0;
   let rejected = 0;
   for (let batch = 0; batch < 100; batch++) {
-    const lines: string[] = [];
-    for (let i = 0; i < 1000; i++) lines.push(rnd() < 0.1 ? randomLine(rnd) : mutate(SEEDS[Math.floor(rnd() * SEEDS.length)]!, rnd));
+    const lines = corpusLines(rnd, 1000);
     const body = lines.join(rnd() < 0.5 ? '\n' : '\r\n');
     const r = parseLineProtocol(Buffer.from(body), OPTS);
     for (const p of r.points) checkPoint(p);

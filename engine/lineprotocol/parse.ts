@@ -103,6 +103,24 @@ const isBlank = (c: number): boolean => c === SPACE || c === TAB || c === 0;
 export function parseLineProtocolText(s: string, opts: ParseOptions): ParseResult {
   const points: Point[] = [];
   const errors: LineError[] = [];
+  const sink: PointSink = (info, fields, sec, nsec) => {
+    points.push({ seriesKey: info.seriesKey, measurement: info.measurement, tags: info.tags, fields, sec, nsec });
+  };
+  parseInto(s, opts, sink, errors);
+  return { points, errors };
+}
+
+/** Receives each accepted line, in order (a Point builder, or parse workers' column builder). */
+export type PointSink = (info: KeyInfo, fields: Field[], sec: number, nsec: number) => void;
+
+/** parseLineProtocol with the accepted lines handed to `sink` instead of collected as Points. */
+export function parseLineProtocolInto(body: Uint8Array, opts: ParseOptions, sink: PointSink): LineError[] {
+  const errors: LineError[] = [];
+  parseInto(decodeBody(body), opts, sink, errors);
+  return errors;
+}
+
+function parseInto(s: string, opts: ParseOptions, sink: PointSink, errors: LineError[]): void {
   const precision = opts.precision;
   const time: TimeSlot = { sec: 0, nsec: 0 };
   truncateToPrecision(opts.defaultSec, opts.defaultNsec, precision, time);
@@ -208,9 +226,8 @@ export function parseLineProtocolText(s: string, opts: ParseOptions): ParseResul
       errors.push(refusal(s, ls, le, `invalid field name: input field "time" on measurement "${info.measurement}" is invalid`));
       continue;
     }
-    points.push({ seriesKey: info.seriesKey, measurement: info.measurement, tags: info.tags, fields, sec, nsec });
+    sink(info, fields, sec, nsec);
   }
-  return { points, errors };
 }
 
 function refusal(s: string, ls: number, le: number, reason: string): LineError {

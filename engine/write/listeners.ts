@@ -6,6 +6,7 @@
  * With no listener registered the cost is one length check per write.
  */
 import type { Point } from '../point.js';
+import type { ColumnBatch } from '../lineprotocol/columns.js';
 import { NS_PER_SEC_BIG } from '../time.js';
 
 export interface WrittenRange {
@@ -41,16 +42,29 @@ export class WriteListeners {
 
   notify(db: string, rp: string, points: readonly Point[]): void {
     if (this.list.length === 0 || points.length === 0) return;
+    this.notifyEach(db, rp, points.length, (i) => points[i]!.measurement, (i) => points[i]!.sec, (i) => points[i]!.nsec);
+  }
+
+  /** notify for a columnar batch, without building Points. */
+  notifyColumns(db: string, rp: string, b: ColumnBatch): void {
+    if (this.list.length === 0 || b.pointSeries.length === 0) return;
+    this.notifyEach(db, rp, b.pointSeries.length, (i) => b.series[b.pointSeries[i]!]!.measurement, (i) => b.sec[i]!, (i) => b.nsec[i]!);
+  }
+
+  private notifyEach(db: string, rp: string, n: number, measurementOf: (i: number) => string, secOf: (i: number) => number, nsecOf: (i: number) => number): void {
     const by = new Map<string, Acc>();
-    for (const p of points) {
-      const a = by.get(p.measurement);
+    for (let i = 0; i < n; i++) {
+      const m = measurementOf(i);
+      const sec = secOf(i);
+      const nsec = nsecOf(i);
+      const a = by.get(m);
       if (!a) {
-        by.set(p.measurement, { minSec: p.sec, minNsec: p.nsec, maxSec: p.sec, maxNsec: p.nsec, n: 1 });
+        by.set(m, { minSec: sec, minNsec: nsec, maxSec: sec, maxNsec: nsec, n: 1 });
         continue;
       }
       a.n++;
-      if (p.sec < a.minSec || (p.sec === a.minSec && p.nsec < a.minNsec)) [a.minSec, a.minNsec] = [p.sec, p.nsec];
-      if (p.sec > a.maxSec || (p.sec === a.maxSec && p.nsec > a.maxNsec)) [a.maxSec, a.maxNsec] = [p.sec, p.nsec];
+      if (sec < a.minSec || (sec === a.minSec && nsec < a.minNsec)) [a.minSec, a.minNsec] = [sec, nsec];
+      if (sec > a.maxSec || (sec === a.maxSec && nsec > a.maxNsec)) [a.maxSec, a.maxNsec] = [sec, nsec];
     }
     const ns = (sec: number, nsec: number) => BigInt(sec) * NS_PER_SEC_BIG + BigInt(nsec);
     const ranges: WrittenRange[] = [];

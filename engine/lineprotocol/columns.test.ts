@@ -1,0 +1,53 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { decodeColumns, encodeColumns } from './columns.js';
+import { formatPoint } from './format.js';
+import { parseLineProtocol } from './parse.js';
+import { ParsePool } from './parse-pool.js';
+import { pointArb } from './arbitraries.test.js';
+import { corpusLines, mulberry32 } from './fuzz-corpus.test.js';
+
+const OPTS = { precision: 'ns' as const, defaultSec: 1_700_000_000, defaultNsec: 1 };
+
+test('columns round trip: decode(encode(parse)) equals the parse, every field type', () => {
+  fc.assert(
+    fc.property(fc.array(pointArb, { maxLength: 20 }), (points) => {
+      const parsed = parseLineProtocol(Buffer.from(points.map(formatPoint).join('\n')), OPTS);
+      assert.deepEqual(decodeColumns(encodeColumns(parsed)), parsed);
+    }),
+  );
+});
+
+test('a worker-parsed body equals the main-thread parse on the fuzz corpus (points and errors)', { timeout: 120_000 }, async () => {
+  const pool = new ParsePool(2);
+  try {
+    const rnd = mulberry32(20261121);
+    const bodies = Array.from({ length: 30 }, () => Buffer.from(corpusLines(rnd, 1000).join(rnd() < 0.5 ? '\n' : '\r\n')));
+    const batches = await Promise.all(bodies.map((b) => pool.parse(b, OPTS)));
+    let points = 0;
+    let errors = 0;
+    for (let i = 0; i < bodies.length; i++) {
+      const batch = batches[i];
+      assert.ok(batch, `body ${i} was parsed by a worker`);
+      const expected = parseLineProtocol(bodies[i]!, OPTS);
+      assert.deepEqual(decodeColumns(batch), expected);
+      points += expected.points.length;
+      errors += expected.errors.length;
+    }
+    assert.ok(points > 3000 && errors > 3000, `points ${points}, errors ${errors}`);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a pool that cannot answer resolves undefined (the caller parses itself)', async () => {
+  const none = new ParsePool(0);
+  assert.equal(await none.parse(Buffer.from('m v=1'), OPTS), undefined);
+  const pool = new ParsePool(1);
+  const big = Buffer.from('m,t=a v=1\n'.repeat(200_000));
+  const inFlight = pool.parse(big, OPTS);
+  await pool.close(); // terminates the worker while it parses
+  assert.equal(await inFlight, undefined);
+  assert.equal(await pool.parse(Buffer.from('m v=1'), OPTS), undefined);
+});

@@ -1,0 +1,29 @@
+/**
+ * Entry point of a parse worker thread (see parse-pool.ts): parses write bodies with the same
+ * parser the main thread uses and answers with the columnar batch, its buffers transferred.
+ * A body the parser refuses as a whole (thrown, e.g. beyond the string limit) is answered with
+ * `failed`, and the main thread parses it itself so the error is exactly today's.
+ */
+import { parentPort } from 'node:worker_threads';
+import { columnBuffers, parseToColumns } from './columns.js';
+import type { ParseOptions } from './parse.js';
+
+export interface ParseJob {
+  readonly id: number;
+  readonly body: Uint8Array;
+  readonly opts: ParseOptions;
+}
+
+const port = parentPort;
+if (port) {
+  port.on('message', (job: ParseJob) => {
+    let batch;
+    try {
+      batch = parseToColumns(job.body, job.opts);
+    } catch {
+      port.postMessage({ id: job.id, failed: true });
+      return;
+    }
+    port.postMessage({ id: job.id, batch }, columnBuffers(batch));
+  });
+}
