@@ -14,6 +14,12 @@ export interface RunBlock {
 
 export interface SortedRun {
   readonly priority: number;
+  /**
+   * When known without reading data (from a block index): no row of the run comes before
+   * this offset in cursor order (ascending: every offset >= it; descending: <= it). Lets the
+   * merge open the run only when it gets there.
+   */
+  readonly startBound?: number;
   next(): Promise<RunBlock | null>;
   close(): void;
 }
@@ -56,7 +62,10 @@ export class CacheRun implements SortedRun {
     readonly priority: number,
   ) {
     this.block = clipBlock(entry.view(), minOff, maxOff, ascending);
+    this.startBound = this.block?.offsets[0];
   }
+
+  readonly startBound: number | undefined;
 
   next(): Promise<RunBlock | null> {
     const b = this.block;

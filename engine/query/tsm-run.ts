@@ -47,7 +47,11 @@ export class TsmRun implements SortedRun {
   ) {
     const entries = reader.entriesInRange(key, baseNs + BigInt(minOff), baseNs + BigInt(maxOff));
     this.entries = ascending ? entries : entries.reverse();
+    this.startBound = startBoundOf(this.entries[0], baseNs, minOff, maxOff, ascending);
   }
+
+  /** From the block index: the first block's min (ascending) or max (descending) time. */
+  readonly startBound: number | undefined;
 
   get isEmpty(): boolean {
     return this.entries.length === 0;
@@ -67,4 +71,9 @@ export class TsmRun implements SortedRun {
   close(): void {
     this.i = this.entries.length;
   }
+}
+
+function startBoundOf(first: BlockEntry | undefined, baseNs: bigint, minOff: number, maxOff: number, ascending: boolean): number | undefined {
+  if (!first) return undefined;
+  return ascending ? Math.max(minOff, Number(first.minTime - baseNs)) : Math.min(maxOff, Number(first.maxTime - baseNs));
 }
