@@ -28,16 +28,15 @@ export class RunMerger {
   private readonly stale: SortedRun[] = [];
   /** Runs not opened yet, by startBound in cursor order. */
   private readonly pending: SortedRun[];
-  private readonly offsets = new Float64Array(BATCH_SIZE);
-  private readonly values: ColumnBuilder;
+  /** Output buffers, made on the first batch that needs copying (most cursors never do). */
+  private copyBuffers: { offsets: Float64Array; values: ColumnBuilder } | undefined;
   private readonly sign: number;
 
   constructor(
     private readonly runs: SortedRun[],
-    type: FieldType,
+    private readonly type: FieldType,
     ascending: boolean,
   ) {
-    this.values = new ColumnBuilder(type, BATCH_SIZE);
     this.sign = ascending ? 1 : -1;
     const s = this.sign;
     // Runs without a bound are opened in the first round: give them the earliest key.
@@ -79,9 +78,13 @@ export class RunMerger {
   /** Next merged batch (views valid until the following call), or null. */
   async next(): Promise<{ offsets: Float64Array; column: ValueColumn } | null> {
     const heads = this.heads;
-    const out = this.offsets;
-    const vals = this.values;
-    vals.reset();
+    let out: Float64Array | undefined;
+    let vals: ColumnBuilder | undefined;
+    const buffers = () => {
+      if (!this.copyBuffers) this.copyBuffers = { offsets: new Float64Array(BATCH_SIZE), values: new ColumnBuilder(this.type, BATCH_SIZE) };
+      else this.copyBuffers.values.reset();
+      return this.copyBuffers;
+    };
     let n = 0;
     const s = this.sign;
     while (n < BATCH_SIZE) {
@@ -117,12 +120,14 @@ export class RunMerger {
         if (n === 0 && (end === offs.length || end === limit || this.stale.length > 0)) {
           return { offsets: offs.subarray(from, end), column: sliceColumn(best.block.column, from, end) };
         }
+        if (!out) ({ offsets: out, values: vals } = buffers());
         out.set(offs.subarray(from, end), n);
-        vals.appendRange(best.block.column, from, end);
+        vals!.appendRange(best.block.column, from, end);
         n += end - from;
       } else {
+        if (!out) ({ offsets: out, values: vals } = buffers());
         out[n] = bestKey * s;
-        vals.appendRange(best.block.column, best.i, best.i + 1);
+        vals!.appendRange(best.block.column, best.i, best.i + 1);
         n++;
         for (const h of [...heads]) {
           if (h.block.offsets[h.i]! * s === bestKey) {
@@ -132,8 +137,8 @@ export class RunMerger {
         }
       }
     }
-    if (n === 0) return null;
-    return { offsets: out.subarray(0, n), column: vals.column() };
+    if (n === 0 || !out) return null;
+    return { offsets: out.subarray(0, n), column: vals!.column() };
   }
 
   close(): void {
