@@ -10,7 +10,8 @@ import type { Cell } from '../result.js';
 import { TRANSFORMS } from '../plan/functions.js';
 import { isTag } from '../plan/projection.js';
 import { callKey, evaluate, type EvalTypes, type RowScope } from './eval.js';
-import { RowReader, type Row } from './row-reader.js';
+import type { Row } from './row-reader.js';
+import { openSeriesRows, type RowSource } from './series-rows.js';
 import { checkpoint, type QueryContext } from './context.js';
 import type { SelectPlan } from './select-plan.js';
 import { isIntegerType } from './select-plan.js';
@@ -45,7 +46,7 @@ export function fieldRefs(exprs: readonly (Expr | null)[], plan: SelectPlan): st
 
 interface SeriesRows {
   readonly ref: SeriesRef;
-  readonly reader: RowReader;
+  readonly reader: RowSource;
   row: Row | null;
 }
 
@@ -66,12 +67,8 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
   const readsField = columns.map((c) => fieldRefs([c.expr], plan).length > 0);
   const types = evalTypes(source);
   const transforms = new Map<string, Transform>();
-  const { min, max } = plan.time;
-  const open: SeriesRows[] = g.series.map((ref) => ({
-    ref,
-    reader: new RowReader(fields.map((f) => source.cursor(ref, f, min, max, plan.ascending)), plan.ascending),
-    row: null,
-  }));
+  const condFields = fieldRefs([g.rowFilter], plan).filter((f) => fieldIndex.has(f));
+  const open: SeriesRows[] = g.series.map((ref) => ({ ref, reader: openSeriesRows(g, ref, fields, condFields, types), row: null }));
   let out: Cell[][] = [];
   let emitted = 0;
   const limit = plan.stmt.limit;

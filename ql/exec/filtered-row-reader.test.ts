@@ -1,0 +1,52 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { FieldType, type Batch, type Cursor } from '../../engine/index.js';
+import { FilteredRowReader } from './filtered-row-reader.js';
+import { RowReader, type Row } from './row-reader.js';
+
+/** A cursor over sorted [time, value] points cut into batches at `cuts`, each batch based at a shard start. */
+function arrayCursor(points: readonly [number, number][], cuts: readonly number[], ascending: boolean): Cursor {
+  const ordered = ascending ? points : [...points].reverse();
+  const bounds = [0, ...cuts.filter((c) => c > 0 && c < ordered.length).sort((a, b) => a - b), ordered.length];
+  const batches: Batch[] = [];
+  for (let k = 0; k + 1 < bounds.length; k++) {
+    const part = ordered.slice(bounds[k], bounds[k + 1]);
+    if (part.length === 0) continue;
+    const base = BigInt(Math.floor(part[0]![0] / 1000) * 1000);
+    batches.push({ base, offsets: Float64Array.from(part.map(([t]) => t - Number(base))), column: { type: FieldType.Float, values: Float64Array.from(part.map(([, v]) => v)) } });
+  }
+  return { type: FieldType.Float, next: async () => batches.shift() ?? null, close: () => undefined };
+}
+
+async function all(r: { next(): Promise<Row | null> }): Promise<Row[]> {
+  const out: Row[] = [];
+  for (let row = await r.next(); row; row = await r.next()) out.push(row);
+  return out;
+}
+
+const seriesArb = fc
+  .uniqueArray(fc.integer({ min: 0, max: 5000 }), { maxLength: 300 })
+  .map((ts) => ts.sort((a, b) => a - b).map((t) => [t, (t * 7919) % 100] as [number, number]));
+
+test('condition-first rows equal joined rows filtered afterwards, any batching, both directions', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.tuple(seriesArb, fc.array(fc.nat(300), { maxLength: 4 })), { minLength: 2, maxLength: 4 }),
+      fc.integer({ min: 0, max: 100 }),
+      fc.boolean(),
+      async (fields, threshold, ascending) => {
+        // Field 1 is the condition field; it sits in the middle of the row to exercise the slots.
+        const passes = (v: unknown) => typeof v === 'number' && v > threshold;
+        const cursors = () => fields.map(([pts, cuts]) => arrayCursor(pts, cuts, ascending));
+        const expected = (await all(new RowReader(cursors(), ascending))).filter((r) => passes(r.values[1]));
+        const c = cursors();
+        const others = c.filter((_, k) => k !== 1);
+        const slots = fields.map((_, k) => k).filter((k) => k !== 1);
+        const got = await all(new FilteredRowReader([c[1]!], [1], others, slots, fields.length, ascending, (row) => passes(row.values[0])));
+        assert.deepEqual(got, expected);
+      },
+    ),
+    { numRuns: 200 },
+  );
+});

@@ -1,0 +1,81 @@
+/**
+ * Chooses how the rows of one series are read for a raw SELECT: all fields joined by time
+ * (RowReader), or the WHERE's fields first and the rest only where it passes
+ * (FilteredRowReader). The second is chosen only when it cannot change the answer: the WHERE
+ * reads nothing but this row's fields, tags and literals, and is not true for this series
+ * when every field it reads is null, so no row without a condition field can pass.
+ */
+import type { Expr } from '../ast/nodes.js';
+import { isTag } from '../plan/projection.js';
+import { evaluate, type EvalTypes } from './eval.js';
+import { FilteredRowReader } from './filtered-row-reader.js';
+import { RowReader, type Row } from './row-reader.js';
+import type { SelectPlan } from './select-plan.js';
+import type { MeasurementSource, SeriesRef } from './source.js';
+
+export interface RowSource {
+  next(): Promise<Row | null>;
+  close(): void;
+}
+
+/** Only field/tag references, literals and operators: no time, calls or wildcards. */
+function readsOnlyRow(e: Expr): boolean {
+  switch (e.kind) {
+    case 'VarRef':
+      return !(e.name.toLowerCase() === 'time' && e.type === null);
+    case 'Binary':
+      return readsOnlyRow(e.lhs) && readsOnlyRow(e.rhs);
+    case 'Unary':
+      return readsOnlyRow(e.expr);
+    case 'Integer':
+    case 'Unsigned':
+    case 'Number':
+    case 'String':
+    case 'Boolean':
+    case 'Regex':
+      return true;
+    default:
+      return false;
+  }
+}
+
+export function openSeriesRows(
+  g: { readonly plan: SelectPlan; readonly source: MeasurementSource; readonly rowFilter: Expr | null },
+  ref: SeriesRef,
+  /** Fields of the row, in row slot order. */
+  fields: readonly string[],
+  /** The subset of `fields` the WHERE reads. */
+  condFields: readonly string[],
+  types: EvalTypes,
+): RowSource {
+  const { plan, source, rowFilter } = g;
+  const cursor = (f: string) => source.cursor(ref, f, plan.time.min, plan.time.max, plan.ascending);
+  const tags = ref.tags;
+  const scopeOf = (time: bigint, value: (k: number) => Row['values'][number]) => ({
+    time,
+    lookup: (name: string, hint: string | null) => {
+      if (isTag(name, hint, plan.schema)) return tags[name] ?? null;
+      const k = condFields.indexOf(name);
+      return k < 0 ? null : value(k);
+    },
+  });
+  if (
+    !rowFilter ||
+    condFields.length === 0 ||
+    condFields.length === fields.length ||
+    !readsOnlyRow(rowFilter) ||
+    evaluate(rowFilter, scopeOf(0n, () => null), types) === true
+  ) {
+    return new RowReader(fields.map(cursor), plan.ascending);
+  }
+  const others = fields.filter((f) => !condFields.includes(f));
+  return new FilteredRowReader(
+    condFields.map(cursor),
+    condFields.map((f) => fields.indexOf(f)),
+    others.map(cursor),
+    others.map((f) => fields.indexOf(f)),
+    fields.length,
+    plan.ascending,
+    (row) => evaluate(rowFilter, scopeOf(row.time, (k) => row.values[k] ?? null), types) === true,
+  );
+}
