@@ -12,6 +12,7 @@ import { FilteredRowReader } from './filtered-row-reader.js';
 import { RowReader, type Row } from './row-reader.js';
 import type { SelectPlan } from './select-plan.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
+import type { Scalar } from './value.js';
 
 export interface RowSource {
   next(): Promise<Row | null>;
@@ -37,6 +38,23 @@ function readsOnlyRow(e: Expr): boolean {
     default:
       return false;
   }
+}
+
+/**
+ * A projected column that is a plain field or tag reference, read straight from the row: the
+ * same value `evaluate` gives through a RowScope, without the interpreter. Undefined otherwise.
+ */
+export function plainReference(
+  e: Expr,
+  schema: SelectPlan['schema'],
+  fieldIndex: ReadonlyMap<string, number>,
+): ((values: readonly Scalar[], tags: Readonly<Record<string, string>>) => Scalar) | undefined {
+  if (e.kind !== 'VarRef' || (e.name.toLowerCase() === 'time' && e.type === null)) return undefined;
+  const name = e.name;
+  if (isTag(name, e.type, schema)) return (_, tags) => tags[name] ?? null;
+  const i = fieldIndex.get(name);
+  if (i === undefined) return () => null;
+  return (values) => values[i] ?? null;
 }
 
 export function openSeriesRows(

@@ -26,19 +26,25 @@ export function cellJson(c: Cell): string {
  * `time` (RFC 3339 text is quoted, epoch integers are not).
  */
 export function rowsJson(rows: readonly (readonly Cell[])[], timeFirst: boolean, time: (ns: bigint) => string | bigint): string {
-  let out = '[';
+  // Tag values repeat on every row of a series: quote each distinct string once.
+  const quoted = new Map<string, string>();
+  const parts = new Array<string>(rows.length);
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r]!;
-    out += r === 0 ? '[' : ',[';
+    let out = '[';
     for (let i = 0; i < row.length; i++) {
       const c = row[i]!;
       if (i > 0) out += ',';
-      if (i === 0 && timeFirst && typeof c === 'bigint') {
+      if (typeof c === 'string') {
+        let q = quoted.get(c);
+        if (q === undefined) quoted.set(c, (q = JSON.stringify(c)));
+        out += q;
+      } else if (i === 0 && timeFirst && typeof c === 'bigint') {
         const t = time(c);
         out += typeof t === 'string' ? '"' + t + '"' : t.toString();
       } else out += cellJson(c);
     }
-    out += ']';
+    parts[r] = out + ']';
   }
-  return out + ']';
+  return '[' + parts.join(',') + ']';
 }
