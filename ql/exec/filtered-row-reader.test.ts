@@ -29,22 +29,22 @@ const seriesArb = fc
   .uniqueArray(fc.integer({ min: 0, max: 5000 }), { maxLength: 300 })
   .map((ts) => ts.sort((a, b) => a - b).map((t) => [t, (t * 7919) % 100] as [number, number]));
 
-test('condition-first rows equal joined rows filtered afterwards, any batching, both directions', async () => {
+test('condition-first rows equal joined rows filtered afterwards, one or two condition fields, any batching, both directions', async () => {
   await fc.assert(
     fc.asyncProperty(
       fc.array(fc.tuple(seriesArb, fc.array(fc.nat(300), { maxLength: 4 })), { minLength: 2, maxLength: 4 }),
       fc.integer({ min: 0, max: 100 }),
       fc.boolean(),
-      async (fields, threshold, ascending) => {
-        // Field 1 is the condition field; it sits in the middle of the row to exercise the slots.
-        const passes = (v: unknown) => typeof v === 'number' && v > threshold;
+      fc.constantFrom<number[]>([1], [0, 1], [1, 0]),
+      async (fields, threshold, ascending, condSlots) => {
+        // Never true when every condition value is null, as select-raw requires.
+        const passes = (values: readonly unknown[]) => values.some((v) => typeof v === 'number' && v > threshold);
         const cursors = () => fields.map(([pts, cuts]) => arrayCursor(pts, cuts, ascending));
-        const expected = (await all(new RowReader(cursors(), ascending))).filter((r) => passes(r.values[1]));
+        const expected = (await all(new RowReader(cursors(), ascending))).filter((r) => passes(condSlots.map((k) => r.values[k])));
         const c = cursors();
-        const others = c.filter((_, k) => k !== 1);
-        const slots = fields.map((_, k) => k).filter((k) => k !== 1);
-        const got = await all(new FilteredRowReader([c[1]!], [1], others, slots, fields.length, ascending, (row) => passes(row.values[0])));
-        assert.deepEqual(got, expected);
+        const otherSlots = fields.map((_, k) => k).filter((k) => !condSlots.includes(k));
+        const reader = new FilteredRowReader(condSlots.map((k) => c[k]!), condSlots, otherSlots.map((k) => c[k]!), otherSlots, fields.length, ascending, passes);
+        assert.deepEqual(await all(reader), expected);
       },
     ),
     { numRuns: 200 },

@@ -19,8 +19,10 @@ interface Head {
 }
 
 export class FilteredRowReader {
-  private readonly cond: RowReader;
+  /** Several condition fields are joined by time; a single one is scanned in its batches. */
+  private readonly cond: RowReader | Head;
   private readonly others: Head[];
+  private readonly one: Scalar[] = [null];
 
   constructor(
     condCursors: readonly Cursor[],
@@ -30,18 +32,45 @@ export class FilteredRowReader {
     private readonly otherSlots: readonly number[],
     private readonly width: number,
     private readonly ascending: boolean,
-    /** The WHERE on a condition row (values in condCursors order). */
-    private readonly passes: (row: Row) => boolean,
+    /** The WHERE on the condition fields' values (in condCursors order) of one row. */
+    private readonly passes: (values: readonly Scalar[]) => boolean,
   ) {
-    this.cond = new RowReader(condCursors, ascending);
-    this.others = otherCursors.map((cursor) => ({ cursor, batch: null, i: 0, done: false }));
+    this.cond = condCursors.length === 1 ? head(condCursors[0]!) : new RowReader(condCursors, ascending);
+    this.others = otherCursors.map(head);
+  }
+
+  /** The next condition row that passes. */
+  private async nextPassing(): Promise<Row | null> {
+    const cond = this.cond;
+    if (cond instanceof RowReader) {
+      for (let row = await cond.next(); row; row = await cond.next()) if (this.passes(row.values)) return row;
+      return null;
+    }
+    const one = this.one;
+    for (;;) {
+      const b = cond.batch;
+      if (!b || cond.i >= b.offsets.length) {
+        if (cond.done) return null;
+        cond.batch = await cond.cursor.next();
+        cond.i = 0;
+        if (!cond.batch) cond.done = true;
+        continue;
+      }
+      const n = b.offsets.length;
+      for (let i = cond.i; i < n; i++) {
+        one[0] = cellAt(b.column, i);
+        if (!this.passes(one)) continue;
+        cond.i = i + 1;
+        return { time: b.base + BigInt(b.offsets[i]!), values: [one[0]] };
+      }
+      cond.i = n;
+    }
   }
 
   async next(): Promise<Row | null> {
     for (;;) {
-      const row = await this.cond.next();
+      const row = await this.nextPassing();
       if (!row) return null;
-      if (!this.passes(row)) continue;
       const values = new Array<Scalar>(this.width).fill(null);
       this.condSlots.forEach((slot, k) => (values[slot] = row.values[k]!));
       for (let k = 0; k < this.others.length; k++) values[this.otherSlots[k]!] = await this.valueAt(this.others[k]!, row.time);
@@ -81,7 +110,12 @@ export class FilteredRowReader {
   }
 
   close(): void {
-    this.cond.close();
+    if (this.cond instanceof RowReader) this.cond.close();
+    else this.cond.cursor.close();
     for (const h of this.others) h.cursor.close();
   }
+}
+
+function head(cursor: Cursor): Head {
+  return { cursor, batch: null, i: 0, done: false };
 }

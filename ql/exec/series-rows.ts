@@ -7,7 +7,7 @@
  */
 import type { Expr } from '../ast/nodes.js';
 import { isTag } from '../plan/projection.js';
-import { evaluate, type EvalTypes } from './eval.js';
+import { evaluate, type EvalTypes, type RowScope } from './eval.js';
 import { FilteredRowReader } from './filtered-row-reader.js';
 import { RowReader, type Row } from './row-reader.js';
 import type { SelectPlan } from './select-plan.js';
@@ -57,6 +57,24 @@ export function plainReference(
   return (values) => values[i] ?? null;
 }
 
+/** A RowScope over a series' tags and the condition fields' values of the row under test. */
+function condScope(schema: SelectPlan['schema'], tags: Readonly<Record<string, string>>, condFields: readonly string[], values: () => readonly Scalar[]): RowScope {
+  const slotOf = new Map<string, number | string | null>(); // by name and hint: field slot, or the tag's value
+  return {
+    time: 0n,
+    lookup: (name, hint) => {
+      const key = hint === null ? name : `${name}::${hint}`;
+      let slot = slotOf.get(key);
+      if (slot === undefined) {
+        slot = isTag(name, hint, schema) ? (tags[name] ?? null) : condFields.indexOf(name);
+        slotOf.set(key, slot);
+      }
+      if (typeof slot !== 'number') return slot;
+      return slot < 0 ? null : (values()[slot] ?? null);
+    },
+  };
+}
+
 export function openSeriesRows(
   g: { readonly plan: SelectPlan; readonly source: MeasurementSource; readonly rowFilter: Expr | null },
   ref: SeriesRef,
@@ -68,21 +86,16 @@ export function openSeriesRows(
 ): RowSource {
   const { plan, source, rowFilter } = g;
   const cursor = (f: string) => source.cursor(ref, f, plan.time.min, plan.time.max, plan.ascending);
-  const tags = ref.tags;
-  const scopeOf = (time: bigint, value: (k: number) => Row['values'][number]) => ({
-    time,
-    lookup: (name: string, hint: string | null) => {
-      if (isTag(name, hint, plan.schema)) return tags[name] ?? null;
-      const k = condFields.indexOf(name);
-      return k < 0 ? null : value(k);
-    },
-  });
+  // One scope for every row of the series: `current` holds the condition values being tested.
+  // The WHERE reads no time (readsOnlyRow), so the scope's time is never looked at.
+  let current: readonly Scalar[] = [];
+  const scope = condScope(plan.schema, ref.tags, condFields, () => current);
   if (
     !rowFilter ||
     condFields.length === 0 ||
     condFields.length === fields.length ||
     !readsOnlyRow(rowFilter) ||
-    evaluate(rowFilter, scopeOf(0n, () => null), types) === true
+    evaluate(rowFilter, scope, types) === true
   ) {
     return new RowReader(fields.map(cursor), plan.ascending);
   }
@@ -94,6 +107,9 @@ export function openSeriesRows(
     others.map((f) => fields.indexOf(f)),
     fields.length,
     plan.ascending,
-    (row) => evaluate(rowFilter, scopeOf(row.time, (k) => row.values[k] ?? null), types) === true,
+    (values) => {
+      current = values;
+      return evaluate(rowFilter, scope, types) === true;
+    },
   );
 }
