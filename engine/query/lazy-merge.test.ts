@@ -72,3 +72,20 @@ test('cursors over files + cache + tombstones equal the model, both directions, 
     { numRuns: 25 },
   );
 });
+
+test('a point overwritten in the cache wins over its flushed value when an older file lacks the series', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'strata-cache-priority-'));
+  const engine = await Engine.open(engineOptions({ walDir: join(root, 'wal'), metaDir: join(root, 'meta'), dataDir: join(root, 'data'), flushIntervalSec: 0 }));
+  try {
+    await engine.catalog.createDatabase('db');
+    await engine.write({ db: 'db', precision: 's', body: Buffer.from('m,host=b v=1i 10') });
+    await engine.flush(); // file 0 lacks host=a
+    await engine.write({ db: 'db', precision: 's', body: Buffer.from('m,host=a v=1i 10') });
+    await engine.flush(); // file 1: host=a, priority 1 with a gap below
+    await engine.write({ db: 'db', precision: 's', body: Buffer.from('m,host=a v=2i 10') }); // cache
+    for (const ascending of [true, false]) assert.deepEqual(await readFirst(engine, ascending, Infinity), [[10n * SEC, 2]]);
+  } finally {
+    await engine.close();
+    await rm(root, { recursive: true, force: true });
+  }
+});
