@@ -1,13 +1,14 @@
 /**
  * The TSM sources of one shard for a cursor: pins the shard's current files (released when
- * the cursor leaves the shard) and makes one TsmRun per file holding the key, oldest file
- * first so newer files win duplicate timestamps.
+ * the cursor leaves the shard) and makes one run per file overlapping the range, ranked by the
+ * file's age so newer files win duplicate timestamps. A file's index is searched for the key
+ * only when the merge reaches the file's time range (DeferredRun).
  */
 import { fieldKey } from '../cache/cache.js';
 import type { FieldType } from '../point.js';
 import type { Shard } from '../shard/shard.js';
 import type { CursorRequest } from './cursor.js';
-import type { SortedRun } from './run.js';
+import type { RunBlock, SortedRun } from './run.js';
 import { TsmRun } from './tsm-run.js';
 import type { TombstoneFilter } from '../tombstone/filter.js';
 import { fileGeneration } from '../tombstone/tombstones.js';
@@ -15,8 +16,32 @@ import { fileGeneration } from '../tombstone/tombstones.js';
 /** Tombstone ranges as offsets from the shard base, clipped to the safe-integer range. */
 function hiddenOffsets(filter: TombstoneFilter, shard: Shard, req: CursorRequest, path: string): [number, number][] {
   const ranges = filter.hidden(shard, req.seriesKey, req.field, fileGeneration(path));
-  const clip = (x: bigint) => (x < 0n ? -1 : x > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(x));
-  return ranges.map(([lo, hi]) => [clip(lo - shard.baseNs), clip(hi - shard.baseNs)]);
+  return ranges.map(([lo, hi]) => [offsetOf(lo - shard.baseNs), offsetOf(hi - shard.baseNs)]);
+}
+
+/**
+ * A file's run whose key lookup (and tombstone check) waits until the merge reaches the
+ * file's time range: a query that stops early (`ORDER BY time DESC LIMIT 1`) never searches
+ * the indexes of the older files.
+ */
+class DeferredRun implements SortedRun {
+  private run: SortedRun | null | undefined;
+
+  constructor(
+    private readonly open: () => SortedRun | null,
+    readonly startBound: number,
+    readonly priority: number,
+  ) {}
+
+  next(): Promise<RunBlock | null> {
+    if (this.run === undefined) this.run = this.open();
+    return this.run ? this.run.next() : Promise.resolve(null);
+  }
+
+  close(): void {
+    this.run?.close();
+    this.run = null;
+  }
 }
 
 export function tsmRuns(
@@ -32,10 +57,17 @@ export function tsmRuns(
   const key = fieldKey(req.seriesKey, req.field);
   const runs: SortedRun[] = [];
   snap.files.forEach((reader, i) => {
-    if (reader.type(key) !== type) return;
-    const hidden = filter.isClean(shard) ? [] : hiddenOffsets(filter, shard, req, reader.path);
-    const run = new TsmRun(reader, key, shard.baseNs, minOff, maxOff, req.ascending, i, hidden);
-    if (!run.isEmpty) runs.push(run);
+    const range = reader.timeRange;
+    const first = Math.max(minOff, offsetOf(range.min - shard.baseNs));
+    const last = Math.min(maxOff, offsetOf(range.max - shard.baseNs));
+    if (first > last) return; // the file holds nothing in the range
+    const open = () => {
+      if (reader.type(key) !== type) return null;
+      const hidden = filter.isClean(shard) ? [] : hiddenOffsets(filter, shard, req, reader.path);
+      const run = new TsmRun(reader, key, shard.baseNs, minOff, maxOff, req.ascending, i, hidden);
+      return run.isEmpty ? null : run;
+    };
+    runs.push(new DeferredRun(open, req.ascending ? first : last, i));
   });
   let released = false;
   return {
@@ -46,4 +78,9 @@ export function tsmRuns(
       void snap.release().catch(() => undefined);
     },
   };
+}
+
+/** A time relative to the shard base as a number, clamped to what offsets can be. */
+function offsetOf(rel: bigint): number {
+  return rel < 0n ? -1 : rel > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(rel);
 }

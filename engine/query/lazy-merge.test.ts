@@ -14,8 +14,8 @@ import { engineOptions } from '../options.js';
 
 const SEC = 1_000_000_000n;
 
-async function readFirst(engine: Engine, ascending: boolean, limit: number): Promise<[bigint, unknown][]> {
-  const cursor = engine.cursor({ db: 'db', rp: 'autogen', measurement: 'm', seriesKey: 'm,host=a', field: 'v', startNs: 0n, endNs: 100_000n * SEC, ascending });
+async function readFirst(engine: Engine, ascending: boolean, limit: number, startNs = 0n, endNs = 100_000n * SEC): Promise<[bigint, unknown][]> {
+  const cursor = engine.cursor({ db: 'db', rp: 'autogen', measurement: 'm', seriesKey: 'm,host=a', field: 'v', startNs, endNs, ascending });
   const out: [bigint, unknown][] = [];
   try {
     for (let b = await cursor.next(); b && out.length < limit; b = await cursor.next()) {
@@ -35,7 +35,7 @@ const step = fc.oneof(
 test('cursors over files + cache + tombstones equal the model, both directions, with and without a limit', async () => {
   let version = 0;
   await fc.assert(
-    fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 3000 }), async (steps, limit) => {
+    fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 3000 }), fc.integer({ min: 0, max: 9000 }), fc.integer({ min: 0, max: 9000 }), async (steps, limit, a, b) => {
       const root = await mkdtemp(join(tmpdir(), 'strata-lazy-merge-'));
       const engine = await Engine.open(engineOptions({ walDir: join(root, 'wal'), metaDir: join(root, 'meta'), dataDir: join(root, 'data'), flushIntervalSec: 0 }));
       try {
@@ -63,6 +63,9 @@ test('cursors over files + cache + tombstones equal the model, both directions, 
           const all = [...model.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1) * (ascending ? 1 : -1));
           assert.deepEqual(await readFirst(engine, ascending, Infinity), all);
           assert.deepEqual(await readFirst(engine, ascending, limit), all.slice(0, limit));
+          const [lo, hi] = [BigInt(Math.min(a, b)) * SEC, BigInt(Math.max(a, b)) * SEC];
+          const inRange = all.filter(([t]) => t >= lo && t <= hi);
+          assert.deepEqual(await readFirst(engine, ascending, limit, lo, hi), inRange.slice(0, limit));
         }
       } finally {
         await engine.close();
