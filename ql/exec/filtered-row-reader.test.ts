@@ -29,6 +29,25 @@ const seriesArb = fc
   .uniqueArray(fc.integer({ min: 0, max: 5000 }), { maxLength: 300 })
   .map((ts) => ts.sort((a, b) => a - b).map((t) => [t, (t * 7919) % 100] as [number, number]));
 
+test('RowReader joins fields by time across batches of different bases, both directions', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(fc.tuple(seriesArb, fc.array(fc.nat(300), { maxLength: 4 })), { minLength: 1, maxLength: 4 }), fc.boolean(), async (fields, ascending) => {
+      const model = new Map<number, (number | null)[]>();
+      fields.forEach(([pts], k) => {
+        for (const [t, v] of pts) {
+          const row = model.get(t) ?? fields.map(() => null);
+          row[k] = v;
+          model.set(t, row);
+        }
+      });
+      const expected = [...model.entries()].sort((a, b) => (ascending ? a[0] - b[0] : b[0] - a[0])).map(([t, values]) => ({ time: BigInt(t), values }));
+      const got = await all(new RowReader(fields.map(([pts, cuts]) => arrayCursor(pts, cuts, ascending)), ascending));
+      assert.deepEqual(got, expected);
+    }),
+    { numRuns: 200 },
+  );
+});
+
 test('condition-first rows equal joined rows filtered afterwards, one or two condition fields, any batching, both directions', async () => {
   await fc.assert(
     fc.asyncProperty(
