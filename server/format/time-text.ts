@@ -1,14 +1,14 @@
 /**
  * RFC 3339 row times for result bodies, byte-identical to `rfc3339Nano` but without a Date
- * per row: rows of a series are close in time, so the `YYYY-MM-DDTHH:MM:` prefix of the last
- * minute seen is kept and only seconds and the fraction are formatted.
+ * per row: rows of a series are close in time, so the `YYYY-MM-DDTHH:` prefix of the last
+ * hour seen is kept and only minutes, seconds and the fraction are formatted.
  */
 import { rfc3339NanoInZone } from './epoch.js';
 
 const NS_PER_SEC = 1_000_000_000n;
 
 export class Rfc3339Cache {
-  private minute = NaN;
+  private hour = NaN;
   private prefix = '';
 
   /** The same text as rfc3339Nano(ns). */
@@ -20,14 +20,17 @@ export class Rfc3339Cache {
       sec -= 1n;
     }
     const s = Number(sec);
-    const minute = Math.floor(s / 60);
-    if (minute !== this.minute) {
-      const iso = new Date(minute * 60_000).toISOString();
-      this.prefix = iso.slice(0, iso.lastIndexOf(':') + 1);
-      this.minute = minute;
+    const hour = Math.floor(s / 3600);
+    if (hour !== this.hour) {
+      // The hour start is in Date's range whenever the time is (its limit, 8.64e15 ms, is a whole hour).
+      const iso = new Date(hour * 3_600_000).toISOString();
+      this.prefix = iso.slice(0, iso.indexOf('T') + 4);
+      this.hour = hour;
     }
-    const ss = s - minute * 60;
-    const text = this.prefix + (ss < 10 ? '0' : '') + ss;
+    const inHour = s - hour * 3600;
+    const mm = Math.floor(inHour / 60);
+    const ss = inHour - mm * 60;
+    const text = this.prefix + (mm < 10 ? '0' : '') + mm + (ss < 10 ? ':0' : ':') + ss;
     if (frac === 0) return text + 'Z';
     return `${text}.${fraction(frac)}Z`;
   }
