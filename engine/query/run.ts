@@ -48,6 +48,16 @@ export function clipBlock(block: RunBlock, minOff: number, maxOff: number, ascen
 }
 
 /**
+ * clipBlock for a block the caller owns (freshly decoded): when it is wholly in range and
+ * ascending it is handed out as it is, without the copy clipBlock makes.
+ */
+export function clipOwnedBlock(block: RunBlock, minOff: number, maxOff: number, ascending: boolean): RunBlock | null {
+  const n = block.offsets.length;
+  if (ascending && n > 0 && block.offsets[0]! >= minOff && block.offsets[n - 1]! <= maxOff) return block;
+  return clipBlock(block, minOff, maxOff, ascending);
+}
+
+/**
  * Cache entries change under concurrent writes and deletes, so the clipped range is copied
  * when the run is created; the copy is one block.
  */

@@ -7,7 +7,7 @@
 import { decodeBlock } from '../encoding/block.js';
 import type { BlockEntry } from '../tsm/block-index.js';
 import type { TsmReader } from '../tsm/reader.js';
-import { clipBlock, type RunBlock, type SortedRun } from './run.js';
+import { clipOwnedBlock, type RunBlock, type SortedRun } from './run.js';
 import { ColumnBuilder } from './column-builder.js';
 
 /** Rows of `block` outside every hidden range. */
@@ -61,7 +61,7 @@ export class TsmRun implements SortedRun {
     while (this.i < this.entries.length) {
       const entry = this.entries[this.i++]!;
       const bytes = await this.reader.readBlock(this.key, entry);
-      const clipped = clipBlock(decodeBlock(bytes, this.baseNs), this.minOff, this.maxOff, this.ascending);
+      const clipped = clipOwnedBlock(decodeBlock(bytes, this.baseNs), this.minOff, this.maxOff, this.ascending);
       const visible = clipped && this.hidden.length > 0 ? dropHidden(clipped, this.hidden) : clipped;
       if (visible && visible.offsets.length > 0) return visible;
     }
