@@ -8,6 +8,7 @@
 import type { Expr } from '../ast/nodes.js';
 import { isTag } from '../plan/projection.js';
 import { evaluate, type EvalTypes, type RowScope } from './eval.js';
+import { compileCondition, type Resolve } from './compile-condition.js';
 import { FilteredRowReader } from './filtered-row-reader.js';
 import { RowReader, type Row } from './row-reader.js';
 import type { SelectPlan } from './select-plan.js';
@@ -57,20 +58,28 @@ export function plainReference(
   return (values) => values[i] ?? null;
 }
 
-/** A RowScope over a series' tags and the condition fields' values of the row under test. */
-function condScope(schema: SelectPlan['schema'], tags: Readonly<Record<string, string>>, condFields: readonly string[], values: () => readonly Scalar[]): RowScope {
-  const slotOf = new Map<string, number | string | null>(); // by name and hint: field slot, or the tag's value
+/** Where the WHERE's references of one series come from: a tag's value, or a condition field's slot. */
+function condResolve(schema: SelectPlan['schema'], tags: Readonly<Record<string, string>>, condFields: readonly string[]): Resolve {
+  const memo = new Map<string, ReturnType<Resolve>>();
+  return (name, hint) => {
+    const key = hint === null ? name : `${name}::${hint}`;
+    let r = memo.get(key);
+    if (!r) {
+      const slot = condFields.indexOf(name);
+      r = isTag(name, hint, schema) ? { value: tags[name] ?? null } : slot < 0 ? { value: null } : { slot };
+      memo.set(key, r);
+    }
+    return r;
+  };
+}
+
+/** A RowScope over the resolved references and the condition values of the row under test. */
+function condScope(resolve: Resolve, values: () => readonly Scalar[]): RowScope {
   return {
     time: 0n,
     lookup: (name, hint) => {
-      const key = hint === null ? name : `${name}::${hint}`;
-      let slot = slotOf.get(key);
-      if (slot === undefined) {
-        slot = isTag(name, hint, schema) ? (tags[name] ?? null) : condFields.indexOf(name);
-        slotOf.set(key, slot);
-      }
-      if (typeof slot !== 'number') return slot;
-      return slot < 0 ? null : (values()[slot] ?? null);
+      const r = resolve(name, hint);
+      return 'value' in r ? r.value : (values()[r.slot] ?? null);
     },
   };
 }
@@ -89,7 +98,8 @@ export function openSeriesRows(
   // One scope for every row of the series: `current` holds the condition values being tested.
   // The WHERE reads no time (readsOnlyRow), so the scope's time is never looked at.
   let current: readonly Scalar[] = [];
-  const scope = condScope(plan.schema, ref.tags, condFields, () => current);
+  const resolve = condResolve(plan.schema, ref.tags, condFields);
+  const scope = condScope(resolve, () => current);
   if (
     !rowFilter ||
     condFields.length === 0 ||
@@ -107,9 +117,10 @@ export function openSeriesRows(
     others.map((f) => fields.indexOf(f)),
     fields.length,
     plan.ascending,
-    (values) => {
-      current = values;
-      return evaluate(rowFilter, scope, types) === true;
-    },
+    compileCondition(rowFilter, resolve, types) ??
+      ((values) => {
+        current = values;
+        return evaluate(rowFilter, scope, types) === true;
+      }),
   );
 }
