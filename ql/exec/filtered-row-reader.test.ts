@@ -62,7 +62,12 @@ test('condition-first rows equal joined rows filtered afterwards, one or two con
         const expected = (await all(new RowReader(cursors(), ascending))).filter((r) => passes(condSlots.map((k) => r.values[k])));
         const c = cursors();
         const otherSlots = fields.map((_, k) => k).filter((k) => !condSlots.includes(k));
-        const reader = new FilteredRowReader(condSlots.map((k) => c[k]!), condSlots, otherSlots.map((k) => c[k]!), otherSlots, fields.length, ascending, passes);
+        // The other fields' cursors from a given time on, as the engine makes them.
+        const from = (k: number) => (t: bigint) => {
+          const [pts, cuts] = fields[k]!;
+          return arrayCursor(pts.filter(([pt]) => (ascending ? BigInt(pt) >= t : BigInt(pt) <= t)), cuts, ascending);
+        };
+        const reader = new FilteredRowReader(condSlots.map((k) => c[k]!), condSlots, otherSlots.map(from), otherSlots, fields.length, ascending, passes);
         assert.deepEqual(await all(reader), expected);
       },
     ),

@@ -1,9 +1,11 @@
 /**
  * Rows of ONE series for a raw SELECT whose WHERE reads only some of the fields: the
  * condition's fields are joined and tested first, and the other fields are looked up only at
- * the times that pass (each cursor is advanced by binary search inside its batches, whole
- * batches before the wanted time are skipped). `SELECT * ... WHERE usage_user > 90` thus joins
- * one column per row instead of ten. Same rows, in the same order, as RowReader followed by
+ * the times that pass. `SELECT * ... WHERE usage_user > 90` thus joins one column per row
+ * instead of ten, and reads the other nine only where rows pass: their cursors are opened at
+ * the first passing time and opened again at the next passing time whenever a batch is used
+ * up, so blocks between clusters of passing rows are never read (lookups inside a batch are
+ * binary searches). Same rows, in the same order, as RowReader followed by
  * the filter, provided the filter is never true on a row where every condition field is null
  * (select-raw checks that before choosing this reader).
  */
@@ -18,17 +20,27 @@ interface Head {
   done: boolean;
 }
 
+/** A field read at chosen times: `open(t)` makes its cursor from time t on, in cursor order. */
+interface SeekingHead {
+  readonly open: (fromNs: bigint) => Cursor;
+  cursor: Cursor | undefined;
+  batch: Batch | null;
+  i: number;
+  done: boolean;
+}
+
 export class FilteredRowReader {
   /** Several condition fields are joined by time; a single one is scanned in its batches. */
   private readonly cond: RowReader | Head;
-  private readonly others: Head[];
+  private readonly others: SeekingHead[];
   private readonly one: Scalar[] = [null];
 
   constructor(
     condCursors: readonly Cursor[],
     /** Row slot of each condition cursor's value. */
     private readonly condSlots: readonly number[],
-    otherCursors: readonly Cursor[],
+    /** The other fields' cursors, from a given time on. */
+    otherCursors: readonly ((fromNs: bigint) => Cursor)[],
     private readonly otherSlots: readonly number[],
     private readonly width: number,
     private readonly ascending: boolean,
@@ -36,7 +48,7 @@ export class FilteredRowReader {
     private readonly passes: (values: readonly Scalar[]) => boolean,
   ) {
     this.cond = condCursors.length === 1 ? head(condCursors[0]!) : new RowReader(condCursors, ascending);
-    this.others = otherCursors.map(head);
+    this.others = otherCursors.map((open) => ({ open, cursor: undefined, batch: null, i: 0, done: false }));
   }
 
   /** The next condition row that passes. */
@@ -79,11 +91,14 @@ export class FilteredRowReader {
   }
 
   /** The head's value at time t (null if it has none), leaving it at the first point not before t. */
-  private async valueAt(h: Head, t: bigint): Promise<Scalar> {
+  private async valueAt(h: SeekingHead, t: bigint): Promise<Scalar> {
     const s = this.ascending ? 1 : -1;
     for (;;) {
       if (!h.batch || h.i >= h.batch.offsets.length) {
+        // Times only move on in cursor order: nothing from an earlier start means nothing from t.
         if (h.done) return null;
+        h.cursor?.close();
+        h.cursor = h.open(t);
         h.batch = await h.cursor.next();
         h.i = 0;
         if (!h.batch) {
@@ -112,7 +127,7 @@ export class FilteredRowReader {
   close(): void {
     if (this.cond instanceof RowReader) this.cond.close();
     else this.cond.cursor.close();
-    for (const h of this.others) h.cursor.close();
+    for (const h of this.others) h.cursor?.close();
   }
 }
 

@@ -113,7 +113,7 @@ export function openSeriesRows(
   return new FilteredRowReader(
     condFields.map(cursor),
     condFields.map((f) => fields.indexOf(f)),
-    others.map(cursor),
+    others.map((f) => (from: bigint) => source.cursor(ref, f, plan.ascending ? from : plan.time.min, plan.ascending ? plan.time.max : from, plan.ascending)),
     others.map((f) => fields.indexOf(f)),
     fields.length,
     plan.ascending,
