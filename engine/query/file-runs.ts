@@ -10,6 +10,8 @@ import type { Shard } from '../shard/shard.js';
 import type { CursorRequest } from './cursor.js';
 import type { RunBlock, SortedRun } from './run.js';
 import { TsmRun } from './tsm-run.js';
+import type { BlockEntry } from '../tsm/block-index.js';
+import type { TsmReader } from '../tsm/reader.js';
 import type { TombstoneFilter } from '../tombstone/filter.js';
 import { fileGeneration } from '../tombstone/tombstones.js';
 
@@ -62,10 +64,10 @@ export function tsmRuns(
     const last = Math.min(maxOff, offsetOf(range.max - shard.baseNs));
     if (first > last) return; // the file holds nothing in the range
     const open = () => {
-      if (reader.type(key) !== type) return null;
+      const entries = blocksOf(reader, key, type, shard.baseNs + BigInt(minOff), shard.baseNs + BigInt(maxOff));
+      if (entries.length === 0) return null;
       const hidden = filter.isClean(shard) ? [] : hiddenOffsets(filter, shard, req, reader.path);
-      const run = new TsmRun(reader, key, shard.baseNs, minOff, maxOff, req.ascending, i, hidden);
-      return run.isEmpty ? null : run;
+      return new TsmRun(reader, key, entries, shard.baseNs, minOff, maxOff, req.ascending, i, hidden);
     };
     runs.push(new DeferredRun(open, req.ascending ? first : last, i));
   });
@@ -78,6 +80,15 @@ export function tsmRuns(
       void snap.release().catch(() => undefined);
     },
   };
+}
+
+/** Blocks of `key` overlapping [minNs, maxNs] when the file holds it with `type`: one index search. */
+function blocksOf(reader: TsmReader, key: string, type: FieldType, minNs: bigint, maxNs: bigint): BlockEntry[] {
+  const index = reader.index;
+  const k = index.findKey(key);
+  if (k < 0 || index.typeAt(k) !== type) return [];
+  const { start, end } = index.entryRangeAt(k, minNs, maxNs);
+  return Array.from({ length: end - start }, (_, j) => index.entryAt(k, start + j));
 }
 
 /** A time relative to the shard base as a number, clamped to what offsets can be. */

@@ -37,6 +37,8 @@ export class TsmRun implements SortedRun {
   constructor(
     private readonly reader: TsmReader,
     private readonly key: string,
+    /** The key's blocks overlapping the range, in time order (file-runs looks them up). */
+    entries: BlockEntry[],
     private readonly baseNs: bigint,
     private readonly minOff: number,
     private readonly maxOff: number,
@@ -45,7 +47,6 @@ export class TsmRun implements SortedRun {
     /** Hidden [min, max] offset ranges (tombstones), relative to baseNs. */
     private readonly hidden: readonly (readonly [number, number])[] = [],
   ) {
-    const entries = reader.entriesInRange(key, baseNs + BigInt(minOff), baseNs + BigInt(maxOff));
     this.entries = ascending ? entries : entries.reverse();
     this.startBound = startBoundOf(this.entries[0], baseNs, minOff, maxOff, ascending);
   }
