@@ -48,13 +48,20 @@ export function clipBlock(block: RunBlock, minOff: number, maxOff: number, ascen
 }
 
 /**
- * clipBlock for a block the caller owns (freshly decoded): when it is wholly in range and
- * ascending it is handed out as it is, without the copy clipBlock makes.
+ * clipBlock for a block the caller owns (freshly decoded): its arrays are cut with views and
+ * reversed in place instead of copied.
  */
 export function clipOwnedBlock(block: RunBlock, minOff: number, maxOff: number, ascending: boolean): RunBlock | null {
-  const n = block.offsets.length;
-  if (ascending && n > 0 && block.offsets[0]! >= minOff && block.offsets[n - 1]! <= maxOff) return block;
-  return clipBlock(block, minOff, maxOff, ascending);
+  const from = lowerBound(block.offsets, minOff);
+  const to = lowerBound(block.offsets, maxOff + 1, from);
+  if (from >= to) return null;
+  if (ascending && from === 0 && to === block.offsets.length) return block;
+  const offsets = block.offsets.subarray(from, to);
+  const column = sliceColumn(block.column, from, to);
+  if (ascending) return { offsets, column };
+  offsets.reverse();
+  (column.values as { reverse(): unknown }).reverse(); // views of the owned arrays (strings: a copy)
+  return { offsets, column };
 }
 
 /**
