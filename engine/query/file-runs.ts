@@ -59,9 +59,9 @@ export function tsmRuns(
   const key = fieldKey(req.seriesKey, req.field);
   const runs: SortedRun[] = [];
   snap.files.forEach((reader, i) => {
-    const range = reader.timeRange;
-    const first = Math.max(minOff, offsetOf(range.min - shard.baseNs));
-    const last = Math.min(maxOff, offsetOf(range.max - shard.baseNs));
+    const range = offsetRange(reader, shard.baseNs);
+    const first = Math.max(minOff, range[0]);
+    const last = Math.min(maxOff, range[1]);
     if (first > last) return; // the file holds nothing in the range
     const open = () => {
       const entries = blocksOf(reader, key, type, shard.baseNs + BigInt(minOff), shard.baseNs + BigInt(maxOff));
@@ -88,7 +88,21 @@ function blocksOf(reader: TsmReader, key: string, type: FieldType, minNs: bigint
   const k = index.findKey(key);
   if (k < 0 || index.typeAt(k) !== type) return [];
   const { start, end } = index.entryRangeAt(k, minNs, maxNs);
-  return Array.from({ length: end - start }, (_, j) => index.entryAt(k, start + j));
+  const out: BlockEntry[] = [];
+  for (let j = start; j < end; j++) out.push(index.entryAt(k, j));
+  return out;
+}
+
+/** A file's time range as offsets from its shard's base, worked out once per file (not per cursor). */
+const offsetRanges = new WeakMap<TsmReader, readonly [number, number, bigint]>();
+
+function offsetRange(reader: TsmReader, baseNs: bigint): readonly [number, number, bigint] {
+  let r = offsetRanges.get(reader);
+  if (!r || r[2] !== baseNs) {
+    const { min, max } = reader.timeRange;
+    offsetRanges.set(reader, (r = [offsetOf(min - baseNs), offsetOf(max - baseNs), baseNs]));
+  }
+  return r;
 }
 
 /** A time relative to the shard base as a number, clamped to what offsets can be. */
