@@ -29,22 +29,22 @@ export function rowsJson(rows: readonly (readonly Cell[])[], timeFirst: boolean,
   // Tag values repeat on every row of a series: quote each distinct string once.
   const quoted = new Map<string, string>();
   const parts = new Array<string>(rows.length);
+  const cells: string[] = [];
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r]!;
-    let out = '[';
+    cells.length = row.length;
     for (let i = 0; i < row.length; i++) {
       const c = row[i]!;
-      if (i > 0) out += ',';
       if (typeof c === 'string') {
         let q = quoted.get(c);
         if (q === undefined) quoted.set(c, (q = JSON.stringify(c)));
-        out += q;
+        cells[i] = q;
       } else if (i === 0 && timeFirst && typeof c === 'bigint') {
         const t = time(c);
-        out += typeof t === 'string' ? '"' + t + '"' : t.toString();
-      } else out += cellJson(c);
+        cells[i] = typeof t === 'string' ? '"' + t + '"' : t.toString();
+      } else cells[i] = cellJson(c);
     }
-    parts[r] = out + ']';
+    parts[r] = '[' + cells.join(',') + ']';
   }
   return '[' + parts.join(',') + ']';
 }
