@@ -103,16 +103,20 @@ export function stringify(v: J, pretty: boolean, indent = ''): string {
       return v ? 'true' : 'false';
   }
   const inner = indent + '    ';
+  // Pieces are concatenated, not joined: the rows' text (large) is then copied once, when the
+  // body is encoded, instead of once per nesting level.
+  const sep = pretty ? `,\n${inner}` : ',';
+  const wrap = (open: string, body: string, close: string) => (pretty ? `${open}\n${inner}${body}\n${indent}${close}` : open + body + close);
   if (Array.isArray(v)) {
     if (v.length === 0) return '[]';
-    const parts = v.map((x) => stringify(x, pretty, inner));
-    return pretty ? `[\n${inner}${parts.join(`,\n${inner}`)}\n${indent}]` : `[${parts.join(',')}]`;
+    let body = '';
+    for (let i = 0; i < v.length; i++) body += (i > 0 ? sep : '') + stringify(v[i]!, pretty, inner);
+    return wrap('[', body, ']');
   }
-  const parts: string[] = [];
+  let body = '';
   for (const [k, x] of Object.entries(v)) {
     if (x === undefined) continue;
-    parts.push(`${JSON.stringify(k)}:${pretty ? ' ' : ''}${stringify(x, pretty, inner)}`);
+    body += (body === '' ? '' : sep) + JSON.stringify(k) + (pretty ? ': ' : ':') + stringify(x, pretty, inner);
   }
-  if (parts.length === 0) return '{}';
-  return pretty ? `{\n${inner}${parts.join(`,\n${inner}`)}\n${indent}}` : `{${parts.join(',')}}`;
+  return body === '' ? '{}' : wrap('{', body, '}');
 }
