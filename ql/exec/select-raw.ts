@@ -115,12 +115,13 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
         },
       });
       if (g.rowFilter && evaluate(g.rowFilter, scoped(), types) !== true) continue;
-      const cells: Cell[] = [row.time];
+      const cells = new Array<Cell>(columns.length + 1);
+      cells[0] = row.time;
       let any = false;
       for (let i = 0; i < columns.length; i++) {
         const p = plain[i];
         const v = p ? p(row.values, tags) : evaluate(columns[i]!.expr, scoped(), types);
-        cells.push(v);
+        cells[i + 1] = v;
         if (v !== null && readsField[i]) any = true;
       }
       if (!any || transformMissing) continue;
