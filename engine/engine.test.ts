@@ -103,3 +103,28 @@ test('with rejectWritesBeyondRetention, points older than the policy keeps are r
   assert.deepEqual((await readSeries(engine, { db: 'db', measurement: 'm', seriesKey: 'm', field: 'v' })).map((r) => r[1]), [2]);
   await engine.close();
 });
+
+test('concurrent first writes to a database share one open: every point is visible, flushed and kept', async () => {
+  const { root, engine } = await open();
+  await engine.catalog.createDatabase('db');
+  // Eight bodies race through the database's first open (nothing has opened it yet).
+  const writes = [];
+  for (let w = 0; w < 8; w++) {
+    const lines = [];
+    for (let i = 0; i < 50; i++) lines.push(`m,w=${w} v=${i} ${i + 1}`);
+    writes.push(engine.write({ db: 'db', precision: 's', body: body(lines.join('\n')) }));
+  }
+  await Promise.all(writes);
+  const countAll = async (e: Engine): Promise<number> => {
+    let n = 0;
+    for (let w = 0; w < 8; w++) n += (await readSeries(e, { db: 'db', measurement: 'm', seriesKey: `m,w=${w}`, field: 'v' })).length;
+    return n;
+  };
+  assert.equal(await countAll(engine), 400);
+  await engine.flush();
+  assert.equal(await countAll(engine), 400);
+  await engine.close();
+  const again = (await open(root)).engine;
+  assert.equal(await countAll(again), 400);
+  await again.close();
+});

@@ -48,6 +48,12 @@ export interface EngineState {
 export class Engine {
   readonly state: EngineState = { readOnly: false, stopping: false };
   private readonly databases = new Map<string, Database>();
+  /**
+   * Opens in flight: concurrent first writes to a database must share one Database. Two opens
+   * would give two indexes and two sets of shard caches, and points cached in the one that lost
+   * the race were invisible to queries and never flushed (the WAL was truncated under them).
+   */
+  private readonly opening = new Map<string, Promise<Database>>();
   private pendingWrites = 0;
   private idle: (() => void)[] = [];
   /** Highest WAL sequence applied to the caches (every lower one is applied too: WAL order). */
@@ -145,21 +151,35 @@ export class Engine {
     for (const info of this.catalog.databases()) await this.openDatabase(info.name);
   }
 
-  private async openDatabase(name: string): Promise<Database> {
-    let db = this.databases.get(name);
-    if (!db) {
-      db = await Database.open(this.options.dataDir, name, this.options.cardinality, this.options.logger);
-      const rps = this.catalog.database(name)?.rps.map((r) => r.name) ?? [];
-      await loadShards(db, rps, this.options.logger, this.blockCache);
-      // Generations handed out as tombstone marks were never written to disk: keep new files above them.
-      for (const set of db.shardSets.values()) {
-        for (const shard of set.shards) {
-          shard.generationFloor = this.tombstones.markFloor(shard);
-          shard.files?.reserveBelow(shard.generationFloor);
-        }
-      }
-      this.databases.set(name, db);
+  private openDatabase(name: string): Promise<Database> {
+    const open = this.databases.get(name);
+    if (open) return Promise.resolve(open);
+    let pending = this.opening.get(name);
+    if (!pending) {
+      pending = this.loadDatabase(name).finally(() => this.opening.delete(name));
+      this.opening.set(name, pending);
     }
+    return pending;
+  }
+
+  private async loadDatabase(name: string): Promise<Database> {
+    const db = await Database.open(this.options.dataDir, name, this.options.cardinality, this.options.logger);
+    const rps = this.catalog.database(name)?.rps.map((r) => r.name) ?? [];
+    await loadShards(db, rps, this.options.logger, this.blockCache);
+    if (!this.catalog.database(name)) {
+      // Dropped while we were opening it: syncDatabases has already run, so clean up here.
+      for (const set of db.shardSets.values()) for (const shard of set.shards) await shard.close();
+      await db.close();
+      throw new DatabaseNotFoundError(name);
+    }
+    // Generations handed out as tombstone marks were never written to disk: keep new files above them.
+    for (const set of db.shardSets.values()) {
+      for (const shard of set.shards) {
+        shard.generationFloor = this.tombstones.markFloor(shard);
+        shard.files?.reserveBelow(shard.generationFloor);
+      }
+    }
+    this.databases.set(name, db);
     return db;
   }
 

@@ -15,6 +15,7 @@ export { parseDuration, formatDuration, goDurationString, NS } from './ast/durat
 export { compileRegex } from './ast/regex.js';
 export { quoteIdent, quoteString, isKeyword } from './ast/keywords.js';
 export type * from './result.js';
+export { hasTimeColumn } from './result.js';
 export { executeStatements, type MetaExecutor } from './exec/executor.js';
 export type { QueryContext, QueryUser, StatementOutput, SeriesSink } from './exec/context.js';
 export { zoneOffsetNs } from './exec/zone.js';

@@ -1,7 +1,7 @@
 /**
  * What the executor produces and the server serialises: one StatementResult per statement,
- * each with series of rows. When `columns[0] === 'time'`, cell 0 of every row is the row
- * time as a bigint of ns (formatted per `epoch` by the server). Integers beyond 2^53 are
+ * each with series of rows. When `columns[0] === 'time'` (or `timeColumn` is set: the time
+ * column under an alias), cell 0 of every row is the row time as a bigint of ns (formatted per `epoch` by the server). Integers beyond 2^53 are
  * bigint so they print exactly; other numbers are JS numbers.
  */
 export type Cell = number | bigint | string | boolean | null;
@@ -10,9 +10,18 @@ export interface ResultSeries {
   readonly name?: string;
   readonly tags?: Readonly<Record<string, string>>;
   readonly columns: readonly string[];
+  /** Column 0 is the row time although it is not named `time` (`SELECT time AS t, ...`). */
+  readonly timeColumn?: boolean;
+  /** Columns holding tag values (raw SELECT); a subquery over this result keeps them out of `count(*)`. */
+  readonly tagColumns?: readonly string[];
   readonly values: readonly (readonly Cell[])[];
   /** Set on all but the last chunk of a series split by chunk_size. */
   readonly partial?: boolean;
+}
+
+/** Is cell 0 of each row the row time (a bigint of ns)? */
+export function hasTimeColumn(s: ResultSeries): boolean {
+  return s.timeColumn === true || s.columns[0] === 'time';
 }
 
 export interface ResultMessage {

@@ -53,10 +53,10 @@ describe('server app', { timeout: 20_000 }, () => {
     assert.notEqual(a.headers['request-id'], b.headers['request-id']);
   });
 
-  it('GET /ping?verbose=true answers 200 with the version', async () => {
+  it('GET /ping?verbose=true is 204 too (1.6.7)', async () => {
     const res = await request(srv.port, { path: '/ping?verbose=true' });
-    assert.equal(res.status, 200);
-    assert.deepEqual(JSON.parse(res.text), { version: SERVICE_VERSION });
+    assert.equal(res.status, 204);
+    assert.equal(res.text, '');
   });
 
   it('/health is 200 pass, and 503 fail when read-only or stopping', async () => {
@@ -104,8 +104,29 @@ describe('server app', { timeout: 20_000 }, () => {
     assert.equal(res.status, 405);
     assert.equal(res.text, 'Method Not Allowed\n');
     assert.match(String(res.headers['content-type']), /^text\/plain/);
-    assert.equal(res.headers['allow'], 'POST');
+    assert.equal(res.headers['allow'], 'OPTIONS, POST');
     assertCommonHeaders(res);
+  });
+
+  it('PUT /query is 405 with Allow; OPTIONS /query and /write are 200 (CORS preflight)', async () => {
+    const put = await request(srv.port, { method: 'PUT', path: '/query?q=SHOW+DATABASES' });
+    assert.equal(put.status, 405);
+    assert.equal(put.headers['allow'], 'OPTIONS, GET, POST');
+    for (const path of ['/query', '/write']) {
+      const res = await request(srv.port, { method: 'OPTIONS', path, headers: { origin: 'http://dash.example' } });
+      assert.equal(res.status, 200, path);
+      assert.equal(res.headers['access-control-allow-origin'], 'http://dash.example');
+      assert.equal(res.headers['access-control-allow-methods'], 'DELETE, GET, OPTIONS, POST, PUT');
+    }
+  });
+
+  it('a request with an Origin gets 1.x CORS headers; one without gets none', async () => {
+    const withOrigin = await request(srv.port, { path: '/ping', headers: { origin: 'http://dash.example' } });
+    assert.equal(withOrigin.headers['access-control-allow-origin'], 'http://dash.example');
+    assert.equal(withOrigin.headers['access-control-expose-headers'], 'Date, X-InfluxDB-Version, X-InfluxDB-Build');
+    assert.match(String(withOrigin.headers['access-control-allow-headers']), /Authorization/);
+    const without = await request(srv.port, { path: '/ping' });
+    assert.equal(without.headers['access-control-allow-origin'], undefined);
   });
 
   it('other methods on /ping and /health are 405 with Allow', async () => {

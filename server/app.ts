@@ -114,8 +114,10 @@ export async function startServer(
       inFlight++;
       const method = req.getMethod();
       const url = req.getUrl();
+      const origin = req.getHeader('origin');
       const started = performance.now();
       return new Reply(res, {
+        origin,
         onFinish(status) {
           inFlight--;
           const ms = Math.round((performance.now() - started) * 10) / 10;

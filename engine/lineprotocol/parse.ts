@@ -156,7 +156,8 @@ export function parseLineProtocolText(s: string, opts: ParseOptions): ParseResul
     let fp = sp + 1;
     while (fp < le && isBlank(s.charCodeAt(fp))) fp++;
     if (fp >= le) {
-      errors.push({ line: s.slice(ls, le), reason: 'missing fields' });
+      // A key and a separator but no fields: 1.x's scanner reports the empty field set this way.
+      errors.push({ line: s.slice(ls, le), reason: 'invalid field format' });
       continue;
     }
     const fields: Field[] = [];

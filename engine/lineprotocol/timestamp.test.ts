@@ -37,7 +37,7 @@ test('property: parseTimestamp agrees with exact BigInt arithmetic in every prec
       if (v < -(2n ** 63n) || v >= 2n ** 63n) {
         assert.equal(err, `strconv.ParseInt: parsing "${text}": value out of range`);
       } else if (want === null) {
-        assert.match(err ?? '', /^time -?\d+ is outside the range \[-?\d+, -?\d+\]$/);
+        assert.match(err ?? '', /^time outside range -9223372036854775806 - 9223372036854775806$/);
       } else {
         assert.equal(err, null);
         assert.deepEqual(out, want);
@@ -53,7 +53,7 @@ test('parseTimestamp: padded digits and text beyond int64', () => {
   assert.deepEqual(out, { sec: 0, nsec: 1500 });
   assert.equal(parseTimestamp('9223372036854775808', 0, 19, 'ns', out), 'strconv.ParseInt: parsing "9223372036854775808": value out of range');
   assert.equal(parseTimestamp('-9223372036854775809', 0, 20, 'h', out), 'strconv.ParseInt: parsing "-9223372036854775809": value out of range');
-  assert.equal(parseTimestamp('-9223372036854775806', 0, 20, 'us', out), 'time -9223372036854775806 is outside the range [-9223372036854775, 9223372036854775]');
+  assert.equal(parseTimestamp('-9223372036854775806', 0, 20, 'us', out), 'time outside range -9223372036854775806 - 9223372036854775806');
 });
 
 test('truncateToPrecision rounds down, also before 1970', () => {

@@ -87,6 +87,9 @@ export function parseTimestamp(s: string, start: number, end: number, precision:
   return null;
 }
 
+/** 1.6's text for a timestamp outside [MinNanoTime, MaxNanoTime], whatever the precision. */
+const OUT_OF_RANGE = `time outside range ${MIN_NANO} - ${MAX_NANO}`;
+
 /** Exact path for long or out-of-range timestamps; mirrors strconv.ParseInt + SafeCalcTime. */
 function slowTimestamp(text: string, unit: Unit, out: TimeSlot): string | null {
   if (!/^-?[0-9]+$/.test(text)) return `strconv.ParseInt: parsing ${JSON.stringify(text)}: invalid syntax`;
@@ -97,11 +100,11 @@ function slowTimestamp(text: string, unit: Unit, out: TimeSlot): string | null {
   // Go's safeSignedMult: products that leave int64 (and MinNanoTime itself) are an overflow.
   const simple = v === 0n || v === 1n || mult === 1n;
   if (!simple && (v === MIN_NANO || ns < MIN_INT64 || ns > MAX_INT64)) {
-    return `time ${v} is outside the range [${MIN_NANO / mult}, ${MAX_NANO / mult}]`;
+    return OUT_OF_RANGE;
   }
   let sec = ns / NS;
   if (ns < 0n && sec * NS !== ns) sec -= 1n; // floor, as Go's time.Unix() for negative times
-  if (ns < MIN_NANO || ns > MAX_NANO) return `time ${sec} is outside the range [${MIN_NANO}, ${MAX_NANO}]`;
+  if (ns < MIN_NANO || ns > MAX_NANO) return OUT_OF_RANGE;
   out.sec = Number(sec);
   out.nsec = Number(ns - sec * NS);
   return null;

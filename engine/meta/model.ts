@@ -16,7 +16,8 @@ export interface DatabaseInfo {
   readonly rps: readonly RetentionPolicyInfo[];
 }
 
-export type Privilege = 'READ' | 'WRITE' | 'ALL';
+/** NONE: every privilege on the database was revoked; 1.x keeps and shows the entry. */
+export type Privilege = 'READ' | 'WRITE' | 'ALL' | 'NONE';
 
 export interface UserInfo {
   readonly name: string;

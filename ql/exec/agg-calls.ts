@@ -43,6 +43,9 @@ function toAggCall(c: Call, interval: bigint | undefined): AggCall {
   if (name === 'count' && arg?.kind === 'Call' && arg.name.toLowerCase() === 'distinct' && arg.args[0]?.kind === 'VarRef') {
     reducer = 'count_distinct';
     field = arg.args[0].name;
+  } else if (name === 'count' && arg?.kind === 'Distinct') {
+    reducer = 'count_distinct'; // count(distinct x), the keyword form
+    field = arg.name;
   } else if (arg?.kind === 'VarRef') field = arg.name;
   else throw new QueryError(`expected field argument in ${name}()`);
   const args: ReducerArgs = {};

@@ -22,8 +22,11 @@ export class EngineSource implements MeasurementSource {
   }
 
   private computeFields(): ReadonlyMap<string, FieldType> {
-    const inRp = this.engine.openedDatabase(this.db)?.fieldsInRp(this.rp, this.m.name);
-    if (!inRp) return this.m.fields;
+    const db = this.engine.openedDatabase(this.db);
+    const inRp = db?.fieldsInRp(this.rp, this.m.name);
+    // No record for this policy: it holds no data of the measurement, unless the database
+    // predates per-policy field records (none at all), where every field is assumed.
+    if (!inRp) return db && db.rpFields.size > 0 ? new Map() : this.m.fields;
     const out = new Map<string, FieldType>();
     for (const [k, t] of this.m.fields) if (inRp.has(k)) out.set(k, t);
     return out;

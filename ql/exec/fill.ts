@@ -69,7 +69,7 @@ export function fillSeries(rows: readonly TimedValue[], opts: FillOptions): Time
   let mode = opts.mode;
   let fillValue: Scalar = opts.value ?? null;
   if (mode === 'none' || rows.length === 0) return [...rows];
-  if (mode === 'null' && opts.call === 'count') {
+  if (mode === 'null' && (opts.call === 'count' || opts.call === 'count_distinct')) {
     mode = 'number';
     fillValue = 0;
   }

@@ -43,21 +43,25 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
   const { plan, source, ctx } = g;
   const spec = plan.window;
   const { calls, transforms } = collectAggregates(plan.projection.columns, spec?.interval);
-  if (calls.length === 1 && calls[0]!.tagArgs.length > 0) return finish(g, await runTopWithTags(g, calls[0]!));
+  if (calls.length === 1 && calls[0]!.tagArgs.length > 0) return finish(g, await runTopWithTags(g, calls[0]!), true);
   const types = source.fieldTypes();
-  const { max, hasMin } = plan.time;
-  // 1.x starts the inner aggregate one interval earlier so the first window has a predecessor.
-  const min = readStart(plan, transforms.some((t) => t.name !== 'cumulative_sum'));
+  const { hasMin } = plan.time;
+  // 1.x starts the inner aggregate one interval before the first window so that window has a
+  // predecessor (one interval after the last under ORDER BY time DESC, which runs backwards).
+  const extend = transforms.some((t) => t.name !== 'cumulative_sum');
+  const min = readStart(plan, extend);
+  const max = readEnd(plan, extend);
   const windows: Windows = new Map();
   // integral() is one stream across the windows (it interpolates at their edges, 1.x): every
   // window gets a view of the call's single stream, showing the stream's row for that window.
   const streams: Reducer[] = [];
+  const argsOf = (c: AggCall) => (plan.ascending ? c.args : { ...c.args, descending: true });
   const makeReducers = (start?: bigint): Reducer[] =>
     calls.map((c, i) => {
       const t = types.get(c.field);
       if (t === undefined) return createReducer(c.reducer === 'count_distinct' ? 'count' : c.reducer, FieldType.Float, c.args);
-      if (c.reducer !== 'integral') return createReducer(c.reducer, t, c.args);
-      const args = { ...c.args, integral: { ...c.args.integral, window: spec, startNs: hasMin ? min : undefined } };
+      if (c.reducer !== 'integral') return createReducer(c.reducer, t, argsOf(c));
+      const args = { ...c.args, integral: { ...c.args.integral, window: spec, startNs: hasMin ? min : undefined, merged: g.series.length > 1 } };
       if (!spec || start === undefined) return createReducer(c.reducer, t, args);
       const stream = (streams[i] ??= createReducer(c.reducer, t, args));
       return {
@@ -150,10 +154,7 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
       }
     }
   }
-  const rows = await assembleRows(g, calls, transforms, windows, min);
-  if (min === plan.time.min || !spec) return rows;
-  const first = windowOf(plan.time.min, spec).start;
-  return rows.filter((r) => (r[0] as bigint) >= first);
+  return assembleRows(g, calls, transforms, windows, min, max);
 }
 
 function edgeOnly(reducers: readonly string[]): 'first' | 'last' | undefined {
@@ -164,8 +165,24 @@ function edgeOnly(reducers: readonly string[]): 'first' | 'last' | undefined {
 
 function readStart(plan: GroupRun['plan'], transforms: boolean): bigint {
   const { min, hasMin } = plan.time;
-  if (!transforms || !plan.window || !hasMin) return min;
+  if (!transforms || !plan.window || !hasMin || !plan.ascending) return min;
   return min - plan.window.interval;
+}
+
+function readEnd(plan: GroupRun['plan'], transforms: boolean): bigint {
+  const { max } = plan.time;
+  if (!transforms || !plan.window || plan.ascending) return max;
+  return max + plan.window.interval;
+}
+
+/** Drop the extra window read before (after, descending) the query's range. */
+function inRange(rows: Cell[][], g: GroupRun, min: bigint, max: bigint): Cell[][] {
+  const { plan } = g;
+  const spec = plan.window;
+  if (!spec || (min === plan.time.min && max === plan.time.max)) return rows;
+  const first = windowOf(plan.time.min, spec).start;
+  const last = windowOf(plan.time.max, spec).start;
+  return rows.filter((r) => (r[0] as bigint) >= first && (r[0] as bigint) <= last);
 }
 
 async function assembleRows(
@@ -174,14 +191,20 @@ async function assembleRows(
   transforms: ReturnType<typeof collectAggregates>['transforms'],
   windows: Windows,
   min: bigint,
+  max: bigint,
 ): Promise<Cell[][]> {
   const { plan } = g;
   const spec = plan.window;
-  const { max, hasMin } = plan.time;
+  const { hasMin } = plan.time;
+  // Aggregate-level fill and transforms run in output order (1.x iterates windows backwards
+  // under ORDER BY time DESC: fill(previous) takes the later window, cumulative_sum starts
+  // from the newest).
+  const desc = spec !== undefined && !plan.ascending;
   const starts = [...windows.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const fill = plan.stmt.fill;
   const multiRow = calls.length === 1 && ['top', 'bottom', 'distinct', 'sample'].includes(calls[0]!.reducer);
   const loneSelector = calls.length === 1 && SELECTORS.has(calls[0]!.reducer);
+  const integralOnly = !spec && calls.every((c) => c.reducer === 'integral');
   // Per aggregate: a time-ordered series of (window start or point time, value).
   const perCall: TimedValue[][] = calls.map(() => []);
   const selTimes = new Map<bigint, bigint>();
@@ -204,7 +227,8 @@ async function assembleRows(
       const first = res[0];
       if (!first) return;
       perCall[i]!.push({ time: start, value: first.value as Scalar });
-      if (loneSelector && first.time !== undefined) {
+      // integral() labels its own row without GROUP BY time (1.x: 0 for floats, the lower bound for integers).
+      if ((loneSelector || integralOnly) && first.time !== undefined) {
         selTimes.set(start, first.time);
         selValues.set(start, first.value as Scalar);
       }
@@ -224,19 +248,20 @@ async function assembleRows(
       };
       rows.push([x.time, ...plan.projection.columns.map((c) => evaluate(c.expr, scope, et0))]);
     }
-    return finish(g, rows);
+    return finish(g, rows, call.reducer === 'top' || call.reducer === 'bottom');
   }
   const filled = perCall.map((series, i) => {
     // integral() rows exist only for windows holding points: 1.x never fills them.
     if (!spec || calls[i]?.reducer === 'integral') return series;
     const outType = windows.get(starts[0] ?? 0n)?.[i]?.outputType ?? FieldType.Float;
-    return fillSeries(series, {
+    return fillSeries(desc ? [...series].reverse() : series, {
       mode: fill.mode as FillMode,
       value: fill.mode === 'number' ? fill.value : undefined,
       valueType: outType,
       window: spec,
       startNs: hasMin ? min : undefined,
       endNs: max,
+      descending: desc,
       call: calls[i]!.reducer,
     });
   });
@@ -254,7 +279,7 @@ async function assembleRows(
   for (const t of transforms) {
     const inner = filled[calls.indexOf(t.inner)]!;
     const innerType = isIntOut(windows, starts, calls.indexOf(t.inner)) ? FieldType.Integer : FieldType.Float;
-    const tr = createTransform(t.name as TransformName, innerType, transformArgs(t.expr, true, spec?.interval));
+    const tr = createTransform(t.name as TransformName, innerType, transformArgs(t.expr, !desc, spec?.interval));
     const out = runTransform(tr, inner);
     byKey.set(t.key, new Map(out.map((x) => [x.time, x.value])));
   }
@@ -272,13 +297,18 @@ async function assembleRows(
   };
   for (const c of plan.projection.columns) drive(c.expr);
   const ordered = [...(driving.size > 0 || transforms.length > 0 ? driving : times)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (desc) ordered.reverse();
   const rows: Cell[][] = [];
   for (const t of ordered) {
     const sel = selTimes.get(t);
     const aux = needsAux && sel !== undefined ? await findAux(g, calls[0]!.field, sel, selValues.get(t) ?? null, auxFields) : undefined;
     const scope: RowScope = {
       time: t,
-      lookup: (name, hint) => (aux ? aux(name, hint) : null),
+      lookup: (name, hint) => {
+        // The selector's own field beside it (`min(x), *`) is the selected value.
+        if (aux && name === calls[0]!.field && !isTag(name, hint, plan.schema)) return selValues.get(t) ?? null;
+        return aux ? aux(name, hint) : null;
+      },
       call: (e) => {
         if (e.kind !== 'Call') return undefined;
         const m = byKey.get(callKeyOf(e));
@@ -287,11 +317,11 @@ async function assembleRows(
         return v === undefined ? null : v;
       },
     };
-    const cells: Cell[] = [spec ? t : loneSelector ? (selTimes.get(t) ?? t) : hasMin ? min : 0n];
+    const cells: Cell[] = [spec ? t : loneSelector || integralOnly ? (selTimes.get(t) ?? t) : hasMin ? min : 0n];
     for (const c of plan.projection.columns) cells.push(evaluate(c.expr, scope, et));
     rows.push(cells);
   }
-  return finish(g, rows);
+  return finish(g, inRange(desc ? rows.reverse() : rows, g, min, max));
 }
 
 function isIntOut(windows: Windows, starts: bigint[], i: number): boolean {
@@ -301,8 +331,27 @@ function isIntOut(windows: Windows, starts: bigint[], i: number): boolean {
 
 import { callKey as callKeyOf } from './eval.js';
 
-function finish(g: GroupRun, rows: Cell[][]): Cell[][] {
-  let out = g.plan.ascending ? rows : rows.reverse();
+function reverseWindows(rows: Cell[][], g: GroupRun): Cell[][] {
+  const spec = g.plan.window;
+  if (!spec) return rows;
+  const groups: Cell[][][] = [];
+  let current: bigint | undefined;
+  for (const r of rows) {
+    const start = windowOf(r[0] as bigint, spec).start;
+    if (start !== current || groups.length === 0) groups.push([]);
+    current = start;
+    groups[groups.length - 1]!.push(r);
+  }
+  return groups.reverse().flat();
+}
+
+/**
+ * Order, OFFSET and LIMIT of a group's rows. Under ORDER BY time DESC, top() and bottom()
+ * reverse the windows but keep each window's points in ascending time (1.x sorts a window's
+ * selected points by time after choosing them).
+ */
+function finish(g: GroupRun, rows: Cell[][], keepWindowOrder = false): Cell[][] {
+  let out = g.plan.ascending ? rows : keepWindowOrder ? reverseWindows(rows, g) : rows.reverse();
   const { offset, limit } = g.plan.stmt;
   if (offset > 0) out = out.slice(offset);
   if (limit > 0) out = out.slice(0, limit);

@@ -3,6 +3,7 @@
  * time range, the column projection and the union schema of its sources.
  */
 import type { Expr, SelectStatement } from '../ast/nodes.js';
+import { printExpr } from '../ast/print.js';
 import { compileRegex } from '../ast/regex.js';
 import { QueryError } from '../errors.js';
 import { analyzeProjection, type Projection, type SchemaInfo } from '../plan/projection.js';
@@ -34,9 +35,12 @@ export function parseDimensions(dims: readonly Expr[], nowNs: bigint, tz: string
   let all = false;
   for (const d of dims) {
     if (d.kind === 'Call' && d.name.toLowerCase() === 'time') {
+      if (d.args.length < 1 || d.args.length > 2) throw new QueryError('time dimension expected 1 or 2 arguments');
       const interval = d.args[0];
       const offset = d.args[1];
       if (!interval || interval.kind !== 'Duration') throw new QueryError('time dimension must have duration argument');
+      // 1.x: an interval of 0 is no time grouping at all (raw queries included).
+      if (interval.ns === 0n) continue;
       let off = 0n;
       if (offset) {
         if (offset.kind === 'Duration') off = offset.ns;
@@ -44,7 +48,7 @@ export function parseDimensions(dims: readonly Expr[], nowNs: bigint, tz: string
         else if (offset.kind === 'Call' && offset.name.toLowerCase() === 'now') off = nowNs % interval.ns;
         else throw new QueryError('time dimension offset must be duration or now()');
       }
-      if (window) throw new QueryError('multiple time dimensions');
+      if (window) throw new QueryError('multiple time dimensions not allowed');
       window = windowSpec(interval.ns, off, tz ?? undefined);
     } else if (d.kind === 'VarRef') names.push(d.name);
     else if (d.kind === 'Wildcard') all = true;
@@ -64,14 +68,26 @@ export function dimensionTags(dims: Dimensions, src: MeasurementSource): string[
 export function unionSchema(sources: readonly MeasurementSource[]): SchemaInfo {
   const fields = new Map<string, FieldType>();
   const tags = new Set<string>();
+  const fromTags = new Set<string>();
   for (const s of sources) {
     for (const [k, t] of s.fieldTypes()) if (!fields.has(k)) fields.set(k, t);
     for (const k of s.tagKeys()) tags.add(k);
+    for (const k of s.fieldsFromTags?.() ?? []) fromTags.add(k);
   }
-  return { fields, tags };
+  return { fields, tags, fromTags };
+}
+
+/** 1.x: every leaf of WHERE's AND/OR tree must be a comparison or a boolean literal. */
+function checkConditionLeaves(e: Expr): void {
+  if (e.kind === 'Binary' && (e.op === 'AND' || e.op === 'OR')) {
+    checkConditionLeaves(e.lhs);
+    checkConditionLeaves(e.rhs);
+  } else if (e.kind === 'Unary' && e.op === 'NOT') checkConditionLeaves(e.expr);
+  else if (e.kind !== 'Binary' && e.kind !== 'Boolean') throw new QueryError(`invalid condition expression: ${printExpr(e)}`);
 }
 
 export function compileSelect(stmt: SelectStatement, sources: readonly MeasurementSource[], nowNs: bigint): SelectPlan {
+  if (stmt.condition) checkConditionLeaves(stmt.condition);
   const { window, dims } = parseDimensions(stmt.dimensions, nowNs, stmt.location);
   const time = splitTimeRange(stmt.condition, nowNs, window !== undefined);
   const schema = unionSchema(sources);

@@ -8,7 +8,7 @@
 import type { Expr } from '../ast/nodes.js';
 import type { Cell } from '../result.js';
 import { TRANSFORMS } from '../plan/functions.js';
-import { isTag } from '../plan/projection.js';
+import { callsIn, isTag } from '../plan/projection.js';
 import { callKey, evaluate, type EvalTypes, type RowScope } from './eval.js';
 import type { Row } from './row-reader.js';
 import { openSeriesRows, plainReference, type RowSource } from './series-rows.js';
@@ -66,6 +66,7 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
   const fieldIndex = new Map(fields.map((f, i) => [f, i]));
   const readsField = columns.map((c) => fieldRefs([c.expr], plan).length > 0);
   const types = evalTypes(source);
+  checkTransformInputs(columns.map((c) => c.expr), source.fieldTypes());
   const transforms = new Map<string, Transform>();
   const condFields = fieldRefs([g.rowFilter], plan).filter((f) => fieldIndex.has(f));
   const plain = columns.map((c) => plainReference(c.expr, plan.schema, fieldIndex));
@@ -142,6 +143,17 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
     for (const s of open) s.reader.close();
   }
   return out;
+}
+
+/** 1.x refuses a transform of a string or boolean field when it builds the iterator, data or not. */
+function checkTransformInputs(exprs: readonly Expr[], fieldTypes: ReadonlyMap<string, FieldType>): void {
+  for (const call of exprs.flatMap((e) => callsIn(e))) {
+    const name = call.name.toLowerCase();
+    const inner = call.args[0];
+    if (!TRANSFORMS.has(name) || inner?.kind !== 'VarRef') continue;
+    const type = fieldTypes.get(inner.name);
+    if (type !== undefined) createTransform(name as TransformName, type);
+  }
 }
 
 export function inferType(e: Expr, types: EvalTypes): FieldType {

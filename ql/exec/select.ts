@@ -9,6 +9,7 @@ import { compileRegex } from '../ast/regex.js';
 import { QueryError } from '../errors.js';
 import type { Cell, ResultSeries } from '../result.js';
 import { splitCondition } from '../plan/condition.js';
+import { isTag } from '../plan/projection.js';
 import { MAX_NS, MIN_NS, splitTimeRange } from '../plan/time-range.js';
 import type { QueryContext, SeriesSink } from './context.js';
 import { EngineSource } from './engine-source.js';
@@ -17,6 +18,7 @@ import { compileSelect, dimensionTags, parseDimensions, type SelectPlan } from '
 import { runRawGroup } from './select-raw.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
 import { SubquerySource } from './subquery-source.js';
+import { mergeSameName } from './union-source.js';
 
 function resolveDb(name: string, ctx: QueryContext): string {
   const db = name || ctx.database;
@@ -65,7 +67,7 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext): Promise
       if (m) out.push(new EngineSource(ctx.engine, dbName, rpName, m));
     }
   }
-  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return mergeSameName(out);
 }
 
 interface Group {
@@ -94,6 +96,11 @@ function groupSeries(series: readonly SeriesRef[], dims: readonly string[]): Gro
   });
 }
 
+function tagColumnsOf(plan: SelectPlan): string[] | undefined {
+  const out = plan.projection.columns.filter((c) => c.expr.kind === 'VarRef' && isTag(c.expr.name, c.expr.type, plan.schema)).map((c) => c.name);
+  return out.length > 0 ? out : undefined;
+}
+
 /**
  * Run a SELECT. With a `sink` (chunked responses, no SOFFSET), series are streamed to it and
  * the returned list is empty; otherwise the whole result is returned.
@@ -104,7 +111,9 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
   if (plan.time.empty) return [];
   const out: ResultSeries[] = [];
   let streamed = 0;
-  const columns = ['time', ...plan.projection.columns.map((c) => c.name)];
+  const columns = [plan.projection.timeName, ...plan.projection.columns.map((c) => c.name)];
+  const timeColumn = plan.projection.timeName !== 'time' || undefined;
+  const tagColumns = plan.projection.shape === 'raw' ? tagColumnsOf(plan) : undefined;
   // 1.x picks the SLIMIT/SOFFSET page of series in ascending key order, also under ORDER BY
   // time DESC, and then emits that page in descending order: such queries are not streamed.
   const stream = sink !== undefined && stmt.soffset === 0 && (plan.ascending || stmt.slimit === 0);
@@ -122,27 +131,28 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
         let any = false;
         const emit = async (values: Cell[][]) => {
           any = true;
-          await sink.push({ name: source.name, tags, columns, values }, true);
+          await sink.push({ name: source.name, tags, columns, timeColumn, values }, true);
         };
         const rest = plan.projection.shape === 'raw' ? await runRawGroup(run, emit, sink.chunkSize) : await runAggregateGroup(run);
         for (let i = 0; i < rest.length; i += sink.chunkSize) {
           const more = i + sink.chunkSize < rest.length;
           any = true;
-          await sink.push({ name: source.name, tags, columns, values: rest.slice(i, i + sink.chunkSize) }, more);
+          await sink.push({ name: source.name, tags, columns, timeColumn, values: rest.slice(i, i + sink.chunkSize) }, more);
         }
-        if (any && rest.length === 0) await sink.push({ name: source.name, tags, columns, values: [] }, false);
+        if (any && rest.length === 0) await sink.push({ name: source.name, tags, columns, timeColumn, values: [] }, false);
         if (any) streamed++;
         continue;
       }
       const values = plan.projection.shape === 'raw' ? await runRawGroup(run) : await runAggregateGroup(run);
       if (values.length === 0) continue;
-      const series: ResultSeries = { name: source.name, tags, columns, values };
+      const series: ResultSeries = { name: source.name, tags, columns, timeColumn, tagColumns, values };
       out.push(series);
       sourceOf.set(series, si);
     }
   }
   const { slimit, soffset } = stmt;
-  const page = (xs: ResultSeries[]) => xs.slice(soffset, slimit > 0 ? soffset + slimit : undefined);
+  // 1.x pages series as [soffset, soffset + slimit): SOFFSET without SLIMIT keeps none.
+  const page = (xs: ResultSeries[]) => (slimit === 0 && soffset > 0 ? [] : xs.slice(soffset, slimit > 0 ? soffset + slimit : undefined));
   if (plan.ascending || (slimit === 0 && soffset === 0)) return page(out);
   // `out` is descending within each source: page the ascending order, keep `out`'s order.
   const ascending = sources.flatMap((_, si) => out.filter((x) => sourceOf.get(x) === si).reverse());

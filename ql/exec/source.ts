@@ -18,6 +18,11 @@ export interface MeasurementSource {
   tagKeys(): readonly string[];
   /** Series matching `expr`, sorted by key. */
   series(expr: TagExpr): readonly SeriesRef[];
+  /**
+   * Fields that hold tag values of an inner query (subqueries): readable like fields, but left
+   * out of wildcard calls such as `count(*)`, as in 1.x.
+   */
+  fieldsFromTags?(): ReadonlySet<string>;
   /** Values of one field of one series in [minNs, maxNs]. */
   cursor(series: SeriesRef, field: string, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor;
 }

@@ -3,7 +3,7 @@
  * inner GROUP BY), its columns become fields. Rows are held in memory (the inner result).
  */
 import { FieldType, matchesTags, type Batch, type Cursor, type TagExpr, type ValueColumn } from '../../engine/index.js';
-import type { ResultSeries } from '../result.js';
+import { hasTimeColumn, type ResultSeries } from '../result.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
 
 interface Stored {
@@ -27,6 +27,7 @@ export class SubquerySource implements MeasurementSource {
   private readonly stored: Stored[] = [];
   private readonly types = new Map<string, FieldType>();
   private readonly tags = new Set<string>();
+  private readonly fromTags = new Set<string>();
 
   constructor(
     readonly name: string,
@@ -35,12 +36,13 @@ export class SubquerySource implements MeasurementSource {
     floatColumns: ReadonlySet<string>,
   ) {
     for (const s of results) {
+      for (const c of s.tagColumns ?? []) this.fromTags.add(c);
       const tags = s.tags ?? {};
       for (const k of Object.keys(tags)) this.tags.add(k);
       const key = Object.keys(tags).sort().map((k) => `${k}=${tags[k]}`).join(',');
       const columns = new Map<string, unknown[]>();
       s.columns.forEach((c, i) => {
-        if (i === 0 && c === 'time') return;
+        if (i === 0 && hasTimeColumn(s)) return;
         columns.set(c, s.values.map((r) => r[i] ?? null));
       });
       const times = s.values.map((r) => (typeof r[0] === 'bigint' ? r[0] : 0n));
@@ -55,6 +57,10 @@ export class SubquerySource implements MeasurementSource {
 
   fieldTypes(): ReadonlyMap<string, FieldType> {
     return this.types;
+  }
+
+  fieldsFromTags(): ReadonlySet<string> {
+    return this.fromTags;
   }
 
   tagKeys(): readonly string[] {

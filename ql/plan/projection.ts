@@ -8,12 +8,19 @@ import type { Call, Expr, Field } from '../ast/nodes.js';
 import { compileRegex } from '../ast/regex.js';
 import { QueryError } from '../errors.js';
 import { ACCEPTED_TYPES } from '../exec/reducers/index.js';
-import { AGGREGATES, SELECTORS, TRANSFORMS, checkCallArgs, isKnownFunction } from './functions.js';
+import { checkCall } from './call-checks.js';
+import { AGGREGATES, TRANSFORMS, isMath } from './functions.js';
+
+/** 1.x keeps OnlySelectors for these selectors. */
+const ONLY_SELECTORS: ReadonlySet<string> = new Set(['max', 'min', 'first', 'last', 'percentile', 'top', 'bottom', 'sample']);
+import { checkOperandTypes, hasVariable } from './operand-types.js';
 
 export interface SchemaInfo {
   /** Union of the sources' fields (name → type of the first source that has it). */
   readonly fields: ReadonlyMap<string, FieldType>;
   readonly tags: ReadonlySet<string>;
+  /** Fields carrying an inner query's tag values: not expanded by `count(*)` and the like. */
+  readonly fromTags?: ReadonlySet<string>;
 }
 
 export interface Column {
@@ -24,6 +31,8 @@ export interface Column {
 export type QueryShape = 'raw' | 'aggregate';
 
 export interface Projection {
+  /** `time`, or its alias (`SELECT time AS t, ...`). */
+  readonly timeName: string;
   readonly columns: readonly Column[];
   readonly shape: QueryShape;
 }
@@ -40,18 +49,20 @@ export function isTag(name: string, hint: string | null, schema: SchemaInfo): bo
 function wildcardMembers(type: 'field' | 'tag' | null, schema: SchemaInfo, excludeTags: ReadonlySet<string>): Expr[] {
   const out: { name: string; tag: boolean }[] = [];
   if (type !== 'tag') for (const f of schema.fields.keys()) out.push({ name: f, tag: false });
-  if (type !== 'field') for (const t of schema.tags) if (!excludeTags.has(t) && !schema.fields.has(t)) out.push({ name: t, tag: true });
+  // A tag may share a field's name: 1.x lists both (the tag after the field, as `day_1`).
+  if (type !== 'field') for (const t of schema.tags) if (!excludeTags.has(t)) out.push({ name: t, tag: true });
   out.sort((a, b) => byteOrder(a.name, b.name));
   return out.map((m) => ({ kind: 'VarRef', name: m.name, type: m.tag ? 'tag' : 'field' }));
 }
 
 function expandCall(call: Call, schema: SchemaInfo): { expr: Expr; alias: string }[] | null {
   const arg = call.args[0];
+  if (call.name.toLowerCase() === 'distinct' && (arg?.kind === 'Wildcard' || arg?.kind === 'Regex')) throw new QueryError('expected field argument in distinct()');
   if (!arg || (arg.kind !== 'Wildcard' && arg.kind !== 'Regex')) return null;
   const re = arg.kind === 'Regex' ? compileRegex(arg.source) : null;
   const accepted = ACCEPTED_TYPES[call.name.toLowerCase()];
   const names = [...schema.fields.entries()]
-    .filter(([n, t]) => (!re || re.test(n)) && (!accepted || accepted.includes(t)))
+    .filter(([n, t]) => (!re || re.test(n)) && (!accepted || accepted.includes(t)) && !schema.fromTags?.has(n))
     .map(([n]) => n)
     .sort(byteOrder);
   return names.map((n) => ({
@@ -80,23 +91,32 @@ export function exprName(e: Expr): string {
   }
 }
 
-function uniqueNames(names: string[]): string[] {
-  const seen = new Map<string, number>([['time', 1]]);
-  return names.map((name) => {
-    let count = seen.get(name) ?? 0;
-    if (count === 0) {
-      seen.set(name, 1);
-      return name;
-    }
-    for (;;) {
-      const candidate = `${name}_${count}`;
-      count++;
-      if (!seen.has(candidate)) {
-        seen.set(name, count);
-        seen.set(candidate, 1);
-        return candidate;
+/**
+ * 1.x SelectStatement.ColumnNames(): explicit aliases are taken as written (duplicates too);
+ * generated names then get `_1`, `_2`, ... where they collide with an alias or each other.
+ */
+function columnNames(cols: readonly { expr: Expr; alias: string | null }[]): string[] {
+  const out: (string | undefined)[] = cols.map((c) => c.alias ?? undefined);
+  const seen = new Map<string, number>();
+  for (const a of out) if (a !== undefined) seen.set(a, 1);
+  return cols.map((c, i) => {
+    const alias = out[i];
+    if (alias !== undefined) return alias;
+    let name = exprName(c.expr);
+    let count = seen.get(name);
+    if (count !== undefined) {
+      for (;;) {
+        const candidate = `${name}_${count}`;
+        if (!seen.has(candidate)) {
+          seen.set(name, count + 1);
+          name = candidate;
+          break;
+        }
+        count++;
       }
     }
+    seen.set(name, (seen.get(name) ?? 0) + 1);
+    return name;
   });
 }
 
@@ -111,7 +131,19 @@ function callsIn(e: Expr, out: Call[] = []): Call[] {
   return out;
 }
 
-export function analyzeProjection(fields: readonly Field[], schema: SchemaInfo, dimensionTags: ReadonlySet<string>, groupsByTime: boolean): Projection {
+export function analyzeProjection(allFields: readonly Field[], schema: SchemaInfo, dimensionTags: ReadonlySet<string>, groupsByTime: boolean): Projection {
+  // 1.x removes `time` from the field list; its alias (if any) names the time column.
+  let timeName = 'time';
+  const fields: Field[] = [];
+  for (const f of allFields) {
+    if (f.expr.kind === 'VarRef' && f.expr.name === 'time') timeName = f.alias ?? 'time';
+    else fields.push(f);
+  }
+  if (fields.length === 0) throw new QueryError('at least 1 non-time field must be queried');
+  for (const f of fields) {
+    if (!hasVariable(f.expr)) throw new QueryError('field must contain at least one variable');
+    checkOperandTypes(f.expr, schema);
+  }
   const expanded: { expr: Expr; alias: string | null }[] = [];
   for (const f of fields) {
     const e = f.expr;
@@ -135,38 +167,37 @@ export function analyzeProjection(fields: readonly Field[], schema: SchemaInfo, 
     } else expanded.push({ expr: e, alias: f.alias });
   }
   let aggregates = 0;
-  let selectors = 0;
-  let transformsOfAggregates = 0;
   let rawRefs = 0;
+  // 1.x compiledStatement: FunctionCalls (every non-math call but count()'s distinct()),
+  // OnlySelectors (cleared by any aggregate that is not max/min/first/last/percentile/top/bottom).
+  let functionCalls = 0;
+  let onlySelectors = true;
+  let hasDistinct = false;
   let topBottom: string | undefined;
   for (const { expr } of expanded) {
     const calls = callsIn(expr);
+    if (expr.kind === 'Call' && expr.name.toLowerCase() === 'distinct') hasDistinct = true;
     for (const c of calls) {
       const name = c.name.toLowerCase();
-      if (!isKnownFunction(name)) throw new QueryError(`undefined function ${c.name}()`);
-      checkCallArgs(c);
+      checkCall(c, groupsByTime);
+      if (!isMath(name) && !(name === 'distinct' && calls.some((o) => o.name.toLowerCase() === 'count' && o.args[0] === c))) functionCalls++;
       if (name === 'top' || name === 'bottom') topBottom ??= name;
-      if (AGGREGATES.has(name)) {
-        aggregates++;
-        if (SELECTORS.has(name)) selectors++;
-      }
-      if (TRANSFORMS.has(name) && c.args[0]?.kind === 'Call') transformsOfAggregates++;
+      if (AGGREGATES.has(name)) aggregates++;
+      if ((AGGREGATES.has(name) || TRANSFORMS.has(name)) && !ONLY_SELECTORS.has(name)) onlySelectors = false;
     }
     if (calls.length === 0 || !calls.some((c) => AGGREGATES.has(c.name.toLowerCase()))) if (hasVarRef(expr)) rawRefs++;
   }
-  if (transformsOfAggregates > 0 && !groupsByTime) {
-    const t = expanded.flatMap((x) => callsIn(x.expr)).find((c) => TRANSFORMS.has(c.name.toLowerCase()) && c.args[0]?.kind === 'Call');
-    throw new QueryError(`${t?.name.toLowerCase()} aggregate requires a GROUP BY interval`);
-  }
-  // 1.x: top() and bottom() pick whole rows, so they must be the query's only function.
-  if (topBottom !== undefined && aggregates > 1) throw new QueryError(`selector function ${topBottom}() cannot be combined with other functions`);
+  // 1.x validateFields, in its order.
+  if (topBottom !== undefined && functionCalls > 1) throw new QueryError(`selector function ${topBottom}() cannot be combined with other functions`);
+  if (hasDistinct && (functionCalls !== 1 || rawRefs > 0)) throw new QueryError('aggregate function distinct() cannot be combined with other functions or fields');
   const aggregate = aggregates > 0;
-  if (aggregate && rawRefs > 0 && !(selectors === 1 && aggregates === 1)) {
-    throw new QueryError('mixing aggregate and non-aggregate queries is not supported');
+  if (aggregate && rawRefs > 0) {
+    if (!onlySelectors) throw new QueryError('mixing aggregate and non-aggregate queries is not supported');
+    if (functionCalls > 1) throw new QueryError('mixing multiple selector functions with tags or fields is not supported');
   }
   if (!aggregate && groupsByTime) throw new QueryError('GROUP BY requires at least one aggregate function');
-  const names = uniqueNames(expanded.map((x) => x.alias ?? exprName(x.expr)));
-  return { columns: expanded.map((x, i) => ({ name: names[i]!, expr: x.expr })), shape: aggregate ? 'aggregate' : 'raw' };
+  const names = columnNames(expanded);
+  return { timeName, columns: expanded.map((x, i) => ({ name: names[i]!, expr: x.expr })), shape: aggregate ? 'aggregate' : 'raw' };
 }
 
 function hasVarRef(e: Expr): boolean {

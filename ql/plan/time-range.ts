@@ -7,6 +7,7 @@
  * - No upper bound: now() when the query groups by time (1.x), else the end of time.
  */
 import type { BinaryOp, Expr } from '../ast/nodes.js';
+import { QueryError } from '../errors.js';
 import { evalTime } from './time-literal.js';
 
 export const MIN_NS = -9223372036854775806n;
@@ -36,7 +37,10 @@ export function isTimeRef(e: Expr): boolean {
 const FLIP: Partial<Record<BinaryOp, BinaryOp>> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=', '=': '=', '!=': '!=' };
 
 /** A single `time <op> value` comparison as bounds, or undefined if `e` is not one. */
-function comparison(e: Expr, nowNs: bigint): Bounds | 'not-time' | 'unbounded' {
+function comparison(e: Expr, nowNs: bigint, lenient: boolean): Bounds | 'not-time' | 'unbounded' {
+  if (!lenient && e.kind === 'Binary' && (e.op === '=~' || e.op === '!~') && (isTimeRef(e.lhs) || isTimeRef(e.rhs))) {
+    throw new QueryError('invalid operation: time and *influxql.RegexLiteral are not compatible');
+  }
   if (e.kind !== 'Binary' || !(e.op in FLIP)) return 'not-time';
   let op = e.op;
   let value: Expr;
@@ -58,7 +62,9 @@ function comparison(e: Expr, nowNs: bigint): Bounds | 'not-time' | 'unbounded' {
     case '=':
       return { min: t, max: t };
     default:
-      return 'unbounded';
+      // SELECT in 1.x refuses `time != x` (and `<>`) rather than filtering on it.
+      if (lenient) return 'unbounded';
+      throw new QueryError(`invalid time comparison operator: ${op}`);
   }
 }
 
@@ -79,10 +85,10 @@ function envelope(a: Bounds, b: Bounds): Bounds {
 }
 
 /** Bounds implied by a whole subtree (used for OR branches). */
-function boundsOf(e: Expr, nowNs: bigint): Bounds {
-  if (e.kind === 'Binary' && e.op === 'AND') return intersect(boundsOf(e.lhs, nowNs), boundsOf(e.rhs, nowNs));
-  if (e.kind === 'Binary' && e.op === 'OR') return envelope(boundsOf(e.lhs, nowNs), boundsOf(e.rhs, nowNs));
-  const c = comparison(e, nowNs);
+function boundsOf(e: Expr, nowNs: bigint, lenient: boolean): Bounds {
+  if (e.kind === 'Binary' && e.op === 'AND') return intersect(boundsOf(e.lhs, nowNs, lenient), boundsOf(e.rhs, nowNs, lenient));
+  if (e.kind === 'Binary' && e.op === 'OR') return envelope(boundsOf(e.lhs, nowNs, lenient), boundsOf(e.rhs, nowNs, lenient));
+  const c = comparison(e, nowNs, lenient);
   return typeof c === 'string' ? {} : c;
 }
 
@@ -99,21 +105,25 @@ function and(a: Expr | null, b: Expr | null): Expr | null {
   return { kind: 'Binary', op: 'AND', lhs: a, rhs: b };
 }
 
-function split(e: Expr, nowNs: bigint): { bounds: Bounds; rest: Expr | null } {
+function split(e: Expr, nowNs: bigint, lenient: boolean): { bounds: Bounds; rest: Expr | null } {
   if (e.kind === 'Binary' && e.op === 'AND') {
-    const l = split(e.lhs, nowNs);
-    const r = split(e.rhs, nowNs);
+    const l = split(e.lhs, nowNs, lenient);
+    const r = split(e.rhs, nowNs, lenient);
     return { bounds: intersect(l.bounds, r.bounds), rest: and(l.rest, r.rest) };
   }
-  const c = comparison(e, nowNs);
+  const c = comparison(e, nowNs, lenient);
   if (c === 'unbounded') return { bounds: {}, rest: e };
   if (c !== 'not-time') return { bounds: c, rest: null };
-  if (e.kind === 'Binary' && e.op === 'OR' && mentionsTime(e)) return { bounds: boundsOf(e, nowNs), rest: e };
+  if (e.kind === 'Binary' && e.op === 'OR' && mentionsTime(e)) return { bounds: boundsOf(e, nowNs, lenient), rest: e };
   return { bounds: {}, rest: e };
 }
 
-export function splitTimeRange(cond: Expr | null, nowNs: bigint, groupsByTime: boolean): TimeSplit {
-  const { bounds, rest } = cond ? split(cond, nowNs) : { bounds: {}, rest: null };
+/**
+ * `lenient` keeps `time != x` and `time =~ /re/` in `rest` for the caller to judge (meta
+ * statements have their own errors); SELECT rejects them as 1.x does.
+ */
+export function splitTimeRange(cond: Expr | null, nowNs: bigint, groupsByTime: boolean, lenient = false): TimeSplit {
+  const { bounds, rest } = cond ? split(cond, nowNs, lenient) : { bounds: {}, rest: null };
   const min = bounds.min ?? MIN_NS;
   const max = bounds.max ?? (groupsByTime ? nowNs : MAX_NS);
   return {

@@ -29,7 +29,7 @@ export interface AuthUser {
   /** argon2id PHC string. */
   readonly hash: string;
   readonly admin: boolean;
-  readonly privileges: Readonly<Record<string, 'READ' | 'WRITE' | 'ALL'>>;
+  readonly privileges: Readonly<Record<string, 'READ' | 'WRITE' | 'ALL' | 'NONE'>>;
 }
 
 /** Read access to the users (engine.catalog implements it). Read on every request: never stale. */

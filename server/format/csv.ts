@@ -5,7 +5,9 @@
  * cell; statement errors are left out.
  */
 import type { Cell, StatementResult } from '../../ql/index.js';
+import { hasTimeColumn } from '../../ql/index.js';
 import { formatTimeNs, type Epoch } from './epoch.js';
+import { formatFloatF } from './go-float.js';
 
 function quote(s: string): string {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
@@ -14,7 +16,7 @@ function quote(s: string): string {
 function cellText(c: Cell): string {
   if (c === null) return '';
   if (typeof c === 'string') return quote(c);
-  if (typeof c === 'number' && !Number.isFinite(c)) return '';
+  if (typeof c === 'number') return Number.isFinite(c) ? formatFloatF(c) : '';
   return String(c);
 }
 
@@ -35,7 +37,7 @@ export function resultsToCsv(results: readonly StatementResult[], epoch: Epoch |
         .map((k) => `${k}=${s.tags![k]}`)
         .join(',');
       const prefix = `${quote(s.name ?? '')},${quote(tags)}`;
-      const timeFirst = s.columns[0] === 'time';
+      const timeFirst = hasTimeColumn(s);
       for (const row of s.values) {
         const cells = row.map((c, i) => (i === 0 && timeFirst && typeof c === 'bigint' ? String(formatTimeNs(c, epoch ?? 'ns')) : cellText(c)));
         out += `${prefix},${cells.join(',')}\n`;

@@ -4,7 +4,7 @@
  * text), times per `epoch`, and `pretty` indentation of 4 spaces like Go's MarshalIndent.
  */
 import type { Cell, ResultSeries, StatementResult } from '../../ql/index.js';
-import { zoneOffsetNs } from '../../ql/index.js';
+import { hasTimeColumn, zoneOffsetNs } from '../../ql/index.js';
 import { formatTimeNs, type Epoch } from './epoch.js';
 import { rowsJson } from './json-rows.js';
 import { rfc3339Formatter } from './time-text.js';
@@ -36,7 +36,7 @@ function timeText(epoch: Epoch | undefined, tz: string | undefined): (ns: bigint
 /** Rows as a tree (pretty output) or as compact text written in one pass. */
 function valuesJ(s: ResultSeries, epoch: Epoch | undefined, tz: string | undefined, pretty: boolean): J | undefined {
   if (s.values.length === 0) return undefined;
-  const timeFirst = s.columns[0] === 'time';
+  const timeFirst = hasTimeColumn(s);
   const time = timeText(epoch, tz);
   if (!pretty) return new RawJson(rowsJson(s.values, timeFirst, time));
   return s.values.map((row) => {
@@ -76,6 +76,8 @@ export function statementJ(r: StatementResult, epoch: Epoch | undefined, pretty:
 
 /** The whole `/query` body for non-chunked responses. */
 export function resultsToJson(results: readonly StatementResult[], opts: JsonOptions): string {
+  // Go's omitempty: a query of no statements (`q=;`) answers `{}`.
+  if (results.length === 0) return stringify({}, opts.pretty) + '\n';
   return stringify({ results: results.map((r) => statementJ(r, opts.epoch, opts.pretty)) }, opts.pretty) + '\n';
 }
 

@@ -6,7 +6,8 @@
  *
  * Every response carries the common headers (spec "Common response headers"; decisions.md):
  * X-Service-Version / X-Service-Build, the same values as X-Influxdb-Version / X-Influxdb-Build,
- * and one UUID as both Request-Id and X-Request-Id.
+ * and one UUID as both Request-Id and X-Request-Id. A request with an Origin header also gets
+ * 1.x's CORS headers (browser clients such as Grafana in browser-access mode need them).
  */
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
@@ -28,12 +29,21 @@ function statusLine(status: number): string {
   return `${status} ${STATUS_CODES[status] ?? 'Unknown'}`;
 }
 
+/** 1.x's CORS answer (its `cors` handler wrapper), sent when the request names an Origin. */
+const CORS_HEADERS: readonly (readonly [string, string])[] = [
+  ['Access-Control-Allow-Headers', 'Accept, Accept-Encoding, Authorization, Content-Length, Content-Type, X-CSRF-Token, X-HTTP-Method-Override'],
+  ['Access-Control-Allow-Methods', 'DELETE, GET, OPTIONS, POST, PUT'],
+  ['Access-Control-Expose-Headers', 'Date, X-InfluxDB-Version, X-InfluxDB-Build'],
+];
+
 /** How the app observes a reply (server/app.ts): accounting, access log, shutdown. */
 export interface ReplyHooks {
   /** Runs exactly once: with the status sent, or undefined when the client aborted first. */
   onFinish(status: number | undefined): void;
   /** When true at send time, the connection is closed after the response (graceful stop). */
   closeConnections(): boolean;
+  /** The request's Origin header ('' when none): CORS headers are added when present. */
+  readonly origin?: string;
 }
 
 const NO_HOOKS: ReplyHooks = { onFinish: () => {}, closeConnections: () => false };
@@ -171,6 +181,11 @@ export class Reply {
     res.writeHeader('X-Influxdb-Build', INFLUXDB_BUILD_HEADER);
     res.writeHeader('Request-Id', this.requestId);
     res.writeHeader('X-Request-Id', this.requestId);
+    const origin = this.hooks.origin;
+    if (origin) {
+      res.writeHeader('Access-Control-Allow-Origin', origin);
+      for (const [name, value] of CORS_HEADERS) res.writeHeader(name, value);
+    }
     if (contentType) res.writeHeader('Content-Type', contentType);
     // [auth] RFC 7235 (and 1.x): every 401 names the scheme to use.
     if (status === 401) res.writeHeader('WWW-Authenticate', 'Basic realm="Strata"');

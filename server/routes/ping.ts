@@ -2,15 +2,14 @@
  * Liveness and health (spec "GET or HEAD /ping", "/health", "/health/ready"). All public:
  * never rate limited, never authenticated.
  *
- * - /ping: 204, no body (clients require exactly 204 and read X-Influxdb-Version).
- *   `?verbose=true` answers 200 `{"version": ...}` as 1.x does.
+ * - /ping: 204, no body (clients require exactly 204 and read X-Influxdb-Version), also
+ *   with `?verbose=true` (checked against 1.6.7).
  * - /health: 1.x shape `{name, message, status, checks, version}`; 200 `pass`, or 503 `fail`
  *   while the node is read-only (disk protection) or stopping.
  * - /health/ready: 200 when the composition root's readiness check succeeds in time, else 503.
  */
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import { SERVICE_VERSION } from '../version.js';
-import { parseQuery } from '../http/query.js';
 import { methodNotAllowed, type RouteContext } from './context.js';
 
 /** Upper bound for one readiness check; a probe must not hang on a wedged engine. */
@@ -38,14 +37,8 @@ async function checkReady(ctx: RouteContext): Promise<boolean> {
 }
 
 export function registerPingRoutes(app: TemplatedApp, ctx: RouteContext): void {
-  const ping = (head: boolean) => (res: HttpResponse, req: HttpRequest) => {
-    const reply = ctx.begin(res, req);
-    if (parseQuery(req.getQuery()).get('verbose') === 'true') {
-      reply.json(200, { version: SERVICE_VERSION }, { head });
-    } else {
-      reply.empty(204);
-    }
-  };
+  // 1.6.7 answers 204 whatever the query string says (`verbose` is a later addition).
+  const ping = () => (res: HttpResponse, req: HttpRequest) => ctx.begin(res, req).empty(204);
 
   const health = (head: boolean) => (res: HttpResponse, req: HttpRequest) => {
     const reply = ctx.begin(res, req);
@@ -73,7 +66,7 @@ export function registerPingRoutes(app: TemplatedApp, ctx: RouteContext): void {
 
   const notAllowed = (allow: string) => (res: HttpResponse, req: HttpRequest) => methodNotAllowed(ctx.begin(res, req), allow);
 
-  app.get('/ping', ping(false)).head('/ping', ping(true)).any('/ping', notAllowed('GET, HEAD'));
+  app.get('/ping', ping()).head('/ping', ping()).any('/ping', notAllowed('GET, HEAD'));
   app.get('/health', health(false)).head('/health', health(true)).any('/health', notAllowed('GET, HEAD'));
   app
     .get('/health/ready', ready(false))

@@ -25,7 +25,7 @@ import { StatementChunkWriter } from '../format/chunk-writer.js';
 import { errorCsv, resultsToCsv } from '../format/csv.js';
 import { parseEpoch, type Epoch } from '../format/epoch.js';
 import { errorJson, resultsToJson } from '../format/json.js';
-import type { RouteContext } from './context.js';
+import { methodNotAllowed, type RouteContext } from './context.js';
 import { errorStatus, queryMeter } from '../metrics/http.js'; // [ops]
 import { StatementClock } from '../statements/clock.js'; // [ops]
 
@@ -158,7 +158,11 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
       }
     })();
   };
-  app.get('/query', handle).post('/query', handle);
+  app
+    .get('/query', handle)
+    .post('/query', handle)
+    .options('/query', (res, req) => ctx.begin(res, req).empty(200)) // CORS preflight, as 1.x
+    .any('/query', (res, req) => methodNotAllowed(ctx.begin(res, req), 'OPTIONS, GET, POST'));
 }
 
 /** [auth] The batch ended early: too many concurrent queries, or KILL QUERY; `results` are 1.x's answer. */

@@ -107,5 +107,8 @@ export function registerWriteRoutes(app: TemplatedApp, ctx: RouteContext): void 
     })();
   };
 
-  app.post('/write', write).any('/write', (res, req) => methodNotAllowed(ctx.begin(res, req), 'POST'));
+  app
+    .post('/write', write)
+    .options('/write', (res, req) => ctx.begin(res, req).empty(200)) // CORS preflight, as 1.x
+    .any('/write', (res, req) => methodNotAllowed(ctx.begin(res, req), 'OPTIONS, POST'));
 }

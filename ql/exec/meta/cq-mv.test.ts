@@ -47,6 +47,13 @@ test('CONTINUOUS QUERY idempotence, errors, DROP', async () => {
   assert.deepEqual(t.engine.catalog.continuousQueries(), []);
 });
 
+test('a raw CONTINUOUS QUERY without GROUP BY time is accepted and shown as written (1.x never runs it)', async () => {
+  assert.deepEqual(await run(t.engine, 'CREATE CONTINUOUS QUERY raw ON d2 BEGIN SELECT v INTO x FROM m END'), [{}]);
+  const shown = ((await series1(t.engine, 'SHOW CONTINUOUS QUERIES')) as { name?: string; values?: unknown[] }[]).find((s) => s.name === 'd2');
+  assert.deepEqual(shown?.values, [['raw', 'CREATE CONTINUOUS QUERY raw ON d2 BEGIN SELECT v INTO d2.autogen.x FROM d2.autogen.m END']]);
+  assert.deepEqual(await run(t.engine, 'DROP CONTINUOUS QUERY raw ON d2'), [{}]);
+});
+
 test('MATERIALIZED VIEW definitions', async () => {
   assert.deepEqual(await run(t.engine, 'CREATE MATERIALIZED VIEW mv ON d2 AS SELECT mean(v) INTO x FROM m GROUP BY time(1h)'), [{}]);
   const row = ['mv', 'SELECT mean(v) INTO d2.autogen.x FROM d2.autogen.m GROUP BY time(1h)', 'd2.autogen.x'];

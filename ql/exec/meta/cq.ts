@@ -24,14 +24,16 @@ const secs = (ns: bigint): number => Math.max(1, Number((ns + NS_PER_SEC - 1n) /
 export async function createContinuousQuery(stmt: CreateContinuousQueryStatement, ctx: QueryContext): Promise<StatementOutput> {
   requireDatabase(ctx, stmt.database);
   const source = qualifySelect(ctx, stmt.source, stmt.database);
+  // 1.x's parser already refuses an aggregate without GROUP BY time; a raw one is accepted
+  // and never runs (the scheduler skips it).
   const interval = groupByInterval(source);
-  if (interval === null) throw new MetaError('continuous query must have a GROUP BY time interval', 'cq_invalid');
   const info: ContinuousQueryInfo = {
     name: stmt.name,
     database: stmt.database,
     queryText: printSelect(source),
-    resampleEverySec: secs(stmt.resampleEvery ?? interval),
-    resampleForSec: secs(stmt.resampleFor ?? interval),
+    // Without an interval (never scheduled) an unset RESAMPLE is stored as 0.
+    resampleEverySec: resampleSecs(stmt.resampleEvery, interval),
+    resampleForSec: resampleSecs(stmt.resampleFor, interval),
     createdAt: new Date(Number(ctx.nowNs / 1_000_000n)).toISOString(),
   };
   await ctx.engine.catalog.createContinuousQuery(info);
@@ -47,6 +49,11 @@ export async function dropContinuousQuery(stmt: DropContinuousQueryStatement, ct
   if (!catalog.continuousQueries().some((c) => c.database === stmt.database && c.name === stmt.name)) return EMPTY_OUTPUT;
   await catalog.dropContinuousQuery(stmt.database, stmt.name);
   return EMPTY_OUTPUT;
+}
+
+function resampleSecs(given: bigint | null, interval: bigint | null): number {
+  if (given !== null) return secs(given);
+  return interval === null ? 0 : secs(interval);
 }
 
 /** The 1.x SHOW CONTINUOUS QUERIES text of a stored definition (RESAMPLE printed when not the default). */
@@ -66,8 +73,8 @@ export function cqCreateText(cq: ContinuousQueryInfo): string {
     kind: 'CreateContinuousQuery',
     name: cq.name,
     database: cq.database,
-    resampleEvery: interval !== null && secs(interval) === cq.resampleEverySec ? null : every,
-    resampleFor: interval !== null && secs(interval) === cq.resampleForSec ? null : forNs,
+    resampleEvery: resampleSecs(null, interval) === cq.resampleEverySec ? null : every,
+    resampleFor: resampleSecs(null, interval) === cq.resampleForSec ? null : forNs,
     source,
   };
   return printStatement(stmt);

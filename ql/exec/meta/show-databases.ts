@@ -9,7 +9,7 @@ export function showDatabases(_stmt: ShowDatabasesStatement, ctx: QueryContext):
   const user = ctx.user;
   if (user && !user.admin) {
     const privileges = catalog.user(user.name)?.privileges ?? {};
-    names = names.filter((n) => privileges[n] !== undefined);
+    names = names.filter((n) => privileges[n] !== undefined && privileges[n] !== 'NONE');
   }
   return output([series('databases', ['name'], names.map((n) => [n]))]);
 }

@@ -8,7 +8,7 @@ import type { QueryContext, StatementOutput } from '../context.js';
 import { output, series } from './common.js';
 import { userNotFound } from './errors.js';
 
-export const PRIVILEGE_NAMES: Readonly<Record<Privilege, string>> = { READ: 'READ', WRITE: 'WRITE', ALL: 'ALL PRIVILEGES' };
+export const PRIVILEGE_NAMES: Readonly<Record<Privilege, string>> = { READ: 'READ', WRITE: 'WRITE', ALL: 'ALL PRIVILEGES', NONE: 'NO PRIVILEGES' };
 
 export function showGrants(stmt: ShowGrantsStatement, ctx: QueryContext): StatementOutput {
   const name = stmt.user || ctx.user?.name || '';

@@ -32,6 +32,7 @@ export function measurementMatches(e: Expr, m: MeasurementIndex): boolean {
   const ref = e.lhs.kind === 'VarRef' ? e.lhs : e.rhs.kind === 'VarRef' ? e.rhs : null;
   if (!ref) throw invalidTagComparison();
   const value = ref === e.lhs ? e.rhs : e.lhs;
+  if ((e.op === '=' || e.op === '!=') && value.kind !== 'String') throw new MetaError(`right side of '${e.op}' must be a tag value string`, 'invalid_tag_comparison');
   const positive = e.op === '=' || e.op === '=~';
   if (ref.name === '_name') return matchesValue(value, m.name) === positive;
   if (ref.name.startsWith('_')) return false;

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { SelectStatement } from '../../ast/nodes.js';
 import { parseStatement } from '../../parser/query.js';
-import { enginePattern, SHOW_OPTIONS, tagCondition } from './tag-cond.js';
+import { compilePattern } from '../../../engine/index.js';
+import { SHOW_OPTIONS, tagCondition } from './tag-cond.js';
 
 const where = (cond: string) => (parseStatement(`SELECT v FROM m WHERE ${cond}`) as SelectStatement).condition;
 
@@ -15,10 +16,10 @@ test('tag comparisons, AND / OR, regexes', () => {
   });
   assert.deepEqual(tagCondition(where("host =~ /^a/ OR 'x' = region"), 0n).expr, {
     op: 'or',
-    left: { op: 'match', key: 'host', pattern: '^a' },
+    left: { op: 'match', key: 'host', pattern: '^a', flags: 'u' },
     right: { op: 'eq', key: 'region', value: 'x' },
   });
-  assert.deepEqual(tagCondition(where('host !~ /b/'), 0n).expr, { op: 'nmatch', key: 'host', pattern: 'b' });
+  assert.deepEqual(tagCondition(where('host !~ /b/'), 0n).expr, { op: 'nmatch', key: 'host', pattern: 'b', flags: 'u' });
 });
 
 test('time: top-level comparisons give the range; under OR they only widen it', () => {
@@ -49,9 +50,9 @@ test('operators other than = != =~ !~ are 1.x invalid tag comparisons; onKey see
   assert.deepEqual(seen, ['host', 'v']);
 });
 
-test('enginePattern: (?i) becomes letter classes outside character classes', () => {
-  assert.equal(enginePattern('(?i)ab[c-d]1'), '[aA][bB][c-d]1');
-  assert.equal(enginePattern('a\\db'), 'a\\db');
-  const re = new RegExp(enginePattern('(?i)^Server0[12]$'));
-  assert.ok(re.test('SERVER01') && re.test('server02') && !re.test('server03'));
+test('regex matchers keep RE2 flags: (?i) applies inside character classes too', () => {
+  const expr = tagCondition(where('host =~ /(?i)^Server0[a-c]$/'), 0n, SHOW_OPTIONS).expr;
+  assert.ok(expr.op === 'match');
+  const re = compilePattern(expr.pattern, expr.flags);
+  assert.ok(re.test('SERVER0B') && re.test('server0a') && !re.test('server0d'));
 });

@@ -53,33 +53,6 @@ const or = (left: TagExpr, right: TagExpr): TagExpr =>
   left.op === 'true' || right.op === 'true' ? TRUE_EXPR : left.op === 'false' ? right : right.op === 'false' ? left : { op: 'or', left, right };
 const constant = (b: boolean): TagExpr => (b ? TRUE_EXPR : FALSE_EXPR);
 
-/**
- * A pattern for the engine's plain `new RegExp(pattern)`: RE2 specifics translated by
- * compileRegex; a leading `(?i)` becomes letter classes outside character classes (JS has no
- * inline flags), which covers the patterns 1.x users write.
- */
-export function enginePattern(re2: string): string {
-  const re = compileRegex(re2);
-  if (!re.flags.includes('i')) return re.source;
-  let out = '';
-  let inClass = false;
-  const src = re.source;
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i]!;
-    if (c === '\\') {
-      out += c + (src[i + 1] ?? '');
-      i++;
-    } else if (inClass) {
-      if (c === ']') inClass = false;
-      out += c;
-    } else if (c === '[') {
-      inClass = true;
-      out += c;
-    } else out += /[a-zA-Z]/.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c;
-  }
-  return out;
-}
-
 function comparison(e: Expr & { kind: 'Binary' }, opts: TranslateOptions): TagExpr {
   let key: string | undefined;
   let value: Expr;
@@ -99,7 +72,8 @@ function comparison(e: Expr & { kind: 'Binary' }, opts: TranslateOptions): TagEx
   }
   if (value.kind === 'Regex') {
     if (e.op === '=' || e.op === '!=') throw invalidTagComparison();
-    return { op: positive ? 'match' : 'nmatch', key, pattern: enginePattern(value.source) };
+    const re = compileRegex(value.source);
+    return { op: positive ? 'match' : 'nmatch', key, pattern: re.source, flags: re.flags };
   }
   if (e.op === '=~' || e.op === '!~') throw invalidTagComparison();
   if (value.kind === 'String') return { op: positive ? 'eq' : 'neq', key, value: value.value };
@@ -125,7 +99,7 @@ export function toTagExpr(e: Expr, opts: TranslateOptions = {}): TagExpr {
 
 /** Split a WHERE condition into its time range and its tag filter. */
 export function tagCondition(cond: Expr | null, nowNs: bigint, opts: TranslateOptions = {}): TagCondition {
-  const split = splitTimeRange(cond, nowNs, false);
+  const split = splitTimeRange(cond, nowNs, false, true);
   const rest = split.rest;
   const expr = rest ? toTagExpr(rest, opts) : TRUE_EXPR;
   const mentionsName = rest !== null && someExpr(rest, (n) => n.kind === 'VarRef' && n.name === '_name');

@@ -49,14 +49,17 @@ test('GRANT / REVOKE per database and ALL PRIVILEGES', async () => {
   await ok('GRANT WRITE ON d4 TO g');
   assert.deepEqual(await q('SHOW GRANTS FOR g'), grants(['d4', 'WRITE'], ['d3', 'WRITE'], ['d1', 'ALL PRIVILEGES']));
   await ok('REVOKE WRITE ON d1 FROM g; REVOKE READ ON d3 FROM g; REVOKE ALL ON d4 FROM g');
-  assert.deepEqual(await q('SHOW GRANTS FOR g'), grants(['d3', 'WRITE'], ['d1', 'READ']));
+  // 1.x keeps a revoked database as NO PRIVILEGES.
+  assert.deepEqual(await q('SHOW GRANTS FOR g'), grants(['d4', 'NO PRIVILEGES'], ['d3', 'WRITE'], ['d1', 'READ']));
   await ok('REVOKE READ ON d1 FROM g; REVOKE WRITE ON d3 FROM g');
-  assert.deepEqual(await q('SHOW GRANTS FOR g'), grants());
+  const none = grants(['d4', 'NO PRIVILEGES'], ['d3', 'NO PRIVILEGES'], ['d1', 'NO PRIVILEGES']);
+  assert.deepEqual(await q('SHOW GRANTS FOR g'), none);
   await ok('GRANT ALL PRIVILEGES TO g');
   assert.equal(t.engine.catalog.user('g')?.admin, true);
   await ok('REVOKE ALL PRIVILEGES FROM g');
   assert.equal(t.engine.catalog.user('g')?.admin, false);
-  assert.deepEqual(await series1(t.engine, 'SHOW GRANTS', { user: { name: 'g', admin: false } }), grants());
+  assert.deepEqual(await series1(t.engine, 'SHOW GRANTS', { user: { name: 'g', admin: false } }), none);
+  assert.deepEqual(await series1(t.engine, 'SHOW DATABASES', { user: { name: 'g', admin: false } }), [{ name: 'databases', columns: ['name'] }]);
 });
 
 test('errors name the 1.x texts', async () => {

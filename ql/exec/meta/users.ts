@@ -4,8 +4,8 @@
  *   `user already exists`; an empty name is `username required`.
  * - GRANT ALL [PRIVILEGES] TO u makes u admin, REVOKE ALL PRIVILEGES FROM u removes it.
  * - GRANT sets the database privilege (READ then WRITE leaves WRITE, as 1.x); REVOKE clears
- *   bits (ALL - WRITE = READ, WRITE - READ = WRITE); revoking the last bit removes the grant
- *   (1.x keeps a `NO PRIVILEGES` entry, which the catalog model cannot hold).
+ *   bits (ALL - WRITE = READ, WRITE - READ = WRITE); revoking the last bit keeps the entry as
+ *   NONE, which SHOW GRANTS lists as `NO PRIVILEGES` like 1.x.
  * Passwords go only to the hasher (ctx.hashPassword, else argon2id here).
  */
 import type { Privilege } from '../../../engine/index.js';
@@ -16,8 +16,8 @@ import { requireDatabase } from './common.js';
 import { MetaError, userNotFound } from './errors.js';
 import { hashPasswordArgon2id, verifyPassword } from './password.js';
 
-const BITS: Readonly<Record<Privilege, number>> = { READ: 1, WRITE: 2, ALL: 3 };
-const FROM_BITS: readonly (Privilege | null)[] = [null, 'READ', 'WRITE', 'ALL'];
+const BITS: Readonly<Record<Privilege, number>> = { NONE: 0, READ: 1, WRITE: 2, ALL: 3 };
+const FROM_BITS: readonly Privilege[] = ['NONE', 'READ', 'WRITE', 'ALL'];
 
 function hasher(ctx: QueryContext): (password: string) => Promise<string> {
   return ctx.hashPassword ?? hashPasswordArgon2id;
@@ -72,6 +72,6 @@ export async function revoke(stmt: RevokeStatement, ctx: QueryContext): Promise<
   const have = user.privileges[stmt.database];
   if (!have) return EMPTY_OUTPUT;
   const bits = BITS[have] & ~BITS[stmt.privilege];
-  await catalog.setPrivilege(stmt.user, stmt.database, FROM_BITS[bits] ?? null);
+  await catalog.setPrivilege(stmt.user, stmt.database, FROM_BITS[bits] ?? 'NONE');
   return EMPTY_OUTPUT;
 }

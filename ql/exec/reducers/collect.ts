@@ -87,9 +87,11 @@ export class Collected {
   /**
    * Indices in the order 1.x's sort.Sort by value leaves them (Go's pdqsort on the points in
    * arrival order, comparing values only): the order equal values end up in is Go's.
+   * `newestFirst`: the points arrived in reverse (ORDER BY time DESC in 1.x).
    */
-  goSortedByValue(): number[] {
-    const idx = Array.from({ length: this.n }, (_, i) => i);
+  goSortedByValue(newestFirst = false): number[] {
+    const n = this.n;
+    const idx = Array.from({ length: n }, (_, i) => (newestFirst ? n - 1 - i : i));
     const nums = this.nums;
     if (nums !== null) goSort(idx, (x, y) => (nums[x] as number) < (nums[y] as number));
     else goSort(idx, (x, y) => compareScalar(this.value(x), this.value(y)) < 0);

@@ -72,6 +72,11 @@ export interface ReducerArgs {
   integral?: IntegralOptions;
   /** sample's PRNG seed. */
   seed?: number;
+  /**
+   * ORDER BY time DESC: 1.x feeds the points newest first, and percentile's choice among equal
+   * values depends on that order (Go's sort is not stable).
+   */
+  descending?: boolean;
 }
 
 /**
@@ -97,7 +102,7 @@ export function createReducer(name: string, inputType: FieldType, args: ReducerA
     case 'median': return new MedianReducer(inputType);
     case 'spread': return new SpreadReducer(inputType);
     case 'stddev': return new StddevReducer();
-    case 'percentile': return new PercentileReducer(inputType, args.percentile ?? 50);
+    case 'percentile': return new PercentileReducer(inputType, args.percentile ?? 50, args.descending === true);
     case 'top': return new TopBottomReducer('top', inputType, args.n ?? 1);
     case 'bottom': return new TopBottomReducer('bottom', inputType, args.n ?? 1);
     default: return new IntegralReducer(inputType, args.integral);

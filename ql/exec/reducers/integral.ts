@@ -30,6 +30,12 @@ export interface IntegralOptions {
   startNs?: bigint | undefined;
   /** ORDER BY time DESC: points arrive in descending time. */
   descending?: boolean;
+  /**
+   * The group has several series, fed one after the other: 1.x integrates their time-merged
+   * stream as one series, so points are buffered and merged (stable: on equal times the
+   * later series wins, like a later point) before integrating.
+   */
+  merged?: boolean;
 }
 
 function linear(wt: bigint, pt: bigint, nt: bigint, pv: number, nv: number): number {
@@ -51,6 +57,8 @@ export class IntegralReducer implements Reducer {
   private we = 0n;
   private sum = 0;
   private readonly rows: ResultRow[] = [];
+  private buffered: { t: bigint[]; v: number[] } | undefined;
+  private done: ResultRow[] | undefined;
 
   constructor(
     inputType: FieldType,
@@ -59,6 +67,7 @@ export class IntegralReducer implements Reducer {
     this.unit = Number(opts.unitNs ?? 1_000_000_000n);
     this.isFloat = inputType === FieldType.Float;
     this.asc = !opts.descending;
+    if (opts.merged) this.buffered = { t: [], v: [] };
   }
 
   private setWindow(t: bigint): void {
@@ -110,16 +119,30 @@ export class IntegralReducer implements Reducer {
   }
 
   add(base: bigint, offsets: Float64Array, column: ValueColumn, from: number, to: number): void {
+    const b = this.buffered;
     for (let i = from; i < to; i++) {
       const v = column.values instanceof Float64Array ? (column.values[i] as number) : intToFloat(numAt(column, i));
-      this.point(base + BigInt(offsets[i] as number), v);
+      const t = base + BigInt(offsets[i] as number);
+      if (b) {
+        b.t.push(t);
+        b.v.push(v);
+      } else this.point(t, v);
     }
   }
 
-  /** Rows so far plus the open window (1.x Close): call once, after the last point. */
+  /** Rows plus the open window (1.x Close), after the last point; later calls repeat them. */
   result(): ResultRow[] {
+    if (this.done) return this.done;
+    const b = this.buffered;
+    if (b) {
+      const order = b.t.map((_, i) => i);
+      const dir = this.asc ? 1 : -1;
+      order.sort((x, y) => (b.t[x]! < b.t[y]! ? -dir : b.t[x]! > b.t[y]! ? dir : y - x));
+      for (const i of order) this.point(b.t[i]!, b.v[i]!);
+    }
     const out = [...this.rows];
     if (this.has && this.prevT !== this.ws) out.push({ time: this.ws, value: this.sum });
+    this.done = out;
     return out;
   }
 }

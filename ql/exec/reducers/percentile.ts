@@ -22,6 +22,7 @@ export class PercentileReducer implements Reducer {
   constructor(
     inputType: FieldType,
     private readonly percentile: number,
+    private readonly descending = false,
   ) {
     this.outputType = inputType;
   }
@@ -34,7 +35,7 @@ export class PercentileReducer implements Reducer {
     const n = this.pts.length;
     const i = percentileIndex(n, this.percentile);
     if (i < 0 || i >= n) return [];
-    const k = this.pts.goSortedByValue()[i] as number;
+    const k = this.pts.goSortedByValue(this.descending)[i] as number;
     return [{ time: this.pts.time(k), value: this.pts.value(k) }];
   }
 }

@@ -26,7 +26,8 @@ export class StddevReducer implements Reducer {
   result(): ResultRow[] {
     const xs = this.xs;
     if (xs.length === 0) return [];
-    if (xs.length < 2) return [{ value: null }];
+    // NaN, not a missing value: fill() keeps the row and transforms carry NaN on (1.x).
+    if (xs.length < 2) return [{ value: NaN }];
     let mean = 0;
     let count = 0;
     for (const x of xs) {

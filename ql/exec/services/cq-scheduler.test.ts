@@ -128,7 +128,9 @@ test('scheduler: a failing query is counted and does not stop the others; leader
   await query(
     engine,
     'CREATE DATABASE db; CREATE CONTINUOUS QUERY bad ON db BEGIN SELECT mean(v) INTO db.nope.x FROM m GROUP BY time(1m) END; ' +
-      'CREATE CONTINUOUS QUERY good ON db BEGIN SELECT max(v) INTO mx FROM m GROUP BY time(1m) END',
+      'CREATE CONTINUOUS QUERY good ON db BEGIN SELECT max(v) INTO mx FROM m GROUP BY time(1m) END; ' +
+      // Raw, no GROUP BY time: accepted like 1.x, never run, not an error.
+      'CREATE CONTINUOUS QUERY raw ON db BEGIN SELECT v INTO copy FROM m END',
   );
   await writeLines(engine, [`m v=4 ${sec(T8) - 30}`]);
   let leader = false;

@@ -13,6 +13,7 @@ import type { ContinuousQueryInfo, Engine, EngineLogger } from '../../../engine/
 import { silentLogger } from '../../../engine/index.js';
 import { executeStatements } from '../executor.js';
 import type { QueryContext } from '../context.js';
+import { NoIntervalError } from './errors.js';
 import { planCqRun } from './cq-window.js';
 import { parseWindowedSelect, withTimeRange, type WindowedSelect } from './select-window.js';
 
@@ -118,6 +119,7 @@ export class ContinuousQueryScheduler {
     try {
       w = this.definition(cq);
     } catch (err) {
+      if (err instanceof NoIntervalError) return; // accepted at CREATE like 1.x, never scheduled
       this.fail(cq, 0n, 0n, err);
       return;
     }

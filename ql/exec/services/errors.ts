@@ -8,6 +8,9 @@ export class ServiceError extends StrataError {
   }
 }
 
+/** A raw (non-aggregate) definition without GROUP BY time: 1.x accepts it and never runs it. */
+export class NoIntervalError extends ServiceError {}
+
 /**
  * A direct write (line protocol or a user's SELECT ... INTO) to the target measurement of a
  * materialized view: the view owns it. 400, shaped like the 1.x partial-write texts.

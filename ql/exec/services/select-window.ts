@@ -8,7 +8,7 @@ import type { Expr, SelectStatement } from '../../ast/nodes.js';
 import { binary, integer, varRef } from '../../ast/nodes.js';
 import { parseStatement } from '../../parser/query.js';
 import { splitTimeRange } from '../../plan/time-range.js';
-import { ServiceError } from './errors.js';
+import { NoIntervalError, ServiceError } from './errors.js';
 import { normaliseOffset } from './cq-window.js';
 
 export interface WindowedSelect {
@@ -35,7 +35,7 @@ export function parseWindowedSelect(text: string): WindowedSelect {
     if (offset?.kind === 'Duration') offsetNs = offset.ns;
     else if (offset?.kind === 'Unary' && offset.op === '-' && offset.expr.kind === 'Duration') offsetNs = -offset.expr.ns;
   }
-  if (intervalNs <= 0n) throw new ServiceError(`missing GROUP BY time interval: ${text}`);
+  if (intervalNs <= 0n) throw new NoIntervalError(`missing GROUP BY time interval: ${text}`);
   const rest = splitTimeRange(stmt.condition, 0n, true).rest;
   return { text, stmt, intervalNs, offsetNs: normaliseOffset(offsetNs, intervalNs), rest };
 }

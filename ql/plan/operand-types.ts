@@ -1,0 +1,81 @@
+/**
+ * 1.x's compile-time checks of SELECT fields that hold no data to read or that combine
+ * incompatible operands: `SELECT 1 + 1` ("field must contain at least one variable"),
+ * `usage_user + 'x'` or `ok + 1` ("type error: usage_user::float + 'x': incompatible types:
+ * float and string"). Only leaf operands (a field or a literal) are typed here; anything
+ * else is left to evaluation. A tag in arithmetic is always an error (type `tag`).
+ */
+import { FieldType } from '../../engine/index.js';
+import type { Expr } from '../ast/nodes.js';
+import { quoteIdent } from '../ast/keywords.js';
+import { printExpr } from '../ast/print.js';
+import { QueryError } from '../errors.js';
+
+const ARITHMETIC: ReadonlySet<string> = new Set(['+', '-', '*', '/', '%', '&', '|', '^']);
+
+const TYPE_NAMES: Readonly<Record<FieldType, string>> = {
+  [FieldType.Float]: 'float',
+  [FieldType.Integer]: 'integer',
+  [FieldType.Unsigned]: 'unsigned',
+  [FieldType.String]: 'string',
+  [FieldType.Boolean]: 'boolean',
+};
+
+export function hasVariable(e: Expr): boolean {
+  switch (e.kind) {
+    case 'VarRef':
+    case 'Call':
+    case 'Wildcard':
+    case 'Regex':
+    case 'Distinct':
+      return true;
+    case 'Binary':
+      return hasVariable(e.lhs) || hasVariable(e.rhs);
+    case 'Unary':
+      return hasVariable(e.expr);
+    default:
+      return false;
+  }
+}
+
+export interface OperandSchema {
+  readonly fields: ReadonlyMap<string, FieldType>;
+  readonly tags: ReadonlySet<string>;
+}
+
+function leafType(e: Expr, schema: OperandSchema): { name: string; text: string } | undefined {
+  switch (e.kind) {
+    case 'VarRef': {
+      const field = e.type === 'tag' ? undefined : schema.fields.get(e.name);
+      const name = field !== undefined ? TYPE_NAMES[field] : e.type !== 'field' && schema.tags.has(e.name) ? 'tag' : undefined;
+      return name === undefined ? undefined : { name, text: `${quoteIdent(e.name)}::${name}` };
+    }
+    case 'String':
+      return { name: 'string', text: printExpr(e) };
+    case 'Boolean':
+      return { name: 'boolean', text: printExpr(e) };
+    case 'Integer':
+      return { name: 'integer', text: printExpr(e) };
+    case 'Number':
+      return { name: 'float', text: printExpr(e) };
+    default:
+      return undefined;
+  }
+}
+
+const NUMERIC: ReadonlySet<string> = new Set(['float', 'integer', 'unsigned']);
+
+/** Throw 1.x's type error for arithmetic between a field and an incompatible leaf. */
+export function checkOperandTypes(e: Expr, schema: OperandSchema): void {
+  if (e.kind === 'Unary') return checkOperandTypes(e.expr, schema);
+  if (e.kind !== 'Binary') return;
+  checkOperandTypes(e.lhs, schema);
+  checkOperandTypes(e.rhs, schema);
+  if (!ARITHMETIC.has(e.op)) return;
+  const l = leafType(e.lhs, schema);
+  const r = leafType(e.rhs, schema);
+  if (!l || !r || (e.lhs.kind !== 'VarRef' && e.rhs.kind !== 'VarRef')) return;
+  const bitwise = e.op === '&' || e.op === '|' || e.op === '^';
+  const ok = bitwise ? l.name === r.name && l.name !== 'string' && l.name !== 'float' : NUMERIC.has(l.name) && NUMERIC.has(r.name);
+  if (!ok) throw new QueryError(`type error: ${l.text} ${e.op} ${r.text}: incompatible types: ${l.name} and ${r.name}`);
+}
