@@ -1,22 +1,49 @@
 /**
  * The TSM sources of one shard for a cursor: pins the shard's current files (released when
- * the cursor leaves the shard) and makes one TsmRun per file holding the key, oldest file
- * first so newer files win duplicate timestamps.
+ * the cursor leaves the shard) and makes one run per file overlapping the range, ranked by the
+ * file's age so newer files win duplicate timestamps. A file's index is searched for the key
+ * only when the merge reaches the file's time range (DeferredRun).
  */
 import { fieldKey } from '../cache/cache.js';
 import type { FieldType } from '../point.js';
 import type { Shard } from '../shard/shard.js';
 import type { CursorRequest } from './cursor.js';
-import type { SortedRun } from './run.js';
+import type { RunBlock, SortedRun } from './run.js';
 import { TsmRun } from './tsm-run.js';
+import type { BlockEntry } from '../tsm/block-index.js';
+import type { TsmReader } from '../tsm/reader.js';
 import type { TombstoneFilter } from '../tombstone/filter.js';
 import { fileGeneration } from '../tombstone/tombstones.js';
 
 /** Tombstone ranges as offsets from the shard base, clipped to the safe-integer range. */
 function hiddenOffsets(filter: TombstoneFilter, shard: Shard, req: CursorRequest, path: string): [number, number][] {
   const ranges = filter.hidden(shard, req.seriesKey, req.field, fileGeneration(path));
-  const clip = (x: bigint) => (x < 0n ? -1 : x > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(x));
-  return ranges.map(([lo, hi]) => [clip(lo - shard.baseNs), clip(hi - shard.baseNs)]);
+  return ranges.map(([lo, hi]) => [offsetOf(lo - shard.baseNs), offsetOf(hi - shard.baseNs)]);
+}
+
+/**
+ * A file's run whose key lookup (and tombstone check) waits until the merge reaches the
+ * file's time range: a query that stops early (`ORDER BY time DESC LIMIT 1`) never searches
+ * the indexes of the older files.
+ */
+class DeferredRun implements SortedRun {
+  private run: SortedRun | null | undefined;
+
+  constructor(
+    private readonly open: () => SortedRun | null,
+    readonly startBound: number,
+    readonly priority: number,
+  ) {}
+
+  next(): Promise<RunBlock | null> {
+    if (this.run === undefined) this.run = this.open();
+    return this.run ? this.run.next() : Promise.resolve(null);
+  }
+
+  close(): void {
+    this.run?.close();
+    this.run = null;
+  }
 }
 
 export function tsmRuns(
@@ -32,10 +59,17 @@ export function tsmRuns(
   const key = fieldKey(req.seriesKey, req.field);
   const runs: SortedRun[] = [];
   snap.files.forEach((reader, i) => {
-    if (reader.type(key) !== type) return;
-    const hidden = filter.isClean(shard) ? [] : hiddenOffsets(filter, shard, req, reader.path);
-    const run = new TsmRun(reader, key, shard.baseNs, minOff, maxOff, req.ascending, i, hidden);
-    if (!run.isEmpty) runs.push(run);
+    const range = offsetRange(reader, shard.baseNs);
+    const first = Math.max(minOff, range[0]);
+    const last = Math.min(maxOff, range[1]);
+    if (first > last) return; // the file holds nothing in the range
+    const open = () => {
+      const entries = blocksOf(reader, key, type, shard.baseNs + BigInt(minOff), shard.baseNs + BigInt(maxOff));
+      if (entries.length === 0) return null;
+      const hidden = filter.isClean(shard) ? [] : hiddenOffsets(filter, shard, req, reader.path);
+      return new TsmRun(reader, key, entries, shard.baseNs, minOff, maxOff, req.ascending, i, hidden);
+    };
+    runs.push(new DeferredRun(open, req.ascending ? first : last, i));
   });
   let released = false;
   return {
@@ -46,4 +80,32 @@ export function tsmRuns(
       void snap.release().catch(() => undefined);
     },
   };
+}
+
+/** Blocks of `key` overlapping [minNs, maxNs] when the file holds it with `type`: one index search. */
+function blocksOf(reader: TsmReader, key: string, type: FieldType, minNs: bigint, maxNs: bigint): BlockEntry[] {
+  const index = reader.index;
+  const k = index.findKey(key);
+  if (k < 0 || index.typeAt(k) !== type) return [];
+  const { start, end } = index.entryRangeAt(k, minNs, maxNs);
+  const out: BlockEntry[] = [];
+  for (let j = start; j < end; j++) out.push(index.entryAt(k, j));
+  return out;
+}
+
+/** A file's time range as offsets from its shard's base, worked out once per file (not per cursor). */
+const offsetRanges = new WeakMap<TsmReader, readonly [number, number, bigint]>();
+
+function offsetRange(reader: TsmReader, baseNs: bigint): readonly [number, number, bigint] {
+  let r = offsetRanges.get(reader);
+  if (!r || r[2] !== baseNs) {
+    const { min, max } = reader.timeRange;
+    offsetRanges.set(reader, (r = [offsetOf(min - baseNs), offsetOf(max - baseNs), baseNs]));
+  }
+  return r;
+}
+
+/** A time relative to the shard base as a number, clamped to what offsets can be. */
+function offsetOf(rel: bigint): number {
+  return rel < 0n ? -1 : rel > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(rel);
 }

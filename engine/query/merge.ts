@@ -1,11 +1,17 @@
 /**
  * Streaming k-way merge of the SortedRuns of one shard into batches of at most BATCH_SIZE
- * rows. Memory: one block per run plus the output batch. When one run's rows precede every
- * other run's next row they are copied in bulk; only equal timestamps go row by row, where
- * the run with the highest priority (the newest write) wins.
+ * rows. When one run's rows precede every other run's next row they are copied in bulk (or
+ * handed out as views when they fill a batch on their own); only equal timestamps go row by
+ * row, where the run with the highest priority (the newest write) wins.
+ *
+ * Laziness: a run that announces a `startBound` is opened (its first block read and decoded)
+ * only when the merge reaches that bound, and a batch is returned as soon as producing more
+ * would need another block read. So `ORDER BY time DESC LIMIT 1` over a shard of several
+ * time-disjoint files decodes one block, not the head block of every file, and a consumer
+ * that stops early never pays for the blocks after the one it stopped in.
  */
 import type { FieldType, ValueColumn } from '../point.js';
-import { ColumnBuilder } from './column-builder.js';
+import { ColumnBuilder, sliceColumn } from './column-builder.js';
 import { BATCH_SIZE } from './cursor.js';
 import type { RunBlock, SortedRun } from './run.js';
 
@@ -16,95 +22,123 @@ interface Head {
 }
 
 export class RunMerger {
-  private heads: Head[] | undefined;
-  private readonly offsets = new Float64Array(BATCH_SIZE);
-  private readonly values: ColumnBuilder;
+  /** Runs with a current block that still has rows. */
+  private readonly heads: Head[] = [];
+  /** Runs whose block is used up: the next block is read at the start of a batch. */
+  private readonly stale: SortedRun[] = [];
+  /** Runs not opened yet, by startBound in cursor order. */
+  private readonly pending: SortedRun[];
+  /** Output buffers, made on the first batch that needs copying (most cursors never do). */
+  private copyBuffers: { offsets: Float64Array; values: ColumnBuilder } | undefined;
   private readonly sign: number;
 
   constructor(
     private readonly runs: SortedRun[],
-    type: FieldType,
+    private readonly type: FieldType,
     ascending: boolean,
   ) {
-    this.values = new ColumnBuilder(type, BATCH_SIZE);
     this.sign = ascending ? 1 : -1;
+    const s = this.sign;
+    // Runs without a bound are opened in the first round: give them the earliest key.
+    const key = (r: SortedRun) => (r.startBound === undefined ? -Infinity : r.startBound * s);
+    this.pending = [...runs].sort((a, b) => key(a) - key(b));
   }
 
-  private async init(): Promise<Head[]> {
-    const heads: Head[] = [];
-    for (const run of this.runs) {
-      const block = await nextNonEmpty(run);
-      if (block) heads.push({ run, block, i: 0 });
-    }
-    return heads;
+  /** Cursor-order key of the next pending run (Infinity: none). */
+  private pendingKey(): number {
+    const p = this.pending[0];
+    if (!p) return Infinity;
+    return p.startBound === undefined ? -Infinity : p.startBound * this.sign;
   }
 
-  /** Advance a head past its block; drops it when its run is exhausted. */
-  private async refill(heads: Head[], h: Head): Promise<void> {
+  /** Reads the next block of every stale run and opens the pending runs the merge has reached. */
+  private async advance(): Promise<void> {
+    for (const run of this.stale.splice(0)) await this.open(run);
+    while (this.pending.length > 0 && this.pendingKey() <= this.minHeadKey()) await this.open(this.pending.shift()!);
+  }
+
+  private async open(run: SortedRun): Promise<void> {
+    const block = await nextNonEmpty(run);
+    if (block) this.heads.push({ run, block, i: 0 });
+  }
+
+  private minHeadKey(): number {
+    let k = Infinity;
+    for (const h of this.heads) k = Math.min(k, h.block.offsets[h.i]! * this.sign);
+    return k;
+  }
+
+  /** Moves `h` to the stale list when its block is used up. */
+  private retireIfDone(h: Head): void {
     if (h.i < h.block.offsets.length) return;
-    const block = await nextNonEmpty(h.run);
-    if (block) {
-      h.block = block;
-      h.i = 0;
-    } else {
-      heads.splice(heads.indexOf(h), 1);
-    }
+    this.heads.splice(this.heads.indexOf(h), 1);
+    this.stale.push(h.run);
   }
 
   /** Next merged batch (views valid until the following call), or null. */
   async next(): Promise<{ offsets: Float64Array; column: ValueColumn } | null> {
-    const heads = (this.heads ??= await this.init());
-    const out = this.offsets;
-    const vals = this.values;
-    vals.reset();
+    const heads = this.heads;
+    let out: Float64Array | undefined;
+    let vals: ColumnBuilder | undefined;
+    const buffers = () => {
+      if (!this.copyBuffers) this.copyBuffers = { offsets: new Float64Array(BATCH_SIZE), values: new ColumnBuilder(this.type, BATCH_SIZE) };
+      else this.copyBuffers.values.reset();
+      return this.copyBuffers;
+    };
     let n = 0;
     const s = this.sign;
-    while (n < BATCH_SIZE && heads.length > 0) {
-      if (heads.length === 1) {
-        const h = heads[0]!;
-        const k = Math.min(h.block.offsets.length - h.i, BATCH_SIZE - n);
-        out.set(h.block.offsets.subarray(h.i, h.i + k), n);
-        vals.appendRange(h.block.column, h.i, h.i + k);
-        n += k;
-        h.i += k;
-        await this.refill(heads, h);
+    while (n < BATCH_SIZE) {
+      // The head whose current time comes first; among equal times, the highest priority.
+      let best: Head | undefined;
+      let bestKey = Infinity;
+      for (const h of heads) {
+        const k = h.block.offsets[h.i]! * s;
+        if (k < bestKey || (k === bestKey && h.run.priority > best!.run.priority)) {
+          best = h;
+          bestKey = k;
+        }
+      }
+      const pendingKey = this.pendingKey();
+      if (this.stale.length > 0 || pendingKey <= bestKey) {
+        if (n > 0) break;
+        if (this.stale.length === 0 && this.pending.length === 0) break;
+        await this.advance();
         continue;
       }
-      // The head whose current time comes first; among equal times, the highest priority.
-      let best = heads[0]!;
-      for (let j = 1; j < heads.length; j++) {
-        const h = heads[j]!;
-        const d = (h.block.offsets[h.i]! - best.block.offsets[best.i]!) * s;
-        if (d < 0 || (d === 0 && h.run.priority > best.run.priority)) best = h;
-      }
-      const t = best.block.offsets[best.i]!;
-      let bound = Infinity;
+      if (!best) break;
+      let bound = pendingKey;
       for (const h of heads) if (h !== best) bound = Math.min(bound, h.block.offsets[h.i]! * s);
-      if (t * s < bound) {
-        // Bulk: rows of `best` strictly before every other head.
+      if (bestKey < bound) {
+        // Bulk: rows of `best` strictly before every other head and every unopened run.
         const offs = best.block.offsets;
-        let end = best.i + 1;
-        const limit = Math.min(offs.length, best.i + (BATCH_SIZE - n));
+        const from = best.i;
+        let end = from + 1;
+        const limit = Math.min(offs.length, from + (BATCH_SIZE - n));
         while (end < limit && offs[end]! * s < bound) end++;
-        out.set(offs.subarray(best.i, end), n);
-        vals.appendRange(best.block.column, best.i, end);
-        n += end - best.i;
         best.i = end;
-        await this.refill(heads, best);
+        this.retireIfDone(best);
+        if (n === 0 && (end === offs.length || end === limit || this.stale.length > 0)) {
+          return { offsets: offs.subarray(from, end), column: sliceColumn(best.block.column, from, end) };
+        }
+        if (!out) ({ offsets: out, values: vals } = buffers());
+        out.set(offs.subarray(from, end), n);
+        vals!.appendRange(best.block.column, from, end);
+        n += end - from;
       } else {
-        out[n] = t;
-        vals.appendRange(best.block.column, best.i, best.i + 1);
+        if (!out) ({ offsets: out, values: vals } = buffers());
+        out[n] = bestKey * s;
+        vals!.appendRange(best.block.column, best.i, best.i + 1);
         n++;
         for (const h of [...heads]) {
-          if (h.block.offsets[h.i] === t) {
+          if (h.block.offsets[h.i]! * s === bestKey) {
             h.i++;
-            await this.refill(heads, h);
+            this.retireIfDone(h);
           }
         }
       }
     }
-    if (n === 0) return null;
-    return { offsets: out.subarray(0, n), column: vals.column() };
+    if (n === 0 || !out) return null;
+    return { offsets: out.subarray(0, n), column: vals!.column() };
   }
 
   close(): void {

@@ -14,6 +14,12 @@ export interface RunBlock {
 
 export interface SortedRun {
   readonly priority: number;
+  /**
+   * When known without reading data (from a block index): no row of the run comes before
+   * this offset in cursor order (ascending: every offset >= it; descending: <= it). Lets the
+   * merge open the run only when it gets there.
+   */
+  readonly startBound?: number;
   next(): Promise<RunBlock | null>;
   close(): void;
 }
@@ -42,6 +48,23 @@ export function clipBlock(block: RunBlock, minOff: number, maxOff: number, ascen
 }
 
 /**
+ * clipBlock for a block the caller owns (freshly decoded): its arrays are cut with views and
+ * reversed in place instead of copied.
+ */
+export function clipOwnedBlock(block: RunBlock, minOff: number, maxOff: number, ascending: boolean): RunBlock | null {
+  const from = lowerBound(block.offsets, minOff);
+  const to = lowerBound(block.offsets, maxOff + 1, from);
+  if (from >= to) return null;
+  if (ascending && from === 0 && to === block.offsets.length) return block;
+  const offsets = block.offsets.subarray(from, to);
+  const column = sliceColumn(block.column, from, to);
+  if (ascending) return { offsets, column };
+  offsets.reverse();
+  (column.values as { reverse(): unknown }).reverse(); // views of the owned arrays (strings: a copy)
+  return { offsets, column };
+}
+
+/**
  * Cache entries change under concurrent writes and deletes, so the clipped range is copied
  * when the run is created; the copy is one block.
  */
@@ -56,7 +79,10 @@ export class CacheRun implements SortedRun {
     readonly priority: number,
   ) {
     this.block = clipBlock(entry.view(), minOff, maxOff, ascending);
+    this.startBound = this.block?.offsets[0];
   }
+
+  readonly startBound: number | undefined;
 
   next(): Promise<RunBlock | null> {
     const b = this.block;

@@ -43,7 +43,9 @@ export class SeriesCursor implements Cursor {
     const files = this.fileRuns(shard, this.req, this.type, minOff, maxOff);
     this.release = files.release;
     const runs: SortedRun[] = [...files.runs];
-    let priority = runs.length;
+    // Caches are newer than every file: above the highest file priority, which is the file's
+    // place in the shard (files without the key leave gaps, so not runs.length).
+    let priority = runs.reduce((p, r) => Math.max(p, r.priority + 1), 0);
     for (const cache of shard.caches()) {
       const entry = cache.get(this.req.seriesKey, this.req.field);
       if (entry && entry.type === this.type && entry.length > 0) {

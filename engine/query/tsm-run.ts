@@ -7,7 +7,7 @@
 import { decodeBlock } from '../encoding/block.js';
 import type { BlockEntry } from '../tsm/block-index.js';
 import type { TsmReader } from '../tsm/reader.js';
-import { clipBlock, type RunBlock, type SortedRun } from './run.js';
+import { clipOwnedBlock, type RunBlock, type SortedRun } from './run.js';
 import { ColumnBuilder } from './column-builder.js';
 
 /** Rows of `block` outside every hidden range. */
@@ -37,6 +37,8 @@ export class TsmRun implements SortedRun {
   constructor(
     private readonly reader: TsmReader,
     private readonly key: string,
+    /** The key's blocks overlapping the range, in time order (file-runs looks them up). */
+    entries: BlockEntry[],
     private readonly baseNs: bigint,
     private readonly minOff: number,
     private readonly maxOff: number,
@@ -45,9 +47,12 @@ export class TsmRun implements SortedRun {
     /** Hidden [min, max] offset ranges (tombstones), relative to baseNs. */
     private readonly hidden: readonly (readonly [number, number])[] = [],
   ) {
-    const entries = reader.entriesInRange(key, baseNs + BigInt(minOff), baseNs + BigInt(maxOff));
     this.entries = ascending ? entries : entries.reverse();
+    this.startBound = startBoundOf(this.entries[0], baseNs, minOff, maxOff, ascending);
   }
+
+  /** From the block index: the first block's min (ascending) or max (descending) time. */
+  readonly startBound: number | undefined;
 
   get isEmpty(): boolean {
     return this.entries.length === 0;
@@ -57,7 +62,7 @@ export class TsmRun implements SortedRun {
     while (this.i < this.entries.length) {
       const entry = this.entries[this.i++]!;
       const bytes = await this.reader.readBlock(this.key, entry);
-      const clipped = clipBlock(decodeBlock(bytes, this.baseNs), this.minOff, this.maxOff, this.ascending);
+      const clipped = clipOwnedBlock(decodeBlock(bytes, this.baseNs), this.minOff, this.maxOff, this.ascending);
       const visible = clipped && this.hidden.length > 0 ? dropHidden(clipped, this.hidden) : clipped;
       if (visible && visible.offsets.length > 0) return visible;
     }
@@ -67,4 +72,9 @@ export class TsmRun implements SortedRun {
   close(): void {
     this.i = this.entries.length;
   }
+}
+
+function startBoundOf(first: BlockEntry | undefined, baseNs: bigint, minOff: number, maxOff: number, ascending: boolean): number | undefined {
+  if (!first) return undefined;
+  return ascending ? Math.max(minOff, Number(first.minTime - baseNs)) : Math.min(maxOff, Number(first.maxTime - baseNs));
 }

@@ -90,7 +90,7 @@ export function arithmetic(op: BinaryOp, a: Scalar, b: Scalar, aInt: boolean, bI
   }
 }
 
-function compare(op: BinaryOp, a: Scalar, b: Scalar): boolean {
+export function compare(op: BinaryOp, a: Scalar, b: Scalar): boolean {
   if (a === null || b === null) return op === '!=' && a !== b ? false : false;
   if ((typeof a === 'number' || typeof a === 'bigint') && (typeof b === 'number' || typeof b === 'bigint')) {
     const x = typeof a === 'bigint' || typeof b === 'bigint' ? BigInt.asIntN(64, BigInt(a)) - BigInt.asIntN(64, BigInt(b)) : 0n;

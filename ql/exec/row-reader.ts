@@ -44,42 +44,63 @@ export class RowReader {
     }
   }
 
-  /** Time of each head's current point in the last `next()` (undefined: exhausted). */
-  private readonly times: (bigint | undefined)[] = [];
+  /** Each head's current point in the last `next()`: its batch base and offset (base undefined: exhausted). */
+  private readonly bases: (bigint | undefined)[] = [];
+  private readonly offs: number[] = [];
 
   /**
-   * Next row, or null when every cursor is exhausted. Per row and field this computes the
-   * head's time once and awaits only when a batch is used up: it runs once per row of every
-   * raw query with several fields or a WHERE on fields, so it is kept tight.
+   * Next row, or null when every cursor is exhausted. Heads are compared by offset when their
+   * batches share a base (the same shard, the usual case) and one BigInt time is made per row;
+   * awaits happen only when a batch is used up. It runs once per row of every raw query with
+   * several fields or a WHERE on fields, so it is kept tight.
    */
   async next(): Promise<Row | null> {
     const heads = this.heads;
-    const times = this.times;
-    let best: bigint | undefined;
+    const bases = this.bases;
+    const offs = this.offs;
+    let bestBase: bigint | undefined;
+    let bestOff = 0;
     for (let k = 0; k < heads.length; k++) {
       const h = heads[k]!;
       if (!h.done && (!h.batch || h.i >= h.batch.offsets.length)) await this.fill(h);
       const b = h.batch;
       if (h.done || !b) {
-        times[k] = undefined;
+        bases[k] = undefined;
         continue;
       }
-      const t = b.base + BigInt(b.offsets[h.i]!);
-      times[k] = t;
-      if (best === undefined || (this.ascending ? t < best : t > best)) best = t;
+      const off = b.offsets[h.i]!;
+      bases[k] = b.base;
+      offs[k] = off;
+      if (bestBase === undefined || this.before(b.base, off, bestBase, bestOff)) {
+        bestBase = b.base;
+        bestOff = off;
+      }
     }
-    if (best === undefined) return null;
+    if (bestBase === undefined) return null;
     const values: Scalar[] = new Array<Scalar>(heads.length).fill(null);
     for (let k = 0; k < heads.length; k++) {
-      if (times[k] !== best) continue;
+      const base = bases[k];
+      if (base === undefined || !sameTime(base, offs[k]!, bestBase, bestOff)) continue;
       const h = heads[k]!;
       values[k] = cellAt(h.batch!.column, h.i);
       h.i++;
     }
-    return { time: best, values };
+    return { time: bestBase + BigInt(bestOff), values };
+  }
+
+  /** Whether (base, off) comes before (bestBase, bestOff) in cursor order. */
+  private before(base: bigint, off: number, bestBase: bigint, bestOff: number): boolean {
+    if (base === bestBase) return this.ascending ? off < bestOff : off > bestOff;
+    const t = base + BigInt(off);
+    const best = bestBase + BigInt(bestOff);
+    return this.ascending ? t < best : t > best;
   }
 
   close(): void {
     for (const h of this.heads) h.cursor.close();
   }
+}
+
+function sameTime(base: bigint, off: number, bestBase: bigint, bestOff: number): boolean {
+  return base === bestBase ? off === bestOff : base + BigInt(off) === bestBase + BigInt(bestOff);
 }

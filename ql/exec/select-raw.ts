@@ -10,7 +10,8 @@ import type { Cell } from '../result.js';
 import { TRANSFORMS } from '../plan/functions.js';
 import { callsIn, isTag } from '../plan/projection.js';
 import { callKey, evaluate, type EvalTypes, type RowScope } from './eval.js';
-import { RowReader, type Row } from './row-reader.js';
+import type { Row } from './row-reader.js';
+import { openSeriesRows, plainReference, type RowSource } from './series-rows.js';
 import { checkpoint, type QueryContext } from './context.js';
 import type { SelectPlan } from './select-plan.js';
 import { isIntegerType } from './select-plan.js';
@@ -46,7 +47,7 @@ export function fieldRefs(exprs: readonly (Expr | null)[], plan: SelectPlan): st
 
 interface SeriesRows {
   readonly ref: SeriesRef;
-  readonly reader: RowReader;
+  readonly reader: RowSource;
   row: Row | null;
 }
 
@@ -68,12 +69,9 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
   const types = evalTypes(source);
   checkTransformInputs(columns.map((c) => c.expr), source.fieldTypes());
   const transforms = new Map<string, Transform>();
-  const { min, max } = plan.time;
-  const open: SeriesRows[] = g.series.map((ref) => ({
-    ref,
-    reader: new RowReader(fields.map((f) => source.cursor(ref, f, min, max, plan.ascending)), plan.ascending),
-    row: null,
-  }));
+  const condFields = fieldRefs([g.rowFilter], plan).filter((f) => fieldIndex.has(f));
+  const plain = columns.map((c) => plainReference(c.expr, plan.schema, fieldIndex));
+  const open: SeriesRows[] = g.series.map((ref) => ({ ref, reader: openSeriesRows(g, ref, fields, condFields, types), row: null }));
   let out: Cell[][] = [];
   let emitted = 0;
   const limit = plan.stmt.limit;
@@ -93,7 +91,9 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
       best.row = await best.reader.next();
       if (++n % 1024 === 0) await checkpoint(ctx);
       let transformMissing = false;
-      const scope: RowScope = {
+      let scope: RowScope | undefined;
+      // Built only for rows that need the interpreter (a WHERE, or a column that is not a plain reference).
+      const scoped = (): RowScope => (scope ??= {
         time: row.time,
         lookup: (name, hint) => {
           if (isTag(name, hint, plan.schema)) return tags[name] ?? null;
@@ -110,20 +110,22 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
             t = createTransform(e.name.toLowerCase() as TransformName, inferType(inner, types), transformArgs(e, plan.ascending));
             transforms.set(key, t);
           }
-          const v = evaluate(inner, scope, types);
+          const v = evaluate(inner, scoped(), types);
           const r = v === null ? null : t.push(row.time, v);
           if (!r) transformMissing = true;
           return r ? r.value : null;
         },
-      };
-      if (g.rowFilter && evaluate(g.rowFilter, scope, types) !== true) continue;
-      const cells: Cell[] = [row.time];
-      let any = false;
-      columns.forEach((c, i) => {
-        const v = evaluate(c.expr, scope, types);
-        cells.push(v);
-        if (v !== null && readsField[i]) any = true;
       });
+      if (g.rowFilter && evaluate(g.rowFilter, scoped(), types) !== true) continue;
+      const cells = new Array<Cell>(columns.length + 1);
+      cells[0] = row.time;
+      let any = false;
+      for (let i = 0; i < columns.length; i++) {
+        const p = plain[i];
+        const v = p ? p(row.values, tags) : evaluate(columns[i]!.expr, scoped(), types);
+        cells[i + 1] = v;
+        if (v !== null && readsField[i]) any = true;
+      }
       if (!any || transformMissing) continue;
       if (skip > 0) {
         skip--;

@@ -5,10 +5,17 @@
  */
 import type { Cell, ResultSeries, StatementResult } from '../../ql/index.js';
 import { hasTimeColumn, zoneOffsetNs } from '../../ql/index.js';
-import { formatTimeNs, rfc3339NanoInZone, type Epoch } from './epoch.js';
+import { formatTimeNs, type Epoch } from './epoch.js';
+import { rowsJson } from './json-rows.js';
+import { rfc3339Formatter } from './time-text.js';
+
+/** Text already in compact JSON form, inserted as is (the rows of a series). */
+class RawJson {
+  constructor(readonly text: string) {}
+}
 
 /** A JSON-ready value tree; bigint values print as integers. */
-type J = null | boolean | number | bigint | string | J[] | { [k: string]: J | undefined };
+type J = null | boolean | number | bigint | string | RawJson | J[] | { [k: string]: J | undefined };
 
 export interface JsonOptions {
   readonly epoch: Epoch | undefined;
@@ -20,22 +27,33 @@ function cellJ(c: Cell): J {
   return c;
 }
 
-function seriesJ(s: ResultSeries, epoch: Epoch | undefined, tz: string | undefined): J {
+/** How cell 0 of a row prints when it is the time. */
+function timeText(epoch: Epoch | undefined, tz: string | undefined): (ns: bigint) => string | bigint {
+  if (epoch) return (ns) => formatTimeNs(ns, epoch);
+  return rfc3339Formatter(tz ? (ns) => Number(zoneOffsetNs(tz, ns) / 1_000_000_000n) : undefined);
+}
+
+/** Rows as a tree (pretty output) or as compact text written in one pass. */
+function valuesJ(s: ResultSeries, epoch: Epoch | undefined, tz: string | undefined, pretty: boolean): J | undefined {
+  if (s.values.length === 0) return undefined;
   const timeFirst = hasTimeColumn(s);
-  const values = s.values.map((row) => {
+  const time = timeText(epoch, tz);
+  if (!pretty) return new RawJson(rowsJson(s.values, timeFirst, time));
+  return s.values.map((row) => {
     const out: J[] = row.map(cellJ);
     const t = row[0];
-    if (timeFirst && typeof t === 'bigint') {
-      out[0] = tz && !epoch ? rfc3339NanoInZone(t, Number(zoneOffsetNs(tz, t) / 1_000_000_000n)) : formatTimeNs(t, epoch);
-    }
+    if (timeFirst && typeof t === 'bigint') out[0] = time(t);
     return out;
   });
+}
+
+function seriesJ(s: ResultSeries, epoch: Epoch | undefined, tz: string | undefined, pretty: boolean): J {
   const tags = s.tags && Object.keys(s.tags).length > 0 ? sortKeys(s.tags) : undefined;
   return {
     name: s.name || undefined,
     tags,
     columns: s.columns.length ? [...s.columns] : undefined,
-    values: values.length ? values : undefined,
+    values: valuesJ(s, epoch, tz, pretty),
     partial: s.partial || undefined,
   };
 }
@@ -46,10 +64,10 @@ function sortKeys(tags: Readonly<Record<string, string>>): { [k: string]: J } {
   return out;
 }
 
-export function statementJ(r: StatementResult, epoch: Epoch | undefined): J {
+export function statementJ(r: StatementResult, epoch: Epoch | undefined, pretty: boolean): J {
   return {
     statement_id: r.statementId,
-    series: r.series && r.series.length ? r.series.map((s) => seriesJ(s, epoch, r.timeZone)) : undefined,
+    series: r.series && r.series.length ? r.series.map((s) => seriesJ(s, epoch, r.timeZone, pretty)) : undefined,
     messages: r.messages && r.messages.length ? r.messages.map((m) => ({ level: m.level, text: m.text })) : undefined,
     partial: r.partial || undefined,
     error: r.error,
@@ -60,12 +78,12 @@ export function statementJ(r: StatementResult, epoch: Epoch | undefined): J {
 export function resultsToJson(results: readonly StatementResult[], opts: JsonOptions): string {
   // Go's omitempty: a query of no statements (`q=;`) answers `{}`.
   if (results.length === 0) return stringify({}, opts.pretty) + '\n';
-  return stringify({ results: results.map((r) => statementJ(r, opts.epoch)) }, opts.pretty) + '\n';
+  return stringify({ results: results.map((r) => statementJ(r, opts.epoch, opts.pretty)) }, opts.pretty) + '\n';
 }
 
 /** One chunk line of a chunked response. */
 export function chunkToJson(r: StatementResult, opts: JsonOptions): string {
-  return stringify({ results: [statementJ(r, opts.epoch)] }, opts.pretty) + '\n';
+  return stringify({ results: [statementJ(r, opts.epoch, opts.pretty)] }, opts.pretty) + '\n';
 }
 
 export function errorJson(message: string, pretty = false): string {
@@ -75,6 +93,7 @@ export function errorJson(message: string, pretty = false): string {
 /** JSON.stringify with bigint support and Go-style indentation. */
 export function stringify(v: J, pretty: boolean, indent = ''): string {
   if (v === null) return 'null';
+  if (v instanceof RawJson) return v.text;
   switch (typeof v) {
     case 'bigint':
       return v.toString();
@@ -86,16 +105,20 @@ export function stringify(v: J, pretty: boolean, indent = ''): string {
       return v ? 'true' : 'false';
   }
   const inner = indent + '    ';
+  // Pieces are concatenated, not joined: the rows' text (large) is then copied once, when the
+  // body is encoded, instead of once per nesting level.
+  const sep = pretty ? `,\n${inner}` : ',';
+  const wrap = (open: string, body: string, close: string) => (pretty ? `${open}\n${inner}${body}\n${indent}${close}` : open + body + close);
   if (Array.isArray(v)) {
     if (v.length === 0) return '[]';
-    const parts = v.map((x) => stringify(x, pretty, inner));
-    return pretty ? `[\n${inner}${parts.join(`,\n${inner}`)}\n${indent}]` : `[${parts.join(',')}]`;
+    let body = '';
+    for (let i = 0; i < v.length; i++) body += (i > 0 ? sep : '') + stringify(v[i]!, pretty, inner);
+    return wrap('[', body, ']');
   }
-  const parts: string[] = [];
+  let body = '';
   for (const [k, x] of Object.entries(v)) {
     if (x === undefined) continue;
-    parts.push(`${JSON.stringify(k)}:${pretty ? ' ' : ''}${stringify(x, pretty, inner)}`);
+    body += (body === '' ? '' : sep) + JSON.stringify(k) + (pretty ? ': ' : ':') + stringify(x, pretty, inner);
   }
-  if (parts.length === 0) return '{}';
-  return pretty ? `{\n${inner}${parts.join(`,\n${inner}`)}\n${indent}}` : `{${parts.join(',')}}`;
+  return body === '' ? '{}' : wrap('{', body, '}');
 }

@@ -1,0 +1,75 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import type { Cell } from '../../ql/index.js';
+import { rfc3339Nano } from './epoch.js';
+import { resultsToJson } from './json.js';
+import { Rfc3339Cache } from './time-text.js';
+
+const nsArb = fc.bigInt({ min: -(2n ** 62n), max: 2n ** 62n });
+
+test('cached RFC 3339 equals rfc3339Nano on random times, in runs of nearby times too (minute and hour changes)', () => {
+  fc.assert(
+    fc.property(fc.array(fc.tuple(nsArb, fc.array(fc.oneof(fc.bigInt({ min: -90_000_000_000n, max: 90_000_000_000n }), fc.bigInt({ min: -8_000_000_000_000n, max: 8_000_000_000_000n })), { maxLength: 8 }))), (groups) => {
+      const cache = new Rfc3339Cache();
+      for (const [start, steps] of groups) {
+        let t = start;
+        for (const d of [0n, ...steps]) {
+          t += d;
+          assert.equal(cache.format(t), rfc3339Nano(t));
+        }
+      }
+    }),
+    { numRuns: 300 },
+  );
+  const cache = new Rfc3339Cache();
+  for (const t of [0n, -1n, 1n, 999_999_999n, 1_000_000_000n, 59_999_999_999n, 60_000_000_000n, -60_000_000_001n, 1451606400000000000n, 1451606410120000000n]) {
+    assert.equal(cache.format(t), rfc3339Nano(t));
+  }
+});
+
+/** JSON text with the whitespace outside string literals removed. */
+function withoutWhitespace(text: string): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (inString) {
+      out += c;
+      if (c === '\\') out += text[++i];
+      else if (c === '"') inString = false;
+    } else if (c === '"') {
+      inString = true;
+      out += c;
+    } else if (!/\s/.test(c)) out += c;
+  }
+  return out;
+}
+
+const cellArb: fc.Arbitrary<Cell> = fc.oneof(
+  fc.double(),
+  fc.integer(),
+  fc.bigInt({ min: -(2n ** 63n), max: 2n ** 64n - 1n }),
+  fc.string(),
+  fc.boolean(),
+  fc.constant(null),
+);
+
+test('compact rows written in one pass equal the pretty tree without its whitespace', () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(fc.oneof(nsArb, cellArb), fc.array(cellArb, { maxLength: 4 }))),
+      fc.constantFrom(undefined, 'ns', 'ms', 'h') as fc.Arbitrary<'ns' | 'ms' | 'h' | undefined>,
+      fc.constantFrom(undefined, 'America/New_York'),
+      (rows, epoch, timeZone) => {
+        const values = rows.map(([t, rest]) => [t, ...rest]);
+        const results = [{ statementId: 0, timeZone, series: [{ name: 'm', tags: { b: '1', a: 'x"y' }, columns: ['time', 'v'], values }] }];
+        const compact = resultsToJson(results, { epoch, pretty: false });
+        const pretty = resultsToJson(results, { epoch, pretty: true });
+        assert.deepEqual(JSON.parse(compact), JSON.parse(pretty));
+        assert.equal(compact, withoutWhitespace(pretty) + '\n');
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
