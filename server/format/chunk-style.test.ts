@@ -33,3 +33,11 @@ test('chunkLines lays a result out per style', () => {
   ]);
   assert.equal(chunkLines([result], 1, opts, 'rows').length, 3);
 });
+
+test('unchunked: a SELECT series of more than 10,000 rows keeps 1.x partial flag (10,000 does not)', async () => {
+  const { resultsToJson } = await import('./json.js');
+  const rows = (n: number) => Array.from({ length: n }, (_, i) => [BigInt(i) * 1_000_000_000n, i]);
+  const body = (n: number) => JSON.parse(resultsToJson([{ statementId: 0, series: [{ name: 'm', columns: ['time', 'v'], values: rows(n) }] }], opts)) as { results: { series: { partial?: boolean }[] }[] };
+  assert.equal(body(10_000).results[0]!.series[0]!.partial, undefined);
+  assert.equal(body(10_001).results[0]!.series[0]!.partial, true);
+});

@@ -74,11 +74,23 @@ export function statementJ(r: StatementResult, epoch: Epoch | undefined, pretty:
   };
 }
 
+/** 1.x's executor emits a SELECT's series in pieces of this many rows, even unchunked. */
+const EMITTER_CHUNK_ROWS = 10_000;
+
+/**
+ * 1.x merges those pieces into one series for a non-chunked answer but keeps the first piece's
+ * `partial: true`: every SELECT series of more than 10,000 rows carries it.
+ */
+function mergedPartial(r: StatementResult): StatementResult {
+  if (!r.series?.some((s) => s.values.length > EMITTER_CHUNK_ROWS)) return r;
+  return { ...r, series: r.series.map((s) => (s.values.length > EMITTER_CHUNK_ROWS && hasTimeColumn(s) ? { ...s, partial: true } : s)) };
+}
+
 /** The whole `/query` body for non-chunked responses. */
 export function resultsToJson(results: readonly StatementResult[], opts: JsonOptions): string {
   // Go's omitempty: a query of no statements (`q=;`) answers `{}`.
   if (results.length === 0) return stringify({}, opts.pretty) + '\n';
-  return stringify({ results: results.map((r) => statementJ(r, opts.epoch, opts.pretty)) }, opts.pretty) + '\n';
+  return stringify({ results: results.map((r) => statementJ(mergedPartial(r), opts.epoch, opts.pretty)) }, opts.pretty) + '\n';
 }
 
 /** One chunk line of a chunked response. */
