@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from './engine.js';
 import { engineOptions } from './options.js';
+import { FieldType } from './point.js';
 import { readSeries } from './testing/read-all.js';
 import { DatabaseNotFoundError, RetentionPolicyNotFoundError } from './errors.js';
 
@@ -72,6 +73,25 @@ test('partial writes store good lines; errors carry 1.x texts and statuses', asy
   await assert.rejects(engine.write({ db: 'db', precision: 'ns', body: body('m v=1i 5') }), {
     message: 'partial write: field type conflict: input field "v" on measurement "m" is type integer, already exists as type float dropped=1',
   });
+  await engine.close();
+});
+
+test('a new field given two types in one batch fails the batch as in 1.x: nothing stored, earlier fields created', async () => {
+  const { engine } = await open();
+  await engine.catalog.createDatabase('db');
+  await assert.rejects(engine.write({ db: 'db', precision: 's', body: body('m,h=a v=1 1\nn w="x" 1\nm,h=b v=2i 2\nm,h=a u=true 3') }), (e: Error & { status: number }) => {
+    assert.equal(e.status, 400);
+    assert.equal(e.message, 'field type conflict');
+    return true;
+  });
+  const index = engine.openedDatabase('db')!.index;
+  assert.equal(index.fieldType('m', 'v'), FieldType.Float);
+  assert.equal(index.fieldType('n', 'w'), FieldType.String);
+  assert.equal(index.fieldType('m', 'u'), undefined);
+  assert.deepEqual(await readSeries(engine, { db: 'db', measurement: 'm', seriesKey: 'm,h=a', field: 'v' }), []);
+  // The field now exists as float: the same batch is an ordinary partial write.
+  await assert.rejects(engine.write({ db: 'db', precision: 's', body: body('m,h=a v=1 1\nm,h=b v=2i 2') }), /partial write: field type conflict/);
+  assert.equal((await readSeries(engine, { db: 'db', measurement: 'm', seriesKey: 'm,h=a', field: 'v' })).length, 1);
   await engine.close();
 });
 

@@ -54,6 +54,11 @@ export class SeriesIndex {
     return this.series[id];
   }
 
+  /** The registered type of a field, if the measurement has it. */
+  fieldType(measurement: string, field: string): FieldType | undefined {
+    return this.measurements.get(measurement)?.fields.get(field);
+  }
+
   /**
    * Check a point against registered field types and the cardinality limits without changing
    * anything; returns the error that rejects it. Points of a batch are checked and registered
