@@ -93,8 +93,9 @@ export function arithmetic(op: BinaryOp, a: Scalar, b: Scalar, aInt: boolean, bI
 export function compare(op: BinaryOp, a: Scalar, b: Scalar): boolean {
   if (a === null || b === null) return op === '!=' && a !== b ? false : false;
   if ((typeof a === 'number' || typeof a === 'bigint') && (typeof b === 'number' || typeof b === 'bigint')) {
-    const x = typeof a === 'bigint' || typeof b === 'bigint' ? BigInt.asIntN(64, BigInt(a)) - BigInt.asIntN(64, BigInt(b)) : 0n;
-    const d = typeof a === 'bigint' || typeof b === 'bigint' ? Number(x) : (a as number) - (b as number);
+    // Exact when both sides are integers; a fractional or non-finite number compares as floats (1.x casts the integer).
+    const exact = (typeof a === 'bigint' || typeof b === 'bigint') && Number.isInteger(Number(a)) && Number.isInteger(Number(b));
+    const d = exact ? Number(BigInt.asIntN(64, BigInt(a)) - BigInt.asIntN(64, BigInt(b))) : Number(a) - Number(b);
     switch (op) {
       case '=':
         return d === 0;
