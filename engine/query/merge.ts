@@ -2,12 +2,14 @@
  * Streaming k-way merge of the SortedRuns of one shard into batches of at most BATCH_SIZE
  * rows. Memory: one block per run plus the output batch. When one run's rows precede every
  * other run's next row they are copied in bulk; only equal timestamps go row by row, where
- * the run with the highest priority (the newest write) wins.
+ * the run with the highest priority (the newest write) wins. A whole stored block that no
+ * other run overlaps is returned as it is, undecoded with its stats (stats-block.ts).
  */
 import type { FieldType, ValueColumn } from '../point.js';
 import { ColumnBuilder } from './column-builder.js';
 import { BATCH_SIZE } from './cursor.js';
-import type { RunBlock, SortedRun } from './run.js';
+import { rowCount, type RunBlock, type SortedRun } from './run.js';
+import { passThroughHead } from './stats-block.js';
 
 interface Head {
   readonly run: SortedRun;
@@ -41,7 +43,7 @@ export class RunMerger {
 
   /** Advance a head past its block; drops it when its run is exhausted. */
   private async refill(heads: Head[], h: Head): Promise<void> {
-    if (h.i < h.block.offsets.length) return;
+    if (h.i < rowCount(h.block)) return;
     const block = await nextNonEmpty(h.run);
     if (block) {
       h.block = block;
@@ -52,14 +54,22 @@ export class RunMerger {
   }
 
   /** Next merged batch (views valid until the following call), or null. */
-  async next(): Promise<{ offsets: Float64Array; column: ValueColumn } | null> {
+  async next(): Promise<RunBlock | null> {
     const heads = (this.heads ??= await this.init());
+    const whole = passThroughHead(heads, this.sign);
+    if (whole) {
+      whole.i = rowCount(whole.block);
+      const block = whole.block;
+      await this.refill(heads, whole);
+      return block;
+    }
     const out = this.offsets;
     const vals = this.values;
     vals.reset();
     let n = 0;
     const s = this.sign;
     while (n < BATCH_SIZE && heads.length > 0) {
+      if (n > 0 && passThroughHead(heads, s)) break; // end this batch; the whole block goes next
       if (heads.length === 1) {
         const h = heads[0]!;
         const k = Math.min(h.block.offsets.length - h.i, BATCH_SIZE - n);
@@ -115,6 +125,6 @@ export class RunMerger {
 async function nextNonEmpty(run: SortedRun): Promise<RunBlock | null> {
   for (;;) {
     const b = await run.next();
-    if (!b || b.offsets.length > 0) return b;
+    if (!b || rowCount(b) > 0) return b;
   }
 }

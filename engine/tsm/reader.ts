@@ -60,7 +60,7 @@ export class TsmReader {
     try {
       checkMinimumSize(path, file.size);
       const header = await readExactly(file, path, HEADER_SIZE, 0);
-      const level = decodeHeader(path, header);
+      const { version, level } = decodeHeader(path, header);
       const footerBytes = await readExactly(file, path, FOOTER_SIZE, file.size - FOOTER_SIZE);
       const footer = decodeFooter(path, header, footerBytes, file.size);
       const indexBytes = await readExactly(file, path, footer.indexSize, footer.indexOffset);
@@ -72,7 +72,7 @@ export class TsmReader {
         indexOffset: footer.indexOffset,
         keyCount: footer.keyCount,
         blockCount: footer.blockCount,
-      });
+      }, version);
       return new TsmReader(path, level, index, file, footer.indexOffset, options.blockCache);
     } catch (err) {
       await file.close();
