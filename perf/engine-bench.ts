@@ -28,8 +28,7 @@ import { argv, hrtime, execPath } from 'node:process';
 import { Engine, engineOptions, makeSeriesKey, MIN_TIME_NS, MAX_TIME_NS } from '../engine/index.js';
 import { cpuOnly, edgeSensors, type Dataset } from './datasets.js';
 import { batches, bytesOf, flags, fmt, load, machine, median, MiB, percentile, pool, vmHwm } from './bench-util.js';
-import { parseQuery } from '../ql/index.js';
-import { executeStatements } from '../ql/exec/executor.js';
+import { executeStatements, parseQuery } from '../ql/index.js';
 import { agentFor, closeAgents, http, query, startInfluxd, stopInfluxd, sumCounts, waitCompacted } from './influxd.js';
 
 const LINES_PER_BATCH = 5000;
