@@ -108,9 +108,10 @@ for (const row of ROWS) {
 // ── version 2 ─────────────────────────────────────────────────────────────────────────────
 // Keys 'a' (float, blocks [0,10] and [100,110]) and 'b' (integer, one block [0,10] with stats),
 // blocks of 100 payload bytes back to back, so the index starts at 8 + 3 × 104 = 320.
-// 'a' at 0: shared 0, len 1, 'a', type, count 2; entries at 5 (4 bytes) and 9 (4 bytes).
-// 'b' at 13: shared 0, len 1, 'b' at 15, type 16, count 17; entry at 18: minTime 18, span 19,
-// size 20, countFlag 21, minIndex 22, maxIndex 23, min 24, max − min 25, sum 26.
+// 'a' at 0: shared 0, len 1, 'a', type 3, scale 4 (= 1: times in units of 10 ns), count 2;
+// entries at 6 (4 bytes) and 10 (4 bytes).
+// 'b' at 14: shared 0, len 1, 'b' at 16, type 17, scale 18, count 19; entry at 20: minTime 20,
+// span 21, size 22, countFlag 23, minIndex 24, maxIndex 25, min 26, max − min 27, sum 28.
 const V2_INDEX_OFFSET = HEADER_SIZE + 3 * 104;
 
 function sampleV2(): { bytes: Buffer; layout: IndexLayout } {
@@ -128,22 +129,23 @@ const ROWS_V2: { name: string; edit: Edit; at: number; reason: RegExp }[] = [
   { name: 'zero keys', edit: (bytes, l) => ({ bytes: bytes.subarray(0, 0), layout: { ...l, keyCount: 0 } }), at: 0, reason: /no keys/ },
   { name: 'forged huge block count', edit: (bytes, l) => ({ bytes, layout: { ...l, blockCount: 2 ** 31 } }), at: 0, reason: /do not fit/ },
   { name: 'block count disagrees', edit: (bytes, l) => ({ bytes, layout: { ...l, blockCount: 4 } }), at: 0, reason: /footer says 4/ },
-  { name: 'fewer keys than records', edit: (bytes, l) => ({ bytes, layout: { ...l, keyCount: 1 } }), at: 13, reason: /after the last key/ },
-  { name: 'keys out of order', edit: poke((v) => v.setUint8(15, 'a'.charCodeAt(0))), at: 13, reason: /ascending byte order/ },
-  { name: 'shared prefix longer than the previous key', edit: poke((v) => v.setUint8(13, 5)), at: 13, reason: /shares 5 bytes/ },
-  { name: 'unknown type', edit: poke((v) => v.setUint8(16, 9)), at: 13, reason: /unknown block type 9/ },
-  { name: 'key without blocks', edit: poke((v) => v.setUint8(17, 0)), at: 13, reason: /no blocks/ },
-  { name: 'empty block', edit: poke((v) => v.setUint8(20, 0)), at: 18, reason: /empty block/ },
+  { name: 'fewer keys than records', edit: (bytes, l) => ({ bytes, layout: { ...l, keyCount: 1 } }), at: 14, reason: /after the last key/ },
+  { name: 'keys out of order', edit: poke((v) => v.setUint8(16, 'a'.charCodeAt(0))), at: 14, reason: /ascending byte order/ },
+  { name: 'shared prefix longer than the previous key', edit: poke((v) => v.setUint8(14, 5)), at: 14, reason: /shares 5 bytes/ },
+  { name: 'unknown type', edit: poke((v) => v.setUint8(17, 9)), at: 14, reason: /unknown block type 9/ },
+  { name: 'time scale beyond 10^18', edit: poke((v) => v.setUint8(4, 19)), at: 4, reason: /time scale 10\^19/ },
+  { name: 'key without blocks', edit: poke((v) => v.setUint8(19, 0)), at: 14, reason: /no blocks/ },
+  { name: 'empty block', edit: poke((v) => v.setUint8(22, 0)), at: 20, reason: /empty block/ },
   { name: 'blocks do not end at the index', edit: (bytes, l) => ({ bytes, layout: { ...l, indexOffset: l.indexOffset + 1 } }), at: 0, reason: /blocks end at 320/ },
-  { name: 'stats position outside the block', edit: poke((v) => v.setUint8(22, 10)), at: 22, reason: /stats position/ },
-  { name: 'stats on a boolean block', edit: poke((v) => v.setUint8(16, FieldType.Boolean)), at: 22, reason: /stats on a block of type 2/ },
-  { name: 'truncated stats', edit: (bytes, l) => ({ bytes: bytes.subarray(0, 26), layout: l }), at: 26, reason: /truncated/ },
-  { name: 'trailing bytes', edit: (bytes, l) => ({ bytes: Buffer.concat([bytes, Buffer.of(0)]), layout: l }), at: 27, reason: /1 bytes after the last key/ },
+  { name: 'stats position outside the block', edit: poke((v) => v.setUint8(24, 10)), at: 24, reason: /stats position/ },
+  { name: 'stats on a boolean block', edit: poke((v) => v.setUint8(17, FieldType.Boolean)), at: 24, reason: /stats on a block of type 2/ },
+  { name: 'truncated stats', edit: (bytes, l) => ({ bytes: bytes.subarray(0, 28), layout: l }), at: 28, reason: /truncated/ },
+  { name: 'trailing bytes', edit: (bytes, l) => ({ bytes: Buffer.concat([bytes, Buffer.of(0)]), layout: l }), at: 29, reason: /1 bytes after the last key/ },
 ];
 
 test('the version 2 sample index parses, with its stats', () => {
   const { bytes, layout } = sampleV2();
-  assert.equal(bytes.length, 27);
+  assert.equal(bytes.length, 29);
   const index = BlockIndex.parse(bytes, layout, VERSION);
   assert.deepEqual([...index.keys()], ['a', 'b']);
   assert.deepEqual(index.entriesAt(0).map((e) => [e.minTime, e.maxTime, e.offset, e.size, e.count, e.stats]), [

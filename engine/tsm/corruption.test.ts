@@ -108,8 +108,9 @@ const ROWS: Row[] = [
     expect: 'quarantine',
     reason: /blocks end at|outside the blocks section/,
     damage: resealedIndex((index) => {
-      // Key 'a' record: shared 0, suffixLen 1, 'a', type, entryCount, then entry 0: minTime,
-      // span (2 bytes: 999), size (2 bytes: 1000); grow the size so implied offsets overrun.
+      // Key 'a' record: shared 0, suffixLen 1, 'a', type, time scale, entryCount, then entry 0:
+      // minTime, span (bytes 7–8: 999), size (bytes 9–10: 1000); grow the size so implied
+      // offsets overrun.
       index[9] = (index[9] ?? 0) + 1;
     }),
   },

@@ -40,12 +40,16 @@
  *                 uv suffixLen   the key is previous[0, shared) ‖ suffix; total 1..65535 bytes
  *                 suffix         suffixLen bytes
  *                 u8 type        FieldType code
+ *                 u8 scale       0..18: the key's spans and gaps below are in units u = 10^scale ns
+ *                                (the writer picks the largest that divides them all: 10 s data
+ *                                has scale 10, so a span of 9,990 s takes 2 bytes, not 7)
  *                 uv entryCount  ≥ 1
  *                 entries        entryCount × entry
- *   entry         sv|uv minTime  first entry of a key: sv (minTime − anchor), anchor = the previous
- *                                key's first minTime (0 for the first key); later entries:
- *                                uv (minTime − previous maxTime − 1), so blocks cannot overlap
- *                 uv span        maxTime − minTime
+ *   entry         sv|uv minTime  first entry of a key: sv (minTime − anchor) in ns, anchor = the
+ *                                previous key's first minTime (0 for the first key); later
+ *                                entries: uv ((minTime − previous maxTime) / u − 1), so blocks
+ *                                cannot overlap
+ *                 uv span        (maxTime − minTime) / u
  *                 uv size        payload bytes ≥ 1
  *                 uv countFlag   count × 2 + hasStats, count ≥ 1
  *                 stats          only when hasStats (block-stats.ts says which types have them):
@@ -57,7 +61,7 @@
  * Block offsets are implied: blocks are written in index order, back to back from
  * HEADER_SIZE, so entry k starts where entry k − 1 ended (+ BLOCK_CHECKSUM_SIZE + size) and
  * the last one ends exactly at indexOffset (checked at open). Compared with version 1
- * (32 bytes per entry plus the full key), a typical entry of a 1000-value block takes ~12
+ * (32 bytes per entry plus the full key), a typical entry of a 1000-value block takes ~6
  * bytes plus ~9 bytes of stats, and series-field keys of one series share all but the field.
  *
  * Why these choices:
@@ -131,10 +135,10 @@ export const FOOTER_MAGIC_OFFSET = 36;
 
 /**
  * Smallest well-formed file: header, one 1-byte block, the smallest key record of either
- * version (v2: shared, suffixLen, 1 key byte, type, entryCount, minTime, span, size,
- * countFlag: 9 bytes), footer.
+ * version (v2: shared, suffixLen, 1 key byte, type, scale, entryCount, minTime, span, size,
+ * countFlag: 10 bytes), footer.
  */
-export const MIN_INDEX_SIZE = 9;
+export const MIN_INDEX_SIZE = 10;
 export const MIN_FILE_SIZE = HEADER_SIZE + BLOCK_CHECKSUM_SIZE + 1 + MIN_INDEX_SIZE + FOOTER_SIZE;
 
 const FIELD_TYPE_CODES: ReadonlySet<number> = new Set(Object.values(FieldType));

@@ -138,11 +138,12 @@ test('golden: version 2 header, first block and first key record pinned independ
   const footer = golden.subarray(golden.length - FOOTER_SIZE);
   const indexOffset = Number(footer.readBigUInt64BE(0));
   assert.deepEqual([footer.readUInt32BE(16), footer.readUInt32BE(20)], [5, 6]);
-  // First key record: shared 0, suffix length, key, type 1 (integer), one entry.
+  // First key record: shared 0, suffix length, key, type 1 (integer), time scale 9 (its one
+  // block spans 2 s), one entry.
   const key = `cpu,host=a${SEP}count`;
   assert.deepEqual([golden[indexOffset], golden[indexOffset + 1]], [0, key.length]);
   assert.equal(golden.subarray(indexOffset + 2, indexOffset + 2 + key.length).toString(), key);
-  assert.deepEqual([golden[indexOffset + 2 + key.length], golden[indexOffset + 3 + key.length]], [1, 1]);
+  assert.deepEqual([...golden.subarray(indexOffset + 2 + key.length, indexOffset + 5 + key.length)], [1, 9, 1]);
   // Second key shares `cpu,host=a#!~#` (14 bytes) and stores only "usage".
   const second = golden.indexOf(Buffer.from('usage'), indexOffset);
   assert.deepEqual([golden[second - 2], golden[second - 1]], [14, 5]);

@@ -1,8 +1,8 @@
 /**
  * Writer-side index (version 2, format.ts): encodes key records and entries into one growing
- * byte buffer, so memory stays near the final index size (~12–30 bytes per block plus the
+ * byte buffer, so memory stays near the final index size (~10–30 bytes per block plus the
  * keys' distinct suffixes) and `finish` writes it with one call. The entries of the current key
- * wait in a small side buffer because the key header carries their count as a varint.
+ * wait in a list because the key header carries their count and time scale.
  * It also enforces the ordering contract every reader relies on: keys strictly ascending in
  * byte order, one type per key, blocks of a key ascending and non-overlapping, blocks back to
  * back in index order (offsets are implied). A violation is a caller bug: InvariantError, and
@@ -14,7 +14,7 @@ import type { FieldType } from '../point.js';
 import { ByteWriter } from '../encoding/varint.js';
 import type { BlockStats } from './block-stats.js';
 import { BLOCK_CHECKSUM_SIZE, HEADER_SIZE, MAX_ENTRIES_PER_KEY, MAX_KEY_BYTES, MAX_U32, isFieldTypeCode } from './format.js';
-import { appendEntry, appendKeyRecord } from './index-v2.js';
+import { appendKeyRecord, type EntryV2 } from './index-v2.js';
 
 const INITIAL_CAPACITY = 64 * 1024;
 const INT64_MIN = -(2n ** 63n);
@@ -34,16 +34,15 @@ export interface NewEntry {
 
 export class IndexBuilder {
   private readonly out = new ByteWriter(INITIAL_CAPACITY);
-  /** Entries of the key being built. */
-  private readonly pending = new ByteWriter(1024);
+  /** Entries of the key being built (written when the key is complete: the header needs their count and time scale). */
+  private pending: EntryV2[] = [];
   private lastKey: Buffer | null = null;
   /** The key written before `lastKey` (prefix compression is against it). */
   private writtenKey: Uint8Array = NO_KEY;
   private lastType = -1;
   private lastMaxTime = 0n;
-  /** The previous key's first minTime: anchor of the next key's first entry. */
+  /** First minTime of the last key written: anchor of the next key's first entry. */
   private anchor = 0n;
-  private keyFirstMin = 0n;
   private entriesInKey = 0;
   private nextOffset = HEADER_SIZE;
   private sealed = false;
@@ -77,9 +76,7 @@ export class IndexBuilder {
       this.closeKey();
       this.startKey(key, keyBytes, e);
     }
-    const first = this.entriesInKey === 0;
-    appendEntry(this.pending, e.type, e, first, first ? this.anchor : this.lastMaxTime);
-    if (first) this.keyFirstMin = e.minTime;
+    this.pending.push(e);
     this.entriesInKey++;
     this.blockCount++;
     this.valueCount += e.count;
@@ -109,11 +106,10 @@ export class IndexBuilder {
   }
 
   private startKey(key: string, keyBytes: Buffer, e: NewEntry): void {
-    if (this.lastKey !== null) this.anchor = this.keyFirstMin;
     this.lastKey = keyBytes;
     this.lastType = e.type;
     this.entriesInKey = 0;
-    this.pending.len = 0;
+    this.pending = [];
     this.keyCount++;
     this.minKey ??= key;
     this.maxKey = key;
@@ -122,9 +118,9 @@ export class IndexBuilder {
   /** Writes the current key's header and its pending entries. */
   private closeKey(): void {
     if (this.lastKey === null || this.entriesInKey === 0) return;
-    appendKeyRecord(this.out, this.writtenKey, this.lastKey, this.lastType as FieldType, this.entriesInKey);
-    this.out.bytes(this.pending.buf.subarray(0, this.pending.len));
-    this.pending.len = 0;
+    appendKeyRecord(this.out, this.writtenKey, this.lastKey, this.lastType as FieldType, this.pending, this.anchor);
+    this.anchor = this.pending[0]!.minTime;
+    this.pending = [];
     this.writtenKey = this.lastKey;
     this.entriesInKey = 0;
   }

@@ -15,6 +15,9 @@ const MASK32 = 0xffffffffn;
 const INT64_MAX = 2n ** 63n - 1n;
 /** Each of minTime, span, size and countFlag takes at least one byte. */
 const MIN_ENTRY_BYTES = 4;
+/** Times of a key are stored in units of 10^scale ns; 10^18 ns is the largest power below 2^63. */
+const MAX_TIME_SCALE = 18;
+const POW10 = Array.from({ length: MAX_TIME_SCALE + 1 }, (_, e) => 10n ** BigInt(e));
 
 export interface EntryV2 {
   readonly minTime: bigint;
@@ -24,8 +27,11 @@ export interface EntryV2 {
   readonly stats?: BlockStats;
 }
 
-/** Key header: shared prefix length, suffix, type and the key's entry count. */
-export function appendKeyRecord(w: ByteWriter, previous: Uint8Array, key: Uint8Array, type: FieldType, entryCount: number): void {
+/**
+ * One key record: header (shared prefix, suffix, type, time scale, entry count) and its
+ * entries. `anchor` is the previous key's first minTime (0 for the first key).
+ */
+export function appendKeyRecord(w: ByteWriter, previous: Uint8Array, key: Uint8Array, type: FieldType, entries: readonly EntryV2[], anchor: bigint): void {
   const limit = Math.min(previous.length, key.length);
   let shared = 0;
   while (shared < limit && previous[shared] === key[shared]) shared++;
@@ -33,21 +39,38 @@ export function appendKeyRecord(w: ByteWriter, previous: Uint8Array, key: Uint8A
   w.uvarint(key.length - shared);
   w.bytes(key.subarray(shared));
   w.byte(type);
-  w.uvarint(entryCount);
+  const scale = timeScale(entries);
+  const unit = 10n ** BigInt(scale);
+  w.byte(scale);
+  w.uvarint(entries.length);
+  let prevMax = 0n;
+  entries.forEach((e, j) => {
+    if (j === 0) {
+      const d = BigInt.asIntN(64, e.minTime - anchor);
+      w.svarint64(Number(d & MASK32), Number(d >> 32n));
+    } else {
+      bigUvarint(w, (e.minTime - prevMax) / unit - 1n);
+    }
+    bigUvarint(w, (e.maxTime - e.minTime) / unit);
+    appendBlockFields(w, type, e);
+    prevMax = e.maxTime;
+  });
 }
 
-/**
- * One entry. `anchor` is the previous key's first minTime for a key's first entry (`first`),
- * else the previous entry's maxTime.
- */
-export function appendEntry(w: ByteWriter, type: FieldType, e: EntryV2, first: boolean, anchor: bigint): void {
-  if (first) {
-    const d = BigInt.asIntN(64, e.minTime - anchor);
-    w.svarint64(Number(d & MASK32), Number(d >> 32n));
-  } else {
-    bigUvarint(w, e.minTime - anchor - 1n);
-  }
-  bigUvarint(w, e.maxTime - e.minTime);
+/** Largest e ≤ MAX_TIME_SCALE with 10^e dividing every span and every gap between blocks. */
+function timeScale(entries: readonly EntryV2[]): number {
+  let e = MAX_TIME_SCALE;
+  let prevMax = 0n;
+  entries.forEach((x, j) => {
+    const span = x.maxTime - x.minTime;
+    const step = j === 0 ? 0n : x.minTime - prevMax;
+    while (e > 0 && (span % POW10[e]! !== 0n || step % POW10[e]! !== 0n)) e--;
+    prevMax = x.maxTime;
+  });
+  return e;
+}
+
+function appendBlockFields(w: ByteWriter, type: FieldType, e: EntryV2): void {
   w.uvarint(e.size);
   const s = statsShape(type) === 'none' ? undefined : e.stats;
   w.uvarint(e.count * 2 + (s ? 1 : 0));
@@ -116,14 +139,17 @@ export function parseIndexV2(bytes: Buffer, layout: IndexLayout): IndexTables {
     r.pos += suffixLen;
     const type = r.byte();
     t.addKey(at, [previous.subarray(0, shared), suffix], type);
+    const scale = r.byte();
+    if (scale > MAX_TIME_SCALE) throw t.corrupt(r.pos - 1, `time scale 10^${scale} (at most 10^${MAX_TIME_SCALE})`);
+    const unit = POW10[scale]!;
     const n = r.uvarint();
     if (n === 0) throw t.corrupt(at, 'key with no blocks');
     let prevMax = 0n;
     for (let j = 0; j < n; j++) {
       const e = r.pos;
-      const minTime = j === 0 ? BigInt.asIntN(64, anchor + r.bigSvarint()) : prevMax + 1n + r.bigUvarint();
+      const minTime = j === 0 ? BigInt.asIntN(64, anchor + r.bigSvarint()) : prevMax + (r.bigUvarint() + 1n) * unit;
       if (j === 0) anchor = minTime;
-      const maxTime = minTime + r.bigUvarint();
+      const maxTime = minTime + r.bigUvarint() * unit;
       if (maxTime > INT64_MAX) throw t.corrupt(e, 'block time beyond int64');
       const size = r.uvarint();
       const countFlag = r.uvarint();
