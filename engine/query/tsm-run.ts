@@ -1,9 +1,10 @@
 /**
  * A SortedRun over one key of one TSM file: reads the blocks overlapping the range lazily
  * (verified by checksum in the reader, cached in the block cache), decodes them relative to
- * the shard base and clips them. Blocks are read in chunks of neighbours with one read each,
- * growing 1 → 4 → 16 … blocks up to READ_AHEAD_BYTES (a first()/last() reads one block), and
- * from the second chunk on the next chunk is already being read while this one is decoded. A damaged block throws CorruptionError: it is reported,
+ * the shard base and clips them. Blocks are read in chunks of neighbours with one read each:
+ * the first chunk up to FIRST_READ_BYTES (a series-field of a few blocks, or the first()/last()
+ * of one, costs one small read: a read's cost is mostly its fixed latency), later ones up to
+ * READ_AHEAD_BYTES, each already being read while the previous one is decoded. A damaged block throws CorruptionError: it is reported,
  * never served as data. A block lying wholly inside the range and untouched by tombstones is
  * returned undecoded as a StatsBlock (its index stats, lazy decode); RunMerger decides
  * whether it can pass through whole.
@@ -36,9 +37,9 @@ function dropHidden(block: RunBlock, hidden: readonly (readonly [number, number]
   return { offsets, column: b.column() };
 }
 
+const FIRST_READ_BYTES = 64 * 1024;
 /** Largest span read at once; bounds a run's buffered bytes to two such spans. */
 const READ_AHEAD_BYTES = 256 * 1024;
-const RAMP_FACTOR = 4;
 
 interface Chunk {
   readonly from: number;
@@ -51,7 +52,7 @@ export class TsmRun implements SortedRun {
   private i = 0;
   private current: Chunk | undefined;
   private ahead: Chunk | undefined;
-  private ramp = 1;
+  private limit = FIRST_READ_BYTES;
 
   constructor(
     private readonly reader: TsmReader,
@@ -99,7 +100,8 @@ export class TsmRun implements SortedRun {
     }
     const run = await c.run;
     const next = c.from + c.len;
-    if (!this.ahead && c.len > 1 && next < this.entries.length) this.ahead = this.read(next);
+    // Not after the first chunk: a first()/last() stops there, and most keys fit in it.
+    if (!this.ahead && c.from > 0 && next < this.entries.length) this.ahead = this.read(next);
     return run.payload(j - c.from);
   }
 
@@ -107,13 +109,13 @@ export class TsmRun implements SortedRun {
   private read(from: number): Chunk {
     let len = 0;
     let bytes = 0;
-    while (from + len < this.entries.length && len < this.ramp) {
+    while (from + len < this.entries.length) {
       const size = this.entries[from + len]!.size;
-      if (len > 0 && bytes + size > READ_AHEAD_BYTES) break;
+      if (len > 0 && bytes + size > this.limit) break;
       bytes += size;
       len++;
     }
-    this.ramp *= RAMP_FACTOR;
+    this.limit = READ_AHEAD_BYTES;
     const run = this.reader.readBlocks(this.key, this.entries.slice(from, from + len));
     run.catch(() => undefined); // a read ahead of a closed run may fail unobserved
     return { from, len, run };
