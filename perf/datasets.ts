@@ -79,7 +79,7 @@ export function prng(seed: number, stream: number): () => number {
   return next;
 }
 
-function normal(rand: () => number): number {
+export function normal(rand: () => number): number {
   const u = 1 - rand();
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rand());
 }

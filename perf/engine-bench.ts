@@ -15,6 +15,10 @@
  * compaction of the cold shard (see influxd.ts), bytes of `*.tsm` / field values, a full scan
  * with `SELECT count(*) FROM <measurement>` (every value read and decoded by influxd), and its
  * peak RSS (VmHWM).
+ *
+ * Aggregates (both systems, after the scan): `SELECT count(*) FROM <m>` and `SELECT max(<first
+ * field>) FROM <m>` through the query layer (Strata: ql executor in-process, where whole blocks
+ * answer from their index stats; InfluxDB: HTTP). Reported as values covered per second.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -24,6 +28,7 @@ import { argv, hrtime, execPath } from 'node:process';
 import { Engine, engineOptions, makeSeriesKey, MIN_TIME_NS, MAX_TIME_NS } from '../engine/index.js';
 import { cpuOnly, edgeSensors, type Dataset } from './datasets.js';
 import { batches, bytesOf, flags, fmt, load, machine, median, MiB, percentile, pool, vmHwm } from './bench-util.js';
+import { executeStatements, parseQuery } from '../ql/index.js';
 import { agentFor, closeAgents, http, query, startInfluxd, stopInfluxd, sumCounts, waitCompacted } from './influxd.js';
 
 const LINES_PER_BATCH = 5000;
@@ -42,6 +47,11 @@ interface Result {
   readonly compacted: boolean;
   readonly scanSec: number;
   readonly scanned: number;
+  /** Seconds of `SELECT count(*)` and of `SELECT max(field)` over everything. */
+  readonly countSec: number;
+  readonly maxSec: number;
+  /** Values of the field max() reads. */
+  readonly maxValues: number;
   readonly peakRss: number;
   /** Strata: RSS after generation and a full GC, before the engine opens (the bodies it holds). */
   readonly baseRss: number;
@@ -63,6 +73,8 @@ interface Prepared {
   readonly values: number;
   readonly measurement: string;
   readonly fields: { seriesKey: string; field: string }[];
+  readonly firstField: string;
+  readonly firstFieldValues: number;
 }
 
 function prepare(ds: Dataset): Prepared {
@@ -70,14 +82,18 @@ function prepare(ds: Dataset): Prepared {
   let values = 0;
   let lines = 0;
   let measurement = '';
+  let firstFieldValues = 0;
+  let firstField: string | undefined;
   for (const s of ds.series()) {
+    firstField ??= s.fields[0]?.name;
+    if (s.fields.some((f) => f.name === firstField)) firstFieldValues += s.offsets.length;
     measurement = s.measurement;
     const key = makeSeriesKey(s.measurement, s.tags);
     for (const f of s.fields) fields.push({ seriesKey: key, field: f.name });
     values += s.fields.length * s.offsets.length;
     lines += s.offsets.length;
   }
-  return { bodies: batches(ds.lines(), LINES_PER_BATCH), lines, values, measurement, fields };
+  return { bodies: batches(ds.lines(), LINES_PER_BATCH), lines, values, measurement, fields, firstField: firstField ?? '', firstFieldValues };
 }
 
 const secSince = (t0: bigint): number => Number(hrtime.bigint() - t0) / 1e9;
@@ -120,6 +136,14 @@ async function runStrata(name: string, p: Prepared, f: Map<string, string>): Pro
       c.close();
     }
     const scanSec = secSince(t2);
+    const sql = async (q: string) => {
+      const t = hrtime.bigint();
+      const out = await executeStatements(parseQuery(q), { engine, database: DB, retentionPolicy: '', nowNs: 0n });
+      if (JSON.stringify(out, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)).includes('"error"')) throw new Error(`${q}: ${JSON.stringify(out)}`);
+      return secSince(t);
+    };
+    const countSec = await sql(`SELECT count(*) FROM ${p.measurement}`);
+    const maxSec = await sql(`SELECT max(${p.firstField}) FROM ${p.measurement}`);
     return {
       dataset: name,
       target: 'strata',
@@ -133,6 +157,9 @@ async function runStrata(name: string, p: Prepared, f: Map<string, string>): Pro
       compacted: false,
       scanSec,
       scanned,
+      countSec,
+      maxSec,
+      maxValues: p.firstFieldValues,
       peakRss: process.resourceUsage().maxRSS * 1024,
       baseRss,
       load: load(),
@@ -160,6 +187,9 @@ async function runInflux(name: string, p: Prepared, f: Map<string, string>): Pro
     const t2 = hrtime.bigint();
     const scanned = sumCounts(await query(port, DB, `SELECT count(*) FROM ${p.measurement}`));
     const scanSec = secSince(t2);
+    const t3 = hrtime.bigint();
+    await query(port, DB, `SELECT max(${p.firstField}) FROM ${p.measurement}`);
+    const maxSec = secSince(t3);
     return {
       dataset: name,
       target: 'influxdb',
@@ -173,6 +203,9 @@ async function runInflux(name: string, p: Prepared, f: Map<string, string>): Pro
       compacted: tsm.settled,
       scanSec,
       scanned,
+      countSec: scanSec,
+      maxSec,
+      maxValues: p.firstFieldValues,
       peakRss: await vmHwm(inst.pid),
       baseRss: NaN,
       load: load(),
@@ -197,24 +230,26 @@ async function child(f: Map<string, string>): Promise<void> {
 
 function report(all: Result[], datasets: string[]): void {
   console.log(`\nmachine: ${machine()}; ${new Date().toISOString()}\n`);
-  console.log('| dataset | target | lines | values | values/s ingest | p99 batch ms | flush/compact s | TSM files | bytes/value | scan values/s | peak RSS MiB | of which bodies MiB | load (1 min) per run |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('| dataset | target | lines | values | values/s ingest | p99 batch ms | flush/compact s | TSM files | bytes/value | scan values/s | count(*) values/s | max() values/s | peak RSS MiB | of which bodies MiB | load (1 min) per run |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   const med = (rs: Result[], g: (r: Result) => number): number => median(rs.map(g));
   const summary: string[] = [];
   for (const d of datasets) {
     const byTarget = new Map<string, Result[]>();
     for (const r of all.filter((x) => x.dataset === d)) byTarget.set(r.target, [...(byTarget.get(r.target) ?? []), r]);
-    const m = new Map<string, { ingest: number; bpv: number; scan: number; rss: number }>();
+    const m = new Map<string, { ingest: number; bpv: number; scan: number; count: number; max: number; rss: number }>();
     for (const [t, rs] of byTarget) {
       const ingest = med(rs, (r) => r.values / r.ingestSec);
       const bpv = med(rs, (r) => r.tsmBytes / r.values);
       const scan = med(rs, (r) => r.scanned / r.scanSec);
       const rss = med(rs, (r) => r.peakRss);
-      m.set(t, { ingest, bpv, scan, rss });
+      const count = med(rs, (r) => r.values / r.countSec);
+      const max = med(rs, (r) => r.maxValues / r.maxSec);
+      m.set(t, { ingest, bpv, scan, count, max, rss });
       const r0 = rs[0]!;
       const runs = `${rs.length} run(s)`;
       console.log(
-        `| ${d} | ${t} (${runs}${t === 'influxdb' && rs.some((r) => !r.compacted) ? ', compaction not settled' : ''}) | ${fmt(r0.lines)} | ${fmt(r0.values)} | ${fmt(ingest)} | ${fmt(med(rs, (r) => r.p99BatchMs), 1)} | ${fmt(med(rs, (r) => r.flushSec), 2)} | ${fmt(med(rs, (r) => r.tsmFiles))} | ${fmt(bpv, 3)} | ${fmt(scan)} | ${fmt(rss / MiB)} | ${t === 'strata' ? fmt(med(rs, (r) => r.baseRss) / MiB) : '–'} | ${rs.map((r) => r.load.split(' ')[0]).join(', ')} |`,
+        `| ${d} | ${t} (${runs}${t === 'influxdb' && rs.some((r) => !r.compacted) ? ', compaction not settled' : ''}) | ${fmt(r0.lines)} | ${fmt(r0.values)} | ${fmt(ingest)} | ${fmt(med(rs, (r) => r.p99BatchMs), 1)} | ${fmt(med(rs, (r) => r.flushSec), 2)} | ${fmt(med(rs, (r) => r.tsmFiles))} | ${fmt(bpv, 3)} | ${fmt(scan)} | ${fmt(count)} | ${fmt(max)} | ${fmt(rss / MiB)} | ${t === 'strata' ? fmt(med(rs, (r) => r.baseRss) / MiB) : '–'} | ${rs.map((r) => r.load.split(' ')[0]).join(', ')} |`,
       );
       for (const r of rs) if (r.scanned !== r.values) console.log(`  WARNING ${d}/${t}: scanned ${r.scanned} of ${r.values} values`);
     }
@@ -222,13 +257,13 @@ function report(all: Result[], datasets: string[]): void {
     const i = m.get('influxdb');
     if (s && i) {
       summary.push(
-        `| ${d} | ${(s.ingest / i.ingest).toFixed(2)} | ${(s.bpv / i.bpv).toFixed(2)} | ${(s.scan / i.scan).toFixed(2)} | ${(s.rss / i.rss).toFixed(2)} |`,
+        `| ${d} | ${(s.ingest / i.ingest).toFixed(2)} | ${(s.bpv / i.bpv).toFixed(2)} | ${(s.scan / i.scan).toFixed(2)} | ${(s.count / i.count).toFixed(2)} | ${(s.max / i.max).toFixed(2)} | ${(s.rss / i.rss).toFixed(2)} |`,
       );
     }
   }
   if (summary.length) {
-    console.log('\n| dataset | ingest Strata/InfluxDB | bytes/value Strata/InfluxDB | scan Strata/InfluxDB | peak RSS Strata/InfluxDB |');
-    console.log('|---|---|---|---|---|');
+    console.log('\n| dataset | ingest Strata/InfluxDB | bytes/value Strata/InfluxDB | scan Strata/InfluxDB | count(*) Strata/InfluxDB | max() Strata/InfluxDB | peak RSS Strata/InfluxDB |');
+    console.log('|---|---|---|---|---|---|---|');
     for (const l of summary) console.log(l);
   }
 }
@@ -253,7 +288,7 @@ async function main(): Promise<void> {
         }
         const r = JSON.parse(line.slice(7)) as Result;
         all.push(r);
-        console.error(`${d}/${t} run ${run + 1}: ${fmt(r.values / r.ingestSec)} values/s, ${(r.tsmBytes / r.values).toFixed(3)} B/value, scan ${fmt(r.scanned / r.scanSec)} values/s, RSS ${fmt(r.peakRss / MiB)} MiB, load ${r.load}`);
+        console.error(`${d}/${t} run ${run + 1}: ${fmt(r.values / r.ingestSec)} values/s, ${(r.tsmBytes / r.values).toFixed(3)} B/value, scan ${fmt(r.scanned / r.scanSec)} values/s, count(*) ${r.countSec.toFixed(3)} s, max() ${r.maxSec.toFixed(3)} s, RSS ${fmt(r.peakRss / MiB)} MiB, load ${r.load}`);
       }
     }
   }

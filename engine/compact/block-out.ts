@@ -5,11 +5,12 @@
 import { encodeBlock } from '../encoding/block.js';
 import type { FieldType, ValueColumn } from '../point.js';
 import { ColumnBuilder } from '../query/column-builder.js';
+import { columnStats, type BlockStats } from '../tsm/block-stats.js';
 import type { MergeStats } from './merge-stats.js';
 
 /** TsmWriter's block-writing contract: keys in byte order, blocks ascending per key. */
 export interface BlockSink {
-  writeBlock(key: string, type: FieldType, minTime: bigint, maxTime: bigint, count: number, payload: Uint8Array): Promise<void>;
+  writeBlock(key: string, type: FieldType, minTime: bigint, maxTime: bigint, count: number, payload: Uint8Array, stats?: BlockStats): Promise<void>;
 }
 
 /** Rows of one key waiting to be encoded as one block of at most `capacity` values. */
@@ -46,12 +47,14 @@ export class OutputBlock {
     const n = this.n;
     if (n === 0) return;
     const offsets = this.offsets.subarray(0, n);
-    const payload = encodeBlock(this.baseNs, offsets, this.values.column(), 0, n);
+    const column = this.values.column();
+    const payload = encodeBlock(this.baseNs, offsets, column, 0, n);
+    const stats = columnStats(column, 0, n);
     const minTime = this.baseNs + BigInt(offsets[0]!);
     const maxTime = this.baseNs + BigInt(offsets[n - 1]!);
     this.n = 0;
     this.values.reset();
-    await this.sink.writeBlock(this.key, this.type, minTime, maxTime, n, payload);
+    await this.sink.writeBlock(this.key, this.type, minTime, maxTime, n, payload, stats);
     this.stats.blocksEncoded++;
     this.stats.valuesOut += n;
   }

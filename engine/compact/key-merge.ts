@@ -44,7 +44,7 @@ export async function mergeKey(key: string, type: FieldType, lanes: readonly Lan
     if (copy) {
       await out.flush(); // its rows all precede t
       const { entry, payload } = await copy.take();
-      await ctx.sink.writeBlock(key, type, entry.minTime, entry.maxTime, entry.count, payload);
+      await ctx.sink.writeBlock(key, type, entry.minTime, entry.maxTime, entry.count, payload, entry.stats);
       ctx.stats.blocksCopied++;
       ctx.stats.valuesOut += entry.count;
       await ctx.pacer.tick();

@@ -7,11 +7,12 @@
  * Tombstones arrive as absolute [min, max] ns ranges; `Number(bigint)` is monotone, so a range
  * end beyond 2^53 still compares correctly with every in-shard offset.
  */
-import { decodeBlock } from '../encoding/block.js';
+import { blockType, decodeBlock } from '../encoding/block.js';
 import { FieldType } from '../point.js';
 import type { ValueColumn } from '../point.js';
 import type { HiddenRanges } from '../tombstone/filter.js';
 import type { BlockEntry } from '../tsm/block-index.js';
+import { columnStats, statsShape } from '../tsm/block-stats.js';
 import type { TsmReader } from '../tsm/reader.js';
 import type { MergeStats } from './merge-stats.js';
 
@@ -65,10 +66,18 @@ export class Lane {
     return false;
   }
 
-  /** The next entry's payload, verified, unchanged (fast path). */
+  /**
+   * The next entry's payload, verified, unchanged (fast path). A block without index stats
+   * (from a version-1 file, or a writer that gave none) is decoded once to compute them, so
+   * copied blocks gain stats too; blocks whose values allow none stay without.
+   */
   async take(): Promise<{ entry: BlockEntry; payload: Uint8Array }> {
     const entry = this.entries[this.next++]!;
-    return { entry, payload: await this.reader.readBlock(this.key, entry) };
+    const payload = await this.reader.readBlock(this.key, entry);
+    if (entry.stats || statsShape(blockType(payload)) === 'none') return { entry, payload };
+    const { column } = decodeBlock(payload, this.baseNs);
+    const stats = columnStats(column, 0, column.values.length);
+    return { entry: stats ? { ...entry, stats } : entry, payload };
   }
 
   /** Decodes the next entry, dropping hidden rows; the lane may stay empty if all were hidden. */

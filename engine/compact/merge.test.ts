@@ -199,6 +199,9 @@ test('non-overlapping full blocks are copied byte for byte', async () => {
   for (const [j, e] of out.entries(key).entries()) {
     const [r, src] = inBlocks[j]!;
     assert.deepEqual(await out.readBlock(key, e), await r.readBlock(key, src));
+    // The inputs were written without stats; the copies gain them (values i % 5 over 1000 rows).
+    assert.equal(src.stats, undefined);
+    assert.deepEqual(e.stats, { min: 0, max: 4, minIndex: 0, maxIndex: 4, sum: 2000 });
   }
   await Promise.all([out.close(), ...inputs.map((i) => i.reader.close())]);
   await rm(dir, { recursive: true, force: true });

@@ -13,6 +13,7 @@ import { InvariantError } from '../errors.js';
 import type { FieldType } from '../point.js';
 import { BLOCK_CHECKSUM_SIZE, ENTRY_SIZE, KEY_LENGTH_SIZE, KEY_TRAILER_SIZE } from '../tsm/format.js';
 import type { TsmFileId } from '../tsm/format.js';
+import type { BlockStats } from '../tsm/block-stats.js';
 import { TsmWriter } from '../tsm/writer.js';
 import type { TsmFileInfo } from '../tsm/writer.js';
 import type { BlockSink } from './block-out.js';
@@ -56,12 +57,12 @@ export class OutputFiles implements KeySink {
     this.keyBytes = KEY_LENGTH_SIZE + Buffer.byteLength(key) + KEY_TRAILER_SIZE;
   }
 
-  async writeBlock(key: string, type: FieldType, minTime: bigint, maxTime: bigint, count: number, payload: Uint8Array): Promise<void> {
+  async writeBlock(key: string, type: FieldType, minTime: bigint, maxTime: bigint, count: number, payload: Uint8Array, stats?: BlockStats): Promise<void> {
     if (!this.current) {
       this.current = await this.create(this.pathFor({ generation: this.first.generation, sequence: this.sequence++ }), this.level);
       this.bytes = 0;
     }
-    await this.current.writeBlock(key, type, minTime, maxTime, count, payload);
+    await this.current.writeBlock(key, type, minTime, maxTime, count, payload, stats);
     this.bytes += BLOCK_CHECKSUM_SIZE + payload.length + ENTRY_SIZE + this.keyBytes;
     this.keyBytes = 0;
   }

@@ -94,6 +94,15 @@ export function decodeBlock(bytes: Uint8Array, base: bigint, buffers?: DecodeBuf
   }
 }
 
+/** Only the timestamps of a block, as offsets from `base` (values are not decoded). */
+export function decodeBlockTimes(bytes: Uint8Array, base: bigint): Float64Array {
+  const r = new ByteReader(bytes);
+  r.byte();
+  const tlen = r.uvarint();
+  r.need(tlen);
+  return readTimestamps(new ByteReader(bytes, r.pos, r.pos + tlen), base);
+}
+
 /** The block's FieldType, from its first byte. */
 export function blockType(bytes: Uint8Array): FieldType {
   const r = new ByteReader(bytes);

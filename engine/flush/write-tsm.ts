@@ -10,6 +10,7 @@ import type { EngineLogger } from '../logger.js';
 import type { Shard } from '../shard/shard.js';
 import type { BlockCache } from '../tsm/block-cache.js';
 import { TsmWriter } from '../tsm/writer.js';
+import { columnStats } from '../tsm/block-stats.js';
 
 export interface FlushStats {
   readonly values: number;
@@ -35,7 +36,7 @@ export async function writeCacheToTsm(
         const payload = encodeBlock(shard.baseNs, offsets, column, s, e);
         const minTime = shard.baseNs + BigInt(offsets[s]!);
         const maxTime = shard.baseNs + BigInt(offsets[e - 1]!);
-        await writer.writeBlock(key, entry.type, minTime, maxTime, e - s, payload);
+        await writer.writeBlock(key, entry.type, minTime, maxTime, e - s, payload, columnStats(column, s, e));
         values += e - s;
       }
     }

@@ -12,16 +12,28 @@
  * - Time is `base + offsets[i]` nanoseconds: `base` is a bigint per batch (it changes between
  *   shards), offsets are exact integers in a Float64Array, so no BigInt is made per value.
  * - Buffers belong to the cursor and are valid until the next `next()` call: copy what you keep.
- * - `stats` is present when the batch's count/min/max/sum came for free (no decoding needed
- *   for them); consumers may use them instead of scanning values.
+ * - `stats` is present when the batch is one whole stored block that no other source overlaps
+ *   and no delete touches (stats-block.ts). Such a batch holds exactly `stats.count` rows and
+ *   decodes lazily: reading `offsets` decodes the timestamps only, reading `column` decodes the
+ *   block; a consumer that can use the stats (count/min/max/sum, the time extent) need not
+ *   touch either. Reading them is always correct, so stats-unaware consumers work unchanged.
  * - `close()` releases file references; it is idempotent and may be called before exhaustion.
  */
 import type { FieldType, ValueColumn } from '../point.js';
 
 export interface BatchStats {
+  /** Rows in the batch. */
   readonly count: number;
+  /** Offsets (from `base`) of the batch's first and last rows in batch order: its time extent. */
+  readonly firstOffset: number;
+  readonly lastOffset: number;
+  /** Smallest / largest value (float, integer, unsigned fields; block-stats.ts says when). */
   readonly min?: number;
   readonly max?: number;
+  /** Rows (batch positions) of the earliest minimum / maximum; set together with min / max. */
+  readonly minRow?: number;
+  readonly maxRow?: number;
+  /** Exact sum (integer and unsigned fields only). */
   readonly sum?: number;
 }
 

@@ -9,11 +9,16 @@
  * would need another block read. So `ORDER BY time DESC LIMIT 1` over a shard of several
  * time-disjoint files decodes one block, not the head block of every file, and a consumer
  * that stops early never pays for the blocks after the one it stopped in.
+ *
+ * A whole stored block (stats-block.ts) that comes strictly before every other head and every
+ * unopened run is returned as it is, undecoded with its stats; until a head has started such a
+ * block, its position is the block's first offset from the index, so the merge decodes nothing
+ * to decide that.
  */
-import type { FieldType, ValueColumn } from '../point.js';
+import type { FieldType } from '../point.js';
 import { ColumnBuilder, sliceColumn } from './column-builder.js';
 import { BATCH_SIZE } from './cursor.js';
-import type { RunBlock, SortedRun } from './run.js';
+import { rowCount, type RunBlock, type SortedRun } from './run.js';
 
 interface Head {
   readonly run: SortedRun;
@@ -64,19 +69,19 @@ export class RunMerger {
 
   private minHeadKey(): number {
     let k = Infinity;
-    for (const h of this.heads) k = Math.min(k, h.block.offsets[h.i]! * this.sign);
+    for (const h of this.heads) k = Math.min(k, headKey(h, this.sign));
     return k;
   }
 
   /** Moves `h` to the stale list when its block is used up. */
   private retireIfDone(h: Head): void {
-    if (h.i < h.block.offsets.length) return;
+    if (h.i < rowCount(h.block)) return;
     this.heads.splice(this.heads.indexOf(h), 1);
     this.stale.push(h.run);
   }
 
   /** Next merged batch (views valid until the following call), or null. */
-  async next(): Promise<{ offsets: Float64Array; column: ValueColumn } | null> {
+  async next(): Promise<RunBlock | null> {
     const heads = this.heads;
     let out: Float64Array | undefined;
     let vals: ColumnBuilder | undefined;
@@ -92,7 +97,7 @@ export class RunMerger {
       let best: Head | undefined;
       let bestKey = Infinity;
       for (const h of heads) {
-        const k = h.block.offsets[h.i]! * s;
+        const k = headKey(h, s);
         if (k < bestKey || (k === bestKey && h.run.priority > best!.run.priority)) {
           best = h;
           bestKey = k;
@@ -107,7 +112,15 @@ export class RunMerger {
       }
       if (!best) break;
       let bound = pendingKey;
-      for (const h of heads) if (h !== best) bound = Math.min(bound, h.block.offsets[h.i]! * s);
+      for (const h of heads) if (h !== best) bound = Math.min(bound, headKey(h, s));
+      const stats = best.i === 0 ? best.block.stats : undefined;
+      if (stats && stats.lastOffset * s < bound) {
+        // A whole stored block nothing else overlaps: handed out undecoded, in a batch of its own.
+        if (n > 0) break;
+        best.i = stats.count;
+        this.retireIfDone(best);
+        return best.block;
+      }
       if (bestKey < bound) {
         // Bulk: rows of `best` strictly before every other head and every unopened run.
         const offs = best.block.offsets;
@@ -130,7 +143,7 @@ export class RunMerger {
         vals!.appendRange(best.block.column, best.i, best.i + 1);
         n++;
         for (const h of [...heads]) {
-          if (h.block.offsets[h.i]! * s === bestKey) {
+          if (headKey(h, s) === bestKey) {
             h.i++;
             this.retireIfDone(h);
           }
@@ -149,6 +162,12 @@ export class RunMerger {
 async function nextNonEmpty(run: SortedRun): Promise<RunBlock | null> {
   for (;;) {
     const b = await run.next();
-    if (!b || b.offsets.length > 0) return b;
+    if (!b || rowCount(b) > 0) return b;
   }
+}
+
+/** Cursor-order key of a head's next row: a whole stored block not started yet is keyed by its index stats. */
+function headKey(h: Head, sign: number): number {
+  const stats = h.block.stats;
+  return (stats && h.i === 0 ? stats.firstOffset : h.block.offsets[h.i]!) * sign;
 }

@@ -6,10 +6,18 @@
 import type { ValueColumn } from '../point.js';
 import type { CacheEntry } from '../cache/entry.js';
 import { reverseColumn, sliceColumn } from './column-builder.js';
+import type { BatchStats } from './cursor.js';
 
 export interface RunBlock {
   readonly offsets: Float64Array;
   readonly column: ValueColumn;
+  /** Set on whole stored blocks (stats-block.ts): then `offsets`/`column` decode on access. */
+  readonly stats?: BatchStats;
+}
+
+/** Rows of a block, without decoding a StatsBlock. */
+export function rowCount(block: RunBlock): number {
+  return block.stats ? block.stats.count : block.offsets.length;
 }
 
 export interface SortedRun {

@@ -9,6 +9,7 @@ import type { Shard } from '../shard/shard.js';
 import type { Batch, Cursor, CursorRequest } from './cursor.js';
 import { RunMerger } from './merge.js';
 import { CacheRun, type SortedRun } from './run.js';
+import { StatsBlock } from './stats-block.js';
 
 /** Extra sources of a shard beyond its caches (TSM files), oldest first; provided by the file layer. */
 export type FileRunSource = (
@@ -68,6 +69,7 @@ export class SeriesCursor implements Cursor {
         continue;
       }
       const b = await this.merger.next();
+      if (b instanceof StatsBlock) return b;
       if (b) return { base: this.shard!.baseNs, offsets: b.offsets, column: b.column };
       this.leaveShard();
     }

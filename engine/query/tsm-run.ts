@@ -1,14 +1,21 @@
 /**
  * A SortedRun over one key of one TSM file: reads the blocks overlapping the range lazily
  * (verified by checksum in the reader, cached in the block cache), decodes them relative to
- * the shard base and clips them. A damaged block throws CorruptionError: it is reported,
- * never served as data.
+ * the shard base and clips them. Blocks are read in chunks of neighbours with one read each:
+ * the first chunk up to FIRST_READ_BYTES (a series-field of a few blocks, or the first()/last()
+ * of one, costs one small read: a read's cost is mostly its fixed latency), later ones up to
+ * READ_AHEAD_BYTES, each already being read while the previous one is decoded. A damaged block throws CorruptionError: it is reported,
+ * never served as data. A block lying wholly inside the range and untouched by tombstones is
+ * returned undecoded as a StatsBlock (its index stats, lazy decode); RunMerger decides
+ * whether it can pass through whole.
  */
 import { decodeBlock } from '../encoding/block.js';
 import type { BlockEntry } from '../tsm/block-index.js';
-import type { TsmReader } from '../tsm/reader.js';
+import type { BlockRun, TsmReader } from '../tsm/reader.js';
 import { clipOwnedBlock, type RunBlock, type SortedRun } from './run.js';
 import { ColumnBuilder } from './column-builder.js';
+import { BATCH_SIZE } from './cursor.js';
+import { StatsBlock } from './stats-block.js';
 
 /** Rows of `block` outside every hidden range. */
 function dropHidden(block: RunBlock, hidden: readonly (readonly [number, number])[]): RunBlock {
@@ -30,9 +37,22 @@ function dropHidden(block: RunBlock, hidden: readonly (readonly [number, number]
   return { offsets, column: b.column() };
 }
 
+const FIRST_READ_BYTES = 64 * 1024;
+/** Largest span read at once; bounds a run's buffered bytes to two such spans. */
+const READ_AHEAD_BYTES = 256 * 1024;
+
+interface Chunk {
+  readonly from: number;
+  readonly len: number;
+  readonly run: Promise<BlockRun>;
+}
+
 export class TsmRun implements SortedRun {
   private readonly entries: BlockEntry[];
   private i = 0;
+  private current: Chunk | undefined;
+  private ahead: Chunk | undefined;
+  private limit = FIRST_READ_BYTES;
 
   constructor(
     private readonly reader: TsmReader,
@@ -61,7 +81,8 @@ export class TsmRun implements SortedRun {
   async next(): Promise<RunBlock | null> {
     while (this.i < this.entries.length) {
       const entry = this.entries[this.i++]!;
-      const bytes = await this.reader.readBlock(this.key, entry);
+      const bytes = await this.payload(this.i - 1);
+      if (this.isWhole(entry)) return new StatsBlock(this.baseNs, bytes, this.ascending, StatsBlock.statsOf(entry, this.baseNs, this.ascending), this.reader.path);
       const clipped = clipOwnedBlock(decodeBlock(bytes, this.baseNs), this.minOff, this.maxOff, this.ascending);
       const visible = clipped && this.hidden.length > 0 ? dropHidden(clipped, this.hidden) : clipped;
       if (visible && visible.offsets.length > 0) return visible;
@@ -71,6 +92,48 @@ export class TsmRun implements SortedRun {
 
   close(): void {
     this.i = this.entries.length;
+    this.current = undefined;
+    this.ahead = undefined;
+  }
+
+  private async payload(j: number): Promise<Uint8Array> {
+    let c = this.current;
+    if (!c || j >= c.from + c.len) {
+      c = this.ahead?.from === j ? this.ahead : this.read(j);
+      this.current = c;
+      this.ahead = undefined;
+    }
+    const run = await c.run;
+    const next = c.from + c.len;
+    // Not after the first chunk: a first()/last() stops there, and most keys fit in it.
+    if (!this.ahead && c.from > 0 && next < this.entries.length) this.ahead = this.read(next);
+    return run.payload(j - c.from);
+  }
+
+  /** Starts reading the chunk of blocks from entry `from`. */
+  private read(from: number): Chunk {
+    let len = 0;
+    let bytes = 0;
+    while (from + len < this.entries.length) {
+      const size = this.entries[from + len]!.size;
+      if (len > 0 && bytes + size > this.limit) break;
+      bytes += size;
+      len++;
+    }
+    this.limit = READ_AHEAD_BYTES;
+    const run = this.reader.readBlocks(this.key, this.entries.slice(from, from + len));
+    run.catch(() => undefined); // a read ahead of a closed run may fail unobserved
+    return { from, len, run };
+  }
+
+  /** Inside the range, no hidden row in its time span, and small enough for one batch. */
+  private isWhole(entry: BlockEntry): boolean {
+    if (entry.count > BATCH_SIZE) return false;
+    const first = Number(entry.minTime - this.baseNs);
+    const last = Number(entry.maxTime - this.baseNs);
+    if (first < this.minOff || last > this.maxOff) return false;
+    for (const [lo, hi] of this.hidden) if (lo <= last && hi >= first) return false;
+    return true;
   }
 }
 

@@ -1,30 +1,22 @@
 /**
- * The in-memory index of one TSM file: the raw index bytes as read from disk plus one Int32Array
- * of key-record offsets. A million-key file costs its index bytes + 4 MB, not a million JS
- * objects; entry fields are decoded on demand. Key lookup is a binary search comparing UTF-8
- * bytes (Buffer.compare order, the order the writer enforces); time lookup is a binary search
- * over a key's entries, which are ascending and non-overlapping.
+ * The in-memory index of one TSM file, whatever its format version: the decoded tables of
+ * index-tables.ts (full keys in one buffer, typed arrays per key and per block). Key lookup is
+ * a binary search comparing UTF-8 bytes (Buffer.compare order, the order the writer enforces);
+ * time lookup is a binary search over a key's entries, which are ascending and non-overlapping.
  *
- * `parse` validates the whole structure once (lengths inside the section, keys strictly
- * ascending, known types, entries ordered and pointing inside the blocks section), so every
- * accessor afterwards can trust the bytes. Record layout: see format.ts.
+ * `parse` validates the whole structure once (index-v1.ts / index-v2.ts with the shared rules
+ * of TablesBuilder), so every accessor afterwards can trust the tables.
  */
 import { Buffer } from 'node:buffer';
-import { CorruptionError, InvariantError } from '../errors.js';
+import { InvariantError } from '../errors.js';
 import type { FieldType } from '../point.js';
-import {
-  BLOCK_CHECKSUM_SIZE,
-  ENTRY_COUNT_OFFSET,
-  ENTRY_MAX_TIME_OFFSET,
-  ENTRY_MIN_TIME_OFFSET,
-  ENTRY_OFFSET_OFFSET,
-  ENTRY_SIZE,
-  ENTRY_SIZE_OFFSET,
-  HEADER_SIZE,
-  KEY_LENGTH_SIZE,
-  KEY_TRAILER_SIZE,
-  isFieldTypeCode,
-} from './format.js';
+import type { BlockStats } from './block-stats.js';
+import { VERSION, VERSION_1 } from './format.js';
+import type { IndexLayout, IndexTables } from './index-tables.js';
+import { parseIndexV1 } from './index-v1.js';
+import { parseIndexV2 } from './index-v2.js';
+
+export type { IndexLayout } from './index-tables.js';
 
 /** One block of one key. Times are int64 nanoseconds, inclusive. */
 export interface BlockEntry {
@@ -36,111 +28,49 @@ export interface BlockEntry {
   readonly size: number;
   /** Number of values encoded in the payload. */
   readonly count: number;
+  /** Value statistics of the whole block, when the file stores them (block-stats.ts). */
+  readonly stats?: BlockStats;
 }
-
-/** What the footer says about the index, needed to validate it. */
-export interface IndexLayout {
-  /** File name for CorruptionError. */
-  readonly file: string;
-  /** File offset of the first index byte; blocks must end at or before it. */
-  readonly indexOffset: number;
-  readonly keyCount: number;
-  readonly blockCount: number;
-}
-
-/** Offsets inside a key record beyond Number.MAX_SAFE_INTEGER are refused at parse. */
-const MAX_SAFE_HIGH_WORD = 0x1fffff;
-const TWO_POW_32 = 0x1_0000_0000;
 
 export class BlockIndex {
-  private constructor(
-    private readonly bytes: Buffer,
-    private readonly view: DataView,
-    private readonly keyOffsets: Int32Array,
-    readonly blockCount: number,
-    readonly valueCount: number,
-    readonly minTime: bigint,
-    readonly maxTime: bigint,
-  ) {}
+  private constructor(private readonly t: IndexTables) {}
 
-  /** Validates and wraps `bytes` (the whole index section). Throws CorruptionError. */
-  static parse(bytes: Buffer, layout: IndexLayout): BlockIndex {
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const corrupt = (pos: number, reason: string) => new CorruptionError(layout.file, layout.indexOffset + pos, reason);
-    if (layout.keyCount === 0) throw corrupt(0, 'index has no keys (empty TSM files are never written)');
-    const need = (pos: number, end: number) => {
-      if (end > bytes.length) throw corrupt(pos, `index record runs past the index end (${end} > ${bytes.length})`);
-    };
-    const keyOffsets = new Int32Array(layout.keyCount);
-    let pos = 0;
-    let prevKeyStart = 0;
-    let prevKeyEnd = 0;
-    let blocks = 0;
-    let values = 0;
-    let minAt = -1;
-    let maxAt = -1;
-    for (let k = 0; k < layout.keyCount; k++) {
-      need(pos, pos + KEY_LENGTH_SIZE);
-      const keyLen = view.getUint16(pos);
-      const keyStart = pos + KEY_LENGTH_SIZE;
-      const keyEnd = keyStart + keyLen;
-      need(pos, keyEnd + KEY_TRAILER_SIZE);
-      if (keyLen === 0) throw corrupt(pos, 'empty key');
-      if (k > 0 && bytes.compare(bytes, prevKeyStart, prevKeyEnd, keyStart, keyEnd) <= 0) {
-        throw corrupt(pos, 'keys not in strictly ascending byte order');
-      }
-      const type = view.getUint8(keyEnd);
-      if (!isFieldTypeCode(type)) throw corrupt(keyEnd, `unknown block type ${type}`);
-      const n = view.getUint32(keyEnd + 1);
-      if (n === 0) throw corrupt(keyEnd + 1, 'key with no blocks');
-      const first = keyEnd + KEY_TRAILER_SIZE;
-      need(pos, first + n * ENTRY_SIZE);
-      for (let j = 0; j < n; j++) {
-        const e = first + j * ENTRY_SIZE;
-        if (compareI64(view, e + ENTRY_MIN_TIME_OFFSET, e + ENTRY_MAX_TIME_OFFSET) > 0) {
-          throw corrupt(e, 'block minTime after maxTime');
-        }
-        if (j > 0 && compareI64(view, e - ENTRY_SIZE + ENTRY_MAX_TIME_OFFSET, e + ENTRY_MIN_TIME_OFFSET) >= 0) {
-          throw corrupt(e, 'blocks of a key overlap or are out of time order');
-        }
-        const high = view.getUint32(e + ENTRY_OFFSET_OFFSET);
-        const offset = u64At(view, e + ENTRY_OFFSET_OFFSET);
-        const size = view.getUint32(e + ENTRY_SIZE_OFFSET);
-        const count = view.getUint32(e + ENTRY_COUNT_OFFSET);
-        if (high > MAX_SAFE_HIGH_WORD || offset < HEADER_SIZE || offset + BLOCK_CHECKSUM_SIZE + size > layout.indexOffset) {
-          throw corrupt(e, `block at ${offset} (+${size}) outside the blocks section`);
-        }
-        if (size === 0 || count === 0) throw corrupt(e, 'empty block');
-        values += count;
-      }
-      const last = first + (n - 1) * ENTRY_SIZE;
-      if (minAt < 0 || compareI64(view, first + ENTRY_MIN_TIME_OFFSET, minAt) < 0) minAt = first + ENTRY_MIN_TIME_OFFSET;
-      if (maxAt < 0 || compareI64(view, last + ENTRY_MAX_TIME_OFFSET, maxAt) > 0) maxAt = last + ENTRY_MAX_TIME_OFFSET;
-      blocks += n;
-      keyOffsets[k] = pos;
-      prevKeyStart = keyStart;
-      prevKeyEnd = keyEnd;
-      pos = first + n * ENTRY_SIZE;
-    }
-    if (pos !== bytes.length) throw corrupt(pos, `${bytes.length - pos} bytes after the last key record`);
-    if (blocks !== layout.blockCount) throw corrupt(0, `index has ${blocks} blocks, footer says ${layout.blockCount}`);
-    return new BlockIndex(bytes, view, keyOffsets, blocks, values, view.getBigInt64(minAt), view.getBigInt64(maxAt));
+  /** Validates and decodes `bytes` (the whole index section) of a file of `version`. Throws CorruptionError. */
+  static parse(bytes: Buffer, layout: IndexLayout, version: number = VERSION): BlockIndex {
+    if (version === VERSION_1) return new BlockIndex(parseIndexV1(bytes, layout));
+    if (version === VERSION) return new BlockIndex(parseIndexV2(bytes, layout));
+    throw new InvariantError(`no index parser for TSM version ${version}`);
   }
 
   get keyCount(): number {
-    return this.keyOffsets.length;
+    return this.t.types.length;
+  }
+
+  get blockCount(): number {
+    return this.t.counts.length;
+  }
+
+  get valueCount(): number {
+    return this.t.valueCount;
+  }
+
+  get minTime(): bigint {
+    return this.t.minTime;
+  }
+
+  get maxTime(): bigint {
+    return this.t.maxTime;
   }
 
   /** Position of `key` in byte order, or -1. */
   findKey(key: string | Uint8Array): number {
     const target = typeof key === 'string' ? Buffer.from(key, 'utf8') : key;
+    const { keyBytes, keyStarts } = this.t;
     let lo = 0;
-    let hi = this.keyOffsets.length - 1;
+    let hi = this.keyCount - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const p = this.record(mid);
-      const start = p + KEY_LENGTH_SIZE;
-      const c = this.bytes.compare(target, 0, target.length, start, start + this.view.getUint16(p));
+      const c = keyBytes.compare(target, 0, target.length, keyStarts[mid]!, keyStarts[mid + 1]!);
       if (c === 0) return mid;
       if (c < 0) lo = mid + 1;
       else hi = mid - 1;
@@ -149,43 +79,39 @@ export class BlockIndex {
   }
 
   keyAt(i: number): string {
-    const p = this.record(i);
-    return this.bytes.toString('utf8', p + KEY_LENGTH_SIZE, p + KEY_LENGTH_SIZE + this.view.getUint16(p));
+    this.check(i);
+    return this.t.keyBytes.toString('utf8', this.t.keyStarts[i]!, this.t.keyStarts[i + 1]!);
   }
 
   /** The key's UTF-8 bytes, a view into the index (do not mutate). */
   keyBytesAt(i: number): Uint8Array {
-    const p = this.record(i);
-    return this.bytes.subarray(p + KEY_LENGTH_SIZE, p + KEY_LENGTH_SIZE + this.view.getUint16(p));
+    this.check(i);
+    return this.t.keyBytes.subarray(this.t.keyStarts[i]!, this.t.keyStarts[i + 1]!);
   }
 
   *keys(): IterableIterator<string> {
-    for (let i = 0; i < this.keyOffsets.length; i++) yield this.keyAt(i);
+    for (let i = 0; i < this.keyCount; i++) yield this.keyAt(i);
   }
 
   typeAt(i: number): FieldType {
-    const type = this.view.getUint8(this.trailer(i));
-    if (!isFieldTypeCode(type)) throw new InvariantError(`validated index holds type ${type}`);
-    return type;
+    this.check(i);
+    return this.t.types[i] as FieldType;
   }
 
   entryCountAt(i: number): number {
-    return this.view.getUint32(this.trailer(i) + 1);
+    this.check(i);
+    return this.t.firstEntry[i + 1]! - this.t.firstEntry[i]!;
   }
 
   entryAt(i: number, j: number): BlockEntry {
     if (j < 0 || j >= this.entryCountAt(i) || !Number.isInteger(j)) {
       throw new InvariantError(`entry ${j} out of range for key ${i}`);
     }
-    const e = this.trailer(i) + KEY_TRAILER_SIZE + j * ENTRY_SIZE;
-    const v = this.view;
-    return {
-      minTime: v.getBigInt64(e + ENTRY_MIN_TIME_OFFSET),
-      maxTime: v.getBigInt64(e + ENTRY_MAX_TIME_OFFSET),
-      offset: u64At(v, e + ENTRY_OFFSET_OFFSET),
-      size: v.getUint32(e + ENTRY_SIZE_OFFSET),
-      count: v.getUint32(e + ENTRY_COUNT_OFFSET),
-    };
+    const t = this.t;
+    const b = t.firstEntry[i]! + j;
+    const entry = { minTime: t.minTimes[b]!, maxTime: t.maxTimes[b]!, offset: t.offsets[b]!, size: t.sizes[b]!, count: t.counts[b]! };
+    const stats = t.stats?.get(b);
+    return stats ? { ...entry, stats } : entry;
   }
 
   entriesAt(i: number): BlockEntry[] {
@@ -200,25 +126,17 @@ export class BlockIndex {
    * (both inclusive); start === end when none do.
    */
   entryRangeAt(i: number, minTime: bigint, maxTime: bigint): { start: number; end: number } {
-    const first = this.trailer(i) + KEY_TRAILER_SIZE;
     const n = this.entryCountAt(i);
-    const v = this.view;
+    const first = this.t.firstEntry[i]!;
+    const { minTimes, maxTimes } = this.t;
     // Entries are sorted by both minTime and maxTime (non-overlapping), so two lower bounds do.
-    const start = lowerBound(n, (j) => v.getBigInt64(first + j * ENTRY_SIZE + ENTRY_MAX_TIME_OFFSET) < minTime);
-    const end = lowerBound(n, (j) => v.getBigInt64(first + j * ENTRY_SIZE + ENTRY_MIN_TIME_OFFSET) <= maxTime);
+    const start = lowerBound(n, (j) => maxTimes[first + j]! < minTime);
+    const end = lowerBound(n, (j) => minTimes[first + j]! <= maxTime);
     return { start, end: Math.max(start, end) };
   }
 
-  private record(i: number): number {
-    const p = this.keyOffsets[i];
-    if (p === undefined) throw new InvariantError(`key position ${i} out of range 0..${this.keyOffsets.length - 1}`);
-    return p;
-  }
-
-  /** Offset of the type byte that follows key `i`. */
-  private trailer(i: number): number {
-    const p = this.record(i);
-    return p + KEY_LENGTH_SIZE + this.view.getUint16(p);
+  private check(i: number): void {
+    if (!(i >= 0 && i < this.keyCount)) throw new InvariantError(`key position ${i} out of range 0..${this.keyCount - 1}`);
   }
 }
 
@@ -232,17 +150,4 @@ function lowerBound(n: number, before: (j: number) => boolean): number {
     else hi = mid;
   }
   return lo;
-}
-
-const HIGH_WORD = 0;
-const LOW_WORD = 4;
-
-/** Compares two big-endian int64 fields without allocating BigInts (open walks every entry). */
-function compareI64(view: DataView, a: number, b: number): number {
-  return view.getInt32(a + HIGH_WORD) - view.getInt32(b + HIGH_WORD) || view.getUint32(a + LOW_WORD) - view.getUint32(b + LOW_WORD);
-}
-
-/** A big-endian u64 as a number; parse() guarantees offsets fit in 2^53. */
-function u64At(view: DataView, at: number): number {
-  return view.getUint32(at + HIGH_WORD) * TWO_POW_32 + view.getUint32(at + LOW_WORD);
 }

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CorruptionError } from '../errors.js';
-import { initChecksum } from '../fs/checksum.js';
+import { checksum64, initChecksum } from '../fs/checksum.js';
 import { collectingLogger } from '../logger.js';
 import { FieldType } from '../point.js';
 import { BlockCache } from './block-cache.js';
@@ -82,6 +82,14 @@ const forgeFooter = (change: (footer: ReturnType<typeof decodeFooter>) => Return
   const footer = decodeFooter('victim', header, bytes.subarray(at), bytes.length);
   return Buffer.concat([bytes.subarray(0, at), encodeFooter(header, change(footer))]);
 };
+/** Edits the index and re-seals both checksums: a well-signed file whose index is wrong. */
+const resealedIndex = (edit: (index: Buffer) => void): Damage => (bytes, f) => {
+  const out = Buffer.from(bytes);
+  const at = out.length - FOOTER_SIZE;
+  const index = out.subarray(f.indexOffset, at);
+  edit(index);
+  return forgeFooter((footer) => ({ ...footer, indexChecksum: checksum64(index) }))(out, f);
+};
 const overlapsPage = (page: number) => (b: Block) => b.entry.offset < (page + 1) * PAGE && b.entry.offset + BLOCK_CHECKSUM_SIZE + b.entry.size > page * PAGE;
 
 const ROWS: Row[] = [
@@ -94,7 +102,26 @@ const ROWS: Row[] = [
   { name: 'flipped index byte', expect: 'quarantine', reason: /index checksum mismatch/, damage: flip((f) => f.indexOffset + 5) },
   { name: 'flipped footer checksum byte', expect: 'quarantine', reason: /footer checksum mismatch/, damage: flip((f) => f.size - FOOTER_SIZE + FOOTER_CHECKSUM_OFFSET + 2) },
   { name: 'bad index length in footer (footer checksum re-sealed)', expect: 'quarantine', reason: /does not fit/, damage: forgeFooter((f) => ({ ...f, indexSize: f.indexSize + 8 })) },
-  { name: 'bad key count in footer (footer checksum re-sealed)', expect: 'quarantine', reason: /runs past the index end/, damage: forgeFooter((f) => ({ ...f, keyCount: f.keyCount + 1 })) },
+  { name: 'bad key count in footer (footer checksum re-sealed)', expect: 'quarantine', reason: /truncated/, damage: forgeFooter((f) => ({ ...f, keyCount: f.keyCount + 1 })) },
+  {
+    name: 'bad index entry with index and footer checksums re-sealed (blocks past the index)',
+    expect: 'quarantine',
+    reason: /blocks end at|outside the blocks section/,
+    damage: resealedIndex((index) => {
+      // Key 'a' record: shared 0, suffixLen 1, 'a', type, time scale, entryCount, then entry 0:
+      // minTime, span (bytes 7–8: 999), size (bytes 9–10: 1000); grow the size so implied
+      // offsets overrun.
+      index[9] = (index[9] ?? 0) + 1;
+    }),
+  },
+  {
+    name: 'unknown type with checksums re-sealed',
+    expect: 'quarantine',
+    reason: /unknown block type 9/,
+    damage: resealedIndex((index) => {
+      index[3] = 9;
+    }),
+  },
   { name: 'zero-filled last page (index and footer)', expect: 'quarantine', reason: /bad footer magic/, damage: (b) => Buffer.concat([b.subarray(0, b.length - PAGE), Buffer.alloc(PAGE)]) },
   {
     name: 'flipped block checksum byte',

@@ -8,13 +8,14 @@
  * offset  size  field
  * ┌─ header ─────────────────────────────────────────────── HEADER_SIZE = 8 ───────────────────┐
  * │ 0       4     magic        "STSM" (0x5354534d)                                             │
- * │ 4       1     version      1                                                               │
+ * │ 4       1     version      2 (written); 1 and 2 are read                                   │
  * │ 5       1     level        compaction level (0 = flushed from the cache)                   │
  * │ 6       2     reserved     0                                                               │
  * ├─ blocks, back to back, in index order ─────────────────────────────────────────────────────┤
  * │ +0      4     checksum     low 32 bits of xxhash64(payload)                                │
  * │ +4      size  payload      opaque encoded values (engine/encoding)                         │
  * ├─ index: key records, keys strictly ascending in UTF-8 byte order (Buffer.compare) ─────────┤
+ * │ version 2: see "Index, version 2" below. Version 1 (read only):                            │
  * │ +0      2     keyLen       1..65535                                                        │
  * │ +2      n     key          UTF-8 `<series key>#!~#<field>`                                 │
  * │ +2+n    1     type         FieldType code (0 float … 4 unsigned), one type per key         │
@@ -31,6 +32,37 @@
  * │ 32      4     footerChecksum  low 32 bits of xxhash64(header ‖ footer[0..32))              │
  * │ 36      4     magic        "STSM" again: a torn or truncated tail fails here first         │
  * └────────────────────────────────────────────────────────────────────────────────────────────┘
+ *
+ * Index, version 2. Key records back to back; `uv` = unsigned LEB128 (≤ 10 bytes), `sv` =
+ * zigzag LEB128 (engine/encoding/varint.ts), i64 arithmetic wraps modulo 2^64:
+ *
+ *   key record    uv shared      bytes shared with the previous key (0 for the first key)
+ *                 uv suffixLen   the key is previous[0, shared) ‖ suffix; total 1..65535 bytes
+ *                 suffix         suffixLen bytes
+ *                 u8 type        FieldType code
+ *                 u8 scale       0..18: the key's spans and gaps below are in units u = 10^scale ns
+ *                                (the writer picks the largest that divides them all: 10 s data
+ *                                has scale 10, so a span of 9,990 s takes 2 bytes, not 7)
+ *                 uv entryCount  ≥ 1
+ *                 entries        entryCount × entry
+ *   entry         sv|uv minTime  first entry of a key: sv (minTime − anchor) in ns, anchor = the
+ *                                previous key's first minTime (0 for the first key); later
+ *                                entries: uv ((minTime − previous maxTime) / u − 1), so blocks
+ *                                cannot overlap
+ *                 uv span        (maxTime − minTime) / u
+ *                 uv size        payload bytes ≥ 1
+ *                 uv countFlag   count × 2 + hasStats, count ≥ 1
+ *                 stats          only when hasStats (block-stats.ts says which types have them):
+ *                                uv minIndex, uv maxIndex (< count), then
+ *                                float:    f64 min, f64 max (big-endian IEEE 754, min ≤ max)
+ *                                integer:  sv min, uv (max − min), sv sum
+ *                                unsigned: uv min, uv (max − min), uv sum
+ *
+ * Block offsets are implied: blocks are written in index order, back to back from
+ * HEADER_SIZE, so entry k starts where entry k − 1 ended (+ BLOCK_CHECKSUM_SIZE + size) and
+ * the last one ends exactly at indexOffset (checked at open). Compared with version 1
+ * (32 bytes per entry plus the full key), a typical entry of a 1000-value block takes ~6
+ * bytes plus ~9 bytes of stats, and series-field keys of one series share all but the field.
  *
  * Why these choices:
  * - The footer is at a fixed distance from the end, so open needs three positional reads
@@ -56,7 +88,14 @@ import { FieldType } from '../point.js';
 
 /** "STSM" in ASCII: distinguishes our files from InfluxDB's tsm1 (0x16D116D1). */
 export const MAGIC = 0x5354534d;
-export const VERSION = 1;
+/** Version written. */
+export const VERSION = 2;
+/** The original index layout (fixed 32-byte entries, full keys, no stats); still read. */
+export const VERSION_1 = 1;
+
+export function isReadableVersion(v: number): boolean {
+  return v === VERSION_1 || v === VERSION;
+}
 
 export const HEADER_SIZE = 8;
 export const HEADER_MAGIC_OFFSET = 0;
@@ -69,6 +108,7 @@ export const MAX_LEVEL = 0xff;
 /** Bytes of checksum in front of every block payload. */
 export const BLOCK_CHECKSUM_SIZE = 4;
 
+// ── version 1 index records ───────────────────────────────────────────────────────────────
 /** Key records: u16 length in front of the key, then type u8 and entryCount u32 after it. */
 export const KEY_LENGTH_SIZE = 2;
 export const MAX_KEY_BYTES = 0xffff;
@@ -93,9 +133,13 @@ export const FOOTER_INDEX_CHECKSUM_OFFSET = 24;
 export const FOOTER_CHECKSUM_OFFSET = 32;
 export const FOOTER_MAGIC_OFFSET = 36;
 
-/** Smallest well-formed file: header, one key of one byte with one entry of a 1-byte block, footer. */
-export const MIN_FILE_SIZE =
-  HEADER_SIZE + BLOCK_CHECKSUM_SIZE + 1 + KEY_LENGTH_SIZE + 1 + KEY_TRAILER_SIZE + ENTRY_SIZE + FOOTER_SIZE;
+/**
+ * Smallest well-formed file: header, one 1-byte block, the smallest key record of either
+ * version (v2: shared, suffixLen, 1 key byte, type, scale, entryCount, minTime, span, size,
+ * countFlag: 10 bytes), footer.
+ */
+export const MIN_INDEX_SIZE = 10;
+export const MIN_FILE_SIZE = HEADER_SIZE + BLOCK_CHECKSUM_SIZE + 1 + MIN_INDEX_SIZE + FOOTER_SIZE;
 
 const FIELD_TYPE_CODES: ReadonlySet<number> = new Set(Object.values(FieldType));
 

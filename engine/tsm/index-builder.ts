@@ -1,52 +1,51 @@
 /**
- * Writer-side index: appends key records and entries straight into one growing byte buffer in
- * the on-disk layout (format.ts), so memory stays at the final index size (≈ 32 bytes per block
- * plus the keys) and `finish` writes it with one call. It also enforces the ordering contract
- * every reader relies on: keys strictly ascending in byte order, one type per key, blocks of a
- * key ascending and non-overlapping. A violation is a caller bug: InvariantError, and the
- * index is left unchanged.
+ * Writer-side index (version 2, format.ts): encodes key records and entries into one growing
+ * byte buffer, so memory stays near the final index size (~10–30 bytes per block plus the
+ * keys' distinct suffixes) and `finish` writes it with one call. The entries of the current key
+ * wait in a list because the key header carries their count and time scale.
+ * It also enforces the ordering contract every reader relies on: keys strictly ascending in
+ * byte order, one type per key, blocks of a key ascending and non-overlapping, blocks back to
+ * back in index order (offsets are implied). A violation is a caller bug: InvariantError, and
+ * the index is left unchanged.
  */
 import { Buffer } from 'node:buffer';
 import { InvariantError } from '../errors.js';
 import type { FieldType } from '../point.js';
-import {
-  ENTRY_COUNT_OFFSET,
-  ENTRY_MAX_TIME_OFFSET,
-  ENTRY_MIN_TIME_OFFSET,
-  ENTRY_OFFSET_OFFSET,
-  ENTRY_SIZE,
-  ENTRY_SIZE_OFFSET,
-  KEY_LENGTH_SIZE,
-  KEY_TRAILER_SIZE,
-  MAX_ENTRIES_PER_KEY,
-  MAX_KEY_BYTES,
-  MAX_U32,
-  isFieldTypeCode,
-} from './format.js';
+import { ByteWriter } from '../encoding/varint.js';
+import type { BlockStats } from './block-stats.js';
+import { BLOCK_CHECKSUM_SIZE, HEADER_SIZE, MAX_ENTRIES_PER_KEY, MAX_KEY_BYTES, MAX_U32, isFieldTypeCode } from './format.js';
+import { appendKeyRecord, type EntryV2 } from './index-v2.js';
 
 const INITIAL_CAPACITY = 64 * 1024;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
+const NO_KEY = new Uint8Array(0);
 
 export interface NewEntry {
   readonly type: FieldType;
   readonly minTime: bigint;
   readonly maxTime: bigint;
+  /** File offset of the block's checksum: must be where the previous block ended. */
   readonly offset: number;
   readonly size: number;
   readonly count: number;
+  readonly stats?: BlockStats;
 }
 
 export class IndexBuilder {
-  private buf = new Uint8Array(INITIAL_CAPACITY);
-  private view = new DataView(this.buf.buffer);
-  private length = 0;
+  private readonly out = new ByteWriter(INITIAL_CAPACITY);
+  /** Entries of the key being built (written when the key is complete: the header needs their count and time scale). */
+  private pending: EntryV2[] = [];
   private lastKey: Buffer | null = null;
+  /** The key written before `lastKey` (prefix compression is against it). */
+  private writtenKey: Uint8Array = NO_KEY;
   private lastType = -1;
   private lastMaxTime = 0n;
-  /** Position of the current key's entryCount field, patched as entries are added. */
-  private countAt = -1;
+  /** First minTime of the last key written: anchor of the next key's first entry. */
+  private anchor = 0n;
   private entriesInKey = 0;
+  private nextOffset = HEADER_SIZE;
+  private sealed = false;
 
   keyCount = 0;
   blockCount = 0;
@@ -57,6 +56,7 @@ export class IndexBuilder {
   maxTime: bigint | null = null;
 
   add(key: string, e: NewEntry): void {
+    if (this.sealed) throw new InvariantError('IndexBuilder.add() after bytes()');
     this.validate(e);
     // The footer counts blocks (and so keys) in u32; a compactor rolls to a new file long before.
     if (this.blockCount === MAX_U32) throw new InvariantError('TSM file holds the maximum number of blocks; start a new file');
@@ -73,17 +73,24 @@ export class IndexBuilder {
       if (keyBytes.length === 0 || keyBytes.length > MAX_KEY_BYTES) {
         throw new InvariantError(`TSM key of ${keyBytes.length} bytes (must be 1..${MAX_KEY_BYTES})`);
       }
-      this.startKey(key, keyBytes, e.type);
+      this.closeKey();
+      this.startKey(key, keyBytes, e);
     }
-    this.appendEntry(e);
+    this.pending.push(e);
+    this.entriesInKey++;
+    this.blockCount++;
+    this.valueCount += e.count;
+    this.nextOffset += BLOCK_CHECKSUM_SIZE + e.size;
     this.lastMaxTime = e.maxTime;
     if (this.minTime === null || e.minTime < this.minTime) this.minTime = e.minTime;
     if (this.maxTime === null || e.maxTime > this.maxTime) this.maxTime = e.maxTime;
   }
 
-  /** The index section as it goes to disk (a view; valid until the next `add`). */
+  /** The index section as it goes to disk. Ends the index: no `add` afterwards. */
   bytes(): Uint8Array {
-    return this.buf.subarray(0, this.length);
+    this.closeKey();
+    this.sealed = true;
+    return this.out.buf.subarray(0, this.out.len);
   }
 
   private validate(e: NewEntry): void {
@@ -93,48 +100,28 @@ export class IndexBuilder {
     }
     if (!Number.isInteger(e.count) || e.count < 1 || e.count > MAX_U32) throw new InvariantError(`bad block value count ${e.count}`);
     if (e.size < 1 || e.size > MAX_U32) throw new InvariantError(`bad block payload size ${e.size}`);
+    if (e.offset !== this.nextOffset) throw new InvariantError(`block at ${e.offset}, expected back to back at ${this.nextOffset}`);
+    const s = e.stats;
+    if (s && (s.minIndex >= e.count || s.maxIndex >= e.count || !(s.min <= s.max))) throw new InvariantError('block stats inconsistent with the block');
   }
 
-  private startKey(key: string, keyBytes: Buffer, type: FieldType): void {
-    this.reserve(KEY_LENGTH_SIZE + keyBytes.length + KEY_TRAILER_SIZE);
-    this.view.setUint16(this.length, keyBytes.length);
-    this.buf.set(keyBytes, this.length + KEY_LENGTH_SIZE);
-    const trailer = this.length + KEY_LENGTH_SIZE + keyBytes.length;
-    this.view.setUint8(trailer, type);
-    this.countAt = trailer + 1;
-    this.view.setUint32(this.countAt, 0);
-    this.length = trailer + KEY_TRAILER_SIZE;
-    this.entriesInKey = 0;
+  private startKey(key: string, keyBytes: Buffer, e: NewEntry): void {
     this.lastKey = keyBytes;
-    this.lastType = type;
+    this.lastType = e.type;
+    this.entriesInKey = 0;
+    this.pending = [];
     this.keyCount++;
     this.minKey ??= key;
     this.maxKey = key;
   }
 
-  private appendEntry(e: NewEntry): void {
-    this.reserve(ENTRY_SIZE);
-    const at = this.length;
-    const v = this.view;
-    v.setBigInt64(at + ENTRY_MIN_TIME_OFFSET, e.minTime);
-    v.setBigInt64(at + ENTRY_MAX_TIME_OFFSET, e.maxTime);
-    v.setBigUint64(at + ENTRY_OFFSET_OFFSET, BigInt(e.offset));
-    v.setUint32(at + ENTRY_SIZE_OFFSET, e.size);
-    v.setUint32(at + ENTRY_COUNT_OFFSET, e.count);
-    this.length += ENTRY_SIZE;
-    this.entriesInKey++;
-    v.setUint32(this.countAt, this.entriesInKey);
-    this.blockCount++;
-    this.valueCount += e.count;
-  }
-
-  private reserve(extra: number): void {
-    if (this.length + extra <= this.buf.length) return;
-    let cap = this.buf.length * 2;
-    while (cap < this.length + extra) cap *= 2;
-    const next = new Uint8Array(cap);
-    next.set(this.buf.subarray(0, this.length));
-    this.buf = next;
-    this.view = new DataView(next.buffer);
+  /** Writes the current key's header and its pending entries. */
+  private closeKey(): void {
+    if (this.lastKey === null || this.entriesInKey === 0) return;
+    appendKeyRecord(this.out, this.writtenKey, this.lastKey, this.lastType as FieldType, this.pending, this.anchor);
+    this.anchor = this.pending[0]!.minTime;
+    this.pending = [];
+    this.writtenKey = this.lastKey;
+    this.entriesInKey = 0;
   }
 }

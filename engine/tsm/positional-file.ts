@@ -1,7 +1,8 @@
 /**
  * The only way a TSM reader touches its file: reads at explicit positions into caller buffers.
  * There is deliberately no "read everything" method, so a reader cannot load a whole file;
- * open reads header, footer and index, and each block read fetches exactly one block.
+ * open reads header, footer and index, and each block read fetches exactly one block (or, for
+ * scans, one bounded span of neighbouring blocks: TsmReader.readBlocks).
  *
  * The seam is injectable (`TsmReaderOptions.openFile`) so tests can count the bytes a reader
  * asks for and inject I/O faults.

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { CorruptionError } from '../errors.js';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { FieldType } from '../point.js';
@@ -180,6 +181,50 @@ test('positional reads: open reads only header, footer and index; a block read r
   // Structural guarantee: the reader's I/O goes through PositionalFile only.
   const source = await readFile(join(process.cwd(), 'engine/tsm/reader.ts'), 'utf8');
   assert.doesNotMatch(source, /readFile|createReadStream|node:fs['/]/);
+});
+
+test('readBlocks: one read for a run of blocks, cached ones skipped, damage reported only at the damaged block', async () => {
+  const dir = await tempDir('tsm-read-blocks');
+  const path = join(dir, '000000001-000000001.tsm');
+  const spec: KeySpec[] = ['a', 'b'].map((key, k) => ({
+    key,
+    type: FieldType.Integer,
+    blocks: [0, 1, 2, 3].map((j) => ({ minTime: BigInt(j * 100), maxTime: BigInt(j * 100 + 50), count: 10, payload: payload(k * 10 + j, 300 + j) })),
+  }));
+  await writeTsm(path, spec);
+  const reads: { position: number; length: number }[] = [];
+  const counting: FileOpener = async (p) => {
+    const f = await openPositionalFile(p);
+    return { size: f.size, read: (buf, position) => (reads.push({ position, length: buf.length }), f.read(buf, position)), readSync: f.readSync.bind(f), close: () => f.close() };
+  };
+  const cache = new BlockCache();
+  const r = await TsmReader.open(path, { openFile: counting, blockCache: cache });
+  try {
+    const entries = r.entries('b');
+    await r.readBlock('b', entries[0]!); // cached now
+    reads.splice(0);
+    const run = await r.readBlocks('b', [...entries].reverse());
+    const last = entries[3]!;
+    assert.deepEqual(reads, [{ position: entries[1]!.offset, length: last.offset + BLOCK_CHECKSUM_SIZE + last.size - entries[1]!.offset }]);
+    assert.deepEqual([0, 1, 2, 3].map((i) => run.payload(i)), [3, 2, 1, 0].map((j) => spec[1]!.blocks[j]!.payload));
+  } finally {
+    await r.close();
+  }
+  // Damage block 2 of 'a': blocks 0, 1 and 3 of the same span still read back; block 2 throws.
+  const bytes = await readFile(path);
+  const probe = await TsmReader.open(path);
+  const bad = probe.entries('a')[2]!;
+  await probe.close();
+  bytes.writeUInt8(bytes.readUInt8(bad.offset + BLOCK_CHECKSUM_SIZE + 7) ^ 0x10, bad.offset + BLOCK_CHECKSUM_SIZE + 7);
+  await writeFile(path, bytes);
+  const damaged = await TsmReader.open(path);
+  try {
+    const run = await damaged.readBlocks('a', damaged.entries('a'));
+    assert.deepEqual([0, 1, 3].map((i) => run.payload(i)), [0, 1, 3].map((j) => spec[0]!.blocks[j]!.payload));
+    assert.throws(() => run.payload(2), (err) => err instanceof CorruptionError && err.offset === bad.offset);
+  } finally {
+    await damaged.close();
+  }
 });
 
 test('readBlock serves repeated reads from the shared block cache', async () => {

@@ -4,7 +4,8 @@
  * `open` reads exactly three regions (header, footer, index) with positional reads and
  * validates them: magics, version, footer checksum, size equation, index checksum, index
  * structure. Anything wrong throws CorruptionError (the file set quarantines the file). Block
- * payloads are read one block at a time, verified against their stored checksum and only then
+ * payloads are read one block at a time, or as a run of neighbouring blocks in one read
+ * (`readBlocks`, for scans), and each is verified against its stored checksum before it is
  * returned or cached: a damaged block throws CorruptionError with the block's file offset and
  * never yields bytes. The reader never reads the whole file (see positional-file.ts).
  *
@@ -29,6 +30,12 @@ export interface TsmReaderOptions {
   readonly blockCache?: BlockCache;
   /** I/O seam for tests (byte counting, fault injection); defaults to node:fs positional reads. */
   readonly openFile?: FileOpener;
+}
+
+/** Result of `readBlocks`: payload(i) is the verified payload of entries[i] (throws CorruptionError). */
+export interface BlockRun {
+  readonly length: number;
+  payload(i: number): Uint8Array;
 }
 
 export interface TsmStats {
@@ -60,7 +67,7 @@ export class TsmReader {
     try {
       checkMinimumSize(path, file.size);
       const header = await readExactly(file, path, HEADER_SIZE, 0);
-      const level = decodeHeader(path, header);
+      const { version, level } = decodeHeader(path, header);
       const footerBytes = await readExactly(file, path, FOOTER_SIZE, file.size - FOOTER_SIZE);
       const footer = decodeFooter(path, header, footerBytes, file.size);
       const indexBytes = await readExactly(file, path, footer.indexSize, footer.indexOffset);
@@ -72,7 +79,7 @@ export class TsmReader {
         indexOffset: footer.indexOffset,
         keyCount: footer.keyCount,
         blockCount: footer.blockCount,
-      });
+      }, version);
       return new TsmReader(path, level, index, file, footer.indexOffset, options.blockCache);
     } catch (err) {
       await file.close();
@@ -128,6 +135,38 @@ export class TsmReader {
   }
 
   /**
+   * Payloads of several blocks (usually consecutive blocks of one key, in either order) with one
+   * read of the byte span they cover, minus blocks already in the block cache. Each payload is
+   * verified when taken from the result, so a damaged block fails only when it is reached.
+   */
+  async readBlocks(key: string, entries: readonly BlockEntry[]): Promise<BlockRun> {
+    const cached = entries.map((e) => this.lookup(e));
+    let lo = Infinity;
+    let hi = -Infinity;
+    entries.forEach((e, i) => {
+      if (cached[i]) return;
+      lo = Math.min(lo, e.offset);
+      hi = Math.max(hi, e.offset + BLOCK_CHECKSUM_SIZE + e.size);
+    });
+    if (lo === Infinity) return { length: entries.length, payload: (i) => cached[i]! };
+    const span = new Uint8Array(hi - lo);
+    const got = await this.file.read(span, lo);
+    return {
+      length: entries.length,
+      payload: (i) => {
+        const hit = cached[i];
+        if (hit) return hit;
+        const e = entries[i]!;
+        const at = e.offset - lo;
+        const record = span.subarray(at, at + BLOCK_CHECKSUM_SIZE + e.size);
+        // Cached payloads are copied out so a cache entry does not pin the whole span.
+        cached[i] = this.verify(key, e, record, Math.max(0, Math.min(record.length, got - at)), this.cache !== undefined);
+        return cached[i];
+      },
+    };
+  }
+
+  /**
    * Synchronous `readBlock`. Trade-off: a cursor can pull blocks in a plain loop with no
    * promise per block (cheap when the page cache or block cache hits), but a cold read blocks
    * the event loop for a full disk access (milliseconds on an SD card), stalling every HTTP
@@ -176,7 +215,7 @@ export class TsmReader {
     return this.cache?.get(this.fileId, entry.offset);
   }
 
-  private verify(key: string, entry: BlockEntry, record: Uint8Array, bytesRead: number): Uint8Array {
+  private verify(key: string, entry: BlockEntry, record: Uint8Array, bytesRead: number, copy = false): Uint8Array {
     if (bytesRead < record.length) {
       throw new CorruptionError(this.path, entry.offset + bytesRead, `block of ${JSON.stringify(key)} cut short by end of file`);
     }
@@ -185,8 +224,9 @@ export class TsmReader {
     if (checksum32(payload) !== stored) {
       throw new CorruptionError(this.path, entry.offset, `block checksum mismatch for ${JSON.stringify(key)}`);
     }
-    this.cache?.set(this.fileId, entry.offset, payload);
-    return payload;
+    const kept = copy ? payload.slice() : payload;
+    this.cache?.set(this.fileId, entry.offset, kept);
+    return kept;
   }
 }
 

@@ -23,6 +23,7 @@ import {
   MAGIC,
   MIN_FILE_SIZE,
   VERSION,
+  isReadableVersion,
 } from './format.js';
 
 export interface Footer {
@@ -56,15 +57,20 @@ export function encodeFooter(header: Uint8Array, f: Footer): Uint8Array {
   return out;
 }
 
-/** Validates the header on its own; returns the compaction level. */
-export function decodeHeader(file: string, header: Uint8Array): number {
+export interface Header {
+  readonly version: number;
+  readonly level: number;
+}
+
+/** Validates the header on its own. */
+export function decodeHeader(file: string, header: Uint8Array): Header {
   const v = new DataView(header.buffer, header.byteOffset, header.byteLength);
   const magic = v.getUint32(HEADER_MAGIC_OFFSET);
   if (magic !== MAGIC) throw new CorruptionError(file, HEADER_MAGIC_OFFSET, `bad header magic 0x${magic.toString(16)}`);
   const version = v.getUint8(HEADER_VERSION_OFFSET);
-  if (version !== VERSION) throw new CorruptionError(file, HEADER_VERSION_OFFSET, `unsupported TSM version ${version}`);
+  if (!isReadableVersion(version)) throw new CorruptionError(file, HEADER_VERSION_OFFSET, `unsupported TSM version ${version}`);
   if (v.getUint16(HEADER_RESERVED_OFFSET) !== 0) throw new CorruptionError(file, HEADER_RESERVED_OFFSET, 'reserved header bytes set');
-  return v.getUint8(HEADER_LEVEL_OFFSET);
+  return { version, level: v.getUint8(HEADER_LEVEL_OFFSET) };
 }
 
 /** Validates the footer against the header bytes and the file size. */

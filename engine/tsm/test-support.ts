@@ -7,6 +7,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FieldType } from '../point.js';
+import type { BlockStats } from './block-stats.js';
 import { TsmWriter } from './writer.js';
 import type { TsmFileInfo } from './writer.js';
 
@@ -15,6 +16,7 @@ export interface BlockSpec {
   readonly maxTime: bigint;
   readonly count: number;
   readonly payload: Uint8Array;
+  readonly stats?: BlockStats;
 }
 
 export interface KeySpec {
@@ -32,7 +34,7 @@ export async function writeTsm(path: string, keys: readonly KeySpec[], level = 0
   const w = await TsmWriter.create(path, bufferSize === undefined ? { level } : { level, bufferSize });
   try {
     for (const k of keys) {
-      for (const b of k.blocks) await w.writeBlock(k.key, k.type, b.minTime, b.maxTime, b.count, b.payload);
+      for (const b of k.blocks) await w.writeBlock(k.key, k.type, b.minTime, b.maxTime, b.count, b.payload, b.stats);
     }
     return await w.finish();
   } catch (err) {

@@ -1,6 +1,6 @@
 /**
  * Streaming TSM writer. Blocks go to `<path>.tmp` through a bounded write buffer as they are
- * written; only the index (≈ 32 bytes per block plus keys, see index-builder.ts) stays in
+ * written; only the index (≈ 12–30 bytes per block plus keys, see index-builder.ts) stays in
  * memory. `finish` appends index and footer, fsyncs and publishes the file atomically through
  * engine/fs/atomic.ts, so `path` either does not exist or is a complete, verified-on-open file.
  *
@@ -8,6 +8,9 @@
  * - Calls are sequential: await each `writeBlock` before the next (a concurrent call is an
  *   InvariantError). Keys in byte order, blocks of a key ascending and non-overlapping in time,
  *   one type per key; a violation throws InvariantError and leaves the writer usable.
+ * - `stats` (block-stats.ts, from `columnStats` over the block's values) go into the index so
+ *   queries can aggregate the block without decoding it; callers without the values omit them.
+ *   They are trusted: wrong stats give wrong answers, so pass only stats of this payload.
  * - `payload` is copied into the write buffer, except a payload larger than the buffer, which is
  *   written directly: do not mutate it until the returned promise resolves.
  * - An I/O error poisons the writer (StorageIoError); the caller then calls `abort()`.
@@ -21,6 +24,7 @@ import { publishFile, TEMP_SUFFIX } from '../fs/atomic.js';
 import { checksum32, checksum64, initChecksum } from '../fs/checksum.js';
 import type { FieldType } from '../point.js';
 import { BLOCK_CHECKSUM_SIZE, FOOTER_SIZE, MAX_LEVEL } from './format.js';
+import type { BlockStats } from './block-stats.js';
 import { IndexBuilder } from './index-builder.js';
 import { encodeFooter, encodeHeader } from './sections.js';
 
@@ -87,11 +91,19 @@ export class TsmWriter {
     return this.index.blockCount;
   }
 
-  async writeBlock(key: string, type: FieldType, minTime: bigint, maxTime: bigint, count: number, payload: Uint8Array): Promise<void> {
+  async writeBlock(
+    key: string,
+    type: FieldType,
+    minTime: bigint,
+    maxTime: bigint,
+    count: number,
+    payload: Uint8Array,
+    stats?: BlockStats,
+  ): Promise<void> {
     this.enter('writeBlock');
     try {
       const offset = this.flushed + this.buffered;
-      this.index.add(key, { type, minTime, maxTime, offset, size: payload.length, count });
+      this.index.add(key, { type, minTime, maxTime, offset, size: payload.length, count, stats });
     } catch (err) {
       this.state = 'open'; // validation failed before any I/O: the writer is unchanged
       throw err;

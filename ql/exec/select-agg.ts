@@ -20,6 +20,7 @@ import type { Scalar, TimedValue } from './value.js';
 import { forEachWindowRun, window as windowOf } from './window.js';
 import { findAux } from './aux.js';
 import { runTopWithTags } from './select-top.js';
+import { aggregateFromStats } from './batch-stats.js';
 
 type Windows = Map<bigint, Reducer[]>;
 
@@ -110,8 +111,10 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
         }
         const cursor = source.cursor(ref, field, min, max, true);
         try {
+          const names = idx.map((i) => calls[i]!.reducer);
           for (let b = await cursor.next(); b; b = await cursor.next()) {
             await checkpoint(ctx);
+            if (b.stats && aggregateFromStats(b, names, spec, single ?? 0n, (start) => idx.map((i) => reducersAt(start)[i]!))) continue;
             const { base, offsets, column } = b;
             if (spec) {
               forEachWindowRun(base, offsets, 0, offsets.length, spec, (start, _end, from, to) => {

@@ -7,9 +7,9 @@ import type { ValueColumn } from '../../../engine/index.js';
 import { intToFloat } from '../value.js';
 import type { ResultRow } from '../value.js';
 import { SumReducer } from './sum.js';
-import type { Reducer } from './types.js';
+import type { BatchStats, StatsReducer } from './types.js';
 
-export class MeanReducer implements Reducer {
+export class MeanReducer implements StatsReducer {
   readonly name = 'mean';
   readonly outputType = FieldType.Float;
   /** mean = sum / count: the sum keeps the input's arithmetic (float, or wrapping int64/uint64). */
@@ -21,6 +21,10 @@ export class MeanReducer implements Reducer {
 
   add(base: bigint, offsets: Float64Array, column: ValueColumn, from: number, to: number): void {
     this.sum.add(base, offsets, column, from, to);
+  }
+
+  addStats(stats: BatchStats): void {
+    this.sum.addStats(stats);
   }
 
   result(): ResultRow[] {
