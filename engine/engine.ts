@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { Catalog } from './meta/catalog.js';
 import type { RetentionPolicyInfo } from './meta/model.js';
 import { Database, decodeName, encodeName } from './database.js';
-import { BatchFieldTypeConflictError, CardinalityLimitError, EngineClosedError, ReadOnlyError, DatabaseNotFoundError } from './errors.js';
+import { EngineClosedError, ReadOnlyError, DatabaseNotFoundError } from './errors.js';
 import { initChecksum } from './fs/checksum.js';
 import type { EngineOptions } from './options.js';
-import type { FieldType, Point, Precision } from './point.js';
+import type { Point, Precision } from './point.js';
 import { nowTime } from './time.js';
 import { Wal, type WalWriteEntry } from './wal/wal.js';
 import { describeLineError, parseLineProtocol } from './lineprotocol/parse.js';
@@ -23,6 +23,7 @@ import { decodeColumns, type ColumnBatch } from './lineprotocol/columns.js';
 import { ParsePool } from './lineprotocol/parse-pool.js';
 import { WriteListeners } from './write/listeners.js';
 import { partialWriteError, type Rejection } from './write/partial.js';
+import { admitPoints, dropExpired, type Admission } from './write/admit.js';
 import { EMPTY_CURSOR, type Cursor, type CursorRequest } from './query/cursor.js';
 import { SeriesCursor } from './query/series-cursor.js';
 import { tsmRuns } from './query/file-runs.js';
@@ -334,21 +335,8 @@ export class Engine {
     if (rejected.length > 0) throw partialWriteError([], rejected, accepted.length);
   }
 
-  private async admit(dbName: string, rpName: string, points: readonly Point[]): Promise<{ accepted: Point[]; rejected: Rejection[] }> {
-    const db = await this.database(dbName);
-    checkNewFieldTypes(db, points);
-    const accepted: Point[] = [];
-    const rejected: Rejection[] = [];
-    for (const p of points) {
-      const err = db.index.check(p);
-      if (err) rejected.push({ reason: err.message, cardinality: err instanceof CardinalityLimitError });
-      else {
-        db.register(p);
-        db.registerRpFields(rpName, p);
-        accepted.push(p);
-      }
-    }
-    return { accepted, rejected };
+  private async admit(dbName: string, rpName: string, points: readonly Point[]): Promise<Admission> {
+    return admitPoints(await this.database(dbName), rpName, points);
   }
 
   /** WAL append (raw body when every line was accepted, else the accepted points re-encoded) then apply. */
@@ -474,58 +462,4 @@ export class Engine {
     await this.wal.close();
     await this.parsePool.close();
   }
-}
-
-/**
- * 1.x refuses points older than the retention policy keeps (`points beyond retention policy`):
- * they would be deleted by the next retention pass anyway.
- */
-function dropExpired(rp: RetentionPolicyInfo, points: readonly Point[], nowSec: number): { points: readonly Point[]; rejected: Rejection[] } {
-  if (rp.durationSec === 0) return { points, rejected: [] };
-  const cutoff = nowSec - rp.durationSec;
-  if (!points.some((p) => p.sec < cutoff)) return { points, rejected: [] };
-  const kept: Point[] = [];
-  const rejected: Rejection[] = [];
-  for (const p of points) {
-    if (p.sec < cutoff) rejected.push({ reason: 'points beyond retention policy', cardinality: false });
-    else kept.push(p);
-  }
-  return { points: kept, rejected };
-}
-
-/**
- * 1.x creates a batch's series and new fields before writing its points, field by field in
- * point order: when a new field shows up with a second type, the fields created before it and
- * every series stay in the index, and the whole batch fails with nothing stored.
- */
-function checkNewFieldTypes(db: Database, points: readonly Point[]): void {
-  let seen: Map<string, FieldType> | undefined;
-  for (const [i, p] of points.entries()) {
-    for (const [j, f] of p.fields.entries()) {
-      if (db.index.fieldType(p.measurement, f.key) !== undefined) continue;
-      seen ??= new Map();
-      const key = `${p.measurement}\u0000${f.key}`;
-      const first = seen.get(key);
-      if (first === undefined) seen.set(key, f.type);
-      else if (first !== f.type) {
-        registerUpTo(db, points, i, j);
-        throw new BatchFieldTypeConflictError();
-      }
-    }
-  }
-}
-
-/** Every series of the batch, with the new fields met before field `j` of point `i`. */
-function registerUpTo(db: Database, points: readonly Point[], i: number, j: number): void {
-  const created = new Set<string>();
-  points.forEach((p, pi) => {
-    const fields = p.fields.filter((f, fi) => {
-      const key = `${p.measurement}\u0000${f.key}`;
-      if (pi > i || (pi === i && fi >= j)) return created.has(key) && db.index.fieldType(p.measurement, f.key) === f.type;
-      created.add(key);
-      return db.index.fieldType(p.measurement, f.key) === undefined || db.index.fieldType(p.measurement, f.key) === f.type;
-    });
-    const point = { ...p, fields };
-    if (db.index.check(point) === undefined) db.register(point);
-  });
 }
