@@ -74,10 +74,6 @@ export class TsmRun implements SortedRun {
   /** From the block index: the first block's min (ascending) or max (descending) time. */
   readonly startBound: number | undefined;
 
-  get isEmpty(): boolean {
-    return this.entries.length === 0;
-  }
-
   async next(): Promise<RunBlock | null> {
     while (this.i < this.entries.length) {
       const entry = this.entries[this.i++]!;
