@@ -104,6 +104,14 @@ async function bundle(esbuild) {
     banner: { js: "import { createRequire as __strataCreateRequire } from 'node:module';\nconst require = __strataCreateRequire(import.meta.url);" },
     plugins: [nativeRedirect(join(BUILD, 'cli', 'sea', 'addons.js'))],
   });
+  // The /write parse worker (engine/lineprotocol/parse-pool.ts) is started from the file
+  // `parse-worker.js` next to the program's bundle: ship it as its own bundle beside it.
+  await esbuild.build({
+    ...common,
+    entryPoints: [join(BUILD, 'engine', 'lineprotocol', 'parse-worker.js')],
+    outfile: join(WORK, 'parse-worker.js'),
+    format: 'esm',
+  });
   await esbuild.build({
     ...common,
     entryPoints: [join(BUILD, 'cli', 'sea', 'bootstrap.js')],
@@ -118,6 +126,7 @@ function manifestAndAssets(version, natives) {
   const files = [
     { asset: 'strata.mjs', name: 'strata.mjs', path: join(WORK, 'strata.mjs') },
     { asset: 'package.json', name: 'package.json', path: join(WORK, 'package.json') },
+    { asset: 'parse-worker.js', name: 'parse-worker.js', path: join(WORK, 'parse-worker.js') },
   ];
   const addons = {};
   for (const [addon, path] of Object.entries(natives)) {
