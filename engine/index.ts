@@ -60,3 +60,4 @@ export type { WriteListener, WrittenRange } from './write/listeners.js';
 /** Backup / restore / inspect tools (cli/backup.ts, cli/restore.ts, cli/inspect.ts). */
 export * from './backup/index.js';
 export { CoalescingRun } from './coalescing-run.js';
+export { mulberry32 } from './random.js';

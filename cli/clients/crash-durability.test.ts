@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { exec, http, query, removeDir, rows, startServer, stopServer, type Server } from './harness.js';
+import { mulberry32 } from '../../engine/index.js';
 
 const ROUNDS = 10;
 const WRITERS = 4;
@@ -36,18 +37,6 @@ function write(port: number, body: string, onStatus: (status: number) => void): 
   });
 }
 
-/** Deterministic PRNG (mulberry32) so a failing round can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 interface CrashPlan {
   readonly rounds: number;
   readonly env?: Record<string, string>;
@@ -62,7 +51,7 @@ interface CrashPlan {
 /** Runs the rounds on one set of directories; returns how many acknowledged points were checked. */
 async function crashRounds(dir: string, plan: CrashPlan, holder: { srv?: Server }): Promise<number> {
   const acked = new Map<string, string>(); // "time|w" -> "v"
-  const rand = prng(20261121);
+  const rand = mulberry32(20261121);
   let srv = await startServer({ dir, env: plan.env });
   holder.srv = srv;
   await exec(srv.port, 'CREATE DATABASE dur');

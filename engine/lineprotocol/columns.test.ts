@@ -6,7 +6,8 @@ import { formatPoint } from './format.js';
 import { parseLineProtocol } from './parse.js';
 import { ParsePool } from './parse-pool.js';
 import { pointArb } from './arbitraries.test.js';
-import { corpusLines, mulberry32 } from './fuzz-corpus.test.js';
+import { corpusLines } from './fuzz-corpus.test.js';
+import { mulberry32 } from '../random.js';
 
 const OPTS = { precision: 'ns' as const, defaultSec: 1_700_000_000, defaultNsec: 1 };
 

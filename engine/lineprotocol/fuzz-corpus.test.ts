@@ -2,15 +2,7 @@
  * Test-only helper (no tests here): the seeded line corpus of the line-protocol fuzz tests,
  * shared with the parse-worker differential test.
  */
-
-export function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../random.js';
 
 export const SEEDS = [
   'cpu,host=a,region=us\\ west usage=1.5,idle=2i,ok=t,msg="hi \\"x\\"" 1451606400000000000',

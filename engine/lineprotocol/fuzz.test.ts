@@ -9,7 +9,8 @@ import type { Point } from '../point.js';
 import { formatPoint } from './format.js';
 import { clearKeyCache, parseLineProtocol, parseLineProtocolText } from './parse.js';
 import { compareBytes, makeSeriesKey } from './series-key.js';
-import { corpusLines, mulberry32, mutate, randomLine, SEEDS } from './fuzz-corpus.test.js';
+import { corpusLines, mutate, randomLine, SEEDS } from './fuzz-corpus.test.js';
+import { mulberry32 } from '../random.js';
 
 const OPTS = { precision: 'ns' as const, defaultSec: 1_700_000_000, defaultNsec: 1 };
 

@@ -10,6 +10,7 @@ import { argv, stdout } from 'node:process';
 import { fileURLToPath } from 'node:url';
 import type { WalAppend } from './record.js';
 import { Wal } from './wal.js';
+import { mulberry32 } from '../random.js';
 
 const PRECISIONS = ['ns', 'ms', 's'] as const;
 const CONCURRENT_APPENDERS = 16;
@@ -29,22 +30,10 @@ export function fixtureEntry(nonce: number, size: number): WalAppend {
   };
 }
 
-/** mulberry32: small seeded PRNG so a failing round can be replayed from its seed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 async function main(dir: string, seed: number, segmentSizeBytes: number): Promise<void> {
   const wal = await Wal.open(dir, { segmentSizeBytes });
   stdout.write('ready\n');
-  const random = prng(seed);
+  const random = mulberry32(seed);
   const appender = async (): Promise<void> => {
     for (;;) {
       const nonce = Math.floor(random() * 1e9);

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { collectingLogger } from '../logger.js';
-import { fixtureEntry, prng } from './crash-writer.fixture.js';
+import { fixtureEntry } from './crash-writer.fixture.js';
+import { mulberry32 as prng } from '../random.js';
 import { Wal } from './wal.js';
 
 const ROUNDS = 20;

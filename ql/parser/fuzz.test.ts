@@ -10,22 +10,11 @@ import { test } from 'node:test';
 import { ParseError } from '../errors.js';
 import { tokensScanned } from './lexeme.js';
 import { parseQuery } from './query.js';
+import { mulberry32 } from '../../engine/index.js';
 
 const seeds = readFileSync(new URL('../../../fixtures/ql/statements.txt', import.meta.url), 'utf8')
   .split('\n')
   .filter((l) => l.trim() !== '' && !l.startsWith('#'));
-
-/** mulberry32: small seeded PRNG so failures reproduce. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TOKENS = [
   'SELECT', 'FROM', 'WHERE', 'GROUP BY', 'ORDER BY', 'LIMIT', 'OFFSET', 'SLIMIT', 'SOFFSET', 'INTO', 'AS', 'AND', 'OR', 'NOT',
@@ -96,7 +85,7 @@ function check(q: string): number {
 const WORK_PER_CHAR = 8;
 
 test('100k fuzzed inputs: typed errors only, linear work', () => {
-  const r = rng(20261121);
+  const r = mulberry32(20261121);
   let worst = 0;
   for (let k = 0; k < 100_000; k++) {
     const q = generate(r);

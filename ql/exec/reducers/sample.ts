@@ -8,23 +8,12 @@ import { cellAt } from '../value.js';
 import type { ResultRow, Scalar } from '../value.js';
 import { compareTimes } from './types.js';
 import type { Reducer } from './types.js';
+import { mulberry32 } from '../../../engine/index.js';
 
 interface Kept {
   value: Scalar;
   base: bigint;
   off: number;
-}
-
-/** mulberry32: small deterministic PRNG, uniform in [0, 1). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export class SampleReducer implements Reducer {
@@ -40,7 +29,7 @@ export class SampleReducer implements Reducer {
     seed = 0x5eed,
   ) {
     this.outputType = inputType;
-    this.rnd = prng(seed);
+    this.rnd = mulberry32(seed);
   }
 
   add(base: bigint, offsets: Float64Array, column: ValueColumn, from: number, to: number): void {
