@@ -2,16 +2,12 @@
  * Row time formatting: RFC 3339 (default) or an integer in the `epoch` unit, truncated toward
  * zero like 1.x's integer division.
  */
+import { NS } from '../../ql/index.js';
+
 export type Epoch = 'ns' | 'u' | 'ms' | 's' | 'm' | 'h';
 
-const DIVISORS: Readonly<Record<Epoch, bigint>> = {
-  ns: 1n,
-  u: 1_000n,
-  ms: 1_000_000n,
-  s: 1_000_000_000n,
-  m: 60_000_000_000n,
-  h: 3_600_000_000_000n,
-};
+/** The epoch units are InfluxQL duration units (ql/ast/duration.ts NS). */
+const DIVISORS: Readonly<Record<Epoch, bigint>> = NS;
 
 /** Accepted `epoch` spellings (decisions.md); empty or absent = RFC 3339. */
 export function parseEpoch(text: string | undefined): Epoch | undefined | 'invalid' {
