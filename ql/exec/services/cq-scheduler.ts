@@ -13,7 +13,7 @@ import type { ContinuousQueryInfo, Engine, EngineLogger } from '../../../engine/
 import { silentLogger } from '../../../engine/index.js';
 import { executeStatements } from '../executor.js';
 import type { QueryContext } from '../context.js';
-import { NoIntervalError } from './errors.js';
+import { NoIntervalError, type ServiceRun } from './errors.js';
 import { planCqRun } from './cq-window.js';
 import { parseWindowedSelect, withTimeRange, type WindowedSelect } from './select-window.js';
 
@@ -32,14 +32,7 @@ export interface CqSchedulerOptions {
   readonly onRun?: (run: CqRun) => void;
 }
 
-export interface CqRun {
-  readonly database: string;
-  readonly name: string;
-  readonly startNs: bigint;
-  readonly endNs: bigint;
-  readonly written: number;
-  readonly error?: string;
-}
+export type CqRun = ServiceRun;
 
 export interface CqCounters {
   ticks: number;

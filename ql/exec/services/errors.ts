@@ -1,5 +1,15 @@
-/** Typed errors of the background query services (continuous queries, materialized views). */
+/** Shared types of the background query services (continuous queries, materialized views): runs and errors. */
 import { StrataError } from '../../../engine/index.js';
+
+/** One execution of a stored query (a continuous query's window, a view's dirty windows). */
+export interface ServiceRun {
+  readonly database: string;
+  readonly name: string;
+  readonly startNs: bigint;
+  readonly endNs: bigint;
+  readonly written: number;
+  readonly error?: string;
+}
 
 /** A stored definition that cannot be run (logged and counted; never reaches a client). */
 export class ServiceError extends StrataError {

@@ -26,7 +26,7 @@ import { silentLogger } from '../../../engine/index.js';
 import type { QueryContext } from '../context.js';
 import { executeStatements, type MetaExecutor } from '../executor.js';
 import { chunks, DirtyRanges } from './dirty-ranges.js';
-import { ServiceError } from './errors.js';
+import { ServiceError, type ServiceRun } from './errors.js';
 import { parsedViews, viewKey, viewReads, type ParsedView } from './mv-views.js';
 import { windowStart, withTimeRange } from './select-window.js';
 
@@ -43,14 +43,7 @@ export interface MvMaintainerOptions {
   readonly onRun?: (run: MvRun) => void;
 }
 
-export interface MvRun {
-  readonly database: string;
-  readonly name: string;
-  readonly startNs: bigint;
-  readonly endNs: bigint;
-  readonly written: number;
-  readonly error?: string;
-}
+export type MvRun = ServiceRun;
 
 export interface MvCounters {
   ticks: number;
