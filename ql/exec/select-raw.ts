@@ -16,7 +16,7 @@ import { checkpoint, type QueryContext } from './context.js';
 import type { SelectPlan } from './select-plan.js';
 import { isIntegerType } from './select-plan.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
-import { createTransform, type Transform, type TransformArgs, type TransformName } from './transform.js';
+import { checkTransformInput, createTransform, type Transform, type TransformArgs, type TransformName } from './transform.js';
 import { TECHNICAL, type TechnicalArgs } from './technical.js';
 import { FieldType } from '../../engine/index.js';
 
@@ -153,7 +153,7 @@ function checkTransformInputs(exprs: readonly Expr[], fieldTypes: ReadonlyMap<st
     const inner = call.args[0];
     if (!TRANSFORMS.has(name) || inner?.kind !== 'VarRef') continue;
     const type = fieldTypes.get(inner.name);
-    if (type !== undefined) createTransform(name as TransformName, type);
+    if (type !== undefined) checkTransformInput(name as TransformName, type);
   }
 }
 

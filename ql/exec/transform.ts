@@ -223,9 +223,14 @@ class Elapsed implements Transform {
   }
 }
 
+/** 1.x refuses a transform of a string or boolean input (elapsed takes any type). */
+export function checkTransformInput(name: TransformName, inputType: FieldType): void {
+  if (name !== 'elapsed' && !isNumericType(inputType)) throw new UnsupportedTypeError(ERROR_NAMES[name], inputType);
+}
+
 /** Build a transform for an input field type; unsupported types throw the 1.x error. */
 export function createTransform(name: TransformName, inputType: FieldType, args: TransformArgs = {}): Transform {
-  if (name !== 'elapsed' && !isNumericType(inputType)) throw new UnsupportedTypeError(ERROR_NAMES[name], inputType);
+  checkTransformInput(name, inputType);
   switch (name) {
     case 'derivative':
     case 'non_negative_derivative':
