@@ -6,9 +6,10 @@
  */
 import { FieldType, type ValueColumn } from '../../engine/index.js';
 import type { Cell } from '../result.js';
-import { SELECTORS } from '../plan/functions.js';
+import { FORECASTS, SELECTORS } from '../plan/functions.js';
 import { isTag } from '../plan/projection.js';
-import { collectAggregates, type AggCall } from './agg-calls.js';
+import { collectAggregates, type AggCall, type AggTransform } from './agg-calls.js';
+import { holtWinters, type ForecastPoint } from './holt-winters.js';
 import { checkpoint } from './context.js';
 import { evaluate, type RowScope } from './eval.js';
 import { fillSeries, type FillMode } from './fill.js';
@@ -49,7 +50,7 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
   const { hasMin } = plan.time;
   // 1.x starts the inner aggregate one interval before the first window so that window has a
   // predecessor (one interval after the last under ORDER BY time DESC, which runs backwards).
-  const extend = transforms.some((t) => t.name !== 'cumulative_sum');
+  const extend = transforms.some((t) => t.name !== 'cumulative_sum' && !FORECASTS.has(t.name));
   const min = readStart(plan, extend);
   const max = readEnd(plan, extend);
   const windows: Windows = new Map();
@@ -178,14 +179,32 @@ function readEnd(plan: GroupRun['plan'], transforms: boolean): bigint {
   return max + plan.window.interval;
 }
 
-/** Drop the extra window read before (after, descending) the query's range. */
-function inRange(rows: Cell[][], g: GroupRun, min: bigint, max: bigint): Cell[][] {
-  const { plan } = g;
-  const spec = plan.window;
-  if (!spec || (min === plan.time.min && max === plan.time.max)) return rows;
-  const first = windowOf(plan.time.min, spec).start;
-  const last = windowOf(plan.time.max, spec).start;
-  return rows.filter((r) => (r[0] as bigint) >= first && (r[0] as bigint) <= last);
+/** The query's own windows, without the extra one transforms read before (after, descending) it. */
+function windowRange(g: GroupRun): { first: bigint; last: bigint } | undefined {
+  const spec = g.plan.window;
+  if (!spec) return undefined;
+  return { first: windowOf(g.plan.time.min, spec).start, last: windowOf(g.plan.time.max, spec).start };
+}
+
+/** Drop the extra window read before (after, descending) the query's range; forecasts lie beyond it by design. */
+function inRange(rows: Cell[][], g: GroupRun, min: bigint, max: bigint, forecastTimes: ReadonlySet<bigint>): Cell[][] {
+  const range = windowRange(g);
+  if (!range || (min === g.plan.time.min && max === g.plan.time.max && forecastTimes.size === 0)) return rows;
+  return rows.filter((r) => forecastTimes.has(r[0] as bigint) || ((r[0] as bigint) >= range.first && (r[0] as bigint) <= range.last));
+}
+
+/** holt_winters() of one aggregate: 1.x feeds it the filled aggregate of the query's own windows, nulls skipped. */
+function forecast(t: AggTransform, inner: readonly TimedValue[], g: GroupRun): TimedValue[] {
+  const range = windowRange(g)!;
+  const points: ForecastPoint[] = [];
+  for (const x of inner) {
+    if (x.value === null || x.time < range.first || x.time > range.last) continue;
+    points.push({ time: x.time, value: Number(x.value) });
+  }
+  const args = t.expr.args;
+  const h = args[1]?.kind === 'Integer' ? Number(args[1].value) : 0;
+  const m = args[2]?.kind === 'Integer' ? Number(args[2].value) : 0;
+  return holtWinters(points, { h, m, withFit: t.name === 'holt_winters_with_fit', interval: g.plan.window!.interval });
 }
 
 async function assembleRows(
@@ -279,8 +298,15 @@ async function assembleRows(
     byKey.set(c.key, m);
   });
   const et = evalTypes(g.source, new Map(calls.map((c, i) => [c.key, isIntOut(windows, starts, i)])));
+  const forecastTimes = new Set<bigint>();
   for (const t of transforms) {
     const inner = filled[calls.indexOf(t.inner)]!;
+    if (FORECASTS.has(t.name)) {
+      const out = forecast(t, inner, g);
+      for (const x of out) forecastTimes.add(x.time);
+      byKey.set(t.key, new Map(out.map((x) => [x.time, x.value])));
+      continue;
+    }
     const innerType = isIntOut(windows, starts, calls.indexOf(t.inner)) ? FieldType.Integer : FieldType.Float;
     const tr = createTransform(t.name as TransformName, innerType, transformArgs(t.expr, !desc, spec?.interval));
     const out = runTransform(tr, inner);
@@ -324,7 +350,7 @@ async function assembleRows(
     for (const c of plan.projection.columns) cells.push(evaluate(c.expr, scope, et));
     rows.push(cells);
   }
-  return finish(g, inRange(desc ? rows.reverse() : rows, g, min, max));
+  return finish(g, inRange(desc ? rows.reverse() : rows, g, min, max, forecastTimes));
 }
 
 function isIntOut(windows: Windows, starts: bigint[], i: number): boolean {

@@ -76,6 +76,19 @@ function transformInput(name: string, e: Expr | undefined, groupsByTime: boolean
   symbol(name, e);
 }
 
+/** holt_winters(aggregate, N, S): N > 0 points to forecast, season S >= 0, GROUP BY time. */
+function holtWinters(name: string, args: readonly Expr[], groupsByTime: boolean): void {
+  arity(name, args.length, 3);
+  const n = args[1]!;
+  if (n.kind !== 'Integer') fail(`expected integer argument as second arg in ${name}`);
+  else if (n.value <= 0n) fail(`second arg to ${name} must be greater than 0, got ${n.value}`);
+  const s = args[2]!;
+  if (s.kind !== 'Integer') fail(`expected integer argument as third arg in ${name}`);
+  else if (s.value < 0n) fail(`third arg to ${name} cannot be negative, got ${s.value}`);
+  if (args[0]?.kind !== 'Call') fail(`must use aggregate function with ${name}`);
+  if (!groupsByTime) fail(`${name} aggregate requires a GROUP BY interval`);
+}
+
 function distinctArgs(args: readonly Expr[]): void {
   if (args.length === 0) fail('distinct function requires at least one argument');
   if (args.length !== 1) fail('distinct function can only have one argument');
@@ -176,6 +189,9 @@ export function checkCall(call: Call, groupsByTime: boolean): void {
       else if (n.value <= 1n) fail(`moving_average window must be greater than 1, got ${n.value}`);
       return transformInput(name, args[0], groupsByTime);
     }
+    case 'holt_winters':
+    case 'holt_winters_with_fit':
+      return holtWinters(name, args, groupsByTime);
     case 'integral':
       arityRange(name, args.length, 1, 2);
       if (args[1]) positiveDuration(args[1], 'second argument must be a duration');

@@ -13,9 +13,13 @@ export const SELECTORS: ReadonlySet<string> = new Set(['first', 'last', 'min', '
 /** Aggregates that can return several rows per window. */
 export const MULTI_ROW: ReadonlySet<string> = new Set(['top', 'bottom', 'distinct', 'sample']);
 
+/** holt_winters() and its with_fit form: a forecast from a series of aggregates. */
+export const FORECASTS: ReadonlySet<string> = new Set(['holt_winters', 'holt_winters_with_fit']);
+
+/** Functions over the stream of an aggregate (or, except forecasts, of a raw field). */
 export const TRANSFORMS: ReadonlySet<string> = new Set([
   'derivative', 'non_negative_derivative', 'difference', 'non_negative_difference',
-  'moving_average', 'cumulative_sum', 'elapsed', ...TECHNICAL,
+  'moving_average', 'cumulative_sum', 'elapsed', ...TECHNICAL, ...FORECASTS,
 ]);
 
 export function isMath(name: string): boolean {

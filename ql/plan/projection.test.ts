@@ -29,3 +29,31 @@ describe('projection: compile-time call checks of 1.x', () => {
     assert.doesNotThrow(() => analyze('SELECT non_negative_derivative(f, 1m) FROM m'));
   });
 });
+
+// Recorded from 1.6.7 in fixtures/queries/24-wildcard-calls.test and 23-holt-winters.test.
+describe('projection: calls over * and regexes', () => {
+  const columns = (q: string, groupsByTime = false): string[] => {
+    const stmt = parseStatement(q) as SelectStatement;
+    return analyzeProjection(stmt.fields, schema, new Set(), groupsByTime).columns.map((c) => c.name);
+  };
+
+  it('expands the innermost call of a chain and names columns <alias or outer function>_<field>', () => {
+    assert.deepEqual(columns('SELECT derivative(mean(*)) FROM m GROUP BY time(1m)', true), ['derivative_f', 'derivative_n']);
+    assert.deepEqual(columns('SELECT derivative(mean(*), 1m) AS d FROM m GROUP BY time(1m)', true), ['d_f', 'd_n']);
+    assert.deepEqual(columns('SELECT max(/f/) AS m FROM m'), ['m_f']);
+    assert.deepEqual(columns('SELECT holt_winters(mean(*), 1, 0) FROM m GROUP BY time(1m)', true), ['holt_winters_f', 'holt_winters_n']);
+  });
+
+  it('refuses a pattern inside an expression, and leaves top()/bottom() to their own check', () => {
+    assert.throws(() => analyze('SELECT mean(*) + 1 FROM m'), { message: 'unsupported expression with wildcard: mean()' });
+    assert.throws(() => analyze('SELECT -max(/f/) FROM m'), { message: 'unsupported expression with regex field: max()' });
+    assert.throws(() => analyze('SELECT top(*, 2) FROM m'), { message: 'expected first argument to be a field in top(), found *' });
+  });
+
+  it('checks holt_winters() arguments in 1.x order', () => {
+    assert.throws(() => analyze('SELECT holt_winters(value, 0, 1) FROM m'), { message: 'second arg to holt_winters must be greater than 0, got 0' });
+    assert.throws(() => analyze('SELECT holt_winters(f, 2, 1) FROM m'), { message: 'must use aggregate function with holt_winters' });
+    assert.throws(() => analyze('SELECT holt_winters(mean(f), 2, 1) FROM m'), { message: 'holt_winters aggregate requires a GROUP BY interval' });
+    assert.throws(() => analyze('SELECT holt_winters_with_fit(mean(f), 2, 1.5) FROM m GROUP BY time(1m)', true), { message: 'expected integer argument as third arg in holt_winters_with_fit' });
+  });
+});

@@ -55,20 +55,47 @@ function wildcardMembers(type: 'field' | 'tag' | null, schema: SchemaInfo, exclu
   return out.map((m) => ({ kind: 'VarRef', name: m.name, type: m.tag ? 'tag' : 'field' }));
 }
 
-function expandCall(call: Call, schema: SchemaInfo): { expr: Expr; alias: string }[] | null {
-  const arg = call.args[0];
-  if (call.name.toLowerCase() === 'distinct' && (arg?.kind === 'Wildcard' || arg?.kind === 'Regex')) throw new QueryError('expected field argument in distinct()');
-  if (!arg || (arg.kind !== 'Wildcard' && arg.kind !== 'Regex')) return null;
+/** The call holding the field argument of a chain like derivative(mean(x)): the innermost one. */
+function innermostCall(call: Call): Call {
+  let c = call;
+  while (c.args[0]?.kind === 'Call') c = c.args[0];
+  return c;
+}
+
+/** `call` with its innermost call's first argument replaced by `arg`. */
+function withFieldArg(call: Call, arg: Expr): Call {
+  const first = call.args[0];
+  const inner = first?.kind === 'Call' ? withFieldArg(first, arg) : arg;
+  return { ...call, args: [inner, ...call.args.slice(1)] };
+}
+
+const isPattern = (e: Expr | undefined): boolean => e?.kind === 'Wildcard' || e?.kind === 'Regex';
+
+/**
+ * 1.x RewriteFields for a call over `*` or a regex, also inside other calls
+ * (`derivative(mean(*))`): one column per matching field the innermost function accepts,
+ * named `<alias or outer function>_<field>`. top()/bottom() are left for their own check.
+ */
+function expandCall(call: Call, alias: string | null, schema: SchemaInfo): { expr: Expr; alias: string }[] | null {
+  const inner = innermostCall(call);
+  const arg = inner.args[0];
+  const name = inner.name.toLowerCase();
+  if (name === 'distinct' && isPattern(arg)) throw new QueryError('expected field argument in distinct()');
+  if (!arg || !isPattern(arg) || name === 'top' || name === 'bottom') return null;
   const re = arg.kind === 'Regex' ? compileRegex(arg.source) : null;
-  const accepted = ACCEPTED_TYPES[call.name.toLowerCase()];
+  const accepted = ACCEPTED_TYPES[name];
   const names = [...schema.fields.entries()]
     .filter(([n, t]) => (!re || re.test(n)) && (!accepted || accepted.includes(t)) && !schema.fromTags?.has(n))
     .map(([n]) => n)
     .sort(byteOrder);
-  return names.map((n) => ({
-    expr: { kind: 'Call', name: call.name, args: [{ kind: 'VarRef', name: n, type: null }, ...call.args.slice(1)] },
-    alias: `${call.name}_${n}`,
-  }));
+  return names.map((n) => ({ expr: withFieldArg(call, { kind: 'VarRef', name: n, type: null }), alias: `${alias ?? call.name}_${n}` }));
+}
+
+/** 1.x refuses `*` or a regex inside an expression (`mean(*) + 1`): only a bare call expands. */
+function refusePatternInExpression(e: Expr): void {
+  const held = callsIn(e).find((c) => isPattern(c.args[0]));
+  if (!held) return;
+  throw new QueryError(`unsupported expression with ${held.args[0]!.kind === 'Wildcard' ? 'wildcard' : 'regex field'}: ${held.name}()`);
 }
 
 /** 1.x Field.Name(): alias, function name, variable name, or the names inside an expression. */
@@ -152,8 +179,8 @@ export function analyzeProjection(allFields: readonly Field[], schema: SchemaInf
       const re = compileRegex(e.source);
       for (const m of wildcardMembers(null, schema, dimensionTags)) if (m.kind === 'VarRef' && re.test(m.name)) expanded.push({ expr: m, alias: null });
     } else if (e.kind === 'Call') {
-      const calls = expandCall(e, schema);
-      if (calls) for (const c of calls) expanded.push({ expr: c.expr, alias: f.alias ?? c.alias });
+      const calls = expandCall(e, f.alias, schema);
+      if (calls) for (const c of calls) expanded.push({ expr: c.expr, alias: c.alias });
       else {
         expanded.push({ expr: e, alias: f.alias });
         // top(x, tag1, tag2, N) / bottom(...): 1.x adds a column per tag after the call.
@@ -164,7 +191,10 @@ export function analyzeProjection(allFields: readonly Field[], schema: SchemaInf
       }
     } else if (e.kind === 'Distinct') {
       expanded.push({ expr: { kind: 'Call', name: 'distinct', args: [{ kind: 'VarRef', name: e.name, type: null }] }, alias: f.alias });
-    } else expanded.push({ expr: e, alias: f.alias });
+    } else {
+      refusePatternInExpression(e);
+      expanded.push({ expr: e, alias: f.alias });
+    }
   }
   let aggregates = 0;
   let rawRefs = 0;

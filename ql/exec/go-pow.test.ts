@@ -1,0 +1,54 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mulberry32 } from '../../engine/random.js';
+import { frexp, goPowInt, ldexp } from './go-pow.js';
+
+describe('frexp / ldexp (Go math semantics)', () => {
+  it('splits into a mantissa in [0.5, 1) and back, normal and subnormal numbers alike', () => {
+    const rnd = mulberry32(11);
+    const samples = [1, -1, 0.5, 3, 1e-310, -4.9e-324, 2.2250738585072014e-308, 1.7976931348623157e308, 0.1];
+    for (let i = 0; i < 2000; i++) samples.push((rnd() - 0.5) * 2 ** Math.floor(rnd() * 2000 - 1000));
+    for (const x of samples) {
+      const [m, e] = frexp(x);
+      if (x !== 0) assert.ok(Math.abs(m) >= 0.5 && Math.abs(m) < 1, `mantissa of ${x}: ${m}`);
+      assert.equal(ldexp(m, e), x, `round trip of ${x}`);
+    }
+  });
+
+  it('keeps zeros, infinities and NaN', () => {
+    assert.deepEqual(frexp(0), [0, 0]);
+    assert.equal(ldexp(Infinity, 3), Infinity);
+    assert.ok(Number.isNaN(ldexp(NaN, 1)));
+    assert.equal(ldexp(0.75, 2000), Infinity);
+    assert.equal(ldexp(-0.75, -2000), -0);
+  });
+});
+
+describe('goPowInt', () => {
+  it('equals repeated multiplication wherever nothing over- or underflows', () => {
+    const rnd = mulberry32(5);
+    for (let i = 0; i < 5000; i++) {
+      const x = rnd() * 2 - 1;
+      const n = 1 + Math.floor(rnd() * 40);
+      let a = 1;
+      let b = x;
+      for (let k = n; k > 0; k = Math.floor(k / 2)) {
+        if (k % 2 === 1) a *= b;
+        b *= b;
+      }
+      if (Math.abs(a) > 1e-300) assert.equal(goPowInt(x, n), a, `${x}^${n}`);
+    }
+  });
+
+  it('follows Go for the special cases', () => {
+    assert.equal(goPowInt(0.3, 0), 1);
+    assert.equal(goPowInt(1, 12345), 1);
+    assert.equal(goPowInt(0, 3), 0);
+    assert.ok(Object.is(goPowInt(-0, 3), -0));
+    assert.equal(goPowInt(-Infinity, 2), Infinity);
+    assert.equal(goPowInt(-Infinity, 3), -Infinity);
+    assert.ok(Number.isNaN(goPowInt(NaN, 2)));
+    // Deep underflow saturates to zero instead of wandering through subnormals.
+    assert.equal(goPowInt(0.3, 5000), 0);
+  });
+});
