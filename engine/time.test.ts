@@ -39,4 +39,7 @@ test('default shard group durations follow InfluxDB', () => {
   assert.equal(defaultShardGroupDurationSec(181 * 86400), 7 * 86400);
   assert.equal(shardStartSec(-1, 3600), -3600);
   assert.equal(shardStartSec(7199, 3600), 3600);
+  // 7-day groups start on Mondays, as 1.6.7's SHOW SHARDS shows (2017-07-14 is in 07-10..07-17).
+  assert.equal(shardStartSec(Date.UTC(2017, 6, 14, 2, 40) / 1000, 7 * 86400), Date.UTC(2017, 6, 10) / 1000);
+  assert.equal(shardStartSec(0, 7 * 86400), Date.UTC(1969, 11, 29) / 1000);
 });

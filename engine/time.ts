@@ -47,9 +47,16 @@ export function defaultShardGroupDurationSec(rpDurationSec: number): number {
   return 7 * day;
 }
 
-/** Start second of the shard span holding `sec`. */
+/** Seconds from Go's zero time (0001-01-01T00:00:00Z) to the Unix epoch. */
+const GO_ZERO_TO_EPOCH_SEC = 62_135_596_800;
+
+/**
+ * Start second of the shard span holding `sec`. 1.x truncates with Go's time.Truncate, which
+ * counts from year 1 rather than 1970: hourly and daily groups fall on the same boundaries
+ * either way, but 7-day groups start on Mondays (1970-01-01 was a Thursday).
+ */
 export function shardStartSec(sec: number, shardSpanSec: number): number {
-  return Math.floor(sec / shardSpanSec) * shardSpanSec;
+  return Math.floor((sec + GO_ZERO_TO_EPOCH_SEC) / shardSpanSec) * shardSpanSec - GO_ZERO_TO_EPOCH_SEC;
 }
 
 /** Go's time.Duration String() for whole seconds, as 1.x prints RP durations (`168h0m0s`, `0s`). */

@@ -13,7 +13,7 @@ import { holtWinters, type ForecastPoint } from './holt-winters.js';
 import { checkpoint } from './context.js';
 import { evaluate, type RowScope } from './eval.js';
 import { fillSeries, type FillMode } from './fill.js';
-import { createReducer, type Reducer } from './reducers/index.js';
+import { createReducer, type PartialClock, type Reducer, type ReducerArgs } from './reducers/index.js';
 import { RowReader } from './row-reader.js';
 import { evalTypes, fieldRefs, transformArgs, type GroupRun } from './select-raw.js';
 import { createTransform, runTransform, type TransformName } from './transform.js';
@@ -57,7 +57,9 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
   // integral() is one stream across the windows (it interpolates at their edges, 1.x): every
   // window gets a view of the call's single stream, showing the stream's row for that window.
   const streams: Reducer[] = [];
-  const argsOf = (c: AggCall) => (plan.ascending ? c.args : { ...c.args, descending: true });
+  // sum() and mean() merge per-series, per-shard partials as 1.x does (reducers/partials.ts).
+  const clock: PartialClock = { series: 0, shard: 0n };
+  const argsOf = (c: AggCall): ReducerArgs => ({ ...c.args, partials: clock, ...(plan.ascending ? {} : { descending: true }) });
   const makeReducers = (start?: bigint): Reducer[] =>
     calls.map((c, i) => {
       const t = types.get(c.field);
@@ -92,7 +94,8 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
       list.push(i);
       byField.set(c.field, list);
     });
-    for (const ref of g.series) {
+    for (const [seriesIndex, ref] of g.series.entries()) {
+      clock.series = seriesIndex;
       for (const [field, idx] of byField) {
         // last()/first() alone over a whole range: the newest (oldest) point of each series
         // decides, so one row from a descending (ascending) cursor replaces the full scan.
@@ -115,6 +118,7 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
           const names = idx.map((i) => calls[i]!.reducer);
           for (let b = await cursor.next(); b; b = await cursor.next()) {
             await checkpoint(ctx);
+            clock.shard = b.base;
             if (b.stats && aggregateFromStats(b, names, spec, single ?? 0n, (start) => idx.map((i) => reducersAt(start)[i]!))) continue;
             const { base, offsets, column } = b;
             if (spec) {
@@ -136,7 +140,10 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
     const fields = [...new Set([...calls.map((c) => c.field), ...fieldRefs([g.rowFilter], plan)])].filter((f) => types.has(f));
     const fi = new Map(fields.map((f, i) => [f, i]));
     const et = evalTypes(source);
-    for (const ref of g.series) {
+    for (const [seriesIndex, ref] of g.series.entries()) {
+      // Rows carry no shard: partials are per series here.
+      clock.series = seriesIndex;
+      clock.shard = 0n;
       const reader = new RowReader(fields.map((f) => source.cursor(ref, f, min, max, true)), true);
       try {
         for (let row = await reader.next(); row; row = await reader.next()) {

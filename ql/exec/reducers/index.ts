@@ -24,10 +24,12 @@ import { SpreadReducer } from './spread.js';
 import { StddevReducer } from './stddev.js';
 import { SumReducer } from './sum.js';
 import { TopBottomReducer } from './topbottom.js';
+import type { PartialClock } from './partials.js';
 import type { Reducer } from './types.js';
 
 export type { BatchStats, Reducer, StatsReducer } from './types.js';
 export type { IntegralOptions } from './integral.js';
+export type { PartialClock } from './partials.js';
 export { percentileIndex } from './percentile.js';
 
 const F = FieldType.Float;
@@ -77,6 +79,8 @@ export interface ReducerArgs {
    * values depends on that order (Go's sort is not stable).
    */
   descending?: boolean;
+  /** sum()/mean(): which series and shard the points being added come from (partials.ts). */
+  partials?: PartialClock;
 }
 
 /**
@@ -97,8 +101,8 @@ export function createReducer(name: string, inputType: FieldType, args: ReducerA
     case 'sample': return new SampleReducer(inputType, args.n ?? 1, args.seed);
     case 'min': return new MinReducer(inputType);
     case 'max': return new MaxReducer(inputType);
-    case 'sum': return new SumReducer(inputType);
-    case 'mean': return new MeanReducer(inputType);
+    case 'sum': return new SumReducer(inputType, args.partials);
+    case 'mean': return new MeanReducer(inputType, args.partials);
     case 'median': return new MedianReducer(inputType);
     case 'spread': return new SpreadReducer(inputType);
     case 'stddev': return new StddevReducer();

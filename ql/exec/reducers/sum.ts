@@ -1,8 +1,13 @@
-/** sum(): float sum in point order; integer/unsigned sums wrap around like Go int64/uint64. */
+/**
+ * sum(): float sum in point order (per series and shard first, then merged as 1.x does, when
+ * the caller says which partial points belong to: partials.ts); integer/unsigned sums wrap
+ * around like Go int64/uint64 (exact, so grouping does not matter).
+ */
 import { FieldType } from '../../../engine/index.js';
 import type { ValueColumn } from '../../../engine/index.js';
 import type { IntValue, ResultRow } from '../value.js';
 import { IntSum } from './intsum.js';
+import { Partials, type PartialClock } from './partials.js';
 import type { BatchStats, StatsReducer } from './types.js';
 
 export class SumReducer implements StatsReducer {
@@ -11,15 +16,32 @@ export class SumReducer implements StatsReducer {
   private fsum = 0;
   private readonly isum: IntSum | null;
   private n = 0;
+  private readonly partials: Partials | null;
+  /** Points of the running partial (float sums with partials only). */
+  private partN = 0;
 
-  constructor(inputType: FieldType) {
+  constructor(inputType: FieldType, clock?: PartialClock) {
     this.outputType = inputType;
     this.isum = inputType === FieldType.Float ? null : new IntSum(inputType === FieldType.Unsigned);
+    this.partials = inputType === FieldType.Float && clock ? new Partials(clock, false) : null;
+  }
+
+  /** Close the running float partial when the points now come from another series or shard. */
+  private sync(): void {
+    const p = this.partials;
+    if (!p) return;
+    const shard = p.currentShard;
+    if (!p.moved()) return;
+    p.fold(this.fsum, this.partN, shard);
+    this.fsum = 0;
+    this.partN = 0;
   }
 
   add(_base: bigint, _offsets: Float64Array, column: ValueColumn, from: number, to: number): void {
     if (to <= from) return;
+    this.sync();
     this.n += to - from;
+    this.partN += to - from;
     if (column.type === FieldType.Float) {
       let s = this.fsum;
       const v = column.values;
@@ -33,7 +55,9 @@ export class SumReducer implements StatsReducer {
   /** The batch's sum is added as one term (for floats the order of additions then differs). */
   addStats(stats: BatchStats): void {
     if (stats.count === 0) return;
+    this.sync();
     this.n += stats.count;
+    this.partN += stats.count;
     const s = stats.sum ?? 0;
     if (this.isum) this.isum.add(s);
     else this.fsum += Number(s);
@@ -46,7 +70,8 @@ export class SumReducer implements StatsReducer {
 
   /** The running sum in the input's type (wrapped int64/uint64 for integers). */
   total(): IntValue {
-    return this.isum ? this.isum.value() : this.fsum;
+    if (this.isum) return this.isum.value();
+    return this.partials ? (this.partials.result(this.fsum, this.partN) ?? 0) : this.fsum;
   }
 
   result(): ResultRow[] {

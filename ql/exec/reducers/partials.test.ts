@@ -1,0 +1,54 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { FieldType } from '../../../engine/index.js';
+import { MeanReducer } from './mean.js';
+import { SumReducer } from './sum.js';
+import type { PartialClock } from './partials.js';
+
+const col = (values: number[]) => ({ type: FieldType.Float, values: Float64Array.from(values) }) as const;
+
+/** Feed three series (one shard) the way select-agg does: the clock names the series. */
+function feed(r: SumReducer | MeanReducer, clock: PartialClock, series: number[][]): void {
+  series.forEach((values, i) => {
+    clock.series = i;
+    r.add(0n, new Float64Array(values.length), col(values), 0, values.length);
+  });
+}
+
+// SELECT sum(v), mean(v) FROM pu on 1.6.7, with these three series: 17.02 and 2.8366666666666664
+// (a plain running sum gives 17.019999999999996 and 2.836666666666666).
+const SERIES = [[0.74, 1.26, 9.11], [0.37, 3.71], [1.83]];
+
+describe('sum() and mean() over several series merge per-series partials as 1.x does', () => {
+  it('sum adds each series total', () => {
+    const clock = { series: 0, shard: 0n };
+    const r = new SumReducer(FieldType.Float, clock);
+    feed(r, clock, SERIES);
+    assert.equal(r.result()[0]!.value, 17.02);
+  });
+
+  it('mean merges the series means weighted by their counts', () => {
+    const clock = { series: 0, shard: 0n };
+    const r = new MeanReducer(FieldType.Float, clock);
+    feed(r, clock, SERIES);
+    assert.equal(r.result()[0]!.value, 2.8366666666666664);
+    assert.deepEqual(r.result(), r.result(), 'result() leaves the state as it is');
+  });
+
+  it('without a clock it is the plain running sum', () => {
+    const r = new SumReducer(FieldType.Float);
+    for (const s of SERIES) r.add(0n, new Float64Array(s.length), col(s), 0, s.length);
+    assert.equal(r.result()[0]!.value, 17.019999999999996);
+  });
+
+  it('an empty reducer has no row, and integer means stay exact per partial', () => {
+    const clock = { series: 0, shard: 0n };
+    assert.deepEqual(new MeanReducer(FieldType.Float, clock).result(), []);
+    const m = new MeanReducer(FieldType.Integer, clock);
+    clock.series = 0;
+    m.add(0n, new Float64Array(2), { type: FieldType.Integer, values: BigInt64Array.of(1n, 2n) }, 0, 2);
+    clock.series = 1;
+    m.add(0n, new Float64Array(1), { type: FieldType.Integer, values: BigInt64Array.of(6n) }, 0, 1);
+    assert.equal(m.result()[0]!.value, 3);
+  });
+});
