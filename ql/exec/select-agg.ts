@@ -291,7 +291,7 @@ async function assembleRows(
       startNs: hasMin ? min : undefined,
       endNs: max,
       descending: desc,
-      call: calls[i]!.reducer,
+      call: plan.nested ? undefined : calls[i]!.reducer,
     });
   });
   const byKey = new Map<string, Map<bigint, Scalar>>();

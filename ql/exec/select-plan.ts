@@ -26,6 +26,11 @@ export interface SelectPlan {
   readonly projection: Projection;
   readonly schema: SchemaInfo;
   readonly ascending: boolean;
+  /**
+   * The inner statement of a subquery. 1.x turns count()'s fill(null) into 0 only for the
+   * rows it answers, so inside a subquery an empty window of count() is no row at all.
+   */
+  readonly nested?: boolean;
 }
 
 export function parseDimensions(dims: readonly Expr[], nowNs: bigint, tz: string | null): { window: WindowSpec | undefined; dims: Dimensions } {

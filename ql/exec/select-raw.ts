@@ -1,9 +1,10 @@
 /**
  * Raw (non-aggregate) SELECT for one output series: every series of the group is read as
  * rows (its fields joined by time), the group's series are merged by time, rows pass the
- * WHERE row filter, and each column is evaluated. Like 1.x, a row is emitted only when at
- * least one column that reads a field is non-null. Raw transforms (derivative(x), ...) keep
- * state across the rows of the output series.
+ * WHERE row filter, and each column is evaluated. Like 1.x, a row is emitted when at least one
+ * field the columns read has a value there, even if the column expressions come out null
+ * (`usage * 2 + n` where only usage exists); the WHERE clause's own fields do not count. Raw
+ * transforms (derivative(x), ...) keep state across the rows of the output series.
  */
 import type { Expr } from '../ast/nodes.js';
 import type { Cell } from '../result.js';
@@ -65,7 +66,7 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
   const columns = plan.projection.columns;
   const fields = fieldRefs([...columns.map((c) => c.expr), g.rowFilter], plan).filter((f) => source.fieldTypes().has(f));
   const fieldIndex = new Map(fields.map((f, i) => [f, i]));
-  const readsField = columns.map((c) => fieldRefs([c.expr], plan).length > 0);
+  const selected = fieldRefs(columns.map((c) => c.expr), plan).flatMap((f) => (fieldIndex.has(f) ? [fieldIndex.get(f)!] : []));
   const types = evalTypes(source);
   checkTransformInputs(columns.map((c) => c.expr), source.fieldTypes());
   const transforms = new Map<string, Transform>();
@@ -74,7 +75,8 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
   const open: SeriesRows[] = g.series.map((ref) => ({ ref, reader: openSeriesRows(g, ref, fields, condFields, types), row: null }));
   let out: Cell[][] = [];
   let emitted = 0;
-  const limit = plan.stmt.limit;
+  // 1.6.7 answers a raw OFFSET without LIMIT with the one row at that offset.
+  const limit = plan.stmt.limit === 0 && plan.stmt.offset > 0 ? 1 : plan.stmt.limit;
   let skip = plan.stmt.offset;
   try {
     for (const s of open) s.row = await s.reader.next();
@@ -119,14 +121,11 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
       if (g.rowFilter && evaluate(g.rowFilter, scoped(), types) !== true) continue;
       const cells = new Array<Cell>(columns.length + 1);
       cells[0] = row.time;
-      let any = false;
       for (let i = 0; i < columns.length; i++) {
         const p = plain[i];
-        const v = p ? p(row.values, tags) : evaluate(columns[i]!.expr, scoped(), types);
-        cells[i + 1] = v;
-        if (v !== null && readsField[i]) any = true;
+        cells[i + 1] = p ? p(row.values, tags) : evaluate(columns[i]!.expr, scoped(), types);
       }
-      if (!any || transformMissing) continue;
+      if (transformMissing || !selected.some((i) => row.values[i] !== null && row.values[i] !== undefined)) continue;
       if (skip > 0) {
         skip--;
         continue;

@@ -49,7 +49,7 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext): Promise
       // 1.x adds the outer GROUP BY tags to the subquery's, so the inner series carry them.
       const has = new Set(inner.dimensions.flatMap((d) => (d.kind === 'VarRef' ? [d.name] : [])));
       const pushed = stmt.dimensions.filter((d) => d.kind === 'VarRef' && !has.has(d.name));
-      const result = await executeSelect({ ...inner, condition: cond, dimensions: [...inner.dimensions, ...pushed] }, ctx);
+      const result = await executeSelect({ ...inner, condition: cond, dimensions: [...inner.dimensions, ...pushed] }, ctx, undefined, true);
       const byName = new Map<string, ResultSeries[]>();
       for (const s of result) byName.set(s.name ?? '', [...(byName.get(s.name ?? '') ?? []), s]);
       for (const [name, series] of byName) out.push(new SubquerySource(name, series, new Set()));
@@ -105,9 +105,9 @@ function tagColumnsOf(plan: SelectPlan): string[] | undefined {
  * Run a SELECT. With a `sink` (chunked responses, no SOFFSET), series are streamed to it and
  * the returned list is empty; otherwise the whole result is returned.
  */
-export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, sink?: SeriesSink): Promise<ResultSeries[]> {
+export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, sink?: SeriesSink, nested = false): Promise<ResultSeries[]> {
   const sources = await resolveSources(stmt, ctx);
-  const plan: SelectPlan = compileSelect(stmt, sources, ctx.nowNs);
+  const plan: SelectPlan = { ...compileSelect(stmt, sources, ctx.nowNs), nested };
   if (plan.time.empty) return [];
   const out: ResultSeries[] = [];
   let streamed = 0;
