@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mulberry32 } from '../../engine/random.js';
-import { frexp, goPowInt, ldexp } from './go-pow.js';
+import { frexp, goPow, goPowInt, ldexp } from './go-pow.js';
 
 describe('frexp / ldexp (Go math semantics)', () => {
   it('splits into a mantissa in [0.5, 1) and back, normal and subnormal numbers alike', () => {
@@ -50,5 +50,25 @@ describe('goPowInt', () => {
     assert.ok(Number.isNaN(goPowInt(NaN, 2)));
     // Deep underflow saturates to zero instead of wandering through subnormals.
     assert.equal(goPowInt(0.3, 5000), 0);
+  });
+});
+
+describe('goPow', () => {
+  it('gives Go float64 results where V8 rounds differently (1.6.7: pow(95, 10) prints 59873693923837895000)', () => {
+    assert.equal(String(goPow(95, 10)), '59873693923837895000');
+    assert.notEqual(goPow(95, 10), 95 ** 10);
+  });
+
+  it('follows Go for the special cases', () => {
+    assert.equal(goPow(2, 0.5), Math.SQRT2);
+    assert.equal(goPow(4, -0.5), 0.5);
+    assert.ok(Number.isNaN(goPow(-8, 1 / 3)));
+    assert.equal(goPow(-0, -3), -Infinity);
+    assert.equal(goPow(0, -2), Infinity);
+    assert.equal(goPow(-1, Infinity), 1);
+    assert.equal(goPow(0.5, Infinity), 0);
+    assert.equal(goPow(-Infinity, -3), -0);
+    assert.equal(goPow(2, -2), 0.25);
+    assert.ok(Math.abs(goPow(2, 2.5) - 5.656854249492381) < 1e-15);
   });
 });

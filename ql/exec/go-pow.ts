@@ -1,8 +1,8 @@
 /**
- * Go's math.Pow for the integer exponents 1.x's holt_winters() uses (phi^t, x^2). Go computes
- * them by repeated squaring of a frexp mantissa with the exponent kept apart and one Ldexp at
- * the end, so intermediate products never go subnormal; plain `**` can round differently there,
- * and holt_winters() must reproduce 1.6.7's optimiser path bit for bit.
+ * Go's math.Pow, which 1.x's pow() and holt_winters() use. Go computes integer powers by
+ * repeated squaring of a frexp mantissa with the exponent kept apart and one Ldexp at the end;
+ * V8's Math.pow rounds differently in the last bit for many inputs, and holt_winters() must
+ * reproduce 1.6.7's optimiser path bit for bit.
  */
 const view = new DataView(new ArrayBuffer(8));
 
@@ -41,18 +41,50 @@ export function ldexp(frac: number, exp: number): number {
   return scale * view.getFloat64(0);
 }
 
-/** Go math.Pow(x, y) for a non-negative integer y below 2^53. */
-export function goPowInt(x: number, y: number): number {
+const isOddInt = (y: number): boolean => Number.isInteger(y) && Math.abs(y) < 2 ** 53 && Math.abs(y % 2) === 1;
+
+/**
+ * Go's math.Pow(x, y): the special cases in Go's order, x^frac(y) through exp(log), and
+ * x^int(y) by repeated squaring of the frexp mantissa with one Ldexp at the end. For integer
+ * exponents this is exactly Go's result; fractional ones go through V8's exp/log, which may
+ * differ from Go's in the last bit.
+ */
+export function goPow(x: number, y: number): number {
   if (y === 0 || x === 1) return 1;
   if (y === 1) return x;
-  if (Number.isNaN(x)) return NaN;
-  if (x === 0) return Object.is(x, -0) && y % 2 === 1 ? -0 : 0;
-  if (x === Infinity) return Infinity;
-  if (x === -Infinity) return y % 2 === 1 ? -Infinity : Infinity;
-  let a1 = 1;
+  if (Number.isNaN(x) || Number.isNaN(y)) return NaN;
+  if (x === 0) {
+    if (y < 0) return isOddInt(y) ? (Object.is(x, -0) ? -Infinity : Infinity) : Infinity;
+    return isOddInt(y) ? x : 0;
+  }
+  if (!Number.isFinite(y)) {
+    if (x === -1) return 1;
+    return (Math.abs(x) < 1) === (y > 0) ? 0 : Infinity;
+  }
+  if (!Number.isFinite(x)) {
+    if (x < 0) return goPow(1 / x, -y); // Pow(-0, -y)
+    return y < 0 ? 0 : Infinity;
+  }
+  if (y === 0.5) return Math.sqrt(x);
+  if (y === -0.5) return 1 / Math.sqrt(x);
+  let yi = Math.trunc(Math.abs(y));
+  let yf = Math.abs(y) - yi;
+  if (yf !== 0 && x < 0) return NaN;
+  if (yi >= 2 ** 63) {
+    if (x === -1) return 1;
+    return (Math.abs(x) < 1) === (y > 0) ? 0 : Infinity;
+  }
+  let a1 = 1.0;
   let ae = 0;
+  if (yf !== 0) {
+    if (yf > 0.5) {
+      yf--;
+      yi++;
+    }
+    a1 = Math.exp(yf * Math.log(x));
+  }
   let [x1, xe] = frexp(x);
-  for (let i = y; i !== 0; i = Math.floor(i / 2)) {
+  for (let i = yi; i !== 0; i = Math.floor(i / 2)) {
     if (xe < -(1 << 12) || 1 << 12 < xe) {
       // Catastrophic over/underflow: Go lets Ldexp saturate.
       ae += xe;
@@ -69,5 +101,14 @@ export function goPowInt(x: number, y: number): number {
       xe--;
     }
   }
+  if (y < 0) {
+    a1 = 1 / a1;
+    ae = -ae;
+  }
   return ldexp(a1, ae);
+}
+
+/** Go math.Pow(x, y) for a non-negative integer y (holt_winters' phi^t, the optimiser's x^2). */
+export function goPowInt(x: number, y: number): number {
+  return goPow(x, y);
 }

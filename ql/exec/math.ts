@@ -4,11 +4,13 @@
  * the absolute value of an integer (`abs(-7i)` is -7; observed on 1.6.7). Non-numeric input and
  * NaN results are null. ±Inf results are returned as numbers: 1.6.7 then fails the whole
  * response with a JSON encoding error, which the HTTP layer must decide how to mirror.
- * round() is Go math.Round: half away from zero. log2/log10 use Go's formulas (bit-exact);
+ * round() is Go math.Round: half away from zero. log2/log10 and pow (go-pow.ts, exact for
+ * integer exponents) use Go's formulas (bit-exact);
  * sin, cos, tan, asin, acos, atan, atan2 and exp come from V8 (fdlibm) where Go uses Cephes
  * ports, so results may differ from 1.x in the last ulp (far inside the 1e-9 tolerance of the
  * conformance comparison).
  */
+import { goPow } from './go-pow.js';
 import { QueryError } from './errors.js';
 import { intToFloat } from './value.js';
 import type { Scalar } from './value.js';
@@ -68,7 +70,7 @@ const UNARY: Readonly<Record<string, (x: number) => number>> = {
 
 const BINARY: Readonly<Record<string, (a: number, b: number) => number>> = {
   atan2: Math.atan2,
-  pow: Math.pow,
+  pow: goPow,
   log: (x, b) => Math.log(x) / Math.log(b),
 };
 

@@ -10,6 +10,7 @@ import { checkpoint } from './context.js';
 import { evaluate } from './eval.js';
 import { createReducer, type Reducer } from './reducers/index.js';
 import { findAux } from './aux.js';
+import { isTag } from '../plan/projection.js';
 import { evalTypes, fieldRefs, type GroupRun } from './select-raw.js';
 import type { SeriesRef } from './source.js';
 import type { Scalar } from './value.js';
@@ -82,6 +83,8 @@ export async function runTopWithTags(g: GroupRun, call: AggCall): Promise<Cell[]
         lookup: (name: string, hint: string | null) => {
           const i = call.tagArgs.indexOf(name);
           if (i >= 0) return c.tuple[i] ?? null;
+          // The call's own field beside it (`top(n, host, 3), n`) is the selected value.
+          if (name === call.field && !isTag(name, hint, plan.schema)) return c.value;
           return aux ? aux(name, hint) : (c.ref.tags[name] ?? null);
         },
         call: (e: unknown) => (e === call.expr ? c.value : undefined),
