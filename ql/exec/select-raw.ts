@@ -13,6 +13,8 @@ import { callsIn, isTag } from '../plan/projection.js';
 import { callKey, evaluate, type EvalTypes, type RowScope } from './eval.js';
 import type { Row } from './row-reader.js';
 import { openSeriesRows, plainReference, type RowSource } from './series-rows.js';
+import { GoHeap } from './go-heap.js';
+import { rawRowLess } from './raw-merge-order.js';
 import { checkpoint, type QueryContext } from './context.js';
 import type { SelectPlan } from './select-plan.js';
 import { isIntegerType } from './select-plan.js';
@@ -79,18 +81,37 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
   const limit = plan.stmt.limit === 0 && plan.stmt.offset > 0 ? 1 : plan.stmt.limit;
   let skip = plan.stmt.offset;
   try {
-    for (const s of open) s.row = await s.reader.next();
     let n = 0;
-    for (;;) {
-      let best: SeriesRows | undefined;
-      for (const s of open) {
-        if (!s.row) continue;
-        if (!best || (plan.ascending ? s.row.time < best.row!.time : s.row.time > best.row!.time)) best = s;
+    // The WHERE is applied per series before the merge, as 1.x's cursors do: rows it drops
+    // never enter the merge heap (which decides the order of rows sharing a timestamp).
+    const passes = (s: SeriesRows, row: Row): boolean => {
+      if (!g.rowFilter) return true;
+      const scope: RowScope = {
+        time: row.time,
+        lookup: (name, hint) => (isTag(name, hint, plan.schema) ? (s.ref.tags[name] ?? null) : (row.values[fieldIndex.get(name) ?? -1] ?? null)),
+      };
+      return evaluate(g.rowFilter, scope, types) === true;
+    };
+    const advance = async (s: SeriesRows): Promise<void> => {
+      for (s.row = await s.reader.next(); s.row && !passes(s, s.row); s.row = await s.reader.next()) {
+        if (++n % 1024 === 0) await checkpoint(ctx);
       }
+    };
+    for (const s of open) await advance(s);
+    // 1.x's sorted merge: a Go heap over the series in key order, reversed for ORDER BY time
+    // DESC as 1.x reverses its tag sets (raw-merge-order.ts).
+    const live = open.filter((s) => s.row);
+    const heap = new GoHeap(
+      plan.ascending ? live : live.reverse(),
+      rawRowLess(columns.map((c) => c.expr), plan.schema, fieldIndex, plan.ascending),
+    );
+    for (;;) {
+      const best = heap.pop();
       if (!best) break;
       const row = best.row!;
       const tags = best.ref.tags;
-      best.row = await best.reader.next();
+      await advance(best);
+      if (best.row) heap.push(best);
       if (++n % 1024 === 0) await checkpoint(ctx);
       let transformMissing = false;
       let scope: RowScope | undefined;
@@ -118,7 +139,6 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
           return r ? r.value : null;
         },
       });
-      if (g.rowFilter && evaluate(g.rowFilter, scoped(), types) !== true) continue;
       const cells = new Array<Cell>(columns.length + 1);
       cells[0] = row.time;
       for (let i = 0; i < columns.length; i++) {

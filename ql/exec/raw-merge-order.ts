@@ -1,0 +1,56 @@
+/**
+ * The order in which 1.x's sorted merge emits raw rows of several series: by time, and rows
+ * sharing a timestamp by their auxiliary values — the SELECT's field and tag references sorted
+ * by name — compared as strings while both sides are strings (the first non-string pair ends
+ * the comparison). Rows still tied come in the order of 1.x's Go heap (go-heap.ts). Descending
+ * queries reverse both comparisons. Recorded from 1.6.7 in fixtures/queries/27-equal-timestamps.
+ */
+import type { Expr } from '../ast/nodes.js';
+import { isTag, type SchemaInfo } from '../plan/projection.js';
+import type { SeriesRef } from './source.js';
+import type { Row } from './row-reader.js';
+
+export interface MergeItem {
+  readonly ref: SeriesRef;
+  row: Row | null;
+}
+
+function varRefs(e: Expr, out: Set<string>): void {
+  if (e.kind === 'VarRef') {
+    if (!(e.name.toLowerCase() === 'time' && e.type === null)) out.add(`${e.type ?? ''}\u0000${e.name}`);
+  } else if (e.kind === 'Binary') {
+    varRefs(e.lhs, out);
+    varRefs(e.rhs, out);
+  } else if (e.kind === 'Unary') varRefs(e.expr, out);
+  else if (e.kind === 'Call') e.args.forEach((a) => varRefs(a, out));
+}
+
+/** The heap's less function for a raw SELECT's rows. */
+export function rawRowLess(
+  columns: readonly Expr[],
+  schema: SchemaInfo,
+  fieldIndex: ReadonlyMap<string, number>,
+  ascending: boolean,
+): (a: MergeItem, b: MergeItem) => boolean {
+  const refs = new Set<string>();
+  for (const c of columns) varRefs(c, refs);
+  const aux = [...refs]
+    .map((r) => {
+      const [hint, name] = r.split('\u0000') as [string, string];
+      return { name, tag: isTag(name, hint === '' ? null : hint, schema), field: fieldIndex.get(name) };
+    })
+    .sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+  const value = (it: MergeItem, a: (typeof aux)[number]): unknown => (a.tag ? it.ref.tags[a.name] : a.field === undefined ? null : it.row!.values[a.field]);
+  return (x, y) => {
+    const tx = x.row!.time;
+    const ty = y.row!.time;
+    if (tx !== ty) return ascending ? tx < ty : tx > ty;
+    for (const a of aux) {
+      const vx = value(x, a);
+      const vy = value(y, a);
+      if (typeof vx !== 'string' || typeof vy !== 'string') return false;
+      if (vx !== vy) return ascending ? vx < vy : vx > vy;
+    }
+    return false;
+  };
+}
