@@ -65,7 +65,7 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
       const t = types.get(c.field);
       if (t === undefined) return createReducer(c.reducer === 'count_distinct' ? 'count' : c.reducer, FieldType.Float, c.args);
       if (c.reducer !== 'integral') return createReducer(c.reducer, t, argsOf(c));
-      const args = { ...c.args, integral: { ...c.args.integral, window: spec, startNs: hasMin ? min : undefined, merged: g.series.length > 1 } };
+      const args = { ...c.args, integral: { ...c.args.integral, window: spec, startNs: hasMin ? min : undefined, merged: g.series.length > 1, clock } };
       if (!spec || start === undefined) return createReducer(c.reducer, t, args);
       const stream = (streams[i] ??= createReducer(c.reducer, t, args));
       return {

@@ -9,6 +9,8 @@ import type { ValueColumn } from '../../../engine/index.js';
 import { cellAt, compareScalar } from '../value.js';
 import type { Scalar } from '../value.js';
 import { goSort } from '../gosort.js';
+import { heapMergeOrder, seriesRuns } from './merge-order.js';
+import type { PartialClock } from './partials.js';
 import { compareTimes } from './types.js';
 
 function grow(a: Float64Array<ArrayBuffer>, need: number): Float64Array<ArrayBuffer> {
@@ -25,6 +27,10 @@ export class Collected {
   private offs: Float64Array<ArrayBuffer> = new Float64Array(64);
   private batch: number[] = [];
   private readonly bases: bigint[] = [];
+  /** Series of each batch (from the caller's clock), for 1.x's merge order of several series. */
+  private readonly batchSeries: number[] = [];
+
+  constructor(private readonly clock?: PartialClock) {}
 
   get length(): number {
     return this.n;
@@ -39,6 +45,7 @@ export class Collected {
     if (to <= from) return;
     const b = this.bases.length;
     this.bases.push(base);
+    this.batchSeries.push(this.clock?.series ?? 0);
     const need = this.n + (to - from);
     this.offs = grow(this.offs, need);
     this.offs.set(offsets.subarray(from, to), this.n);
@@ -90,12 +97,21 @@ export class Collected {
    * `newestFirst`: the points arrived in reverse (ORDER BY time DESC in 1.x).
    */
   goSortedByValue(newestFirst = false): number[] {
-    const n = this.n;
-    const idx = Array.from({ length: n }, (_, i) => (newestFirst ? n - 1 - i : i));
+    const idx = this.arrivalOrder(newestFirst);
     const nums = this.nums;
     if (nums !== null) goSort(idx, (x, y) => (nums[x] as number) < (nums[y] as number));
     else goSort(idx, (x, y) => compareScalar(this.value(x), this.value(y)) < 0);
     return idx;
+  }
+
+  /**
+   * The points in the order 1.x feeds them to its reducer: one series in time order (reversed
+   * when `newestFirst`), several merged as 1.x's sorted merge does (merge-order.ts).
+   */
+  private arrivalOrder(newestFirst: boolean): number[] {
+    const seriesOf = this.batch.map((b) => this.batchSeries[b]!);
+    const before = newestFirst ? (i: number, j: number) => this.compareTime(i, j) > 0 : (i: number, j: number) => this.compareTime(i, j) < 0;
+    return heapMergeOrder(seriesRuns(seriesOf, newestFirst), before, newestFirst);
   }
 
   /**

@@ -79,7 +79,7 @@ export interface ReducerArgs {
    * values depends on that order (Go's sort is not stable).
    */
   descending?: boolean;
-  /** sum()/mean(): which series and shard the points being added come from (partials.ts). */
+  /** Which series and shard the points being added come from: sum()/mean() merge per-series partials (partials.ts), mode()/percentile() replay 1.x's merge order (merge-order.ts). */
   partials?: PartialClock;
 }
 
@@ -97,7 +97,7 @@ export function createReducer(name: string, inputType: FieldType, args: ReducerA
     case 'distinct': return new DistinctReducer(inputType);
     case 'first': return new FirstReducer(inputType);
     case 'last': return new LastReducer(inputType);
-    case 'mode': return new ModeReducer(inputType);
+    case 'mode': return new ModeReducer(inputType, args.partials);
     case 'sample': return new SampleReducer(inputType, args.n ?? 1, args.seed);
     case 'min': return new MinReducer(inputType);
     case 'max': return new MaxReducer(inputType);
@@ -106,7 +106,7 @@ export function createReducer(name: string, inputType: FieldType, args: ReducerA
     case 'median': return new MedianReducer(inputType);
     case 'spread': return new SpreadReducer(inputType);
     case 'stddev': return new StddevReducer();
-    case 'percentile': return new PercentileReducer(inputType, args.percentile ?? 50, args.descending === true);
+    case 'percentile': return new PercentileReducer(inputType, args.percentile ?? 50, args.descending === true, args.partials);
     case 'top': return new TopBottomReducer('top', inputType, args.n ?? 1);
     case 'bottom': return new TopBottomReducer('bottom', inputType, args.n ?? 1);
     default: return new IntegralReducer(inputType, args.integral);

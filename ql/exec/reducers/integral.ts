@@ -13,6 +13,8 @@
  *  - a window whose only point lies exactly at its start emits nothing;
  *  - points sharing a time: the later one replaces the earlier.
  */
+import { heapMergeOrder, seriesRuns } from './merge-order.js';
+import type { PartialClock } from './partials.js';
 import { FieldType } from '../../../engine/index.js';
 import type { ValueColumn } from '../../../engine/index.js';
 import { intToFloat, numAt } from '../value.js';
@@ -32,10 +34,12 @@ export interface IntegralOptions {
   descending?: boolean;
   /**
    * The group has several series, fed one after the other: 1.x integrates their time-merged
-   * stream as one series, so points are buffered and merged (stable: on equal times the
-   * later series wins, like a later point) before integrating.
+   * stream as one series, so points are buffered and merged before integrating, in the order
+   * of 1.x's merge heap (points sharing a time come in Go heap order, go-heap.ts).
    */
   merged?: boolean;
+  /** Which series the points being added come from (for the merge order). */
+  clock?: PartialClock;
 }
 
 function linear(wt: bigint, pt: bigint, nt: bigint, pv: number, nv: number): number {
@@ -57,7 +61,7 @@ export class IntegralReducer implements Reducer {
   private we = 0n;
   private sum = 0;
   private readonly rows: ResultRow[] = [];
-  private buffered: { t: bigint[]; v: number[] } | undefined;
+  private buffered: { t: bigint[]; v: number[]; s: number[] } | undefined;
   private done: ResultRow[] | undefined;
 
   constructor(
@@ -67,7 +71,7 @@ export class IntegralReducer implements Reducer {
     this.unit = Number(opts.unitNs ?? 1_000_000_000n);
     this.isFloat = inputType === FieldType.Float;
     this.asc = !opts.descending;
-    if (opts.merged) this.buffered = { t: [], v: [] };
+    if (opts.merged) this.buffered = { t: [], v: [], s: [] };
   }
 
   private setWindow(t: bigint): void {
@@ -126,6 +130,7 @@ export class IntegralReducer implements Reducer {
       if (b) {
         b.t.push(t);
         b.v.push(v);
+        b.s.push(this.opts.clock?.series ?? 0);
       } else this.point(t, v);
     }
   }
@@ -135,10 +140,8 @@ export class IntegralReducer implements Reducer {
     if (this.done) return this.done;
     const b = this.buffered;
     if (b) {
-      const order = b.t.map((_, i) => i);
-      const dir = this.asc ? 1 : -1;
-      order.sort((x, y) => (b.t[x]! < b.t[y]! ? -dir : b.t[x]! > b.t[y]! ? dir : y - x));
-      for (const i of order) this.point(b.t[i]!, b.v[i]!);
+      const before = this.asc ? (i: number, j: number) => b.t[i]! < b.t[j]! : (i: number, j: number) => b.t[i]! > b.t[j]!;
+      for (const i of heapMergeOrder(seriesRuns(b.s, false), before, !this.asc)) this.point(b.t[i]!, b.v[i]!);
     }
     const out = [...this.rows];
     if (this.has && this.prevT !== this.ws) out.push({ time: this.ws, value: this.sum });

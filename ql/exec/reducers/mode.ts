@@ -12,15 +12,18 @@ import { FieldType } from '../../../engine/index.js';
 import type { ValueColumn } from '../../../engine/index.js';
 import type { ResultRow, Scalar } from '../value.js';
 import { Collected } from './collect.js';
+import type { PartialClock } from './partials.js';
 import type { Reducer } from './types.js';
 
 export class ModeReducer implements Reducer {
   readonly name = 'mode';
   readonly outputType: FieldType;
-  private readonly pts = new Collected();
+  private readonly pts: Collected;
 
-  constructor(inputType: FieldType) {
+  /** `clock`: which series points come from, so ties follow 1.x's merge order (merge-order.ts). */
+  constructor(inputType: FieldType, clock?: PartialClock) {
     this.outputType = inputType;
+    this.pts = new Collected(clock);
   }
 
   add(base: bigint, offsets: Float64Array, column: ValueColumn, from: number, to: number): void {

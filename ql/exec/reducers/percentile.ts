@@ -7,6 +7,7 @@
 import type { FieldType, ValueColumn } from '../../../engine/index.js';
 import type { ResultRow } from '../value.js';
 import { Collected } from './collect.js';
+import type { PartialClock } from './partials.js';
 import type { Reducer } from './types.js';
 
 /** The 1.x nearest-rank index (may be out of range). */
@@ -17,13 +18,16 @@ export function percentileIndex(length: number, percentile: number): number {
 export class PercentileReducer implements Reducer {
   readonly name = 'percentile';
   readonly outputType: FieldType;
-  private readonly pts = new Collected();
+  private readonly pts: Collected;
 
+  /** `clock`: which series points come from, so ties follow 1.x's merge order (merge-order.ts). */
   constructor(
     inputType: FieldType,
     private readonly percentile: number,
     private readonly descending = false,
+    clock?: PartialClock,
   ) {
+    this.pts = new Collected(clock);
     this.outputType = inputType;
   }
 
