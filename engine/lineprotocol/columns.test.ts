@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { decodeColumns, encodeColumns } from './columns.js';
+import { decodeColumns, encodeColumns, parseToColumns } from './columns.js';
 import { formatPoint } from './format.js';
 import { parseLineProtocol } from './parse.js';
 import { ParsePool } from './parse-pool.js';
@@ -18,6 +18,20 @@ test('columns round trip: decode(encode(parse)) equals the parse, every field ty
       assert.deepEqual(decodeColumns(encodeColumns(parsed)), parsed);
     }),
   );
+});
+
+test('columns built while parsing equal the parse and the columns of its Points (fuzz corpus, kinds included)', () => {
+  const rnd = mulberry32(20261122);
+  for (let round = 0; round < 20; round++) {
+    const body = Buffer.from(corpusLines(rnd, 500).join(rnd() < 0.5 ? '\n' : '\r\n'));
+    const direct = parseToColumns(body, OPTS);
+    const expected = parseLineProtocol(body, OPTS);
+    assert.deepEqual(decodeColumns(direct), expected);
+    const viaPoints = encodeColumns(expected);
+    assert.deepEqual([...direct.kinds], [...viaPoints.kinds]);
+    assert.deepEqual(direct.fieldNames, viaPoints.fieldNames);
+    assert.equal(direct.minSec, viaPoints.minSec);
+  }
 });
 
 test('a worker-parsed body equals the main-thread parse on the fuzz corpus (points and errors)', { timeout: 120_000 }, async () => {
