@@ -22,6 +22,8 @@ export function engineOptionsFromConfig(config: Config, logger: Logger): EngineO
     rejectWritesBeyondRetention: true,
     // The event loop keeps a core (WAL, cache, HTTP); parse threads beyond the rest only switch.
     parseWorkers: Math.min(config.chdb.write_pool_size, Math.max(1, availableParallelism() - 1)),
+    // Snapshot encoding beside the event loop: the parse worker leaves part of its core idle.
+    flushWorker: true,
     // Peak RSS is mostly the active cache plus the snapshot being written (perf/README.md).
     cacheSnapshotBytes: SERVER_CACHE_SNAPSHOT_BYTES,
   });

@@ -5,7 +5,7 @@
  * `failed`, and the main thread parses it itself so the error is exactly today's.
  */
 import { parentPort } from 'node:worker_threads';
-import { columnBuffers, parseToColumns } from './columns.js';
+import { columnBuffers, parseToColumns, type ColumnBatch } from './columns.js';
 import type { ParseOptions } from './parse.js';
 
 export interface ParseJob {
@@ -14,6 +14,8 @@ export interface ParseJob {
   readonly opts: ParseOptions;
 }
 
+export type ParseReply = { id: number; batch: ColumnBatch } | { id: number; failed: true };
+
 const port = parentPort;
 if (port) {
   port.on('message', (job: ParseJob) => {
@@ -21,9 +23,9 @@ if (port) {
     try {
       batch = parseToColumns(job.body, job.opts);
     } catch {
-      port.postMessage({ id: job.id, failed: true });
+      port.postMessage({ id: job.id, failed: true } satisfies ParseReply);
       return;
     }
-    port.postMessage({ id: job.id, batch }, columnBuffers(batch));
+    port.postMessage({ id: job.id, batch } satisfies ParseReply, columnBuffers(batch));
   });
 }
