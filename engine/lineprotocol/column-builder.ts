@@ -2,7 +2,8 @@
  * Builds a ColumnBatch (columns.ts) line by line, as the parser hands lines over.
  *
  * This runs once per value in the parse worker, so it allocates nothing per line: the columns
- * are typed arrays grown by doubling and cut to size once in `finish`; a series is found by
+ * are typed arrays grown by doubling (and kept for the next body) and copied out exactly sized
+ * once in `finish`; a series is found by
  * its KeyInfo object (the parser's cached key) before falling back to its key string; a field
  * key is compared by identity with the key at the same position of the previous line (field
  * keys are interned, and lines of a body mostly repeat their fields) before a map lookup; the
@@ -28,6 +29,28 @@ function ensure<T extends Growable>(a: T, n: number): T {
   return b;
 }
 
+/** The per-point and per-value columns, while they grow (longer than their content). */
+type GrowingColumns = Pick<ColumnBatch, 'pointSeries' | 'sec' | 'nsec' | 'fieldEnd' | 'fieldName' | 'fieldType' | 'num'>;
+
+function newColumns(): GrowingColumns {
+  return {
+    pointSeries: new Uint32Array(256),
+    sec: new Float64Array(256),
+    nsec: new Int32Array(256),
+    fieldEnd: new Uint32Array(256),
+    fieldName: new Uint32Array(1024),
+    fieldType: new Uint8Array(1024),
+    num: new Float64Array(1024),
+  };
+}
+
+/**
+ * The growing columns of the last finished builder, taken over by the next one. Growing
+ * them again for every body (a few MB of buffers per cpu body, outside the V8 heap) showed up
+ * as tens of MiB of server RSS: freed buffers linger in the worker's malloc arena.
+ */
+let spare: GrowingColumns | undefined;
+
 export class ColumnBuilder {
   private readonly series: SeriesRef[] = [];
   private readonly byInfo = new Map<KeyInfo, number>();
@@ -43,15 +66,27 @@ export class ColumnBuilder {
   private readonly kinds: number[] = [];
   private points = 0;
   private values = 0;
-  private pointSeries = new Uint32Array(256);
-  private sec = new Float64Array(256);
-  private nsec = new Int32Array(256);
-  private fieldEnd = new Uint32Array(256);
-  private fieldName = new Uint32Array(1024);
-  private fieldType = new Uint8Array(1024);
-  private num = new Float64Array(1024);
+  private pointSeries: Uint32Array;
+  private sec: Float64Array;
+  private nsec: Int32Array;
+  private fieldEnd: Uint32Array;
+  private fieldName: Uint32Array;
+  private fieldType: Uint8Array;
+  private num: Float64Array;
   private readonly boxed: (string | bigint)[] = [];
   private minSec = Infinity;
+
+  constructor() {
+    const c = spare ?? newColumns();
+    spare = undefined;
+    this.pointSeries = c.pointSeries;
+    this.sec = c.sec;
+    this.nsec = c.nsec;
+    this.fieldEnd = c.fieldEnd;
+    this.fieldName = c.fieldName;
+    this.fieldType = c.fieldType;
+    this.num = c.num;
+  }
 
   /** A line from the parser: `info` is its cached key. */
   addLine(info: KeyInfo, fields: FieldSet, sec: number, nsec: number): void {
@@ -142,11 +177,14 @@ export class ColumnBuilder {
     return k;
   }
 
-  /** The batch, each column in its own exactly sized buffer (so it can be transferred). */
+  /**
+   * The batch, each column in its own exactly sized buffer (so it can be transferred). The
+   * builder is done afterwards: its growing columns go to the next builder.
+   */
   finish(errors: readonly LineError[]): ColumnBatch {
     const n = this.points;
     const m = this.values;
-    return {
+    const batch: ColumnBatch = {
       series: this.series,
       fieldNames: this.fieldNames,
       pointSeries: this.pointSeries.slice(0, n),
@@ -161,5 +199,8 @@ export class ColumnBuilder {
       errors,
       minSec: this.minSec,
     };
+    const { pointSeries, sec, nsec, fieldEnd, fieldName, fieldType, num } = this;
+    spare = { pointSeries, sec, nsec, fieldEnd, fieldName, fieldType, num };
+    return batch;
   }
 }

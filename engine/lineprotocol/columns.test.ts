@@ -34,6 +34,17 @@ test('columns built while parsing equal the parse and the columns of its Points 
   }
 });
 
+test('a body larger than a decode piece parses the same (lines cut at piece ends, long lines, errors, CRLF)', () => {
+  const rnd = mulberry32(20261123);
+  const lines = corpusLines(rnd, 40_000).filter((l) => !l.includes('"'));
+  lines.splice(3000, 0, `m,t=long v=1,w=${'9'.repeat(600_000)} 5`); // longer than a piece
+  for (const sep of ['\n', '\r\n']) {
+    const body = Buffer.from(lines.join(sep));
+    assert.ok(body.length > 1_000_000 && !body.includes('"'));
+    assert.deepEqual(decodeColumns(parseToColumns(body, OPTS)), parseLineProtocol(body, OPTS));
+  }
+});
+
 test('a worker-parsed body equals the main-thread parse on the fuzz corpus (points and errors)', { timeout: 120_000 }, async () => {
   const pool = new ParsePool(2);
   try {

@@ -14,18 +14,20 @@ export interface ParseJob {
   readonly opts: ParseOptions;
 }
 
-export type ParseReply = { id: number; batch: ColumnBatch } | { id: number; failed: true };
+/** `body` is the job's body buffer, handed back for reuse. */
+export type ParseReply = { id: number; body: ArrayBuffer; batch: ColumnBatch } | { id: number; body: ArrayBuffer; failed: true };
 
 const port = parentPort;
 if (port) {
   port.on('message', (job: ParseJob) => {
+    const body = job.body.buffer as ArrayBuffer;
     let batch;
     try {
       batch = parseToColumns(job.body, job.opts);
     } catch {
-      port.postMessage({ id: job.id, failed: true } satisfies ParseReply);
+      port.postMessage({ id: job.id, body, failed: true } satisfies ParseReply, [body]);
       return;
     }
-    port.postMessage({ id: job.id, batch } satisfies ParseReply, columnBuffers(batch));
+    port.postMessage({ id: job.id, body, batch } satisfies ParseReply, [body, ...columnBuffers(batch)]);
   });
 }
