@@ -8,7 +8,7 @@
  * Only buffers this recycler handed out are taken back (a Buffer may be a slice of Node's
  * shared pool, which must never be reused).
  */
-const KEEP = 8;
+const KEEP = 4;
 
 export class BufferRecycler {
   private readonly free: ArrayBuffer[] = [];
