@@ -21,6 +21,7 @@ import { applyColumns } from './write/apply-columns.js';
 import { isKnownBatch } from './write/known-batch.js';
 import { decodeColumns, type ColumnBatch } from './lineprotocol/columns.js';
 import { ParsePool } from './lineprotocol/parse-pool.js';
+import { FlushWorker } from './flush/flush-worker-pool.js';
 import { WriteListeners } from './write/listeners.js';
 import { partialWriteError, type Rejection } from './write/partial.js';
 import { admitPoints, dropExpired, type Admission } from './write/admit.js';
@@ -77,6 +78,8 @@ export class Engine {
   readonly writeListeners = new WriteListeners();
   /** Worker threads that parse write bodies (options.parseWorkers; 0 = parse on the event loop). */
   private readonly parsePool: ParsePool;
+  /** Encodes snapshots into TSM files beside the event loop (options.flushWorker). */
+  private readonly flushWorker: FlushWorker | undefined;
 
   private constructor(
     readonly options: EngineOptions,
@@ -86,6 +89,7 @@ export class Engine {
   ) {
     this.blockCache = new BlockCache({ maxBytes: options.blockCacheBytes });
     this.parsePool = new ParsePool(options.parseWorkers);
+    this.flushWorker = options.flushWorker ? new FlushWorker() : undefined;
     const engine = this;
     this.flusher = new Flusher(
       {
@@ -95,7 +99,7 @@ export class Engine {
         },
         truncateWal: (seq) => engine.wal.truncateUpTo(seq),
       },
-      { maxPointsPerBlock: options.maxPointsPerBlock, logger: options.logger, blockCache: this.blockCache },
+      { maxPointsPerBlock: options.maxPointsPerBlock, logger: options.logger, blockCache: this.blockCache, worker: this.flushWorker },
       observer,
     );
     this.compactor = new CompactionService({
@@ -461,5 +465,6 @@ export class Engine {
     }
     await this.wal.close();
     await this.parsePool.close();
+    await this.flushWorker?.close();
   }
 }

@@ -5,6 +5,7 @@ export * from './logger.js';
 export { Engine, type WriteRequest, type EngineState } from './engine.js';
 export type { DeleteRequest } from './write/delete.js';
 export { engineOptions, type EngineOptions } from './options.js';
+export { BufferRecycler } from './buffer-recycler.js';
 export type { FlushObserver } from './flush/flusher.js';
 export { Catalog, CatalogError, DEFAULT_RP_NAME, type RetentionPolicySpec } from './meta/catalog.js';
 export type {

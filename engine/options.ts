@@ -37,6 +37,8 @@ export interface EngineOptions {
   readonly logger: EngineLogger;
   /** Worker threads parsing write bodies beside the event loop; 0 = parse on it (the default for tools and tests). */
   readonly parseWorkers: number;
+  /** Encode flushed snapshots into TSM files in a worker thread (off for tools and tests: on the event loop). */
+  readonly flushWorker: boolean;
 }
 
 export function engineOptions(o: Partial<EngineOptions> & Pick<EngineOptions, 'walDir' | 'metaDir' | 'dataDir'>): EngineOptions {
@@ -51,6 +53,7 @@ export function engineOptions(o: Partial<EngineOptions> & Pick<EngineOptions, 'w
     logger: silentLogger,
     rejectWritesBeyondRetention: false,
     parseWorkers: 0,
+    flushWorker: false,
     ...o,
   };
 }

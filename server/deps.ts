@@ -3,7 +3,9 @@
  * implements it on top of the storage engine; server tests implement it with a recorder.
  *
  * Contract for the engine side:
- * - `write` resolves only after the points are appended to the WAL and fsynced (→ 204).
+ * - `write` resolves only after the points are appended to the WAL and fsynced (→ 204). The
+ *   body's memory is reused for later requests once the returned promise settles: keep a copy
+ *   of anything kept beyond that.
  *   It rejects with StrataError subclasses from engine/index.ts:
  *   DatabaseNotFoundError (404; the write route renders `database not found: "x"`),
  *   RetentionPolicyNotFoundError (404), a partial-write error with status 400 or 422 whose

@@ -18,7 +18,7 @@ export class RecordingDeps implements ServerDeps {
   isReady: () => Promise<boolean> = async () => true;
 
   write(req: WriteRequest): Promise<void> {
-    this.writes.push(req);
+    this.writes.push({ ...req, body: Buffer.from(req.body) }); // the server reuses body buffers
     return this.onWrite(req);
   }
   ready(): Promise<boolean> {

@@ -93,25 +93,37 @@ function nativeRedirect(loaderPath) {
   };
 }
 
+/** Worker entry points, bundled beside the program under the name their pool starts. */
+const WORKERS = [
+  { from: ['engine', 'lineprotocol', 'parse-worker.js'], name: 'parse-worker.js' },
+  { from: ['engine', 'flush', 'flush-worker.js'], name: 'flush-worker.js' },
+];
+
 async function bundle(esbuild) {
   const common = { bundle: true, platform: 'node', target: 'node20', keepNames: true, logLevel: 'warning', legalComments: 'none' };
-  await esbuild.build({
-    ...common,
-    entryPoints: [join(BUILD, 'cli', 'main.js')],
-    outfile: join(WORK, 'strata.mjs'),
+  const esm = {
     format: 'esm',
     // CommonJS dependencies call require(): give the ESM bundle a real one.
     banner: { js: "import { createRequire as __strataCreateRequire } from 'node:module';\nconst require = __strataCreateRequire(import.meta.url);" },
     plugins: [nativeRedirect(join(BUILD, 'cli', 'sea', 'addons.js'))],
-  });
-  // The /write parse worker (engine/lineprotocol/parse-pool.ts) is started from the file
-  // `parse-worker.js` next to the program's bundle: ship it as its own bundle beside it.
+  };
   await esbuild.build({
     ...common,
-    entryPoints: [join(BUILD, 'engine', 'lineprotocol', 'parse-worker.js')],
-    outfile: join(WORK, 'parse-worker.js'),
-    format: 'esm',
+    entryPoints: [join(BUILD, 'cli', 'main.js')],
+    outfile: join(WORK, 'strata.mjs'),
+    ...esm,
   });
+  // The worker threads (/write parsing: engine/lineprotocol/parse-pool.ts; snapshot encoding:
+  // engine/flush/flush-worker-pool.ts) are started from files next to the program's bundle:
+  // ship each as its own bundle beside it.
+  for (const worker of WORKERS) {
+    await esbuild.build({
+      ...common,
+      entryPoints: [join(BUILD, ...worker.from)],
+      outfile: join(WORK, worker.name),
+      ...esm,
+    });
+  }
   await esbuild.build({
     ...common,
     entryPoints: [join(BUILD, 'cli', 'sea', 'bootstrap.js')],
@@ -126,7 +138,7 @@ function manifestAndAssets(version, natives) {
   const files = [
     { asset: 'strata.mjs', name: 'strata.mjs', path: join(WORK, 'strata.mjs') },
     { asset: 'package.json', name: 'package.json', path: join(WORK, 'package.json') },
-    { asset: 'parse-worker.js', name: 'parse-worker.js', path: join(WORK, 'parse-worker.js') },
+    ...WORKERS.map((w) => ({ asset: w.name, name: w.name, path: join(WORK, w.name) })),
   ];
   const addons = {};
   for (const [addon, path] of Object.entries(natives)) {

@@ -24,12 +24,34 @@ export function compareUtf8(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
+/** Largest initial entry capacity taken from a previous cache (rows). */
+const MAX_CAPACITY_HINT = 1 << 16;
+
 export class Cache {
   readonly series = new Map<string, Map<string, CacheEntry>>();
   bytes = 0;
   values = 0;
   /** Highest WAL sequence applied to this cache (0n when none). */
   maxSeq = 0n;
+  /** Initial rows of a new entry; see `successor`. */
+  private readonly entryCapacity: number;
+  private entries = 0;
+
+  constructor(entryCapacity = 0) {
+    this.entryCapacity = entryCapacity;
+  }
+
+  /**
+   * The empty cache that takes over when this one is frozen. Its entries start at this
+   * cache's average entry length (plus a quarter): under steady ingest each snapshot holds
+   * about as many rows per entry as the one before, so entries are allocated once at about
+   * their final size instead of doubling from 8 rows (each doubling allocates and copies both
+   * columns; that was ~6 % of the event loop on the cpu bench).
+   */
+  successor(): Cache {
+    const avg = this.entries > 0 ? this.values / this.entries : 0;
+    return new Cache(Math.min(MAX_CAPACITY_HINT, Math.ceil(avg * 1.25)));
+  }
 
   fields(seriesKey: string): Map<string, CacheEntry> {
     let f = this.series.get(seriesKey);
@@ -44,7 +66,8 @@ export class Cache {
   entry(fields: Map<string, CacheEntry>, field: string, type: FieldType): CacheEntry {
     let e = fields.get(field);
     if (!e) {
-      e = new CacheEntry(type);
+      e = new CacheEntry(type, this.entryCapacity);
+      this.entries++;
       fields.set(field, e);
       this.bytes += field.length * 2 + 160;
     }
@@ -58,6 +81,12 @@ export class Cache {
   noteAppend(bytes: number): void {
     this.bytes += bytes;
     this.values++;
+  }
+
+  /** noteAppend for `values` appends of `bytes` in all. */
+  noteAppends(bytes: number, values: number): void {
+    this.bytes += bytes;
+    this.values += values;
   }
 
   get isEmpty(): boolean {

@@ -54,3 +54,38 @@ test('strings and booleans; removeRange deletes an inclusive range', () => {
   b.append(1, false);
   assert.deepEqual([...(b.view().column.values as Uint8Array)], [0]);
 });
+
+test('appendNumber stores what append stores, for every numeric column kind and any initial capacity', () => {
+  const kinds = [FieldType.Float, FieldType.Integer, FieldType.Unsigned, FieldType.Boolean] as const;
+  fc.assert(
+    fc.property(
+      fc.constantFrom(...kinds),
+      fc.integer({ min: 0, max: 64 }),
+      fc.array(fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 1000 })), { maxLength: 120 }),
+      fc.boolean(),
+      (type, capacity, writes, widen) => {
+        const a = new CacheEntry(type);
+        const b = new CacheEntry(type, capacity);
+        const wide = widen && type !== FieldType.Float && type !== FieldType.Boolean;
+        if (wide) {
+          // A value beyond 2^53 switches the column to BigInt storage first.
+          a.append(100, 2n ** 60n);
+          b.append(100, 2n ** 60n);
+        }
+        for (const [t, raw] of writes) {
+          const v = type === FieldType.Boolean ? raw % 2 : raw;
+          a.append(t, type === FieldType.Boolean ? v === 1 : v);
+          b.appendNumber(t, v);
+        }
+        const va = a.view();
+        const vb = b.view();
+        assert.deepEqual([...vb.offsets], [...va.offsets]);
+        assert.deepEqual(Array.from(vb.column.values as ArrayLike<unknown>), Array.from(va.column.values as ArrayLike<unknown>));
+      },
+    ),
+  );
+});
+
+test('appendNumber refuses a string column (a ColumnBatch boxes strings)', () => {
+  assert.throws(() => new CacheEntry(FieldType.String).appendNumber(1, 1), /number appended/);
+});

@@ -27,7 +27,7 @@ function allocValues(type: FieldType, n: number): Store {
 }
 
 export class CacheEntry {
-  private times = new Float64Array(INITIAL);
+  private times: Float64Array;
   private values: Store;
   private n = 0;
   /** True while offsets are strictly increasing (no sort or dedupe needed). */
@@ -36,8 +36,14 @@ export class CacheEntry {
   private runStarts: number[] | null = [];
   private stringBytes = 0;
 
-  constructor(readonly type: FieldType) {
-    this.values = allocValues(type, INITIAL);
+  /** @param capacity initial rows (a hint: the entry grows as needed) */
+  constructor(
+    readonly type: FieldType,
+    capacity = INITIAL,
+  ) {
+    const n = Math.max(INITIAL, capacity);
+    this.times = new Float64Array(n);
+    this.values = allocValues(type, n);
   }
 
   get length(): number {
@@ -78,6 +84,22 @@ export class CacheEntry {
       this.stringBytes += (value as string).length * 2;
     }
     this.n++;
+  }
+
+  /**
+   * append() for a value already in its column form: a float, a safe integer, or a boolean
+   * as 0/1 (what a ColumnBatch holds outside `boxed`). Not for string columns.
+   */
+  appendNumber(offset: number, value: number): void {
+    const n = this.n;
+    if (n === this.times.length) this.grow();
+    if (n > 0 && offset <= this.times[n - 1]!) this.noteRunStart();
+    this.times[n] = offset;
+    const v = this.values;
+    if (v instanceof Float64Array || v instanceof Uint8Array) v[n] = value;
+    else if (v instanceof BigInt64Array || v instanceof BigUint64Array) v[n] = BigInt(value);
+    else throw new InvariantError(`number appended to a ${this.type} column`);
+    this.n = n + 1;
   }
 
   private noteRunStart(): void {

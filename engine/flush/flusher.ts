@@ -10,6 +10,7 @@ import type { EngineLogger } from '../logger.js';
 import type { BlockCache } from '../tsm/block-cache.js';
 import type { Shard } from '../shard/shard.js';
 import { writeCacheToTsm } from './write-tsm.js';
+import type { FlushWorker } from './flush-worker-pool.js';
 import { CoalescingRun } from '../coalescing-run.js';
 
 export interface FlushObserver {
@@ -29,7 +30,7 @@ export class Flusher {
 
   constructor(
     private readonly target: FlushTarget,
-    private readonly opts: { maxPointsPerBlock: number; logger: EngineLogger; blockCache: BlockCache },
+    private readonly opts: { maxPointsPerBlock: number; logger: EngineLogger; blockCache: BlockCache; worker?: FlushWorker | undefined },
     private readonly observer: FlushObserver = {},
   ) {}
 
@@ -67,7 +68,7 @@ export class Flusher {
     try {
       for (const { shard } of work) {
         for (const snap of [...shard.snapshots]) {
-          const r = await writeCacheToTsm(shard, snap, this.opts.maxPointsPerBlock, this.opts.logger, this.opts.blockCache);
+          const r = await writeCacheToTsm(shard, snap, this.opts.maxPointsPerBlock, this.opts.logger, this.opts.blockCache, this.opts.worker);
           shard.releaseSnapshot(snap);
           points += r.values;
           bytes += r.bytes;

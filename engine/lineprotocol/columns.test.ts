@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { decodeColumns, encodeColumns } from './columns.js';
+import { decodeColumns, encodeColumns, parseToColumns } from './columns.js';
 import { formatPoint } from './format.js';
 import { parseLineProtocol } from './parse.js';
 import { ParsePool } from './parse-pool.js';
@@ -18,6 +18,31 @@ test('columns round trip: decode(encode(parse)) equals the parse, every field ty
       assert.deepEqual(decodeColumns(encodeColumns(parsed)), parsed);
     }),
   );
+});
+
+test('columns built while parsing equal the parse and the columns of its Points (fuzz corpus, kinds included)', () => {
+  const rnd = mulberry32(20261122);
+  for (let round = 0; round < 20; round++) {
+    const body = Buffer.from(corpusLines(rnd, 500).join(rnd() < 0.5 ? '\n' : '\r\n'));
+    const direct = parseToColumns(body, OPTS);
+    const expected = parseLineProtocol(body, OPTS);
+    assert.deepEqual(decodeColumns(direct), expected);
+    const viaPoints = encodeColumns(expected);
+    assert.deepEqual([...direct.kinds], [...viaPoints.kinds]);
+    assert.deepEqual(direct.fieldNames, viaPoints.fieldNames);
+    assert.equal(direct.minSec, viaPoints.minSec);
+  }
+});
+
+test('a body larger than a decode piece parses the same (lines cut at piece ends, long lines, errors, CRLF)', () => {
+  const rnd = mulberry32(20261123);
+  const lines = corpusLines(rnd, 40_000).filter((l) => !l.includes('"'));
+  lines.splice(3000, 0, `m,t=long v=1,w=${'9'.repeat(600_000)} 5`); // longer than a piece
+  for (const sep of ['\n', '\r\n']) {
+    const body = Buffer.from(lines.join(sep));
+    assert.ok(body.length > 1_000_000 && !body.includes('"'));
+    assert.deepEqual(decodeColumns(parseToColumns(body, OPTS)), parseLineProtocol(body, OPTS));
+  }
 });
 
 test('a worker-parsed body equals the main-thread parse on the fuzz corpus (points and errors)', { timeout: 120_000 }, async () => {

@@ -16,12 +16,11 @@
  *                    field-set checks of a write need only these
  */
 import { FieldType, type Field, type Point, type Tag } from '../point.js';
+import { BOXED, ColumnBuilder } from './column-builder.js';
+import { FieldSet } from './field-set.js';
 import { parseLineProtocolInto, type LineError, type ParseOptions, type ParseResult } from './parse.js';
 
-const BOXED = 0x80;
 const TYPE_MASK = 0x7f;
-/** Field indices per measurement in a packed kind key; a body has far fewer distinct field keys. */
-const KIND_STRIDE = 2 ** 24;
 
 export interface SeriesRef {
   readonly key: string;
@@ -50,98 +49,24 @@ export interface ColumnBatch {
 /** Columns of a ParseResult (the round trip's encode half). */
 export function encodeColumns(parsed: ParseResult): ColumnBatch {
   const builder = new ColumnBuilder();
-  for (const p of parsed.points) builder.add(p.seriesKey, p.measurement, p.tags, p.fields, p.sec, p.nsec);
+  const set = new FieldSet();
+  for (const p of parsed.points) {
+    set.count = 0;
+    for (const f of p.fields) {
+      const v = f.value;
+      if (typeof v === 'string' || typeof v === 'bigint') set.push(f.key, f.type, 0, v);
+      else set.push(f.key, f.type, typeof v === 'boolean' ? (v ? 1 : 0) : v, undefined);
+    }
+    builder.addPoint(p.seriesKey, p.measurement, p.tags, set, p.sec, p.nsec);
+  }
   return builder.finish(parsed.errors);
 }
 
 /** Parse a body straight into columns (what a parse worker runs): no Point objects. */
 export function parseToColumns(body: Uint8Array, opts: ParseOptions): ColumnBatch {
   const builder = new ColumnBuilder();
-  const errors = parseLineProtocolInto(body, opts, (info, fields, sec, nsec) => builder.add(info.seriesKey, info.measurement, info.tags, fields, sec, nsec));
+  const errors = parseLineProtocolInto(body, opts, (info, fields, sec, nsec) => builder.addLine(info, fields, sec, nsec));
   return builder.finish(errors);
-}
-
-/** Accumulates points in order; plain arrays while growing, typed arrays once finished. */
-class ColumnBuilder {
-  private readonly series: SeriesRef[] = [];
-  private readonly seriesIdx = new Map<string, number>();
-  private readonly fieldNames: string[] = [];
-  private readonly fieldIdx = new Map<string, number>();
-  // (measurement, field, type) as one number: measurement index, field index and type packed.
-  private readonly kindSeen = new Set<number>();
-  private readonly kinds: number[] = [];
-  private readonly measurementIdx = new Map<string, number>();
-  private readonly seriesKindBase: number[] = [];
-  private readonly pointSeries: number[] = [];
-  private readonly sec: number[] = [];
-  private readonly nsec: number[] = [];
-  private readonly fieldEnd: number[] = [];
-  private readonly fieldName: number[] = [];
-  private readonly fieldType: number[] = [];
-  private readonly num: number[] = [];
-  private readonly boxed: (string | bigint)[] = [];
-  private minSec = Infinity;
-
-  add(seriesKey: string, measurement: string, tags: readonly Tag[], fields: readonly Field[], sec: number, nsec: number): void {
-    let s = this.seriesIdx.get(seriesKey);
-    if (s === undefined) {
-      s = this.series.length;
-      this.seriesIdx.set(seriesKey, s);
-      this.series.push({ key: seriesKey, measurement, tags });
-      let m = this.measurementIdx.get(measurement);
-      if (m === undefined) this.measurementIdx.set(measurement, (m = this.measurementIdx.size));
-      this.seriesKindBase.push(m * KIND_STRIDE);
-    }
-    this.pointSeries.push(s);
-    this.sec.push(sec);
-    this.nsec.push(nsec);
-    if (sec < this.minSec) this.minSec = sec;
-    const kindBase = this.seriesKindBase[s]!;
-    for (const f of fields) {
-      let k = this.fieldIdx.get(f.key);
-      if (k === undefined) {
-        k = this.fieldNames.length;
-        // The worker then answers `failed` and the main thread parses this (absurd) body itself.
-        if (k >= KIND_STRIDE) throw new RangeError('too many distinct field keys for a column batch');
-        this.fieldIdx.set(f.key, k);
-        this.fieldNames.push(f.key);
-      }
-      const kind = (kindBase + k) * 8 + f.type;
-      if (!this.kindSeen.has(kind)) {
-        this.kindSeen.add(kind);
-        this.kinds.push(s, k, f.type);
-      }
-      this.fieldName.push(k);
-      const v = f.value;
-      if (typeof v === 'string' || typeof v === 'bigint') {
-        this.fieldType.push(f.type | BOXED);
-        this.num.push(this.boxed.length);
-        this.boxed.push(v);
-      } else {
-        this.fieldType.push(f.type);
-        this.num.push(typeof v === 'boolean' ? (v ? 1 : 0) : v);
-      }
-    }
-    this.fieldEnd.push(this.fieldName.length);
-  }
-
-  finish(errors: readonly LineError[]): ColumnBatch {
-    return {
-      series: this.series,
-      fieldNames: this.fieldNames,
-      pointSeries: Uint32Array.from(this.pointSeries),
-      sec: Float64Array.from(this.sec),
-      nsec: Int32Array.from(this.nsec),
-      fieldEnd: Uint32Array.from(this.fieldEnd),
-      fieldName: Uint32Array.from(this.fieldName),
-      fieldType: Uint8Array.from(this.fieldType),
-      num: Float64Array.from(this.num),
-      boxed: this.boxed,
-      kinds: Uint32Array.from(this.kinds),
-      errors,
-      minSec: this.minSec,
-    };
-  }
 }
 
 /** The buffers to move with postMessage (each typed array owns its buffer: built exactly sized above). */

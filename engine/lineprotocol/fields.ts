@@ -12,7 +12,7 @@
  * kind and stores a mangled string.
  */
 import { FieldType } from '../point.js';
-import type { Field } from '../point.js';
+import type { FieldSet } from './field-set.js';
 import { detach, detachValue, internName } from './interning.js';
 import { type KeyInfo, MAX_KEY_LENGTH } from './key.js';
 import { FIELD_KEY_SPECIALS, unescapeStringValue, unescapeWith } from './series-key.js';
@@ -41,7 +41,8 @@ let memoUnique = 0;
  * just past it (a space or `end`), or an error reason. Fields named `time` are dropped, as 1.x
  * does (`out` may then be empty); duplicate keys keep the last value.
  */
-export function parseFields(s: string, pos: number, end: number, info: KeyInfo, out: Field[]): number | string {
+export function parseFields(s: string, pos: number, end: number, info: KeyInfo, out: FieldSet): number | string {
+  out.count = 0;
   let j = 0;
   let allHit = true;
   let sawTime = false;
@@ -108,7 +109,8 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
     c = s.charCodeAt(pos);
     if (c === COMMA || c === SPACE) return 'missing field value';
     let type: FieldType;
-    let value: number | bigint | boolean | string;
+    let value: number;
+    let box: string | bigint | undefined = undefined;
     if ((c >= 0x30 && c <= 0x39) || c === DASH || c === DOT || c === 0x4e || c === 0x6e) {
       // Fast path: optional `-`, digits, then `i`, `u` or the end of the value.
       const vs = pos;
@@ -151,7 +153,8 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
           const f = scanNumber(s, vs, end, key);
           if (typeof f === 'string') return f;
           type = f.type;
-          value = f.value;
+          value = typeof f.value === 'number' ? f.value : 0;
+          box = typeof f.value === 'bigint' ? f.value : undefined;
           pos = valueEnd;
         }
       } else if (nd > 0 && nd <= 15 && c === LOWER_I && (after === -1 || after === COMMA || after === SPACE)) {
@@ -167,7 +170,8 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
         const f = scanNumber(s, vs, end, key);
         if (typeof f === 'string') return f;
         type = f.type;
-        value = f.value;
+        value = typeof f.value === 'number' ? f.value : 0;
+        box = typeof f.value === 'bigint' ? f.value : undefined;
         pos = valueEnd;
       }
     } else if (c === QUOTE) {
@@ -186,7 +190,8 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
       }
       // Detached: string values outlive the request in the cache and must not pin its body.
       type = FieldType.String;
-      value = detachValue(esc ? unescapeStringValue(s, pos + 1, i) : s.slice(pos + 1, i));
+      value = 0;
+      box = detachValue(esc ? unescapeStringValue(s, pos + 1, i) : s.slice(pos + 1, i));
       pos = i + 1;
       if (pos < end) {
         c = s.charCodeAt(pos);
@@ -196,13 +201,11 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
       const b = scanBoolean(s, pos, end);
       if (b === undefined) return 'invalid boolean';
       type = FieldType.Boolean;
-      value = b;
+      value = b ? 1 : 0;
       pos = valueEnd;
     }
-    // One allocation site for every type keeps a single, stable object shape for V8; the
-    // branches above pair each type with a value of the matching kind.
     if (key === 'time') sawTime = true;
-    else out.push({ type, value, key } as Field);
+    else out.push(key, type, value, box);
     if (pos >= end) break;
     c = s.charCodeAt(pos);
     if (c === SPACE) break;
@@ -213,7 +216,7 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
   if (lengthError !== null) return lengthError;
   // `out` is empty only when every field was named `time`; the caller refuses the point.
   // Skip the duplicate check when these keys are a prefix of a list already found distinct.
-  if (!(allHit && j <= memoUnique) && dedupe(out) && !sawTime) memoUnique = j;
+  if (!(allHit && j <= memoUnique) && out.dedupe() && !sawTime) memoUnique = j;
   return pos;
 }
 
@@ -250,34 +253,6 @@ function matchesAt(s: string, pos: number, k: string): boolean {
   if (pos + n > s.length) return false;
   for (let i = 0; i < n; i++) if (s.charCodeAt(pos + i) !== k.charCodeAt(i)) return false;
   return true;
-}
-
-/** Keeps the last value for each repeated key, in place. Returns true when keys were already distinct. */
-function dedupe(out: Field[]): boolean {
-  const n = out.length;
-  let distinct = true;
-  if (n <= 32) {
-    for (let a = 1; a < n && distinct; a++) {
-      const k = out[a]!.key;
-      for (let b = 0; b < a; b++) if (out[b]!.key === k) distinct = false;
-    }
-  } else {
-    distinct = new Set(out.map((f) => f.key)).size === n;
-  }
-  if (distinct) return true;
-  const at = new Map<string, number>();
-  let w = 0;
-  for (const f of out) {
-    const prev = at.get(f.key);
-    if (prev === undefined) {
-      at.set(f.key, w);
-      out[w++] = f;
-    } else {
-      out[prev] = f;
-    }
-  }
-  out.length = w;
-  return false;
 }
 
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];

@@ -5,109 +5,62 @@
  * `parse` never changes what a write means: it resolves with the batch, or with undefined when
  * the pool cannot answer (no workers, a worker died or failed to start, the parser threw), and
  * the caller then parses on the main thread as before. The body is copied to the worker (the
- * caller still needs it for the WAL) and the answer's buffers are transferred back. A dead
- * worker is replaced on the next call; after repeated start failures (e.g. a bundled binary
- * without the worker file) the pool turns itself off.
+ * caller still needs it for the WAL) and the answer's buffers are transferred back, with the
+ * copy, which the next body reuses: a fresh megabyte-sized buffer per body, freed only when
+ * the worker's heap is next collected (rarely: parsing allocates little on the heap), held
+ * ~60 MiB of dead bodies in the server's RSS. Starting, replacing and giving up on workers is
+ * engine/worker-client.ts.
  */
-import { Worker } from 'node:worker_threads';
+import { WorkerClient } from '../worker-client.js';
+import { BufferRecycler } from '../buffer-recycler.js';
 import type { ColumnBatch } from './columns.js';
 import type { ParseOptions } from './parse.js';
-import type { ParseJob } from './parse-worker.js';
+import type { ParseReply } from './parse-worker.js';
 
 const WORKER_URL = new URL('./parse-worker.js', import.meta.url);
-const MAX_START_FAILURES = 3;
 /**
  * A worker's garbage is one body's worth at a time and, parsed straight into columns, mostly
  * dies young: a small young generation is enough (the default, 48 MB, cost the server
  * ~150 MiB of RSS per worker on cpu bodies); capping the old generation keeps idle heap growth
- * out of the server's RSS. A body that
- * does not fit runs the worker out of memory: it is replaced and that body parsed on the main
- * thread, as without workers.
+ * out of the server's RSS. A body that does not fit runs the worker out of memory: it is
+ * replaced and that body parsed on the main thread, as without workers.
  */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 };
 
-interface Slot {
-  worker: Worker | undefined;
-  pending: Map<number, (b: ColumnBatch | undefined) => void>;
-}
-
-type Reply = { id: number; batch: ColumnBatch } | { id: number; failed: true };
-
 export class ParsePool {
-  private readonly slots: Slot[];
-  private nextId = 1;
-  private startFailures = 0;
+  private readonly clients: WorkerClient<ParseReply>[];
+  /** Body copies travel to a worker and back, and are reused for later bodies. */
+  private readonly bodies = new BufferRecycler();
   private closed = false;
 
   constructor(size: number) {
-    this.slots = Array.from({ length: Math.max(0, size) }, () => ({ worker: undefined, pending: new Map() }));
+    this.clients = Array.from({ length: Math.max(0, size) }, () => new WorkerClient<ParseReply>(WORKER_URL, WORKER_LIMITS));
   }
 
   get size(): number {
-    return this.closed || this.startFailures >= MAX_START_FAILURES ? 0 : this.slots.length;
+    return this.closed ? 0 : this.clients.filter((c) => c.available).length;
   }
 
-  parse(body: Uint8Array, opts: ParseOptions): Promise<ColumnBatch | undefined> {
-    if (this.size === 0) return Promise.resolve(undefined);
-    const slot = this.leastBusy();
-    const worker = slot.worker ?? this.start(slot);
-    if (!worker) return Promise.resolve(undefined);
-    const id = this.nextId++;
-    const copy = new Uint8Array(body); // own ArrayBuffer, exactly the body, movable
-    return new Promise((resolve) => {
-      slot.pending.set(id, resolve);
-      const job: ParseJob = { id, body: copy, opts: { precision: opts.precision, defaultSec: opts.defaultSec, defaultNsec: opts.defaultNsec } };
-      worker.postMessage(job, [copy.buffer]);
-    });
+  async parse(body: Uint8Array, opts: ParseOptions): Promise<ColumnBatch | undefined> {
+    const client = this.leastBusy();
+    if (!client) return undefined;
+    const copy = this.bodies.copyOf(body); // the caller still needs `body` (WAL): the worker gets a copy
+    const job = { body: copy, opts: { precision: opts.precision, defaultSec: opts.defaultSec, defaultNsec: opts.defaultNsec } };
+    const reply = await client.request(job, [copy.buffer as ArrayBuffer]);
+    if (reply) this.bodies.release(reply.body);
+    return reply && 'batch' in reply ? reply.batch : undefined;
   }
 
-  private leastBusy(): Slot {
-    let best = this.slots[0]!;
-    for (const s of this.slots) if (s.pending.size < best.pending.size) best = s;
+  private leastBusy(): WorkerClient<ParseReply> | undefined {
+    if (this.closed) return undefined;
+    let best: WorkerClient<ParseReply> | undefined;
+    for (const c of this.clients) if (c.available && (!best || c.inFlight < best.inFlight)) best = c;
     return best;
-  }
-
-  private start(slot: Slot): Worker | undefined {
-    let worker: Worker;
-    try {
-      worker = new Worker(WORKER_URL, { resourceLimits: WORKER_LIMITS });
-    } catch {
-      this.startFailures++;
-      return undefined;
-    }
-    worker.unref();
-    slot.worker = worker;
-    worker.on('message', (r: Reply) => {
-      const done = slot.pending.get(r.id);
-      slot.pending.delete(r.id);
-      done?.('batch' in r ? r.batch : undefined);
-    });
-    worker.on('online', () => {
-      this.startFailures = 0;
-    });
-    const lost = (): void => {
-      if (slot.worker !== worker) return;
-      slot.worker = undefined;
-      // An 'error' before 'online' is a start failure (missing file, bad bundle).
-      for (const done of slot.pending.values()) done(undefined);
-      slot.pending.clear();
-    };
-    worker.on('error', () => {
-      this.startFailures++;
-      lost();
-    });
-    worker.on('exit', lost);
-    return worker;
   }
 
   /** Stop the workers; calls still in flight resolve undefined (the caller parses itself). */
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all(
-      this.slots.map(async (slot) => {
-        const w = slot.worker;
-        if (w) await w.terminate();
-      }),
-    );
+    await Promise.all(this.clients.map((c) => c.close()));
   }
 }

@@ -5,7 +5,7 @@
  * `failed`, and the main thread parses it itself so the error is exactly today's.
  */
 import { parentPort } from 'node:worker_threads';
-import { columnBuffers, parseToColumns } from './columns.js';
+import { columnBuffers, parseToColumns, type ColumnBatch } from './columns.js';
 import type { ParseOptions } from './parse.js';
 
 export interface ParseJob {
@@ -14,16 +14,20 @@ export interface ParseJob {
   readonly opts: ParseOptions;
 }
 
+/** `body` is the job's body buffer, handed back for reuse. */
+export type ParseReply = { id: number; body: ArrayBuffer; batch: ColumnBatch } | { id: number; body: ArrayBuffer; failed: true };
+
 const port = parentPort;
 if (port) {
   port.on('message', (job: ParseJob) => {
+    const body = job.body.buffer as ArrayBuffer;
     let batch;
     try {
       batch = parseToColumns(job.body, job.opts);
     } catch {
-      port.postMessage({ id: job.id, failed: true });
+      port.postMessage({ id: job.id, body, failed: true } satisfies ParseReply, [body]);
       return;
     }
-    port.postMessage({ id: job.id, batch }, columnBuffers(batch));
+    port.postMessage({ id: job.id, body, batch } satisfies ParseReply, [body, ...columnBuffers(batch)]);
   });
 }

@@ -70,7 +70,7 @@ export class Shard {
     if (this.cache.isEmpty) return undefined;
     const frozen = this.cache;
     this.snapshots.push(frozen);
-    this.cache = new Cache();
+    this.cache = frozen.successor();
     return frozen;
   }
 

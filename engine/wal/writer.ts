@@ -58,6 +58,8 @@ export class WalWriter {
   private mustRoll = false;
   private closed = false;
   private syncs = 0;
+  /** Reused for every group (groups are written one at a time); see groupBuffer. */
+  private scratch: Buffer | undefined;
 
   /**
    * @param segment the segment to append to (already validated and positioned)
@@ -201,7 +203,7 @@ export class WalWriter {
       if (this.mustRoll) await this.roll(first.seq);
       let total = 0;
       for (const p of group) total += p.size;
-      const bytes = Buffer.allocUnsafe(total);
+      const bytes = this.groupBuffer(total);
       let at = 0;
       for (const p of group) at = encodeRecordInto(bytes, at, p.seq, p.entry);
       if (at !== total) throw new InvariantError(`WAL group encoded to ${at} bytes, expected ${total}`);
@@ -223,6 +225,17 @@ export class WalWriter {
           : new StorageIoError(`WAL append of seqs ${first.seq}..${last.seq} failed: ${(err as Error).message}`, { cause: err });
       for (const p of group) p.reject(failure);
     }
+  }
+
+  /**
+   * `size` bytes to encode a group into. One buffer is reused (grown to the largest group so
+   * far, up to a segment) instead of a fresh megabyte-sized one per group: those are freed
+   * only when the heap is next collected, and the write path allocates little on the heap.
+   */
+  private groupBuffer(size: number): Buffer {
+    if (size > this.options.segmentSizeBytes) return Buffer.allocUnsafe(size);
+    if (!this.scratch || this.scratch.length < size) this.scratch = Buffer.allocUnsafe(Math.min(this.options.segmentSizeBytes, Math.max(size, 2 * (this.scratch?.length ?? 0))));
+    return this.scratch.subarray(0, size);
   }
 
   private async afterFailure(err: unknown): Promise<void> {

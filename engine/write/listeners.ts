@@ -42,30 +42,25 @@ export class WriteListeners {
 
   notify(db: string, rp: string, points: readonly Point[]): void {
     if (this.list.length === 0 || points.length === 0) return;
-    this.notifyEach(db, rp, points.length, (i) => points[i]!.measurement, (i) => points[i]!.sec, (i) => points[i]!.nsec);
+    const by = new Map<string, Acc>();
+    for (const p of points) widen(accFor(by, p.measurement), p.sec, p.nsec);
+    this.emit(db, rp, by);
   }
 
-  /** notify for a columnar batch, without building Points. */
+  /** notify for a columnar batch, without building Points; one map lookup per series. */
   notifyColumns(db: string, rp: string, b: ColumnBatch): void {
     if (this.list.length === 0 || b.pointSeries.length === 0) return;
-    this.notifyEach(db, rp, b.pointSeries.length, (i) => b.series[b.pointSeries[i]!]!.measurement, (i) => b.sec[i]!, (i) => b.nsec[i]!);
+    const by = new Map<string, Acc>();
+    const ofSeries: (Acc | undefined)[] = new Array<Acc | undefined>(b.series.length);
+    for (let i = 0; i < b.pointSeries.length; i++) {
+      const s = b.pointSeries[i]!;
+      const a = ofSeries[s] ?? (ofSeries[s] = accFor(by, b.series[s]!.measurement));
+      widen(a, b.sec[i]!, b.nsec[i]!);
+    }
+    this.emit(db, rp, by);
   }
 
-  private notifyEach(db: string, rp: string, n: number, measurementOf: (i: number) => string, secOf: (i: number) => number, nsecOf: (i: number) => number): void {
-    const by = new Map<string, Acc>();
-    for (let i = 0; i < n; i++) {
-      const m = measurementOf(i);
-      const sec = secOf(i);
-      const nsec = nsecOf(i);
-      const a = by.get(m);
-      if (!a) {
-        by.set(m, { minSec: sec, minNsec: nsec, maxSec: sec, maxNsec: nsec, n: 1 });
-        continue;
-      }
-      a.n++;
-      if (sec < a.minSec || (sec === a.minSec && nsec < a.minNsec)) [a.minSec, a.minNsec] = [sec, nsec];
-      if (sec > a.maxSec || (sec === a.maxSec && nsec > a.maxNsec)) [a.maxSec, a.maxNsec] = [sec, nsec];
-    }
+  private emit(db: string, rp: string, by: Map<string, Acc>): void {
     const ns = (sec: number, nsec: number) => BigInt(sec) * NS_PER_SEC_BIG + BigInt(nsec);
     const ranges: WrittenRange[] = [];
     for (const [measurement, a] of by) {
@@ -78,5 +73,23 @@ export class WriteListeners {
         // A listener's failure must not fail a write that is already durable.
       }
     }
+  }
+}
+
+function accFor(by: Map<string, Acc>, measurement: string): Acc {
+  let a = by.get(measurement);
+  if (!a) by.set(measurement, (a = { minSec: Infinity, minNsec: 0, maxSec: -Infinity, maxNsec: 0, n: 0 }));
+  return a;
+}
+
+function widen(a: Acc, sec: number, nsec: number): void {
+  a.n++;
+  if (sec < a.minSec || (sec === a.minSec && nsec < a.minNsec)) {
+    a.minSec = sec;
+    a.minNsec = nsec;
+  }
+  if (sec > a.maxSec || (sec === a.maxSec && nsec > a.maxNsec)) {
+    a.maxSec = sec;
+    a.maxNsec = nsec;
   }
 }

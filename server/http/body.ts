@@ -14,6 +14,7 @@
  * RequestTimeoutError (408, body incomplete after `timeoutMs`), ClientAbortedError.
  */
 import { createGunzip, type Gunzip } from 'node:zlib';
+import type { BufferRecycler } from '../../engine/index.js';
 import type { Reply } from './respond.js';
 import { BadRequestError, ClientAbortedError, PayloadTooLargeError, RequestTimeoutError } from '../errors.js';
 
@@ -26,7 +27,15 @@ export interface BodyOptions {
   readonly timeoutMs: number;
   /** The Content-Length header, when present: lets a too-large body fail before it is read. */
   readonly declaredLength?: number | undefined;
+  /**
+   * Where a large body with a Content-Length gets its buffer; the caller hands it back with
+   * `buffers.release(body)` once nothing uses the body any more.
+   */
+  readonly buffers?: BufferRecycler | undefined;
 }
+
+/** Smaller bodies come from Node's buffer pool or are cheap enough to allocate. */
+const RECYCLE_MIN_BYTES = 64 * 1024;
 
 /** Content-Length as a number, or undefined when absent or malformed (chunked bodies). */
 export function declaredLength(header: string): number | undefined {
@@ -43,8 +52,11 @@ class Collector {
   constructor(
     private readonly max: number,
     expected?: number,
+    buffers?: BufferRecycler,
   ) {
-    if (expected !== undefined && expected > 0 && expected <= max) this.#target = Buffer.allocUnsafe(expected);
+    if (expected !== undefined && expected > 0 && expected <= max) {
+      this.#target = buffers && expected >= RECYCLE_MIN_BYTES ? buffers.take(expected) : Buffer.allocUnsafe(expected);
+    }
   }
 
   /** Copies `chunk` (uWS reuses its memory after the callback). False once past the cap. */
@@ -72,7 +84,7 @@ export function readBody(reply: Reply, opts: BodyOptions): Promise<Uint8Array> {
   return new Promise<Uint8Array>((resolve, reject) => {
     let settled = false;
     let wireBytes = 0;
-    const out = new Collector(opts.maxBytes, opts.gzip ? undefined : opts.declaredLength);
+    const out = new Collector(opts.maxBytes, opts.gzip ? undefined : opts.declaredLength, opts.buffers);
     let gunzip: Gunzip | undefined;
 
     const settle = (err: Error | undefined): void => {

@@ -13,7 +13,7 @@
  * database "db"`, checked before the database's existence so it is not revealed).
  */
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
-import { DatabaseNotFoundError, ReadOnlyError, StrataError } from '../../engine/index.js';
+import { BufferRecycler, DatabaseNotFoundError, ReadOnlyError, StrataError } from '../../engine/index.js';
 import type { Precision } from '../deps.js';
 import { BadRequestError, ServerStoppingError } from '../errors.js';
 import { declaredLength, isGzip, readBody } from '../http/body.js';
@@ -49,6 +49,9 @@ function writeError(err: unknown): unknown {
 }
 
 export function registerWriteRoutes(app: TemplatedApp, ctx: RouteContext): void {
+  // Large bodies reuse buffers of earlier ones (see BufferRecycler): the engine is done with a
+  // body once its write settled (ServerDeps.write).
+  const bodies = new BufferRecycler();
   const write = (res: HttpResponse, req: HttpRequest): void => {
     const reply = ctx.begin(res, req);
     let access: Promise<Access>;
@@ -71,6 +74,7 @@ export function registerWriteRoutes(app: TemplatedApp, ctx: RouteContext): void 
         gzip: isGzip(req.getHeader('content-encoding')),
         timeoutMs: ctx.options.server.request_timeout_secs * 1000,
         declaredLength: declaredLength(req.getHeader('content-length')),
+        buffers: bodies,
       });
       body.catch(() => {}); // [auth] not awaited when access is denied; the reader still settles
     } catch (err) {
@@ -89,9 +93,10 @@ export function registerWriteRoutes(app: TemplatedApp, ctx: RouteContext): void 
     }
     void (async () => {
       let lines = 0;
+      let bytes: Uint8Array | undefined;
       try {
         authorizeWrite(await access, params.db); // [auth]
-        const bytes = await body;
+        bytes = await body;
         // [ops] payload size after decompression; points = lines, since the engine took them all
         ctx.metrics.writePayloadBytes.observe(bytes.byteLength);
         lines = countLines(bytes);
@@ -103,6 +108,8 @@ export function registerWriteRoutes(app: TemplatedApp, ctx: RouteContext): void 
         ctx.metrics.ingestionPoints.inc(storedDespite(err, lines)); // [ops] a partial write keeps its good lines
         meter.done(reply.aborted ? undefined : errorStatus(err));
         sendError(reply, writeError(err), ctx.log);
+      } finally {
+        if (bytes) bodies.release(bytes);
       }
     })();
   };

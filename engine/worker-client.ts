@@ -1,0 +1,87 @@
+/**
+ * One worker thread answering requests by id: the plumbing shared by the parse pool
+ * (lineprotocol/parse-pool.ts) and the flush worker (flush/flush-worker-pool.ts).
+ *
+ * A request never fails because of the thread: it resolves with the worker's reply, or with
+ * undefined when the worker cannot answer (it failed to start, died or was terminated), and the
+ * caller then does the work itself on the event loop. The worker is started on the first
+ * request and again after it died; after repeated start failures (e.g. a bundled binary without
+ * the worker file) the client turns itself off. The thread is unref'd: it never keeps the
+ * process alive. The worker answers each `{ id, ... }` message with `{ id, ... }`.
+ */
+import { Worker, type ResourceLimits, type TransferListItem } from 'node:worker_threads';
+
+const MAX_START_FAILURES = 3;
+
+export class WorkerClient<Reply extends { id: number }> {
+  private worker: Worker | undefined;
+  private readonly pending = new Map<number, (r: Reply | undefined) => void>();
+  private nextId = 1;
+  private startFailures = 0;
+  private closed = false;
+
+  constructor(
+    private readonly url: URL,
+    private readonly limits: ResourceLimits,
+  ) {}
+
+  get available(): boolean {
+    return !this.closed && this.startFailures < MAX_START_FAILURES;
+  }
+
+  /** Requests sent and not yet answered. */
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
+  request(message: object, transfer: readonly TransferListItem[] = []): Promise<Reply | undefined> {
+    if (!this.available) return Promise.resolve(undefined);
+    const worker = this.worker ?? this.start();
+    if (!worker) return Promise.resolve(undefined);
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      worker.postMessage({ ...message, id }, [...transfer]);
+    });
+  }
+
+  private start(): Worker | undefined {
+    let worker: Worker;
+    try {
+      worker = new Worker(this.url, { resourceLimits: this.limits });
+    } catch {
+      this.startFailures++;
+      return undefined;
+    }
+    worker.unref();
+    this.worker = worker;
+    worker.on('message', (r: Reply) => {
+      const done = this.pending.get(r.id);
+      this.pending.delete(r.id);
+      done?.(r);
+    });
+    worker.on('online', () => {
+      this.startFailures = 0;
+    });
+    const lost = (): void => {
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      // An 'error' before 'online' is a start failure (missing file, bad bundle).
+      for (const done of this.pending.values()) done(undefined);
+      this.pending.clear();
+    };
+    worker.on('error', () => {
+      this.startFailures++;
+      lost();
+    });
+    worker.on('exit', lost);
+    return worker;
+  }
+
+  /** Stops the worker; requests in flight resolve undefined. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const w = this.worker;
+    if (w) await w.terminate();
+  }
+}
