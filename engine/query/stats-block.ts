@@ -5,7 +5,7 @@
  * skips decoding entirely; every other consumer sees an ordinary batch.
  */
 import { CorruptionError } from '../errors.js';
-import { decodeBlock, decodeBlockTimes } from '../encoding/block.js';
+import { decodeBlock, decodeBlockTimes, decodeBlockValues } from '../encoding/block.js';
 import type { ValueColumn } from '../point.js';
 import type { BlockEntry } from '../tsm/block-index.js';
 import type { Batch, BatchStats } from './cursor.js';
@@ -47,9 +47,16 @@ export class StatsBlock implements Batch {
 
   get column(): ValueColumn {
     if (!this.values) {
-      const { offsets, column } = decodeBlock(this.payload, this.base);
-      this.check(offsets);
-      this.times ??= this.ascending ? offsets : offsets.reverse();
+      let column: ValueColumn;
+      if (this.times) {
+        // Readers look at the times first: decode only the values now.
+        column = decodeBlockValues(this.payload, this.times.length);
+      } else {
+        const block = decodeBlock(this.payload, this.base);
+        this.check(block.offsets);
+        this.times = this.ascending ? block.offsets : block.offsets.reverse();
+        column = block.column;
+      }
       this.values = this.ascending ? column : reverseColumn(column);
     }
     return this.values;
