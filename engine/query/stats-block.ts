@@ -10,7 +10,7 @@ import type { ValueColumn } from '../point.js';
 import type { BlockEntry } from '../tsm/block-index.js';
 import type { Batch, BatchStats } from './cursor.js';
 import type { RunBlock } from './run.js';
-import { reverseColumn } from './column-builder.js';
+import { reverseOwnedColumn } from './column-builder.js';
 
 export class StatsBlock implements Batch {
   private times: Float64Array | undefined;
@@ -57,7 +57,8 @@ export class StatsBlock implements Batch {
         this.times = this.ascending ? block.offsets : block.offsets.reverse();
         column = block.column;
       }
-      this.values = this.ascending ? column : reverseColumn(column);
+      // Freshly decoded, owned by this block: reversed in place, not copied.
+      this.values = this.ascending ? column : reverseOwnedColumn(column);
     }
     return this.values;
   }
