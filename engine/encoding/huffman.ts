@@ -133,13 +133,21 @@ interface DecodeTables {
 }
 
 const MULTI = 4;
+
+/** Tables of one code, with the 68 header bits (17 code lengths) that name it. */
+interface KnownCode extends DecodeTables {
+  readonly w0: number;
+  readonly w1: number;
+  readonly w2: number;
+}
+
 /**
- * Tables by code lengths (one letter per symbol). Blocks of one dataset share a handful of
- * codes, and building `multi` costs more than decoding a small block, so they are kept; the
- * bound is far above the codes any dataset has seen, and the map starts over past it.
+ * Codes seen lately, most used first (a hit moves one place forward). Blocks of one dataset
+ * share a handful of codes, and building `multi` costs more than decoding a small block, so
+ * tables are kept; finding them compares three words, far cheaper than any keyed lookup.
  */
-const tablesByLengths = new Map<string, DecodeTables>();
-const TABLES_LIMIT = 256;
+const known: KnownCode[] = [];
+const KNOWN_LIMIT = 64;
 
 function buildTables(): DecodeTables {
   canonical();
@@ -170,23 +178,28 @@ function buildTables(): DecodeTables {
   return { single, multi };
 }
 
-/** Reads and checks the code lengths at the start of `b`; the tables of that code. */
+/** The tables of the code whose lengths start `b`, checked when first seen. */
 function tablesOf(r: ByteReader, b: Uint8Array): DecodeTables {
-  let key = '';
+  const w0 = window32(b, 0);
+  const w1 = window32(b, 32);
+  const w2 = window32(b, 64) >>> 28;
+  for (let j = 0; j < known.length; j++) {
+    const t = known[j]!;
+    if (t.w0 !== w0 || t.w1 !== w1 || t.w2 !== w2) continue;
+    if (j > 0) [known[j - 1], known[j]] = [t, known[j - 1]!];
+    return t;
+  }
   let kraft = 0;
   for (let s = 0; s < SYMBOLS; s++) {
     const len = window32(b, 4 * s) >>> 28;
     if (len > MAX_LEN) throw r.corrupt(`huffman: code length ${len}`, r.pos + (s >>> 1));
     lens[s] = len;
-    key += String.fromCharCode(97 + len);
     if (len) kraft += 2 ** (MAX_LEN - len);
   }
-  let t = tablesByLengths.get(key);
-  if (t) return t;
   if (kraft === 0 || kraft > 1 << MAX_LEN) throw r.corrupt('huffman: invalid code lengths', r.pos);
-  t = buildTables();
-  if (tablesByLengths.size >= TABLES_LIMIT) tablesByLengths.clear();
-  tablesByLengths.set(key, t);
+  const t = { ...buildTables(), w0, w1, w2 };
+  if (known.length >= KNOWN_LIMIT) known.pop();
+  known.push(t);
   return t;
 }
 
