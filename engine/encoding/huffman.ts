@@ -143,11 +143,12 @@ interface KnownCode extends DecodeTables {
 
 /**
  * Codes seen lately, most used first (a hit moves one place forward). Blocks of one dataset
- * share a handful of codes, and building `multi` costs more than decoding a small block, so
- * tables are kept; finding them compares three words, far cheaper than any keyed lookup.
+ * share few codes (the TSBS cpu data: 170 over 6000 blocks, 64 of them cover 97 %), and
+ * building `multi` costs more than decoding a small block, so tables are kept (6 KiB each);
+ * finding them compares three words, far cheaper than any keyed lookup.
  */
 const known: KnownCode[] = [];
-const KNOWN_LIMIT = 64;
+const KNOWN_LIMIT = 256;
 
 function buildTables(): DecodeTables {
   canonical();
