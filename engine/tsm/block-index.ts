@@ -32,8 +32,12 @@ export interface BlockEntry {
   readonly stats?: BlockStats;
 }
 
-/** Bound of a BlockIndex's key-position memo; past it the memo starts over (a scan of every key must not grow it without end). */
-const KEY_MEMO_LIMIT = 1 << 16;
+/**
+ * Bound of a BlockIndex's key-position memo; past it the memo starts over (a scan of every key
+ * must not grow it without end). About 1 MiB per file index at most (key strings of ~100
+ * bytes plus the map entry), held only by files that are queried.
+ */
+const KEY_MEMO_LIMIT = 8192;
 
 export class BlockIndex {
   /**
