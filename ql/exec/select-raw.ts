@@ -49,6 +49,8 @@ interface SeriesRows {
   readonly ref: SeriesRef;
   readonly reader: RowSource;
   row: Row | null;
+  /** Per column: the series' value of a plain tag column (the same on every row), else null. */
+  readonly tagCells: readonly Cell[];
 }
 
 export function evalTypes(source: MeasurementSource, extra?: ReadonlyMap<string, boolean>): EvalTypes {
@@ -71,7 +73,14 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
   const transforms = new Map<string, Transform>();
   const condFields = fieldRefs([g.rowFilter], plan).filter((f) => fieldIndex.has(f));
   const plain = columns.map((c) => plainReference(c.expr, plan.schema, fieldIndex));
-  const open: SeriesRows[] = g.series.map((ref) => ({ ref, reader: openSeriesRows(g, ref, fields, condFields, types), row: null }));
+  const open: SeriesRows[] = g.series.map((ref) => ({
+    ref,
+    reader: openSeriesRows(g, ref, fields, condFields, types),
+    row: null,
+    tagCells: plain.map((p) => (p && 'tag' in p ? (ref.tags[p.tag] ?? null) : null)),
+  }));
+  // Field slots of plain columns (-1: not a plain field column), read per row without the interpreter.
+  const slots = plain.map((p) => (p && 'slot' in p ? p.slot : -1));
   let out: Cell[][] = [];
   let emitted = 0;
   const limit = plan.stmt.limit;
@@ -88,6 +97,7 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
       if (!best) break;
       const row = best.row!;
       const tags = best.ref.tags;
+      const tagCells = best.tagCells;
       best.row = await best.reader.next();
       if (++n % 1024 === 0) await checkpoint(ctx);
       let transformMissing = false;
@@ -121,8 +131,8 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
       cells[0] = row.time;
       let any = false;
       for (let i = 0; i < columns.length; i++) {
-        const p = plain[i];
-        const v = p ? p(row.values, tags) : evaluate(columns[i]!.expr, scoped(), types);
+        const slot = slots[i]!;
+        const v = slot >= 0 ? (row.values[slot] ?? null) : plain[i] ? tagCells[i]! : evaluate(columns[i]!.expr, scoped(), types);
         cells[i + 1] = v;
         if (v !== null && readsField[i]) any = true;
       }

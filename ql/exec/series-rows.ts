@@ -41,21 +41,18 @@ function readsOnlyRow(e: Expr): boolean {
   }
 }
 
+/** A plain column read straight from the row: a field's slot in the row's values, or a tag. */
+export type PlainColumn = { readonly slot: number } | { readonly tag: string };
+
 /**
  * A projected column that is a plain field or tag reference, read straight from the row: the
- * same value `evaluate` gives through a RowScope, without the interpreter. Undefined otherwise.
+ * same value `evaluate` gives through a RowScope, without the interpreter (slot -1: a field
+ * this measurement lacks, always null). Undefined otherwise.
  */
-export function plainReference(
-  e: Expr,
-  schema: SelectPlan['schema'],
-  fieldIndex: ReadonlyMap<string, number>,
-): ((values: readonly Scalar[], tags: Readonly<Record<string, string>>) => Scalar) | undefined {
+export function plainReference(e: Expr, schema: SelectPlan['schema'], fieldIndex: ReadonlyMap<string, number>): PlainColumn | undefined {
   if (e.kind !== 'VarRef' || (e.name.toLowerCase() === 'time' && e.type === null)) return undefined;
-  const name = e.name;
-  if (isTag(name, e.type, schema)) return (_, tags) => tags[name] ?? null;
-  const i = fieldIndex.get(name);
-  if (i === undefined) return () => null;
-  return (values) => values[i] ?? null;
+  if (isTag(e.name, e.type, schema)) return { tag: e.name };
+  return { slot: fieldIndex.get(e.name) ?? -1 };
 }
 
 /** Where the WHERE's references of one series come from: a tag's value, or a condition field's slot. */
