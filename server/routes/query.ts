@@ -144,14 +144,18 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
             throw err;
           }
         }
-        clock.finish(results, ctx.statements);
-        if (results.some((r) => r.error !== undefined)) meter.statementFailed();
-        results = results.map((r) => {
+        const answered = results.map((r) => {
           const w = warnings.get(r.statementId);
           return w && !r.error ? { ...r, messages: [...(r.messages ?? []), { level: 'warning', text: w }] } : r;
         });
+        try {
+          respond(reply, answered, { csv, epoch, pretty, chunked: false, chunkSize });
+        } finally {
+          // [ops] Bookkeeping after the answer is on its way (same tick: the next request sees it).
+          clock.finish(results, ctx.statements);
+          if (results.some((r) => r.error !== undefined)) meter.statementFailed();
+        }
         meter.done(200);
-        respond(reply, results, { csv, epoch, pretty, chunked: false, chunkSize });
       } catch (err) {
         fail(err, pretty);
       } finally {
