@@ -194,7 +194,7 @@ async function runRegistered(
   const controller = new AbortController();
   let id: number;
   try {
-    id = ctx.queries.attach(printQuery(req.statements, { redactPasswords: true }), req.db, controller);
+    id = ctx.queries.attach(() => printQuery(req.statements, { redactPasswords: true }), req.db, controller);
   } catch (err) {
     if (err instanceof TooManyQueriesError) throw new Interrupted([{ statementId: 0, error: err.message }]);
     throw err;
