@@ -133,7 +133,7 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
           return;
         }
         let results: StatementResult[];
-        const clock = new StatementClock(ctx.statements.enabled ? statements.map((s) => printStatement(s)) : []); // [ops] per-statement summaries
+        const clock = new StatementClock(ctx.statements.enabled ? statements.map((s) => () => printStatement(s)) : []); // [ops] per-statement summaries, printed when recorded
         try {
           results = await runRegistered(ctx, run, reply, (r) => clock.result(r));
         } catch (err) {
