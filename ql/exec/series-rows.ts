@@ -10,6 +10,7 @@ import { isTag } from '../plan/projection.js';
 import { evaluate, type EvalTypes, type RowScope } from './eval.js';
 import { compileCondition, type Resolve } from './compile-condition.js';
 import { FilteredRowReader } from './filtered-row-reader.js';
+import { rangeCheck } from './condition-range.js';
 import { RowReader, type Row } from './row-reader.js';
 import type { SelectPlan } from './select-plan.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
@@ -107,6 +108,9 @@ export function openSeriesRows(
     return new RowReader(fields.map(cursor), plan.ascending);
   }
   const others = fields.filter((f) => !condFields.includes(f));
+  const condField = condFields.length === 1 ? condFields[0] : undefined;
+  // Only an unhinted reference: a type hint may change what the row condition sees.
+  const isCondField = (e: Expr) => e.kind === 'VarRef' && e.type === null && e.name === condField && 'slot' in resolve(e.name, null);
   return new FilteredRowReader(
     condFields.map(cursor),
     condFields.map((f) => fields.indexOf(f)),
@@ -119,5 +123,6 @@ export function openSeriesRows(
         current = values;
         return evaluate(rowFilter, scope, types) === true;
       }),
+    condField === undefined ? undefined : rangeCheck(rowFilter, isCondField, types),
   );
 }
