@@ -166,7 +166,7 @@ describe('running queries: SHOW QUERIES, KILL QUERY, max_concurrent_queries', { 
     let seen = '';
     const registry = srv.deps.queries!;
     const original = registry.attach.bind(registry);
-    registry.attach = (text, db, c) => ((seen = text), original(text, db, c));
+    registry.attach = (text, db, c) => ((seen = typeof text === 'string' ? text : text()), original(text, db, c));
     try {
       await call(srv, { method: 'POST', path: q("CREATE USER u WITH PASSWORD 'hunter2'") });
     } finally {

@@ -4,13 +4,15 @@
  *
  *   node build/perf/query-bench.js --strata http://127.0.0.1:P1 --influx http://127.0.0.1:P2
  *        [--hours 12] [--runs 20] [--warmup 3] [--no-load] [--only name,name]
- *        [--strata-pid N --influx-pid N]
+ *        [--strata-pid N --influx-pid N] [--client fetch|socket]
  *
  * Both servers must already run (loopback). Unless --no-load, database `benchmark` is dropped,
  * created and loaded on both (5000-line bodies, ns precision). Each query then runs `warmup`
  * times on each server, then `runs` times alternating the two servers, so both see the same
  * neighbours on a shared machine. Reported: median and p90 wall time of one GET /query from
- * send to the last body byte, and Strata/InfluxDB of the medians. With the servers' PIDs, also
+ * send to the last body byte, and Strata/InfluxDB of the medians. `--client fetch` (default)
+ * sends it with Node's fetch; `--client socket` with socket-get.ts over one kept-alive
+ * connection per server, which leaves out fetch's 1.5-2 ms of client-side work per request. With the servers' PIDs, also
  * their mean CPU time per query (utime + stime from /proc, 10 ms ticks summed over the runs):
  * on an overloaded machine wall time mostly measures the run queue, CPU time the work done.
  * Results go in perf/QUERY.md.
@@ -21,6 +23,7 @@
 import { readFileSync } from 'node:fs';
 import { argv, hrtime } from 'node:process';
 import { cpuOnly, TSBS_START } from './datasets.js';
+import { SocketGet } from './socket-get.js';
 
 const DB = 'benchmark';
 const FIELDS = ['usage_user', 'usage_system', 'usage_idle', 'usage_nice', 'usage_iowait', 'usage_irq', 'usage_softirq', 'usage_steal', 'usage_guest', 'usage_guest_nice'];
@@ -35,10 +38,11 @@ interface Options {
   only?: Set<string>;
   strataPid?: number;
   influxPid?: number;
+  client: 'fetch' | 'socket';
 }
 
 function parseArgs(args: string[]): Options {
-  const o: Options = { strata: '', influx: '', hours: 12, runs: 20, warmup: 3, load: true };
+  const o: Options = { strata: '', influx: '', hours: 12, runs: 20, warmup: 3, load: true, client: 'fetch' };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const next = (): string => args[++i] ?? '';
@@ -51,6 +55,7 @@ function parseArgs(args: string[]): Options {
     else if (a === '--only') o.only = new Set(next().split(','));
     else if (a === '--strata-pid') o.strataPid = Number(next());
     else if (a === '--influx-pid') o.influxPid = Number(next());
+    else if (a === '--client') o.client = next() === 'socket' ? 'socket' : 'fetch';
   }
   if (!o.strata || !o.influx) {
     console.error('usage: node build/perf/query-bench.js --strata URL --influx URL [--hours 12] [--runs 20] [--warmup 3] [--no-load] [--only a,b]');
@@ -118,10 +123,27 @@ interface Timed {
   readonly bytes: number;
 }
 
-async function timeQuery(base: string, q: string): Promise<Timed> {
+/** GET /query with fetch, or over the server's kept-alive socket. */
+interface Getter {
+  get(pathAndQuery: string): Promise<{ status: number; body: string }>;
+  close(): void;
+}
+
+async function getter(base: string, client: Options['client']): Promise<Getter> {
+  if (client === 'socket') return SocketGet.open(base);
+  return {
+    get: async (path) => {
+      const res = await fetch(`${base}${path}`);
+      return { status: res.status, body: await res.text() };
+    },
+    close: () => undefined,
+  };
+}
+
+async function timeQuery(get: Getter, base: string, q: string): Promise<Timed> {
   const t0 = hrtime.bigint();
-  const res = await fetch(`${base}/query?db=${DB}&q=${encodeURIComponent(q)}`);
-  const text = await res.text();
+  const res = await get.get(`/query?db=${DB}&q=${encodeURIComponent(q)}`);
+  const text = res.body;
   const ms = Number(hrtime.bigint() - t0) / 1e6;
   if (res.status !== 200) throw new Error(`${base} answered ${res.status}: ${text.slice(0, 300)}`);
   const body = JSON.parse(text) as { results?: Array<{ error?: string; series?: Array<{ values?: unknown[] }> }> };
@@ -148,13 +170,16 @@ function stats(xs: number[]): { median: number; p90: number } {
 async function main(): Promise<void> {
   const o = parseArgs(argv.slice(2));
   if (o.load) await Promise.all([load(o.strata, o.hours), load(o.influx, o.hours)]);
+  const strata = await getter(o.strata, o.client);
+  const influx = await getter(o.influx, o.client);
+  console.log(`client: ${o.client}`);
   const rows: string[] = [];
   let pass = 0;
   const selected = queries(o.hours).filter((x) => !o.only || o.only.has(x.name));
   for (const { name, q } of selected) {
     for (let i = 0; i < o.warmup; i++) {
-      await timeQuery(o.strata, q);
-      await timeQuery(o.influx, q);
+      await timeQuery(strata, o.strata, q);
+      await timeQuery(influx, o.influx, q);
     }
     const s: number[] = [];
     const f: number[] = [];
@@ -163,10 +188,10 @@ async function main(): Promise<void> {
     let fCpu = 0;
     for (let i = 0; i < o.runs; i++) {
       let c0 = cpuMs(o.strataPid);
-      const a = await timeQuery(o.strata, q);
+      const a = await timeQuery(strata, o.strata, q);
       sCpu += cpuMs(o.strataPid) - c0;
       c0 = cpuMs(o.influxPid);
-      const b = await timeQuery(o.influx, q);
+      const b = await timeQuery(influx, o.influx, q);
       fCpu += cpuMs(o.influxPid) - c0;
       s.push(a.ms);
       f.push(b.ms);
@@ -186,6 +211,8 @@ async function main(): Promise<void> {
   for (const r of rows) console.log(r);
   console.log(`\n${pass}/${selected.length} queries at or under half of InfluxDB's median`);
   for (const { name, q } of selected) console.log(`- ${name}: \`${q}\``);
+  strata.close();
+  influx.close();
 }
 
 await main();

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { encodeBlock, decodeBlock, blockType, blockCount } from './block.js';
+import { encodeBlock, decodeBlock, decodeBlockValues, blockType, blockCount } from './block.js';
 import { FieldType } from '../point.js';
 import type { ValueColumn } from '../point.js';
 import { InvariantError, CorruptionError } from '../errors.js';
@@ -47,6 +47,22 @@ test('every block type round-trips with its timestamps', () => {
     fc.tuple(fc.constant(Float64Array.from(offs)), columnOf(offs.length)),
   );
   fc.assert(fc.property(block, ([offs, col]) => void roundTrip(offs, col)), { numRuns: 300 });
+});
+
+test('decodeBlockValues equals the column of decodeBlock and checks the count', () => {
+  const block = fc.array(fc.integer({ min: -1e12, max: 1e12 }), { minLength: 1, maxLength: 120 }).chain((offs) =>
+    fc.tuple(fc.constant(Float64Array.from(offs)), columnOf(offs.length)),
+  );
+  fc.assert(
+    fc.property(block, ([offs, col]) => {
+      const bytes = encodeBlock(BASE, offs, col, 0, offs.length);
+      const values = decodeBlockValues(bytes, offs.length);
+      assert.equal(values.type, col.type);
+      assert.deepEqual(comparable(values), comparable(decodeBlock(bytes, BASE).column));
+      assertCorrupt(() => decodeBlockValues(bytes, offs.length + 1));
+    }),
+    { numRuns: 200 },
+  );
 });
 
 test('pinned: 1000-value blocks of each type, empty and single-value blocks', () => {

@@ -76,19 +76,39 @@ export function decodeBlock(bytes: Uint8Array, base: bigint, buffers?: DecodeBuf
   r.need(tlen);
   const valuesAt = r.pos + tlen;
   const offsets = readTimestamps(new ByteReader(bytes, r.pos, valuesAt), base, buffers?.offsets);
-  const n = offsets.length;
   r.pos = valuesAt;
+  return { offsets, column: readColumn(r, type, offsets.length, buffers) };
+}
+
+/**
+ * Only the values of a block whose timestamps the caller already decoded (`count` of them):
+ * the timestamp section is skipped, not decoded a second time.
+ */
+export function decodeBlockValues(bytes: Uint8Array, count: number, buffers?: DecodeBuffers): ValueColumn {
+  const r = new ByteReader(bytes);
+  const type = r.byte();
+  const tlen = r.uvarint();
+  r.need(tlen);
+  const counted = new ByteReader(bytes, r.pos, r.pos + tlen);
+  counted.byte();
+  const n = counted.uvarint();
+  if (n !== count) throw r.corrupt(`block holds ${n} values, the caller expected ${count}`, 0);
+  r.pos += tlen;
+  return readColumn(r, type, n, buffers);
+}
+
+function readColumn(r: ByteReader, type: number, n: number, buffers: DecodeBuffers | undefined): ValueColumn {
   switch (type) {
     case FieldType.Float:
-      return { offsets, column: { type, values: readFloatColumn(r, n, buffers?.numbers) } };
+      return { type, values: readFloatColumn(r, n, buffers?.numbers) };
     case FieldType.Integer:
-      return { offsets, column: { type, values: readIntegers(r, n, buffers?.numbers) } };
+      return { type, values: readIntegers(r, n, buffers?.numbers) };
     case FieldType.Unsigned:
-      return { offsets, column: { type, values: readUnsigned(r, n, buffers?.numbers) } };
+      return { type, values: readUnsigned(r, n, buffers?.numbers) };
     case FieldType.Boolean:
-      return { offsets, column: { type, values: readBooleans(r, n, buffers?.booleans) } };
+      return { type, values: readBooleans(r, n, buffers?.booleans) };
     case FieldType.String:
-      return { offsets, column: { type, values: readStrings(r, n) } };
+      return { type, values: readStrings(r, n) };
     default:
       throw r.corrupt(`unknown block type ${type}`, 0);
   }

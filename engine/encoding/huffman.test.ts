@@ -48,6 +48,23 @@ test('pinned: one symbol, all escapes, skewed counts that need length limiting, 
   assert.ok(roundTrip(walk).length < 1000 * 0.3);
 });
 
+test('decode tables are kept per code: streams of the same and of other codes, interleaved, decode alike; nothing is written past count', () => {
+  const streams = [
+    [0, 1, 2, 1, 0, 3, 2, 1, 0, 0, 1],
+    [5, 5, 6, 4, 5, 5, 5, 6],
+    [0, 1, 2, 1, 0, 3, 2, 1, 0, 0, 1].reverse(),
+    [16, 0, 0, 0, 1, 0, 0, 0, 2 ** 20],
+  ];
+  for (let round = 0; round < 2; round++) {
+    for (const xs of streams) {
+      const { bytes } = encode(xs);
+      const out = new Float64Array(xs.length + 8).fill(-1);
+      readHuffman(new ByteReader(bytes), out, 2, xs.length);
+      assert.deepEqual(Array.from(out), [-1, -1, ...xs, ...new Array<number>(6).fill(-1)]);
+    }
+  }
+});
+
 test('values of 2^24 and above are refused', () => {
   assert.equal(huffmanCost(Float64Array.of(1, 2 ** 24), 0, 2), Infinity);
 });

@@ -83,6 +83,12 @@ export function sliceColumn(col: ValueColumn, from: number, to: number): ValueCo
   }
 }
 
+/** Reverses a column the caller owns (freshly decoded) in place, without a copy; returns it. */
+export function reverseOwnedColumn(col: ValueColumn): ValueColumn {
+  (col.values as { reverse(): unknown }).reverse();
+  return col;
+}
+
 /** Reverse a column (descending cursors). Returns a new column. */
 export function reverseColumn(col: ValueColumn): ValueColumn {
   switch (col.type) {

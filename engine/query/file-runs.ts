@@ -9,8 +9,7 @@ import type { FieldType } from '../point.js';
 import type { Shard } from '../shard/shard.js';
 import type { CursorRequest } from './cursor.js';
 import type { RunBlock, SortedRun } from './run.js';
-import { TsmRun } from './tsm-run.js';
-import type { BlockEntry } from '../tsm/block-index.js';
+import { TsmRun, type KeyBlocks } from './tsm-run.js';
 import type { TsmReader } from '../tsm/reader.js';
 import type { TombstoneFilter } from '../tombstone/filter.js';
 import { fileGeneration } from '../tombstone/tombstones.js';
@@ -64,10 +63,10 @@ export function tsmRuns(
     const last = Math.min(maxOff, range[1]);
     if (first > last) return; // the file holds nothing in the range
     const open = () => {
-      const entries = blocksOf(reader, key, type, shard.baseNs + BigInt(minOff), shard.baseNs + BigInt(maxOff));
-      if (entries.length === 0) return null;
+      const blocks = blocksOf(reader, key, type, shard.baseNs + BigInt(minOff), shard.baseNs + BigInt(maxOff));
+      if (!blocks) return null;
       const hidden = filter.isClean(shard) ? [] : hiddenOffsets(filter, shard, req, reader.path);
-      return new TsmRun(reader, key, entries, shard.baseNs, minOff, maxOff, req.ascending, i, hidden);
+      return new TsmRun(reader, key, blocks, shard.baseNs, minOff, maxOff, req.ascending, i, hidden);
     };
     runs.push(new DeferredRun(open, req.ascending ? first : last, i));
   });
@@ -82,15 +81,13 @@ export function tsmRuns(
   };
 }
 
-/** Blocks of `key` overlapping [minNs, maxNs] when the file holds it with `type`: one index search. */
-function blocksOf(reader: TsmReader, key: string, type: FieldType, minNs: bigint, maxNs: bigint): BlockEntry[] {
+/** Positions of the blocks of `key` overlapping [minNs, maxNs] when the file holds it with `type` (one index search), else undefined. */
+function blocksOf(reader: TsmReader, key: string, type: FieldType, minNs: bigint, maxNs: bigint): KeyBlocks | undefined {
   const index = reader.index;
   const k = index.findKey(key);
-  if (k < 0 || index.typeAt(k) !== type) return [];
+  if (k < 0 || index.typeAt(k) !== type) return undefined;
   const { start, end } = index.entryRangeAt(k, minNs, maxNs);
-  const out: BlockEntry[] = [];
-  for (let j = start; j < end; j++) out.push(index.entryAt(k, j));
-  return out;
+  return start < end ? { key: k, start, end } : undefined;
 }
 
 /** A file's time range as offsets from its shard's base, worked out once per file (not per cursor). */

@@ -5,7 +5,7 @@
  */
 import type { ValueColumn } from '../point.js';
 import type { CacheEntry } from '../cache/entry.js';
-import { reverseColumn, sliceColumn } from './column-builder.js';
+import { reverseColumn, reverseOwnedColumn, sliceColumn } from './column-builder.js';
 import type { BatchStats } from './cursor.js';
 
 export interface RunBlock {
@@ -68,8 +68,7 @@ export function clipOwnedBlock(block: RunBlock, minOff: number, maxOff: number, 
   const column = sliceColumn(block.column, from, to);
   if (ascending) return { offsets, column };
   offsets.reverse();
-  (column.values as { reverse(): unknown }).reverse(); // views of the owned arrays (strings: a copy)
-  return { offsets, column };
+  return { offsets, column: reverseOwnedColumn(column) }; // views of the owned arrays (strings: a copy)
 }
 
 /**

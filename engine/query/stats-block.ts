@@ -5,12 +5,12 @@
  * skips decoding entirely; every other consumer sees an ordinary batch.
  */
 import { CorruptionError } from '../errors.js';
-import { decodeBlock, decodeBlockTimes } from '../encoding/block.js';
+import { decodeBlock, decodeBlockTimes, decodeBlockValues } from '../encoding/block.js';
 import type { ValueColumn } from '../point.js';
 import type { BlockEntry } from '../tsm/block-index.js';
 import type { Batch, BatchStats } from './cursor.js';
 import type { RunBlock } from './run.js';
-import { reverseColumn } from './column-builder.js';
+import { reverseOwnedColumn } from './column-builder.js';
 
 export class StatsBlock implements Batch {
   private times: Float64Array | undefined;
@@ -47,10 +47,18 @@ export class StatsBlock implements Batch {
 
   get column(): ValueColumn {
     if (!this.values) {
-      const { offsets, column } = decodeBlock(this.payload, this.base);
-      this.check(offsets);
-      this.times ??= this.ascending ? offsets : offsets.reverse();
-      this.values = this.ascending ? column : reverseColumn(column);
+      let column: ValueColumn;
+      if (this.times) {
+        // Readers look at the times first: decode only the values now.
+        column = decodeBlockValues(this.payload, this.times.length);
+      } else {
+        const block = decodeBlock(this.payload, this.base);
+        this.check(block.offsets);
+        this.times = this.ascending ? block.offsets : block.offsets.reverse();
+        column = block.column;
+      }
+      // Freshly decoded, owned by this block: reversed in place, not copied.
+      this.values = this.ascending ? column : reverseOwnedColumn(column);
     }
     return this.values;
   }

@@ -47,8 +47,17 @@ interface Chunk {
   readonly run: Promise<BlockRun>;
 }
 
+/** Entry positions [start, end) of the key at position `key` of a file's index (file-runs finds them). */
+export interface KeyBlocks {
+  readonly key: number;
+  readonly start: number;
+  readonly end: number;
+}
+
 export class TsmRun implements SortedRun {
-  private readonly entries: BlockEntry[];
+  /** Entries in run order, made from the index only when the run reaches them (most runs of a LIMIT query stop at the first). */
+  private readonly entries: (BlockEntry | undefined)[] = [];
+  private readonly count: number;
   private i = 0;
   private current: Chunk | undefined;
   private ahead: Chunk | undefined;
@@ -57,8 +66,8 @@ export class TsmRun implements SortedRun {
   constructor(
     private readonly reader: TsmReader,
     private readonly key: string,
-    /** The key's blocks overlapping the range, in time order (file-runs looks them up). */
-    entries: BlockEntry[],
+    /** The key's blocks overlapping the range. */
+    private readonly blocks: KeyBlocks,
     private readonly baseNs: bigint,
     private readonly minOff: number,
     private readonly maxOff: number,
@@ -67,16 +76,26 @@ export class TsmRun implements SortedRun {
     /** Hidden [min, max] offset ranges (tombstones), relative to baseNs. */
     private readonly hidden: readonly (readonly [number, number])[] = [],
   ) {
-    this.entries = ascending ? entries : entries.reverse();
-    this.startBound = startBoundOf(this.entries[0], baseNs, minOff, maxOff, ascending);
+    this.count = Math.max(0, blocks.end - blocks.start);
+    this.startBound = this.count > 0 ? startBoundOf(this.entry(0), baseNs, minOff, maxOff, ascending) : undefined;
   }
 
   /** From the block index: the first block's min (ascending) or max (descending) time. */
   readonly startBound: number | undefined;
 
+  /** The i-th block in run order (time order, reversed when descending). */
+  private entry(i: number): BlockEntry {
+    let e = this.entries[i];
+    if (e === undefined) {
+      const { key, start, end } = this.blocks;
+      e = this.entries[i] = this.reader.index.entryAt(key, this.ascending ? start + i : end - 1 - i);
+    }
+    return e;
+  }
+
   async next(): Promise<RunBlock | null> {
-    while (this.i < this.entries.length) {
-      const entry = this.entries[this.i++]!;
+    while (this.i < this.count) {
+      const entry = this.entry(this.i++);
       const bytes = await this.payload(this.i - 1);
       if (this.isWhole(entry)) return new StatsBlock(this.baseNs, bytes, this.ascending, StatsBlock.statsOf(entry, this.baseNs, this.ascending), this.reader.path);
       const clipped = clipOwnedBlock(decodeBlock(bytes, this.baseNs), this.minOff, this.maxOff, this.ascending);
@@ -87,12 +106,14 @@ export class TsmRun implements SortedRun {
   }
 
   close(): void {
-    this.i = this.entries.length;
+    this.i = this.count;
     this.current = undefined;
     this.ahead = undefined;
   }
 
   private async payload(j: number): Promise<Uint8Array> {
+    const hit = this.reader.cachedBlock(this.entry(j));
+    if (hit) return hit;
     let c = this.current;
     if (!c || j >= c.from + c.len) {
       c = this.ahead?.from === j ? this.ahead : this.read(j);
@@ -102,22 +123,23 @@ export class TsmRun implements SortedRun {
     const run = await c.run;
     const next = c.from + c.len;
     // Not after the first chunk: a first()/last() stops there, and most keys fit in it.
-    if (!this.ahead && c.from > 0 && next < this.entries.length) this.ahead = this.read(next);
+    if (!this.ahead && c.from > 0 && next < this.count) this.ahead = this.read(next);
     return run.payload(j - c.from);
   }
 
   /** Starts reading the chunk of blocks from entry `from`. */
   private read(from: number): Chunk {
-    let len = 0;
+    const chunk: BlockEntry[] = [];
     let bytes = 0;
-    while (from + len < this.entries.length) {
-      const size = this.entries[from + len]!.size;
-      if (len > 0 && bytes + size > this.limit) break;
-      bytes += size;
-      len++;
+    while (from + chunk.length < this.count) {
+      const e = this.entry(from + chunk.length);
+      if (chunk.length > 0 && bytes + e.size > this.limit) break;
+      bytes += e.size;
+      chunk.push(e);
     }
+    const len = chunk.length;
     this.limit = READ_AHEAD_BYTES;
-    const run = this.reader.readBlocks(this.key, this.entries.slice(from, from + len));
+    const run = this.reader.readBlocks(this.key, chunk);
     run.catch(() => undefined); // a read ahead of a closed run may fail unobserved
     return { from, len, run };
   }

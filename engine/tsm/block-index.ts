@@ -32,7 +32,21 @@ export interface BlockEntry {
   readonly stats?: BlockStats;
 }
 
+/**
+ * Bound of a BlockIndex's key-position memo; past it the memo starts over (a scan of every key
+ * must not grow it without end). About 1 MiB per file index at most (key strings of ~100
+ * bytes plus the map entry), held only by files that are queried.
+ */
+const KEY_MEMO_LIMIT = 8192;
+
 export class BlockIndex {
+  /**
+   * Positions (or -1) of keys looked up by string: queries look up the same series-field keys
+   * over and over (one per cursor per file), and a memo hit skips encoding the key to UTF-8
+   * and the binary search of Buffer.compare calls.
+   */
+  private readonly keyMemo = new Map<string, number>();
+
   private constructor(private readonly t: IndexTables) {}
 
   /** Validates and decodes `bytes` (the whole index section) of a file of `version`. Throws CorruptionError. */
@@ -64,7 +78,18 @@ export class BlockIndex {
 
   /** Position of `key` in byte order, or -1. */
   findKey(key: string | Uint8Array): number {
-    const target = typeof key === 'string' ? Buffer.from(key, 'utf8') : key;
+    if (typeof key !== 'string') return this.searchKey(key);
+    let i = this.keyMemo.get(key);
+    if (i === undefined) {
+      i = this.searchKey(Buffer.from(key, 'utf8'));
+      if (this.keyMemo.size >= KEY_MEMO_LIMIT) this.keyMemo.clear();
+      this.keyMemo.set(key, i);
+    }
+    return i;
+  }
+
+  /** Binary search for the key's UTF-8 bytes. */
+  private searchKey(target: Uint8Array): number {
     const { keyBytes, keyStarts } = this.t;
     let lo = 0;
     let hi = this.keyCount - 1;
@@ -109,9 +134,9 @@ export class BlockIndex {
     }
     const t = this.t;
     const b = t.firstEntry[i]! + j;
-    const entry = { minTime: t.minTimes[b]!, maxTime: t.maxTimes[b]!, offset: t.offsets[b]!, size: t.sizes[b]!, count: t.counts[b]! };
     const stats = t.stats?.get(b);
-    return stats ? { ...entry, stats } : entry;
+    if (stats) return { minTime: t.minTimes[b]!, maxTime: t.maxTimes[b]!, offset: t.offsets[b]!, size: t.sizes[b]!, count: t.counts[b]!, stats };
+    return { minTime: t.minTimes[b]!, maxTime: t.maxTimes[b]!, offset: t.offsets[b]!, size: t.sizes[b]!, count: t.counts[b]! };
   }
 
   entriesAt(i: number): BlockEntry[] {

@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { Buffer } from 'node:buffer';
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { CorruptionError } from '../errors.js';
@@ -83,6 +84,8 @@ test('writer → reader round trip: keys, entries, payloads, time-range lookups 
           for (const k of spec) {
             assert.ok(r.hasKey(k.key));
             assert.equal(r.type(k.key), k.type);
+            // By string (memoised after the first search) and by bytes (always searched) agree.
+            assert.equal(r.index.findKey(k.key), r.index.findKey(Buffer.from(k.key, 'utf8')));
             const entries = r.entries(k.key);
             assert.deepEqual(
               entries.map((e) => [e.minTime, e.maxTime, e.count, e.size]),
@@ -134,6 +137,11 @@ test('a file with 100k keys opens and answers key and time lookups', async () =>
     assert.equal(r.hasKey('cpu,host=h'), false);
     assert.equal(r.hasKey('zzz'), false);
     assert.equal(r.index.findKey(keyOf(54_321)), 54_321);
+    // More keys than the key memo holds, twice: positions stay right when the memo starts over.
+    for (let pass = 0; pass < 2; pass++) {
+      for (let i = 0; i < N; i++) if (r.index.findKey(keyOf(i)) !== i) assert.fail(`pass ${pass}: key ${i}`);
+      assert.equal(r.index.findKey(keyOf(N)), -1);
+    }
   } finally {
     await r.close();
   }

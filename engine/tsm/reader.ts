@@ -135,6 +135,15 @@ export class TsmReader {
   }
 
   /**
+   * The verified payload of a block when the block cache holds it, else undefined (no I/O).
+   * A run checks this before reading a span, so a block kept from an earlier query is not
+   * read again with neighbours that were read but never used (and so never cached).
+   */
+  cachedBlock(entry: BlockEntry): Uint8Array | undefined {
+    return this.lookup(entry);
+  }
+
+  /**
    * Payloads of several blocks (usually consecutive blocks of one key, in either order) with one
    * read of the byte span they cover, minus blocks already in the block cache. Each payload is
    * verified when taken from the result, so a damaged block fails only when it is reached.

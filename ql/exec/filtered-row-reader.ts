@@ -12,6 +12,7 @@
 import type { Batch, Cursor } from '../../engine/index.js';
 import { cellAt, RowReader, type Row } from './row-reader.js';
 import type { Scalar } from './value.js';
+import type { RangeCheck } from './condition-range.js';
 
 interface Head {
   readonly cursor: Cursor;
@@ -46,6 +47,8 @@ export class FilteredRowReader {
     private readonly ascending: boolean,
     /** The WHERE on the condition fields' values (in condCursors order) of one row. */
     private readonly passes: (values: readonly Scalar[]) => boolean,
+    /** With a single condition field: whether the WHERE may hold in a batch of that min and max (condition-range.ts). */
+    private readonly mayHold?: RangeCheck,
   ) {
     this.cond = condCursors.length === 1 ? head(condCursors[0]!) : new RowReader(condCursors, ascending);
     this.others = otherCursors.map((open) => ({ open, cursor: undefined, batch: null, i: 0, done: false }));
@@ -63,9 +66,12 @@ export class FilteredRowReader {
       const b = cond.batch;
       if (!b || cond.i >= b.offsets.length) {
         if (cond.done) return null;
-        cond.batch = await cond.cursor.next();
+        const next = await cond.cursor.next();
         cond.i = 0;
-        if (!cond.batch) cond.done = true;
+        if (!next) cond.done = true;
+        // A whole stored block whose stats rule the WHERE out is skipped undecoded.
+        const st = next?.stats;
+        cond.batch = st && st.min !== undefined && st.max !== undefined && this.mayHold && !this.mayHold(st.min, st.max) ? null : next;
         continue;
       }
       const n = b.offsets.length;

@@ -52,6 +52,8 @@ interface SeriesRows {
   readonly ref: SeriesRef;
   readonly reader: RowSource;
   row: Row | null;
+  /** Per column: the series' value of a plain tag column (the same on every row), else null. */
+  readonly tagCells: readonly Cell[];
 }
 
 export function evalTypes(source: MeasurementSource, extra?: ReadonlyMap<string, boolean>): EvalTypes {
@@ -74,7 +76,14 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
   const transforms = new Map<string, Transform>();
   const condFields = fieldRefs([g.rowFilter], plan).filter((f) => fieldIndex.has(f));
   const plain = columns.map((c) => plainReference(c.expr, plan.schema, fieldIndex));
-  const open: SeriesRows[] = g.series.map((ref) => ({ ref, reader: openSeriesRows(g, ref, fields, condFields, types), row: null }));
+  const open: SeriesRows[] = g.series.map((ref) => ({
+    ref,
+    reader: openSeriesRows(g, ref, fields, condFields, types),
+    row: null,
+    tagCells: plain.map((p) => (p && 'tag' in p ? (ref.tags[p.tag] ?? null) : null)),
+  }));
+  // Field slots of plain columns (-1: not a plain field column), read per row without the interpreter.
+  const slots = plain.map((p) => (p && 'slot' in p ? p.slot : -1));
   let out: Cell[][] = [];
   let emitted = 0;
   // 1.6.7 answers a raw OFFSET without LIMIT with the one row at that offset.
@@ -110,6 +119,7 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
       if (!best) break;
       const row = best.row!;
       const tags = best.ref.tags;
+      const tagCells = best.tagCells;
       await advance(best);
       if (best.row) heap.push(best);
       if (++n % 1024 === 0) await checkpoint(ctx);
@@ -142,8 +152,8 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
       const cells = new Array<Cell>(columns.length + 1);
       cells[0] = row.time;
       for (let i = 0; i < columns.length; i++) {
-        const p = plain[i];
-        cells[i + 1] = p ? p(row.values, tags) : evaluate(columns[i]!.expr, scoped(), types);
+        const slot = slots[i]!;
+        cells[i + 1] = slot >= 0 ? (row.values[slot] ?? null) : plain[i] ? tagCells[i]! : evaluate(columns[i]!.expr, scoped(), types);
       }
       if (transformMissing || !selected.some((i) => row.values[i] !== null && row.values[i] !== undefined)) continue;
       if (skip > 0) {

@@ -10,6 +10,7 @@ import { isTag } from '../plan/projection.js';
 import { evaluate, type EvalTypes, type RowScope } from './eval.js';
 import { compileCondition, type Resolve } from './compile-condition.js';
 import { FilteredRowReader } from './filtered-row-reader.js';
+import { rangeCheck } from './condition-range.js';
 import { RowReader, type Row } from './row-reader.js';
 import type { SelectPlan } from './select-plan.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
@@ -41,21 +42,18 @@ function readsOnlyRow(e: Expr): boolean {
   }
 }
 
+/** A plain column read straight from the row: a field's slot in the row's values, or a tag. */
+export type PlainColumn = { readonly slot: number } | { readonly tag: string };
+
 /**
  * A projected column that is a plain field or tag reference, read straight from the row: the
- * same value `evaluate` gives through a RowScope, without the interpreter. Undefined otherwise.
+ * same value `evaluate` gives through a RowScope, without the interpreter (slot -1: a field
+ * this measurement lacks, always null). Undefined otherwise.
  */
-export function plainReference(
-  e: Expr,
-  schema: SelectPlan['schema'],
-  fieldIndex: ReadonlyMap<string, number>,
-): ((values: readonly Scalar[], tags: Readonly<Record<string, string>>) => Scalar) | undefined {
+export function plainReference(e: Expr, schema: SelectPlan['schema'], fieldIndex: ReadonlyMap<string, number>): PlainColumn | undefined {
   if (e.kind !== 'VarRef' || (e.name.toLowerCase() === 'time' && e.type === null)) return undefined;
-  const name = e.name;
-  if (isTag(name, e.type, schema)) return (_, tags) => tags[name] ?? null;
-  const i = fieldIndex.get(name);
-  if (i === undefined) return () => null;
-  return (values) => values[i] ?? null;
+  if (isTag(e.name, e.type, schema)) return { tag: e.name };
+  return { slot: fieldIndex.get(e.name) ?? -1 };
 }
 
 /** Where the WHERE's references of one series come from: a tag's value, or a condition field's slot. */
@@ -110,6 +108,9 @@ export function openSeriesRows(
     return new RowReader(fields.map(cursor), plan.ascending);
   }
   const others = fields.filter((f) => !condFields.includes(f));
+  const condField = condFields.length === 1 ? condFields[0] : undefined;
+  // Only an unhinted reference: a type hint may change what the row condition sees.
+  const isCondField = (e: Expr) => e.kind === 'VarRef' && e.type === null && e.name === condField && 'slot' in resolve(e.name, null);
   return new FilteredRowReader(
     condFields.map(cursor),
     condFields.map((f) => fields.indexOf(f)),
@@ -122,5 +123,6 @@ export function openSeriesRows(
         current = values;
         return evaluate(rowFilter, scope, types) === true;
       }),
+    condField === undefined ? undefined : rangeCheck(rowFilter, isCondField, types),
   );
 }

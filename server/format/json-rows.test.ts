@@ -73,3 +73,20 @@ test('compact rows written in one pass equal the pretty tree without its whitesp
     { numRuns: 300 },
   );
 });
+
+test('rows of a series (repeated tag strings above each other, small and other numbers) equal the pretty tree', () => {
+  const tags = ['x86', 'eu "west"', 'host_42', '', 'ünï'];
+  const numbers = [0, 1, 1023, 1024, -1, -0, 0.5, 1e21, NaN, 7];
+  const values: Cell[][] = [];
+  for (let r = 0; r < 40; r++) {
+    // The same string objects on every row, except that the host column switches now and then.
+    const row: Cell[] = [1451606400000000000n + BigInt(r) * 10_000_000_000n, ...tags];
+    if (r % 7 === 3) row[3] = `host_${r}`;
+    row.push(numbers[r % numbers.length]!, r % 5 === 0 ? null : numbers[(r * 3) % numbers.length]!, r % 2 === 0);
+    values.push(row);
+  }
+  const results = [{ statementId: 0, series: [{ name: 'cpu', columns: ['time', 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'], values }] }];
+  const compact = resultsToJson(results, { epoch: undefined, pretty: false });
+  assert.equal(compact, withoutWhitespace(resultsToJson(results, { epoch: undefined, pretty: true })) + '\n');
+  assert.deepEqual(JSON.parse(compact).results[0].series[0].values[3].slice(1, 4), ['x86', 'eu "west"', 'host_3']);
+});

@@ -21,30 +21,44 @@ export function cellJson(c: Cell): string {
   }
 }
 
+/** Text of the small non-negative integers (counts, percentages, most metric values). */
+const SMALL_INTS = Array.from({ length: 1024 }, (_, i) => String(i));
+
 /**
  * `[[...],[...]]` of `rows`; when the first column is time, a bigint cell 0 goes through
- * `time` (RFC 3339 text is quoted, epoch integers are not).
+ * `time` (RFC 3339 text is quoted, epoch integers are not). Built by concatenation (no
+ * per-row arrays to join), and a string cell that is the same string as the cell above it
+ * (a tag value, on every row of a series) reuses that cell's text.
  */
 export function rowsJson(rows: readonly (readonly Cell[])[], timeFirst: boolean, time: (ns: bigint) => string | bigint): string {
-  // Tag values repeat on every row of a series: quote each distinct string once.
   const quoted = new Map<string, string>();
-  const parts = new Array<string>(rows.length);
-  const cells: string[] = [];
+  const above: Cell[] = [];
+  const aboveText: string[] = [];
+  let out = '[';
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r]!;
-    cells.length = row.length;
+    let line = r === 0 ? '[' : ',[';
     for (let i = 0; i < row.length; i++) {
       const c = row[i]!;
-      if (typeof c === 'string') {
-        let q = quoted.get(c);
-        if (q === undefined) quoted.set(c, (q = JSON.stringify(c)));
-        cells[i] = q;
+      let text: string;
+      if (typeof c === 'number') {
+        text = c >= 0 && c < 1024 && (c | 0) === c ? SMALL_INTS[c]! : cellJson(c);
+      } else if (typeof c === 'string') {
+        if (above[i] === c) text = aboveText[i]!;
+        else {
+          let q = quoted.get(c);
+          if (q === undefined) quoted.set(c, (q = JSON.stringify(c)));
+          text = q;
+          above[i] = c;
+          aboveText[i] = q;
+        }
       } else if (i === 0 && timeFirst && typeof c === 'bigint') {
         const t = time(c);
-        cells[i] = typeof t === 'string' ? '"' + t + '"' : t.toString();
-      } else cells[i] = cellJson(c);
+        text = typeof t === 'string' ? '"' + t + '"' : t.toString();
+      } else text = cellJson(c);
+      line += i === 0 ? text : ',' + text;
     }
-    parts[r] = '[' + cells.join(',') + ']';
+    out += line + ']';
   }
-  return '[' + parts.join(',') + ']';
+  return out + ']';
 }

@@ -133,7 +133,7 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
           return;
         }
         let results: StatementResult[];
-        const clock = new StatementClock(ctx.statements.enabled ? statements.map((s) => printStatement(s)) : []); // [ops] per-statement summaries
+        const clock = new StatementClock(ctx.statements.enabled ? statements.map((s) => () => printStatement(s)) : []); // [ops] per-statement summaries, printed when recorded
         try {
           results = await runRegistered(ctx, run, reply, (r) => clock.result(r));
         } catch (err) {
@@ -144,14 +144,18 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
             throw err;
           }
         }
-        clock.finish(results, ctx.statements);
-        if (results.some((r) => r.error !== undefined)) meter.statementFailed();
-        results = results.map((r) => {
+        const answered = results.map((r) => {
           const w = warnings.get(r.statementId);
           return w && !r.error ? { ...r, messages: [...(r.messages ?? []), { level: 'warning', text: w }] } : r;
         });
+        try {
+          respond(reply, answered, { csv, epoch, pretty, chunked: false, chunkSize });
+        } finally {
+          // [ops] Bookkeeping after the answer is on its way (same tick: the next request sees it).
+          clock.finish(results, ctx.statements);
+          if (results.some((r) => r.error !== undefined)) meter.statementFailed();
+        }
         meter.done(200);
-        respond(reply, results, { csv, epoch, pretty, chunked: false, chunkSize });
       } catch (err) {
         fail(err, pretty);
       } finally {
@@ -190,7 +194,7 @@ async function runRegistered(
   const controller = new AbortController();
   let id: number;
   try {
-    id = ctx.queries.attach(printQuery(req.statements, { redactPasswords: true }), req.db, controller);
+    id = ctx.queries.attach(() => printQuery(req.statements, { redactPasswords: true }), req.db, controller);
   } catch (err) {
     if (err instanceof TooManyQueriesError) throw new Interrupted([{ statementId: 0, error: err.message }]);
     throw err;

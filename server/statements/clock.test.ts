@@ -24,6 +24,17 @@ describe('StatementClock', () => {
     assert.equal(store.size, 3);
   });
 
+  it('texts given as functions are printed when recorded, and only for statements that ran', () => {
+    const store = new StatementSummaries({ enabled: true, max_entries: 10 });
+    const printed: number[] = [];
+    const clock = new StatementClock(texts.map((t, i) => () => (printed.push(i), t)));
+    clock.result({ statementId: 0 });
+    assert.deepEqual(printed, []);
+    clock.finish([{ statementId: 0, error: 'boom' }], store);
+    assert.deepEqual(printed, [0]);
+    assert.deepEqual(store.list().map((e) => e.normalized_text), ['SHOW DATABASES']);
+  });
+
   it('on abandon, the first statement without a result carries the error', () => {
     const store = new StatementSummaries({ enabled: true, max_entries: 10 });
     const clock = new StatementClock(texts);

@@ -16,8 +16,16 @@ export class StatementClock {
   readonly #seen = new Map<number, Seen>();
   #last = performance.now();
 
-  /** `texts[i]`: printed text of statement i (statementId i). */
-  constructor(private readonly texts: readonly string[]) {}
+  /**
+   * `texts[i]`: printed text of statement i (statementId i), or a function printing it, called
+   * when the statement is recorded (after the answer is sent), not before the batch runs.
+   */
+  constructor(private readonly texts: readonly (string | (() => string))[]) {}
+
+  #text(i: number): string {
+    const t = this.texts[i]!;
+    return typeof t === 'string' ? t : t();
+  }
 
   result(r: StatementResult): void {
     const now = performance.now();
@@ -34,7 +42,7 @@ export class StatementClock {
     const at = Date.now();
     for (const i of ran) {
       const seen = this.#seen.get(i);
-      store.record({ text: this.texts[i] as string, durationMs: seen?.ms ?? share, error: seen ? seen.error : byId.get(i)?.error, at });
+      store.record({ text: this.#text(i), durationMs: seen?.ms ?? share, error: seen ? seen.error : byId.get(i)?.error, at });
     }
   }
 
@@ -46,7 +54,7 @@ export class StatementClock {
   abandon(error: string, store: StatementSummaries): void {
     const at = Date.now();
     for (let i = 0; i < this.texts.length; i++) {
-      const text = this.texts[i] as string;
+      const text = this.#text(i);
       const seen = this.#seen.get(i);
       if (seen) {
         store.record({ text, durationMs: seen.ms, error: seen.error, at });

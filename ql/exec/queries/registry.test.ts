@@ -20,6 +20,18 @@ describe('QueryRegistry', () => {
     assert.equal(r.attach('x', '', new AbortController()), 3);
   });
 
+  it('a text given as a function is printed only when read, once, and survives a kill', () => {
+    const r = new QueryRegistry();
+    let calls = 0;
+    r.attach(() => (calls++, 'SELECT * FROM cpu'), 'db', new AbortController());
+    assert.equal(calls, 0);
+    assert.equal(r.list()[0]?.text, 'SELECT * FROM cpu');
+    assert.equal(r.list()[0]?.text, 'SELECT * FROM cpu');
+    assert.equal(calls, 1);
+    r.kill(1);
+    assert.deepEqual([r.list()[0]?.text, r.list()[0]?.status, calls], ['SELECT * FROM cpu', 'killed', 1]);
+  });
+
   it('kill aborts the controller with "query interrupted" and marks the query killed', () => {
     const r = new QueryRegistry();
     const c = new AbortController();

@@ -56,13 +56,27 @@ export class QueryRegistry {
     return this.#entries.size;
   }
 
-  /** Register a running batch; `controller` is aborted by kill(). Returns the query id. */
-  attach(text: string, database: string, controller: AbortController): number {
+  /**
+   * Register a running batch; `controller` is aborted by kill(). Returns the query id. `text`
+   * may be a function: it is then called only when the text is read (SHOW QUERIES), not for
+   * every query run.
+   */
+  attach(text: string | (() => string), database: string, controller: AbortController): number {
     if (this.maxConcurrent > 0 && this.#entries.size >= this.maxConcurrent) {
       throw new TooManyQueriesError(this.#entries.size, this.maxConcurrent);
     }
     const id = this.#nextId++;
-    this.#entries.set(id, { query: { id, text, database, startedMs: this.now(), status: 'running' }, controller });
+    let printed = typeof text === 'string' ? text : undefined;
+    const query: RunningQuery = {
+      id,
+      get text() {
+        return (printed ??= (text as () => string)());
+      },
+      database,
+      startedMs: this.now(),
+      status: 'running',
+    };
+    this.#entries.set(id, { query, controller });
     return id;
   }
 

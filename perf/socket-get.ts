@@ -1,0 +1,96 @@
+/**
+ * A minimal HTTP/1.1 GET client over one kept-alive TCP connection, for latency benches.
+ *
+ * Why: on a loaded 2-core machine Node's `fetch` (undici) adds 1.5-2 ms of client-side work to
+ * every request (measured against both servers), which is more than either server needs for a
+ * small query; it compresses every ratio toward 1 and hides the servers' own latency. This
+ * client writes the request line and reads the response straight off the socket (no header
+ * objects, no streams), so the time measured is the server's plus one loopback round trip.
+ * Understands `Content-Length` and `Transfer-Encoding: chunked` bodies, which is all the two
+ * servers send to GET /query; one request at a time per connection.
+ */
+import { connect, type Socket } from 'node:net';
+
+export interface SocketResponse {
+  readonly status: number;
+  readonly body: string;
+}
+
+export class SocketGet {
+  private buf: Buffer = Buffer.alloc(0);
+  private wake: (() => void) | undefined;
+  private failed: Error | undefined;
+
+  private constructor(private readonly socket: Socket, private readonly host: string) {
+    socket.setNoDelay(true);
+    socket.on('data', (d: Buffer) => {
+      this.buf = this.buf.length === 0 ? d : Buffer.concat([this.buf, d]);
+      this.wake?.();
+    });
+    const fail = (err: Error) => {
+      this.failed = err;
+      this.wake?.();
+    };
+    socket.on('error', fail);
+    socket.on('close', () => fail(new Error(`connection to ${host} closed`)));
+  }
+
+  /** Connects to `base` (http://host:port). */
+  static async open(base: string): Promise<SocketGet> {
+    const url = new URL(base);
+    const socket = connect(Number(url.port || 80), url.hostname);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('error', reject);
+    });
+    return new SocketGet(socket, url.host);
+  }
+
+  /** GET `pathAndQuery`; resolves when the whole body has arrived. */
+  async get(pathAndQuery: string): Promise<SocketResponse> {
+    this.socket.write(`GET ${pathAndQuery} HTTP/1.1\r\nHost: ${this.host}\r\n\r\n`);
+    for (;;) {
+      const done = this.take();
+      if (done) return done;
+      if (this.failed) throw this.failed;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+
+  close(): void {
+    this.socket.end();
+  }
+
+  /** One complete response off the front of the buffer, or undefined when more bytes are needed. */
+  private take(): SocketResponse | undefined {
+    const b = this.buf;
+    const headEnd = b.indexOf('\r\n\r\n');
+    if (headEnd < 0) return undefined;
+    const head = b.toString('latin1', 0, headEnd);
+    const status = Number(head.slice(9, 12));
+    const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+    let at = headEnd + 4;
+    if (length) {
+      const end = at + Number(length[1]);
+      if (b.length < end) return undefined;
+      this.buf = b.subarray(end);
+      return { status, body: b.toString('utf8', at, end) };
+    }
+    if (!/\r\ntransfer-encoding:\s*chunked/i.test(head)) throw new Error(`response without a length: ${head}`);
+    const parts: Buffer[] = [];
+    for (;;) {
+      const lineEnd = b.indexOf('\r\n', at);
+      if (lineEnd < 0) return undefined;
+      const size = parseInt(b.toString('latin1', at, lineEnd), 16);
+      const dataEnd = lineEnd + 2 + size;
+      if (b.length < dataEnd + 2) return undefined;
+      if (size === 0) {
+        // No trailers from either server: the terminating chunk is followed by one CRLF.
+        this.buf = b.subarray(dataEnd + 2);
+        return { status, body: Buffer.concat(parts).toString('utf8') };
+      }
+      parts.push(b.subarray(lineEnd + 2, dataEnd));
+      at = dataEnd + 2;
+    }
+  }
+}
