@@ -33,5 +33,4 @@ export { IntegralReducer } from './reducers/integral.js';
 export * from './transform.js';
 export * from './fill.js';
 export * from './math.js';
-export * from './signature.js';
 export * from './grouping.js';
