@@ -31,6 +31,7 @@ interface SeekingHead {
 }
 
 export class FilteredRowReader {
+  readonly appliesWhere = true;
   /** Several condition fields are joined by time; a single one is scanned in its batches. */
   private readonly cond: RowReader | Head;
   private readonly others: SeekingHead[];

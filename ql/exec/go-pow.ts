@@ -107,8 +107,3 @@ export function goPow(x: number, y: number): number {
   }
   return ldexp(a1, ae);
 }
-
-/** Go math.Pow(x, y) for a non-negative integer y (holt_winters' phi^t, the optimiser's x^2). */
-export function goPowInt(x: number, y: number): number {
-  return goPow(x, y);
-}

@@ -11,7 +11,7 @@
  * the seasonal factors of the parameter vector it is given, so the optimiser's path (and the
  * printed digits) match 1.6.7.
  */
-import { goPowInt } from './go-pow.js';
+import { goPow } from './go-pow.js';
 import { nelderMead } from './nelder-mead.js';
 
 /** Weight of the first observations in the starting level and trend. */
@@ -98,7 +98,7 @@ class Model {
       bT = beta * (lT - lTp) + (1 - beta) * phi * bTp;
       const sT = gamma * (yT / (lTp + phi * bTp)) + (1 - gamma) * stm;
       yT = (lT + phiH * bT) * stmh;
-      phiH += goPowInt(phi, t);
+      phiH += goPow(phi, t);
       if (this.seasonal) {
         params[6 + ((t + so) % m)] = sT;
         so++;

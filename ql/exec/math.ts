@@ -10,7 +10,7 @@
  * ports, so results may differ from 1.x in the last ulp (far inside the 1e-9 tolerance of the
  * conformance comparison).
  */
-import { goPow } from './go-pow.js';
+import { frexp, goPow } from './go-pow.js';
 import { QueryError } from './errors.js';
 import { intToFloat } from './value.js';
 import type { Scalar } from './value.js';
@@ -20,22 +20,6 @@ export function goRound(x: number): number {
   if (!Number.isFinite(x)) return x;
   const r = Math.trunc(x);
   return Math.abs(x - r) >= 0.5 ? r + Math.sign(x) : r;
-}
-
-/** Go math.Frexp: x = frac * 2^exp with 0.5 <= |frac| < 1. */
-function frexp(x: number): [number, number] {
-  if (x === 0 || !Number.isFinite(x)) return [x, 0];
-  let e = Math.floor(Math.log2(Math.abs(x))) + 1;
-  let f = e > 1023 ? x / 2 ** 1023 / 2 ** (e - 1023) : e < -1021 ? x * 2 ** 1021 * 2 ** (-e - 1021) : x / 2 ** e;
-  while (Math.abs(f) < 0.5) {
-    f *= 2;
-    e--;
-  }
-  while (Math.abs(f) >= 1) {
-    f /= 2;
-    e++;
-  }
-  return [f, e];
 }
 
 /** Go math.Log2 (differs from Math.log2 in the last bit for some inputs). */

@@ -5,7 +5,7 @@
  * of the vertex values drops below `epsilon`. The objective may change the vertex it is given
  * (holt_winters clamps its parameters in place); that is part of the reproduced behaviour.
  */
-import { goPowInt } from './go-pow.js';
+import { goPow } from './go-pow.js';
 
 const MAX_ITERATIONS = 1000;
 const REFLECT = 1.0;
@@ -82,7 +82,7 @@ export function nelderMead(objective: (x: number[]) => number, start: readonly n
     for (let i = 0; i <= n; i++) fsum += f[i]!;
     const favg = fsum / (n + 1);
     let s = 0;
-    for (let i = 0; i <= n; i++) s += goPowInt(f[i]! - favg, 2) / n;
+    for (let i = 0; i <= n; i++) s += goPow(f[i]! - favg, 2) / n;
     s = Math.sqrt(s);
     if (s < epsilon) break;
   }

@@ -6,6 +6,7 @@
  * queries reverse both comparisons. Recorded from 1.6.7 in fixtures/queries/27-equal-timestamps.
  */
 import type { Expr } from '../ast/nodes.js';
+import { walkExpr } from '../ast/walk.js';
 import { isTag, type SchemaInfo } from '../plan/projection.js';
 import type { SeriesRef } from './source.js';
 import type { Row } from './row-reader.js';
@@ -16,13 +17,9 @@ export interface MergeItem {
 }
 
 function varRefs(e: Expr, out: Set<string>): void {
-  if (e.kind === 'VarRef') {
-    if (!(e.name.toLowerCase() === 'time' && e.type === null)) out.add(`${e.type ?? ''}\u0000${e.name}`);
-  } else if (e.kind === 'Binary') {
-    varRefs(e.lhs, out);
-    varRefs(e.rhs, out);
-  } else if (e.kind === 'Unary') varRefs(e.expr, out);
-  else if (e.kind === 'Call') e.args.forEach((a) => varRefs(a, out));
+  walkExpr(e, (n) => {
+    if (n.kind === 'VarRef' && !(n.name.toLowerCase() === 'time' && n.type === null)) out.add(`${n.type ?? ''}\u0000${n.name}`);
+  });
 }
 
 /** The heap's less function for a raw SELECT's rows. */

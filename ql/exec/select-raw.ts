@@ -102,7 +102,8 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
       return evaluate(g.rowFilter, scope, types) === true;
     };
     const advance = async (s: SeriesRows): Promise<void> => {
-      for (s.row = await s.reader.next(); s.row && !passes(s, s.row); s.row = await s.reader.next()) {
+      const checked = s.reader.appliesWhere === true;
+      for (s.row = await s.reader.next(); s.row && !checked && !passes(s, s.row); s.row = await s.reader.next()) {
         if (++n % 1024 === 0) await checkpoint(ctx);
       }
     };

@@ -19,6 +19,8 @@ import type { Scalar } from './value.js';
 export interface RowSource {
   next(): Promise<Row | null>;
   close(): void;
+  /** Every row it yields already passed the WHERE (condition-first reading). */
+  readonly appliesWhere?: boolean;
 }
 
 /** Only field/tag references, literals and operators: no time, calls or wildcards. */
