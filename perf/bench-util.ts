@@ -2,6 +2,7 @@
  * Small helpers shared by the engine and HTTP benchmarks: batching line protocol into bodies,
  * statistics, TSM byte counts, process peak RSS and the machine's load.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -71,6 +72,47 @@ export async function vmHwm(pid: number): Promise<number> {
   }
 }
 
+/** CPU time (user + system; all threads, or thread `tid`) a process has used so far in ms; NaN if it is gone. */
+export function processCpuMs(pid: number, tid?: string): number {
+  const t = cpuTimes(pid, tid);
+  return t.user + t.system;
+}
+
+function cpuTimes(pid: number, tid?: string): { user: number; system: number } {
+  try {
+    const fields = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8')
+      .replace(/^.*\) /s, '')
+      .split(' ');
+    // after "pid (comm) ", utime and stime are fields 12 and 13 (0-based), in 10 ms clock ticks
+    return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
+  } catch {
+    return { user: NaN, system: NaN };
+  }
+}
+
+/**
+ * CPU ms (user, system) per thread (`<comm>/<tid>` from `/proc/<pid>/task`, the main thread as
+ * `<comm> (main)`); threads that already exited are not counted.
+ */
+export function threadCpuMs(pid: number): Map<string, { user: number; system: number }> {
+  const out = new Map<string, { user: number; system: number }>();
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      out.set(tid === String(pid) ? `${comm} (main)` : `${comm}/${tid}`, cpuTimes(pid, tid));
+    } catch {
+      // the thread exited between readdir and read
+    }
+  }
+  return out;
+}
+
 export function machine(): string {
   const cpu = cpus();
   return `${cpu.length} x ${cpu[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${version}`;
@@ -107,6 +149,12 @@ export function flags(args: readonly string[]): Map<string, string> {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (!a.startsWith('--')) continue;
+    const eq = a.indexOf('=');
+    if (eq > 0) {
+      // `--node-args=--trace-gc`: a value that itself starts with `--`
+      m.set(a.slice(2, eq), a.slice(eq + 1));
+      continue;
+    }
     const v = args[i + 1];
     if (v === undefined || v.startsWith('--')) m.set(a.slice(2), 'true');
     else {

@@ -219,6 +219,36 @@ test('parse: the key cache and field memo never leak between different lines', (
   ]);
 });
 
+test('parse: the predicted next key is taken only when the line really starts with it', () => {
+  // Each line's key is a near miss of the key that followed the previous key last time
+  // (prefix, extension, escaped space, missing fields): parsed twice in a row, the second pass
+  // runs on predictions and must answer exactly what each line parsed alone answers.
+  const lines = [
+    'm,t=a v=1 1',
+    'm,t=a\\ b v=2 2',
+    'm,t=a v=3 3',
+    'm,t=ab v=4 4',
+    'm,t=a v=5 5',
+    'm,t=a',
+    'm,t=a v=6 6',
+    'm,t=a\ v=7 7',
+    'm,t=a v=8 8',
+    'm,t=a,u=1 v=9 9',
+    'm,t=a v=10 10',
+    'm,t=a\  v=11 11',
+    'm,t=a v=12 12',
+    'm,t=ä v=13 13',
+  ];
+  const alone = lines.map((l) => parse(l));
+  const expected = { points: alone.flatMap((r) => r.points), errors: alone.flatMap((r) => r.errors) };
+  const body = lines.join('\n');
+  assert.deepEqual(parse(body), expected);
+  assert.deepEqual(parse(body), expected);
+  const shuffled = [...lines].reverse().join('\n');
+  const reversed = [...alone].reverse();
+  assert.deepEqual(parse(shuffled), { points: reversed.flatMap((r) => r.points), errors: reversed.flatMap((r) => r.errors) });
+});
+
 test('key cache: bounded, keeps series in use, never returns a stale key', () => {
   const cache = new KeyCache(4);
   const a = cache.add('cpu,host=a');

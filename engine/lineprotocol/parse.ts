@@ -162,6 +162,7 @@ function parseInto(s: string, opts: ParseOptions, sink: PointSink, errors: LineE
   let nextQuote = -2; // position of the next `"` at or after pos, -1 if none, -2 unknown
   let nextSpace = -2; // first unescaped space at or after the current line start
   const fields = new FieldSet();
+  let prev: KeyInfo | undefined;
   let pos = 0;
   while (pos < n) {
     let ls = pos;
@@ -180,25 +181,37 @@ function parseInto(s: string, opts: ParseOptions, sink: PointSink, errors: LineE
     if (le > ls && s.charCodeAt(le - 1) === CR) le--;
     if (ls >= le || s.charCodeAt(ls) === 0x23) continue;
 
-    // Key section: up to the first space not preceded by a backslash.
-    if (nextSpace < ls) {
-      let sp = s.indexOf(' ', ls);
-      while (sp > 0 && s.charCodeAt(sp - 1) === BS) sp = s.indexOf(' ', sp + 1);
-      nextSpace = sp < 0 ? n : sp;
+    // Key section: up to the first space not preceded by a backslash. The key predicted from
+    // the previous line's (KeyInfo.next) is taken when the line starts with it and a space
+    // follows: a raw key never ends in a backslash, so that space is the first unescaped one.
+    let info: KeyInfo | string | undefined = prev?.next;
+    let sp: number;
+    if (info !== undefined && s.charCodeAt(ls + info.raw.length) === SPACE && s.startsWith(info.raw, ls)) {
+      sp = nextSpace = ls + info.raw.length;
+    } else {
+      if (nextSpace < ls) {
+        let space = s.indexOf(' ', ls);
+        while (space > 0 && s.charCodeAt(space - 1) === BS) space = s.indexOf(' ', space + 1);
+        nextSpace = space < 0 ? n : space;
+      }
+      sp = nextSpace;
+      if (sp >= le) {
+        const reason = parseKey(s, ls, le, true);
+        errors.push({ line: s.slice(ls, le), reason: typeof reason === 'string' ? reason : 'missing fields' });
+        prev = undefined;
+        continue;
+      }
+      const rawKey = s.slice(ls, sp);
+      info = sharedCache.get(rawKey);
+      if (info === undefined) info = sharedCache.add(rawKey);
+      if (typeof info === 'string') {
+        errors.push({ line: s.slice(ls, le), reason: info });
+        prev = undefined;
+        continue;
+      }
+      if (prev !== undefined) prev.next = info;
     }
-    const sp = nextSpace;
-    if (sp >= le) {
-      const reason = parseKey(s, ls, le, true);
-      errors.push({ line: s.slice(ls, le), reason: typeof reason === 'string' ? reason : 'missing fields' });
-      continue;
-    }
-    const rawKey = s.slice(ls, sp);
-    let info: KeyInfo | string | undefined = sharedCache.get(rawKey);
-    if (info === undefined) info = sharedCache.add(rawKey);
-    if (typeof info === 'string') {
-      errors.push({ line: s.slice(ls, le), reason: info });
-      continue;
-    }
+    prev = info;
     if (info.keyBytes > MAX_KEY_LENGTH) {
       errors.push({ line: s.slice(ls, le), reason: `max key length exceeded: ${info.keyBytes} > ${MAX_KEY_LENGTH}` });
       continue;
