@@ -258,10 +258,11 @@ export class Engine {
 
   /**
    * Store a line-protocol body. Resolves once the accepted points are in the WAL and
-   * fsynced (and visible to reads); rejects with a typed error otherwise. With some bad
-   * lines, the good ones are stored and a PartialWriteError (400/422) is thrown.
+   * fsynced (and visible to reads), with the number of points stored; rejects with a typed
+   * error otherwise. With some bad lines, the good ones are stored and a PartialWriteError
+   * (400/422, carrying how many were stored) is thrown.
    */
-  async write(req: WriteRequest): Promise<void> {
+  async write(req: WriteRequest): Promise<number> {
     this.assertWritable();
     this.catalog.requireDatabase(req.db);
     const rp = this.catalog.resolveRetentionPolicy(req.db, req.rp);
@@ -270,7 +271,8 @@ export class Engine {
     const batch = await this.parsePool.parse(req.body, opts);
     if (batch) {
       this.assertWritable();
-      if (await this.writeKnownBatch(req, rp, batch, now)) return;
+      const stored = await this.writeKnownBatch(req, rp, batch, now);
+      if (stored !== undefined) return stored;
     }
     const parsed = batch ? decodeColumns(batch) : parseLineProtocol(req.body, opts);
     const parseFailures = parsed.errors.map(describeLineError);
@@ -283,14 +285,15 @@ export class Engine {
       await this.logPoints(req.db, rp, accepted, clean ? { precision: req.precision, lines: req.body, now } : undefined);
     }
     if (parseFailures.length > 0 || rejected.length > 0) throw partialWriteError(parseFailures, rejected, accepted.length);
+    return accepted.length;
   }
 
   /**
    * The common case of a worker-parsed body (write/known-batch.ts): every series and field is
-   * known, so the raw body goes to the WAL and the columns into the cache. False: nothing was
-   * done, take the point-by-point path.
+   * known, so the raw body goes to the WAL and the columns into the cache. Answers the points
+   * stored, or undefined: nothing was done, take the point-by-point path.
    */
-  private async writeKnownBatch(req: WriteRequest, rp: RetentionPolicyInfo, b: ColumnBatch, now: { sec: number; nsec: number }): Promise<boolean> {
+  private async writeKnownBatch(req: WriteRequest, rp: RetentionPolicyInfo, b: ColumnBatch, now: { sec: number; nsec: number }): Promise<number | undefined> {
     const db = await this.database(req.db);
     const guard = this.writeGuard;
     const rules = {
@@ -298,8 +301,8 @@ export class Engine {
       minSec: this.options.rejectWritesBeyondRetention && rp.durationSec !== 0 ? now.sec - rp.durationSec : -Infinity,
       guard: guard && ((m: string) => guard(req.db, rp.name, m)),
     };
-    if (!isKnownBatch(db, b, rules)) return false;
-    if (b.pointSeries.length === 0) return true;
+    if (!isKnownBatch(db, b, rules)) return undefined;
+    if (b.pointSeries.length === 0) return 0;
     await this.log(
       req.db,
       rp,
@@ -307,7 +310,7 @@ export class Engine {
       (d, seq) => applyColumns(d, rp, b, seq),
       () => this.writeListeners.notifyColumns(req.db, rp.name, b),
     );
-    return true;
+    return b.pointSeries.length;
   }
 
   private applyWriteGuard(

@@ -123,7 +123,7 @@ async function runStrata(name: string, p: Prepared, f: Map<string, string>): Pro
   );
   try {
     await engine.catalog.createDatabase(DB);
-    const ingest = await timedWrites(p, writers, (body) => engine.write({ db: DB, precision: 'ns', body }));
+    const ingest = await timedWrites(p, writers, async (body) => void (await engine.write({ db: DB, precision: 'ns', body })));
     const t1 = hrtime.bigint();
     await engine.flush();
     const flushSec = secSince(t1);

@@ -52,7 +52,8 @@ export interface QueryRunRequest {
 }
 
 export interface ServerDeps {
-  write(req: WriteRequest): Promise<void>;
+  /** Resolves with the number of points stored (service_ingestion_points_total). */
+  write(req: WriteRequest): Promise<number>;
   /** Run parsed statements; each result is also handed to `onResult` as soon as it is ready. */
   query(req: QueryRunRequest, onResult?: (r: StatementResult) => void | Promise<void>): Promise<StatementResult[]>;
   /** For the request-level 404 of /query (decisions.md "missing database"). */

@@ -17,9 +17,15 @@ export class RecordingDeps implements ServerDeps {
   onWrite: (req: WriteRequest) => Promise<void> = async () => {};
   isReady: () => Promise<boolean> = async () => true;
 
-  write(req: WriteRequest): Promise<void> {
-    this.writes.push({ ...req, body: Buffer.from(req.body) }); // the server reuses body buffers
-    return this.onWrite(req);
+  /** Answers the body's points as the engine counts them: lines neither blank nor comments. */
+  async write(req: WriteRequest): Promise<number> {
+    const body = Buffer.from(req.body); // the server reuses body buffers
+    this.writes.push({ ...req, body });
+    await this.onWrite(req);
+    return body
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '' && !l.trimStart().startsWith('#')).length;
   }
   ready(): Promise<boolean> {
     return this.isReady();

@@ -14,6 +14,8 @@ export class PartialWriteError extends StrataError {
     message: string,
     status: number,
     readonly dropped: number,
+    /** Points of the same batch that were stored. */
+    readonly stored: number,
   ) {
     super('partial_write', status, message);
   }
@@ -29,8 +31,8 @@ export function partialWriteError(parseFailures: readonly string[], rejected: re
   const onlyCardinality = parseFailures.length === 0 && rejected.length > 0 && rejected.every((r) => r.cardinality);
   const status = onlyCardinality ? 422 : 400;
   const reasons = [...parseFailures, ...uniq(rejected.map((r) => r.reason))].join('\n');
-  if (stored === 0 && rejected.length === 0) return new PartialWriteError(reasons, status, dropped);
-  return new PartialWriteError(`partial write: ${reasons} dropped=${dropped}`, status, dropped);
+  if (stored === 0 && rejected.length === 0) return new PartialWriteError(reasons, status, dropped, stored);
+  return new PartialWriteError(`partial write: ${reasons} dropped=${dropped}`, status, dropped, stored);
 }
 
 function uniq(xs: string[]): string[] {

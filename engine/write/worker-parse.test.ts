@@ -13,6 +13,7 @@ import { engineOptions } from '../options.js';
 import { readSeries } from '../testing/read-all.js';
 import { StrataError } from '../errors.js';
 import type { WrittenRange } from './listeners.js';
+import { PartialWriteError } from './partial.js';
 
 const BODIES = [
   'cpu,host=a v=1,n=1i,s="x",b=t 10\ncpu,host=b v=2,n=2i,s="y",b=f 10', // new series and fields
@@ -35,11 +36,11 @@ async function outcomes(parseWorkers: number): Promise<{ results: string[]; rows
     const results: string[] = [];
     for (const body of BODIES) {
       try {
-        await engine.write({ db: 'db', precision: 's', body: Buffer.from(body) });
-        results.push('ok');
+        results.push(`ok stored=${await engine.write({ db: 'db', precision: 's', body: Buffer.from(body) })}`);
       } catch (err) {
         assert.ok(err instanceof StrataError);
-        results.push(`${err.constructor.name} ${err.status} ${err.message}`);
+        const stored = err instanceof PartialWriteError ? ` stored=${err.stored}` : '';
+        results.push(`${err.constructor.name} ${err.status} ${err.message}${stored}`);
       }
     }
     const rows: unknown[] = [];
@@ -58,7 +59,11 @@ test('writes parsed by workers give the same statuses, errors and data as on the
   const main = await outcomes(0);
   const workers = await outcomes(2);
   assert.deepEqual(workers, main);
-  assert.equal(main.results.filter((r) => r !== 'ok').length, 2);
+  // The stored counts are the points kept: lines, minus the bad ones of a partial write.
+  assert.equal(main.results[0]?.startsWith('ok stored='), true);
+  assert.match(main.results[BODIES.indexOf('cpu,host=a v=5 30\ncpu,host=a v=oops 31\nbad')]!, / stored=1$/);
+  assert.equal(main.results[BODIES.indexOf('')], 'ok stored=0');
+  assert.equal(main.results.filter((r) => !r.startsWith('ok ')).length, 2);
   assert.equal(main.ranges.length, 8);
   assert.match(main.results[2]!, /partial write: unable to parse 'cpu,host=a v=oops 31'/);
 });

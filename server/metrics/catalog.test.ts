@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { StorageIoError } from '../../engine/index.js';
+import { PartialWriteError, StorageIoError } from '../../engine/index.js';
 import { request, startTestServer, type TestServer } from '../testing.js';
 
 /** service-spec.md "Metric catalog (Prometheus)", names and types exactly. */
@@ -159,6 +159,20 @@ describe('GET /metrics', { timeout: 30_000 }, () => {
     assert.equal(value(after, 'service_write_payload_bytes_sum') - value(before, 'service_write_payload_bytes_sum'), Buffer.byteLength(body));
     assert.equal(value(after, 'service_write_duration_seconds_count') - value(before, 'service_write_duration_seconds_count'), 1);
     assert.equal(value(after, 'service_write_errors_total'), value(before, 'service_write_errors_total'));
+  });
+
+  it('a partial write counts the points the engine says it stored', async () => {
+    const before = await scrape();
+    srv.deps.onWrite = async () => {
+      throw new PartialWriteError("partial write: unable to parse 'cpu v=': missing field value dropped=1", 400, 1, 2);
+    };
+    try {
+      assert.equal((await request(srv.port, { method: 'POST', path: '/write?db=db', body: 'cpu v=1 1\ncpu v=\ncpu v=3 3' })).status, 400);
+    } finally {
+      srv.deps.onWrite = async () => {};
+    }
+    const after = await scrape();
+    assert.equal(value(after, 'service_ingestion_points_total') - value(before, 'service_ingestion_points_total'), 2);
   });
 
   it('a failing write moves write errors and stores no points', async () => {

@@ -7,38 +7,17 @@ import { StrataError } from '../../engine/index.js';
 import { ClientAbortedError } from '../errors.js';
 import type { ServiceMetrics } from './registry.js';
 
-const NEWLINE = 0x0a;
-const HASH = 0x23;
-
-/**
- * Points in a line-protocol body: lines that are neither blank nor comments. Exact for a
- * body the engine accepted, because line protocol has no newline inside a value.
- */
-export function countLines(body: Uint8Array): number {
-  let count = 0;
-  let start = 0;
-  while (start < body.length) {
-    let end = body.indexOf(NEWLINE, start);
-    if (end < 0) end = body.length;
-    let i = start;
-    while (i < end && (body[i] === 0x20 || body[i] === 0x09 || body[i] === 0x0d)) i++;
-    if (i < end && body[i] !== HASH) count++;
-    start = end + 1;
-  }
-  return count;
-}
-
 /** The status sendError() answers for `err` (undefined: nothing is sent, the client is gone). */
 export function errorStatus(err: unknown): number | undefined {
   if (err instanceof ClientAbortedError) return undefined;
   return err instanceof StrataError ? err.status : 500;
 }
 
-/** Points a failed write still stored: a partial write keeps the good lines (`dropped` = bad ones). */
-export function storedDespite(err: unknown, lines: number): number {
+/** Points a failed write still stored: a partial write keeps the good lines. */
+export function storedDespite(err: unknown): number {
   if (!(err instanceof StrataError) || err.code !== 'partial_write') return 0;
-  const dropped = (err as StrataError & { dropped?: unknown }).dropped;
-  return typeof dropped === 'number' ? Math.max(0, lines - dropped) : 0;
+  const stored = (err as StrataError & { stored?: unknown }).stored;
+  return typeof stored === 'number' ? stored : 0;
 }
 
 export interface RequestMeter {

@@ -22,7 +22,7 @@ import { parsePrecision } from '../http/precision.js';
 import { parseQuery } from '../http/query.js';
 import { methodNotAllowed, type RouteContext } from './context.js';
 import { authorizeWrite, type Access } from '../auth/gate.js';
-import { countLines, errorStatus, storedDespite, writeMeter } from '../metrics/http.js'; // [ops]
+import { errorStatus, storedDespite, writeMeter } from '../metrics/http.js'; // [ops]
 
 interface WriteParams {
   readonly db: string;
@@ -92,20 +92,16 @@ export function registerWriteRoutes(app: TemplatedApp, ctx: RouteContext): void 
       return;
     }
     void (async () => {
-      let lines = 0;
       let bytes: Uint8Array | undefined;
       try {
         authorizeWrite(await access, params.db); // [auth]
         bytes = await body;
-        // [ops] payload size after decompression; points = lines, since the engine took them all
-        ctx.metrics.writePayloadBytes.observe(bytes.byteLength);
-        lines = countLines(bytes);
-        await ctx.deps.write({ ...params, body: bytes });
-        ctx.metrics.ingestionPoints.inc(lines);
+        ctx.metrics.writePayloadBytes.observe(bytes.byteLength); // [ops] payload size after decompression
+        ctx.metrics.ingestionPoints.inc(await ctx.deps.write({ ...params, body: bytes }));
         meter.done(204);
         reply.empty(204);
       } catch (err) {
-        ctx.metrics.ingestionPoints.inc(storedDespite(err, lines)); // [ops] a partial write keeps its good lines
+        ctx.metrics.ingestionPoints.inc(storedDespite(err)); // [ops] a partial write keeps its good lines
         meter.done(reply.aborted ? undefined : errorStatus(err));
         sendError(reply, writeError(err), ctx.log);
       } finally {
