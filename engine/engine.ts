@@ -251,6 +251,17 @@ export class Engine {
     return this.databases.get(name);
   }
 
+  /**
+   * Whether a shard of `db`.`rp` overlaps [startNs, endNs]. 1.x reads a query's field types
+   * from the shards its time range maps to, so a range that maps to none knows no fields.
+   */
+  hasShardOverlapping(db: string, rp: string, startNs: bigint, endNs: bigint): boolean {
+    const set = this.databases.get(db)?.shardSets.get(rp);
+    if (!set) return false;
+    // Shards are whole seconds: [s, e) overlaps [startNs, endNs] iff s <= floor(endNs) and e > floor(startNs).
+    return set.overlapping(floorSec(startNs), floorSec(endNs)).length > 0;
+  }
+
   private assertWritable(): void {
     if (this.state.stopping) throw new EngineClosedError();
     if (this.state.readOnly) throw new ReadOnlyError();
@@ -470,4 +481,9 @@ export class Engine {
     await this.parsePool.close();
     await this.flushWorker?.close();
   }
+}
+
+function floorSec(ns: bigint): number {
+  const q = ns / 1_000_000_000n;
+  return Number(ns < 0n && q * 1_000_000_000n !== ns ? q - 1n : q);
 }

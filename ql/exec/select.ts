@@ -38,6 +38,21 @@ function outerTimeCondition(stmt: SelectStatement, ctx: QueryContext): Expr | nu
   return parts.reduce<Expr | null>((a, b) => (a ? { kind: 'Binary', op: 'AND', lhs: a, rhs: b } : b), null);
 }
 
+/**
+ * False when the statement's time range maps to no shard of db.rp: 1.x then knows none of the
+ * fields (they come from the shards), so the statement answers nothing instead of, say, a type
+ * error. A condition that cannot be split is left for compileSelect to report.
+ */
+function rangeHasShards(stmt: SelectStatement, ctx: QueryContext, db: string, rp: string): boolean {
+  let t;
+  try {
+    t = splitTimeRange(stmt.condition, ctx.nowNs, parseDimensions(stmt.dimensions, ctx.nowNs, stmt.location).window !== undefined);
+  } catch {
+    return true;
+  }
+  return ctx.engine.hasShardOverlapping(db, rp, t.min, t.max);
+}
+
 async function resolveSources(stmt: SelectStatement, ctx: QueryContext): Promise<MeasurementSource[]> {
   const out: MeasurementSource[] = [];
   for (const src of stmt.sources as readonly Source[]) {
@@ -60,7 +75,7 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext): Promise
     const rpName = src.retentionPolicy || (src.database ? '' : ctx.retentionPolicy) || info.defaultRp || '';
     if (!info.rps.some((r) => r.name === rpName)) throw new RetentionPolicyNotFoundError(rpName);
     const index = ctx.engine.openedDatabase(dbName)?.index;
-    if (!index) continue;
+    if (!index || !rangeHasShards(stmt, ctx, dbName, rpName)) continue;
     const names = src.regex ? index.measurementNames().filter((n) => compileRegex(src.regex!.source).test(n)) : [src.name];
     for (const n of names) {
       const m = index.measurement(n);
