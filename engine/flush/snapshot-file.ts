@@ -8,6 +8,7 @@ import { encodeBlock } from '../encoding/block.js';
 import type { FieldType, ValueColumn } from '../point.js';
 import { columnStats } from '../tsm/block-stats.js';
 import { TsmWriter, type TsmFileInfo } from '../tsm/writer.js';
+import { Pacer } from '../compact/pacer.js';
 
 /** One series-field of a frozen cache: sorted, deduplicated offsets (ns from `baseNs`) and values. */
 export interface SnapshotColumn {
@@ -23,9 +24,15 @@ export interface SnapshotFile {
   readonly info: TsmFileInfo | undefined;
 }
 
-/** Writes `columns` (in TSM key order) to `path`, atomically. */
+/**
+ * Writes `columns` (in TSM key order) to `path`, atomically. On the event loop the encoding
+ * yields every few ms (the compactor's Pacer): the writer's own awaits only reach the event
+ * loop when its 256 KiB buffer fills, so a snapshot used to hold every /write behind it for
+ * tens of ms, and the parse worker then sat idle with answers the event loop could not take.
+ */
 export async function writeSnapshotFile(path: string, baseNs: bigint, columns: readonly SnapshotColumn[], maxPointsPerBlock: number): Promise<SnapshotFile> {
   const writer = await TsmWriter.create(path, { level: 0 });
+  const pacer = new Pacer(`snapshot ${path}`);
   let values = 0;
   try {
     for (const { key, type, offsets, column } of columns) {
@@ -36,6 +43,7 @@ export async function writeSnapshotFile(path: string, baseNs: bigint, columns: r
         const maxTime = baseNs + BigInt(offsets[e - 1]!);
         await writer.writeBlock(key, type, minTime, maxTime, e - s, payload, columnStats(column, s, e));
         values += e - s;
+        await pacer.tick();
       }
     }
     if (values === 0) {
