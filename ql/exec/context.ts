@@ -47,6 +47,15 @@ const YIELD_EVERY_MS = 20;
 let lastYield = 0;
 
 /**
+ * The caller runs in a fresh event-loop turn (an HTTP request handler): timers and I/O just
+ * had their chance, so the next checkpoint need not yield for YIELD_EVERY_MS. Without this a
+ * query arriving after an idle spell paid a setImmediate hop at its first checkpoint.
+ */
+export function eventLoopTurned(): void {
+  lastYield = performance.now();
+}
+
+/**
  * checkAborted, plus a macrotask turn at most every YIELD_EVERY_MS. Cursor reads resolve as
  * microtasks, so without it a long SELECT starves the event loop: the query timeout timer
  * never fires, KILL QUERY and /ping from other connections wait until the query is done. [auth]

@@ -12,7 +12,7 @@
  */
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import { DatabaseNotFoundError, StrataError } from '../../engine/index.js';
-import { parseParams, parseQuery as parseQl, printQuery, printStatement, QueryKilledError, TooManyQueriesError, type Statement, type StatementResult } from '../../ql/index.js';
+import { eventLoopTurned, ParseCache, parseParams, printQuery, QueryKilledError, TooManyQueriesError, type Statement, type StatementResult } from '../../ql/index.js';
 import type { QueryRunRequest } from '../deps.js';
 import type { Reply } from '../http/respond.js';
 import { authorizeQuery, queryUser, type Access } from '../auth/gate.js';
@@ -29,6 +29,7 @@ import { errorJson, resultsToJson } from '../format/json.js';
 import { methodNotAllowed, type RouteContext } from './context.js';
 import { errorStatus, queryMeter } from '../metrics/http.js'; // [ops]
 import { StatementClock } from '../statements/clock.js'; // [ops]
+import { statementText } from '../statements/statement-text.js'; // [ops]
 
 const READ_ONLY_KINDS = new Set(['Select', 'Explain']);
 /**
@@ -54,13 +55,18 @@ function deprecationMessages(stmts: readonly Statement[], method: string): Map<n
   if (method !== 'GET') return out;
   stmts.forEach((s, i) => {
     const readOnly = READ_ONLY_KINDS.has(s.kind) ? !(s.kind === 'Select' && s.target) : s.kind.startsWith('Show');
-    if (!readOnly) out.set(i, `deprecated use of '${printStatement(s)}' in a read only context, please use a POST request instead`);
+    if (!readOnly) out.set(i, `deprecated use of '${statementText(s)}' in a read only context, please use a POST request instead`);
   });
   return out;
 }
 
+/** Distinct query texts whose statements are kept parsed (ql/parser/parse-cache.ts). */
+const PARSED_TEXTS = 512;
+
 export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void {
+  const parses = new ParseCache(PARSED_TEXTS);
   const handle = (res: HttpResponse, req: HttpRequest): void => {
+    eventLoopTurned(); // uWS calls handlers from the loop: no need to yield at the first checkpoint
     const reply = ctx.begin(res, req);
     const meter = queryMeter(ctx.metrics); // [ops]
     reply.onAbort(() => meter.done(undefined));
@@ -109,7 +115,7 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
         }
         let statements: Statement[];
         try {
-          statements = parseQl(q, bind);
+          statements = parses.parse(q, bind);
         } catch (err) {
           ctx.statements.record({ text: q, durationMs: 0, error: (err as Error).message, at: Date.now() }); // [ops]
           throw err;
@@ -133,7 +139,7 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
           return;
         }
         let results: StatementResult[];
-        const clock = new StatementClock(ctx.statements.enabled ? statements.map((s) => () => printStatement(s)) : []); // [ops] per-statement summaries, printed when recorded
+        const clock = new StatementClock(ctx.statements.enabled ? statements.map((s) => () => statementText(s)) : []); // [ops] per-statement summaries, printed when recorded
         try {
           results = await runRegistered(ctx, run, reply, (r) => clock.result(r));
         } catch (err) {
