@@ -22,8 +22,11 @@ import { forEachWindowRun, window as windowOf } from './window.js';
 import { findAux } from './aux.js';
 import { runTopWithTags } from './select-top.js';
 import { aggregateFromStats } from './batch-stats.js';
+import { alignedRows } from './aligned-rows.js';
 
 type Windows = Map<bigint, Reducer[]>;
+
+const NO_FORECASTS: ReadonlySet<bigint> = new Set();
 
 function singleValueColumn(type: FieldType, v: Scalar): ValueColumn | undefined {
   if (v === null) return undefined;
@@ -294,6 +297,11 @@ async function assembleRows(
       call: plan.nested ? undefined : calls[i]!.reducer,
     });
   });
+  if (spec && transforms.length === 0 && !needsAux) {
+    const columnSeries = plan.projection.columns.map((c) => (c.expr.kind === 'Call' ? calls.findIndex((x) => x.key === callKeyOf(c.expr)) : -1));
+    const rows = columnSeries.every((i) => i >= 0) ? alignedRows(filled, columnSeries) : undefined;
+    if (rows) return finish(g, inRange(rows, g, min, max, NO_FORECASTS));
+  }
   const byKey = new Map<string, Map<bigint, Scalar>>();
   const times = new Set<bigint>();
   calls.forEach((c, i) => {
