@@ -4,6 +4,7 @@
  */
 import type { Engine } from '../../engine/index.js';
 import type { QueryRegistry } from './queries/registry.js';
+import type { StopSignal } from './queries/stop.js';
 
 export interface QueryUser {
   readonly name: string;
@@ -19,7 +20,7 @@ export interface QueryContext {
   /** now() for the whole request, ns. */
   readonly nowNs: bigint;
   /** Aborted on query timeout, KILL QUERY or client disconnect. */
-  readonly signal?: AbortSignal;
+  readonly signal?: StopSignal;
   /** Undefined when authentication is disabled. */
   readonly user?: QueryUser;
   /** Hash a password (argon2id PHC); injected so ql/ does not depend on a hashing policy. */

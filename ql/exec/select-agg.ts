@@ -62,12 +62,14 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
   const streams: Reducer[] = [];
   // sum() and mean() merge per-series, per-shard partials as 1.x does (reducers/partials.ts).
   const clock: PartialClock = { series: 0, shard: 0n };
-  const argsOf = (c: AggCall): ReducerArgs => ({ ...c.args, partials: clock, ...(plan.ascending ? {} : { descending: true }) });
+  // Made once: every window's reducers share them (the clock is read, never replaced).
+  const callArgs = calls.map((c): ReducerArgs => ({ ...c.args, partials: clock, ...(plan.ascending ? {} : { descending: true }) }));
+  const callTypes = calls.map((c) => types.get(c.field));
   const makeReducers = (start?: bigint): Reducer[] =>
     calls.map((c, i) => {
-      const t = types.get(c.field);
+      const t = callTypes[i];
       if (t === undefined) return createReducer(c.reducer === 'count_distinct' ? 'count' : c.reducer, FieldType.Float, c.args);
-      if (c.reducer !== 'integral') return createReducer(c.reducer, t, argsOf(c));
+      if (c.reducer !== 'integral') return createReducer(c.reducer, t, callArgs[i]!);
       const args = { ...c.args, integral: { ...c.args.integral, window: spec, startNs: hasMin ? min : undefined, merged: g.series.length > 1, clock } };
       if (!spec || start === undefined) return createReducer(c.reducer, t, args);
       const stream = (streams[i] ??= createReducer(c.reducer, t, args));

@@ -12,7 +12,7 @@
  */
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import { DatabaseNotFoundError, StrataError } from '../../engine/index.js';
-import { eventLoopTurned, ParseCache, parseParams, printQuery, QueryKilledError, TooManyQueriesError, type Statement, type StatementResult } from '../../ql/index.js';
+import { eventLoopTurned, ParseCache, parseParams, printQuery, QueryKilledError, QueryStop, TooManyQueriesError, type Statement, type StatementResult } from '../../ql/index.js';
 import type { QueryRunRequest } from '../deps.js';
 import type { Reply } from '../http/respond.js';
 import { authorizeQuery, queryUser, type Access } from '../auth/gate.js';
@@ -197,21 +197,21 @@ async function runRegistered(
   onResult: (r: StatementResult) => void | Promise<void>,
   early = true,
 ): Promise<StatementResult[]> {
-  const controller = new AbortController();
+  const stop = new QueryStop();
   let id: number;
   try {
-    id = ctx.queries.attach(() => printQuery(req.statements, { redactPasswords: true }), req.db, controller);
+    id = ctx.queries.attach(() => printQuery(req.statements, { redactPasswords: true }), req.db, stop);
   } catch (err) {
     if (err instanceof TooManyQueriesError) throw new Interrupted([{ statementId: 0, error: err.message }]);
     throw err;
   }
-  reply.onAbort(() => controller.abort(new StrataError('client_gone', 499, 'client went away')));
+  reply.onAbort(() => stop.abort(new StrataError('client_gone', 499, 'client went away')));
   const timeoutMs = ctx.options.server.query_timeout_secs * 1000;
-  const timer = timeoutMs > 0 ? setTimeout(() => controller.abort(new QueryTimeoutError()), timeoutMs) : undefined;
+  const timer = timeoutMs > 0 ? setTimeout(() => stop.abort(new QueryTimeoutError()), timeoutMs) : undefined;
   const done: StatementResult[] = [];
   let running: Promise<StatementResult[]>;
   try {
-    running = ctx.deps.query({ ...req, signal: controller.signal }, (r) => {
+    running = ctx.deps.query({ ...req, signal: stop }, (r) => {
       done.push(r);
       return onResult(r);
     });
@@ -220,17 +220,15 @@ async function runRegistered(
     ctx.queries.detach(id);
     throw err;
   }
-  void running.then(
-    () => ctx.queries.detach(id),
-    () => ctx.queries.detach(id),
-  );
+  const detach = () => ctx.queries.detach(id);
+  void running.then(detach, detach);
   try {
-    const aborted = new Promise<never>((_, reject) => {
-      if (controller.signal.aborted) reject(controller.signal.reason);
-      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+    if (!early) return await running;
+    // A buffered answer settles as soon as the query is stopped, without waiting for the executor.
+    return await new Promise<StatementResult[]>((resolve, reject) => {
+      running.then(resolve, reject);
+      stop.onStop(reject);
     });
-    aborted.catch(() => {});
-    return await (early ? Promise.race([running, aborted]) : running);
   } catch (err) {
     if (err instanceof QueryKilledError) throw new Interrupted([...done, { statementId: done.length, error: err.message }]);
     throw err;
