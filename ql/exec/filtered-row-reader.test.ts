@@ -48,6 +48,32 @@ test('RowReader joins fields by time across batches of different bases, both dir
   );
 });
 
+test('RowReader: rows taken with nextNow() where it has them and next() otherwise equal rows taken with next() alone', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(fc.tuple(seriesArb, fc.array(fc.nat(300), { maxLength: 4 })), { minLength: 1, maxLength: 4 }), fc.boolean(), async (fields, ascending) => {
+      const open = () => new RowReader(fields.map(([pts, cuts]) => arrayCursor(pts, cuts, ascending)), ascending);
+      const expected = await all(open());
+      const reader = open();
+      const got: Row[] = [];
+      let waits = 0;
+      for (;;) {
+        let row = reader.nextNow();
+        if (row === undefined) {
+          waits++;
+          row = await reader.next();
+        }
+        if (!row) break;
+        got.push(row);
+      }
+      assert.deepEqual(got, expected);
+      // It waits before the first batches and then only when a batch is used up (at most once per batch and per end).
+      assert.ok(waits >= 1);
+      assert.ok(waits <= fields.reduce((n, [, cuts]) => n + cuts.length + 2, 0));
+    }),
+    { numRuns: 300 },
+  );
+});
+
 test('condition-first rows equal joined rows filtered afterwards, one or two condition fields, any batching, both directions', async () => {
   await fc.assert(
     fc.asyncProperty(

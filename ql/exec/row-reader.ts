@@ -48,13 +48,21 @@ export class RowReader {
   private readonly bases: (bigint | undefined)[] = [];
   private readonly offs: number[] = [];
 
-  /**
-   * Next row, or null when every cursor is exhausted. Heads are compared by offset when their
-   * batches share a base (the same shard, the usual case) and one BigInt time is made per row;
-   * awaits happen only when a batch is used up. It runs once per row of every raw query with
-   * several fields or a WHERE on fields, so it is kept tight.
-   */
+  /** Next row, or null when every cursor is exhausted. */
   async next(): Promise<Row | null> {
+    for (const h of this.heads) if (!h.done && (!h.batch || h.i >= h.batch.offsets.length)) await this.fill(h);
+    return this.nextNow()!;
+  }
+
+  /**
+   * The next row without awaiting: null when every cursor is exhausted, undefined (nothing
+   * consumed) when a cursor must read its next batch first; call next() then. Heads are
+   * compared by offset when their batches share a base (the same shard, the usual case) and
+   * one BigInt time is made per row. It runs once per row of every raw query with several
+   * fields or a WHERE on fields, so it is kept tight, and readers call it first because an
+   * async call per row (a promise and a microtask turn) cost more than the join itself.
+   */
+  nextNow(): Row | null | undefined {
     const heads = this.heads;
     const bases = this.bases;
     const offs = this.offs;
@@ -62,12 +70,13 @@ export class RowReader {
     let bestOff = 0;
     for (let k = 0; k < heads.length; k++) {
       const h = heads[k]!;
-      if (!h.done && (!h.batch || h.i >= h.batch.offsets.length)) await this.fill(h);
       const b = h.batch;
       if (h.done || !b) {
+        if (!h.done) return undefined;
         bases[k] = undefined;
         continue;
       }
+      if (h.i >= b.offsets.length) return undefined;
       const off = b.offsets[h.i]!;
       bases[k] = b.base;
       offs[k] = off;

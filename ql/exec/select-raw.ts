@@ -101,10 +101,21 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
       };
       return evaluate(g.rowFilter, scope, types) === true;
     };
-    const advance = async (s: SeriesRows): Promise<void> => {
+    const advanceAsync = async (s: SeriesRows): Promise<void> => {
       const checked = s.reader.appliesWhere === true;
       for (s.row = await s.reader.next(); s.row && !checked && !passes(s, s.row); s.row = await s.reader.next()) {
         if (++n % 1024 === 0) await checkpoint(ctx);
+      }
+    };
+    // The series' next passing row; a promise only when its reader has to wait for a batch.
+    const advance = (s: SeriesRows): Promise<void> | undefined => {
+      const checked = s.reader.appliesWhere === true;
+      for (;;) {
+        const row = s.reader.nextNow?.();
+        if (row === undefined) return advanceAsync(s);
+        s.row = row;
+        if (!row || checked || passes(s, row)) return undefined;
+        if (++n % 1024 === 0) return checkpoint(ctx).then(() => advanceAsync(s));
       }
     };
     for (const s of open) await advance(s);
@@ -121,7 +132,8 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
       const row = best.row!;
       const tags = best.ref.tags;
       const tagCells = best.tagCells;
-      await advance(best);
+      const waiting = advance(best);
+      if (waiting) await waiting;
       if (best.row) heap.push(best);
       if (++n % 1024 === 0) await checkpoint(ctx);
       let transformMissing = false;

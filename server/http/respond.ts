@@ -23,6 +23,8 @@ export interface SendOptions {
 }
 
 const JSON_TYPE = 'application/json';
+/** Longest body text passed to uWS as a string (see send()). */
+const DIRECT_STRING_CHARS = 16 * 1024;
 const TEXT_TYPE = 'text/plain; charset=utf-8';
 
 function statusLine(status: number): string {
@@ -106,8 +108,9 @@ export class Reply {
   }
 
   send(status: number, body: string | Uint8Array, contentType: string, opts: SendOptions = {}): void {
-    // A string goes to uWS as is: it encodes UTF-8 straight into its send buffer, which saves
-    // a Buffer per response.
+    // A short string goes to uWS as is (saves a Buffer per response); a long one is encoded
+    // first, which measured faster than uWS's own conversion (last-1000-raw's 150 KB body).
+    if (typeof body === 'string' && body.length > DIRECT_STRING_CHARS) body = Buffer.from(body);
     this.#write(
       status,
       contentType,
