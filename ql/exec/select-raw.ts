@@ -12,6 +12,7 @@ import { TRANSFORMS } from '../plan/functions.js';
 import { callsIn, isTag } from '../plan/projection.js';
 import { callKey, evaluate, type EvalTypes, type RowScope } from './eval.js';
 import type { Row } from './row-reader.js';
+import type { Scalar } from './value.js';
 import { openSeriesRows, plainReference, type RowSource } from './series-rows.js';
 import { GoHeap } from './go-heap.js';
 import { rawRowLess } from './raw-merge-order.js';
@@ -84,6 +85,7 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
   }));
   // Field slots of plain columns (-1: not a plain field column), read per row without the interpreter.
   const slots = plain.map((p) => (p && 'slot' in p ? p.slot : -1));
+  const allPlain = plain.every((p) => p !== undefined);
   let out: Cell[][] = [];
   let emitted = 0;
   // 1.6.7 answers a raw OFFSET without LIMIT with the one row at that offset.
@@ -137,38 +139,46 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
       if (best.row) heap.push(best);
       if (++n % 1024 === 0) await checkpoint(ctx);
       let transformMissing = false;
-      let scope: RowScope | undefined;
-      // Built only for rows that need the interpreter (a WHERE, or a column that is not a plain reference).
-      const scoped = (): RowScope => (scope ??= {
-        time: row.time,
-        lookup: (name, hint) => {
-          if (isTag(name, hint, plan.schema)) return tags[name] ?? null;
-          const i = fieldIndex.get(name);
-          return i === undefined ? null : (row.values[i] ?? null);
-        },
-        call: (e) => {
-          if (e.kind !== 'Call' || !TRANSFORMS.has(e.name.toLowerCase())) return undefined;
-          const key = callKey(e);
-          let t = transforms.get(key);
-          const inner = e.args[0];
-          if (!inner) return null;
-          if (!t) {
-            t = createTransform(e.name.toLowerCase() as TransformName, inferType(inner, types), transformArgs(e, plan.ascending));
-            transforms.set(key, t);
-          }
-          const v = evaluate(inner, scoped(), types);
-          const r = v === null ? null : t.push(row.time, v);
-          if (!r) transformMissing = true;
-          return r ? r.value : null;
-        },
-      });
       const cells = new Array<Cell>(columns.length + 1);
       cells[0] = row.time;
-      for (let i = 0; i < columns.length; i++) {
-        const slot = slots[i]!;
-        cells[i + 1] = slot >= 0 ? (row.values[slot] ?? null) : plain[i] ? tagCells[i]! : evaluate(columns[i]!.expr, scoped(), types);
+      if (allPlain) {
+        // Plain field and tag columns only (SELECT *): no interpreter, no closures per row.
+        for (let i = 0; i < columns.length; i++) {
+          const slot = slots[i]!;
+          cells[i + 1] = slot >= 0 ? (row.values[slot] ?? null) : tagCells[i]!;
+        }
+      } else {
+        let scope: RowScope | undefined;
+        // Built only for rows that need the interpreter (a WHERE, or a column that is not a plain reference).
+        const scoped = (): RowScope => (scope ??= {
+          time: row.time,
+          lookup: (name, hint) => {
+            if (isTag(name, hint, plan.schema)) return tags[name] ?? null;
+            const i = fieldIndex.get(name);
+            return i === undefined ? null : (row.values[i] ?? null);
+          },
+          call: (e) => {
+            if (e.kind !== 'Call' || !TRANSFORMS.has(e.name.toLowerCase())) return undefined;
+            const key = callKey(e);
+            let t = transforms.get(key);
+            const inner = e.args[0];
+            if (!inner) return null;
+            if (!t) {
+              t = createTransform(e.name.toLowerCase() as TransformName, inferType(inner, types), transformArgs(e, plan.ascending));
+              transforms.set(key, t);
+            }
+            const v = evaluate(inner, scoped(), types);
+            const r = v === null ? null : t.push(row.time, v);
+            if (!r) transformMissing = true;
+            return r ? r.value : null;
+          },
+        });
+        for (let i = 0; i < columns.length; i++) {
+          const slot = slots[i]!;
+          cells[i + 1] = slot >= 0 ? (row.values[slot] ?? null) : plain[i] ? tagCells[i]! : evaluate(columns[i]!.expr, scoped(), types);
+        }
       }
-      if (transformMissing || !selected.some((i) => row.values[i] !== null && row.values[i] !== undefined)) continue;
+      if (transformMissing || !hasSelectedValue(row.values, selected)) continue;
       if (skip > 0) {
         skip--;
         continue;
@@ -186,6 +196,12 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
     for (const s of open) s.reader.close();
   }
   return out;
+}
+
+/** Whether the row has a value in at least one of the fields the columns read (1.x emits only such rows). */
+function hasSelectedValue(values: readonly Scalar[], selected: readonly number[]): boolean {
+  for (const i of selected) if (values[i] !== null && values[i] !== undefined) return true;
+  return false;
 }
 
 /** 1.x refuses a transform of a string or boolean field when it builds the iterator, data or not. */
