@@ -262,7 +262,8 @@ async function assembleRows(
       if (!first) return;
       perCall[i]!.push({ time: start, value: first.value as Scalar });
       // integral() labels its own row without GROUP BY time (1.x: 0 for floats, the lower bound for integers).
-      if ((loneSelector || integralOnly) && first.time !== undefined) {
+      // With GROUP BY time the row is labelled by its window; only aux lookups need the point.
+      if ((loneSelector || integralOnly) && first.time !== undefined && (!spec || needsAux)) {
         selTimes.set(start, first.time);
         selValues.set(start, first.value as Scalar);
       }
