@@ -124,9 +124,10 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
     // 1.x's sorted merge: a Go heap over the series in key order, reversed for ORDER BY time
     // DESC as 1.x reverses its tag sets (raw-merge-order.ts).
     const live = open.filter((s) => s.row);
+    // A heap of one series never compares (GROUP BY every tag: lastpoint's 100 groups).
     const heap = new GoHeap(
       plan.ascending ? live : live.reverse(),
-      rawRowLess(columns.map((c) => c.expr), plan.schema, fieldIndex, plan.ascending),
+      live.length > 1 ? rawRowLess(columns.map((c) => c.expr), plan.schema, fieldIndex, plan.ascending) : () => false,
     );
     for (;;) {
       const best = heap.pop();
