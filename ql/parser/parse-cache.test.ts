@@ -1,4 +1,4 @@
-/** ParseCache: a hit is the parse of the same text, the cache is bounded, parameters and errors bypass it. */
+/** ParseCache: a hit is the parse of the same text, the cache is bounded, parameters, errors and passwords bypass it. */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
@@ -47,7 +47,7 @@ test('bounded: least recently used texts are evicted first', () => {
   assert.notEqual(cache.parse('SELECT a FROM m')[0], a[0]);
 });
 
-test('bound parameters, long texts and parse errors are not cached', () => {
+test('bound parameters, long texts, parse errors and statements with a password are not cached', () => {
   const cache = new ParseCache(8);
   const q = 'SELECT v FROM m WHERE host = $h';
   const one = cache.parse(q, { h: 'a' });
@@ -61,4 +61,9 @@ test('bound parameters, long texts and parse errors are not cached', () => {
   assert.throws(() => cache.parse('SELEC v FROM m'), ParseError);
   assert.throws(() => cache.parse('SELEC v FROM m'), ParseError);
   assert.equal(cache.size, 0);
+  cache.parse("CREATE USER bob WITH PASSWORD 'hunter2'");
+  cache.parse("SHOW DATABASES; SET PASSWORD FOR bob = 'hunter2'");
+  assert.equal(cache.size, 0);
+  cache.parse('SHOW USERS');
+  assert.equal(cache.size, 1);
 });

@@ -6,8 +6,10 @@
  * same text.
  *
  * Only texts parsed without bound parameters are kept (with parameters the AST depends on their
- * values), texts longer than MAX_CACHED_TEXT are never kept, and parse errors are never kept
- * (they throw each time, as before). Least recently used entries go first.
+ * values), texts longer than MAX_CACHED_TEXT are never kept, parse errors are never kept
+ * (they throw each time, as before), and statements carrying a password (CREATE USER, SET
+ * PASSWORD) are never kept, so no password outlives its request. Least recently used entries
+ * go first.
  */
 import type { Statement } from '../ast/statements.js';
 import type { Params } from './params.js';
@@ -35,6 +37,7 @@ export class ParseCache {
       return [...hit];
     }
     const parsed = parseQuery(text);
+    if (parsed.some((st) => 'password' in st)) return parsed;
     this.#entries.set(text, Object.freeze([...parsed]));
     if (this.#entries.size > this.maxEntries) this.#entries.delete(this.#entries.keys().next().value as string);
     return parsed;
