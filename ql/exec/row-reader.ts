@@ -22,6 +22,8 @@ export function cellAt(col: ValueColumn, i: number): Scalar {
 interface Head {
   cursor: Cursor;
   batch: Batch | null;
+  /** rowsIn(batch), taken once per batch. */
+  rows: number;
   i: number;
   done: boolean;
 }
@@ -33,12 +35,13 @@ export class RowReader {
     cursors: readonly Cursor[],
     private readonly ascending: boolean,
   ) {
-    this.heads = cursors.map((cursor) => ({ cursor, batch: null, i: 0, done: false }));
+    this.heads = cursors.map((cursor) => ({ cursor, batch: null, rows: 0, i: 0, done: false }));
   }
 
   private async fill(h: Head): Promise<void> {
-    while (!h.done && (!h.batch || h.i >= h.batch.offsets.length)) {
+    while (!h.done && (!h.batch || h.i >= h.rows)) {
       h.batch = await h.cursor.next();
+      h.rows = h.batch ? rowsIn(h.batch) : 0;
       h.i = 0;
       if (!h.batch) h.done = true;
     }
@@ -50,7 +53,7 @@ export class RowReader {
 
   /** Next row, or null when every cursor is exhausted. */
   async next(): Promise<Row | null> {
-    for (const h of this.heads) if (!h.done && (!h.batch || h.i >= h.batch.offsets.length)) await this.fill(h);
+    for (const h of this.heads) if (!h.done && (!h.batch || h.i >= h.rows)) await this.fill(h);
     return this.nextNow()!;
   }
 
@@ -76,8 +79,8 @@ export class RowReader {
         bases[k] = undefined;
         continue;
       }
-      if (h.i >= b.offsets.length) return undefined;
-      const off = b.offsets[h.i]!;
+      if (h.i >= h.rows) return undefined;
+      const off = h.i === 0 && b.stats ? b.stats.firstOffset : b.offsets[h.i]!;
       bases[k] = b.base;
       offs[k] = off;
       if (bestBase === undefined || this.before(b.base, off, bestBase, bestOff)) {
@@ -108,6 +111,15 @@ export class RowReader {
   close(): void {
     for (const h of this.heads) h.cursor.close();
   }
+}
+
+/**
+ * Rows in a batch. A stats batch (a whole stored block) tells its count and first offset
+ * without decoding its timestamps, so a reader that takes only its first row (ORDER BY time
+ * DESC LIMIT 1: lastpoint) decodes only the values.
+ */
+function rowsIn(b: Batch): number {
+  return b.stats ? b.stats.count : b.offsets.length;
 }
 
 function sameTime(base: bigint, off: number, bestBase: bigint, bestOff: number): boolean {

@@ -135,9 +135,6 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
       const row = best.row!;
       const tags = best.ref.tags;
       const tagCells = best.tagCells;
-      const waiting = advance(best);
-      if (waiting) await waiting;
-      if (best.row) heap.push(best);
       if (++n % 1024 === 0) await checkpoint(ctx);
       let transformMissing = false;
       const cells = new Array<Cell>(columns.length + 1);
@@ -179,19 +176,24 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
           cells[i + 1] = slot >= 0 ? (row.values[slot] ?? null) : plain[i] ? tagCells[i]! : evaluate(columns[i]!.expr, scoped(), types);
         }
       }
-      if (transformMissing || !hasSelectedValue(row.values, selected)) continue;
-      if (skip > 0) {
-        skip--;
-        continue;
+      if (!transformMissing && hasSelectedValue(row.values, selected)) {
+        if (skip > 0) skip--;
+        else {
+          out.push(cells);
+          // Before the series' next row is read: a LIMIT query reads no row past its last
+          // (ORDER BY time DESC LIMIT 1 then never decodes a stored block's timestamps).
+          if (limit > 0 && emitted + out.length >= limit) break;
+          if (emit && out.length >= chunkSize) {
+            emitted += out.length;
+            const piece = out;
+            out = [];
+            await emit(piece);
+          }
+        }
       }
-      out.push(cells);
-      if (limit > 0 && emitted + out.length >= limit) break;
-      if (emit && out.length >= chunkSize) {
-        emitted += out.length;
-        const piece = out;
-        out = [];
-        await emit(piece);
-      }
+      const waiting = advance(best);
+      if (waiting) await waiting;
+      if (best.row) heap.push(best);
     }
   } finally {
     for (const s of open) s.reader.close();
