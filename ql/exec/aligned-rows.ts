@@ -28,8 +28,9 @@ export function alignedRows(series: readonly (readonly TimedValue[])[], columnSe
     if (previous !== undefined && time <= previous) return undefined;
     previous = time;
     for (let j = 1; j < series.length; j++) if (series[j]![at]!.time !== time) return undefined;
-    const row: Cell[] = [time];
-    for (const c of columnSeries) row.push(series[c]![at]!.value ?? null);
+    const row = new Array<Cell>(columnSeries.length + 1);
+    row[0] = time;
+    for (let c = 0; c < columnSeries.length; c++) row[c + 1] = series[columnSeries[c]!]![at]!.value ?? null;
     rows[k] = row;
   }
   return rows;
