@@ -7,7 +7,7 @@
  * client writes the request line and reads the response straight off the socket (no header
  * objects, no streams), so the time measured is the server's plus one loopback round trip.
  * Understands `Content-Length` and `Transfer-Encoding: chunked` bodies, which is all the two
- * servers send to GET /query; one request at a time per connection.
+ * servers send to GET /query, and bodiless 204s (GET /ping); one request at a time per connection.
  */
 import { connect, type Socket } from 'node:net';
 
@@ -70,6 +70,11 @@ export class SocketGet {
     const status = Number(head.slice(9, 12));
     const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
     let at = headEnd + 4;
+    if (status === 204 || status === 304) {
+      // No body by definition (RFC 9110 6.4.1); /ping answers 204.
+      this.buf = b.subarray(at);
+      return { status, body: '' };
+    }
     if (length) {
       const end = at + Number(length[1]);
       if (b.length < end) return undefined;

@@ -1,6 +1,7 @@
 /** Public surface of the query layer: the TimeseriesQL parser, AST and printer. */
 export { parseExpr, parseQuery, parseStatement } from './parser/query.js';
 export { parseParams } from './parser/params.js';
+export { ParseCache, MAX_CACHED_TEXT } from './parser/parse-cache.js';
 export type { ParamValue, Params } from './parser/params.js';
 export { ParseError, QueryError, PARSE_ERROR_PREFIX } from './errors.js';
 export type { SourcePos } from './errors.js';
@@ -18,8 +19,10 @@ export type * from './result.js';
 export { hasTimeColumn } from './result.js';
 export { executeStatements, type MetaExecutor } from './exec/executor.js';
 export type { QueryContext, QueryUser, StatementOutput, SeriesSink } from './exec/context.js';
+export { eventLoopTurned } from './exec/context.js';
 export { zoneOffsetNs } from './exec/zone.js';
 export { executeMetaStatement, isMetaStatement, hashPasswordArgon2id, verifyPassword } from './exec/meta/index.js';
+export { QueryStop, type StopSignal, type Stoppable } from './exec/queries/stop.js';
 export { QueryRegistry, QueryKilledError, TooManyQueriesError, type RunningQuery } from './exec/queries/registry.js';
 export { ContinuousQueryScheduler, CQ_TICK_MS, type CqSchedulerOptions, type CqRun, type CqCounters } from './exec/services/cq-scheduler.js';
 export { MaterializedViewMaintainer, type MvMaintainerOptions, type MvRun, type MvCounters } from './exec/services/mv-maintainer.js';

@@ -17,7 +17,7 @@
  * - `ready` answers the readiness probe (/health/ready); later it runs a trivial query.
  */
 import type { Precision } from '../engine/index.js';
-import type { QueryRegistry, QueryUser, SeriesSink, Statement, StatementResult } from '../ql/index.js';
+import type { QueryRegistry, QueryUser, SeriesSink, Statement, StatementResult, StopSignal } from '../ql/index.js';
 import type { UserDirectory } from './auth/verifier.js';
 import type { ServiceMetrics } from './metrics/registry.js';
 
@@ -44,7 +44,7 @@ export interface QueryRunRequest {
   /** `rp` parameter ('' when absent). */
   readonly rp: string;
   /** Aborted on timeout, KILL QUERY or client disconnect. */
-  readonly signal: AbortSignal;
+  readonly signal: StopSignal;
   /** The authenticated user (QueryContext.user); undefined when auth is off. [auth] */
   readonly user?: QueryUser | undefined;
   /** Chunked responses: per-statement streaming sink. */

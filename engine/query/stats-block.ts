@@ -5,7 +5,7 @@
  * skips decoding entirely; every other consumer sees an ordinary batch.
  */
 import { CorruptionError } from '../errors.js';
-import { decodeBlock, decodeBlockTimes, decodeBlockValues } from '../encoding/block.js';
+import { decodeBlockTimes, decodeBlockValues } from '../encoding/block.js';
 import type { ValueColumn } from '../point.js';
 import type { BlockEntry } from '../tsm/block-index.js';
 import type { Batch, BatchStats } from './cursor.js';
@@ -47,16 +47,10 @@ export class StatsBlock implements Batch {
 
   get column(): ValueColumn {
     if (!this.values) {
-      let column: ValueColumn;
-      if (this.times) {
-        // Readers look at the times first: decode only the values now.
-        column = decodeBlockValues(this.payload, this.times.length);
-      } else {
-        const block = decodeBlock(this.payload, this.base);
-        this.check(block.offsets);
-        this.times = this.ascending ? block.offsets : block.offsets.reverse();
-        column = block.column;
-      }
+      // Only the values: the timestamps are decoded when `offsets` is read, which a reader of
+      // the first row alone never does (it has the stats' first offset). The block's count is
+      // checked against the index entry's either way (decodeBlockValues throws on a mismatch).
+      const column = decodeBlockValues(this.payload, this.stats.count);
       // Freshly decoded, owned by this block: reversed in place, not copied.
       this.values = this.ascending ? column : reverseOwnedColumn(column);
     }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseQuery } from '../parser/query.js';
 import type { Statement } from '../ast/statements.js';
-import { checkpoint, type QueryContext } from './context.js';
+import { checkpoint, eventLoopTurned, type QueryContext } from './context.js';
 import { executeStatements } from './executor.js';
 import { QueryKilledError } from './queries/registry.js';
 
@@ -40,5 +40,20 @@ describe('abort', () => {
       }
     }, QueryKilledError);
     assert.ok(iterations > 1);
+  });
+
+  it('a checkpoint right after a loop turn does not yield; one after an idle spell does', async () => {
+    const ctx = context(new AbortController().signal);
+    const yieldedAt = async (): Promise<boolean> => {
+      let ran = false;
+      setImmediate(() => (ran = true));
+      await checkpoint(ctx);
+      return ran;
+    };
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    assert.equal(await yieldedAt(), true);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    eventLoopTurned();
+    assert.equal(await yieldedAt(), false);
   });
 });

@@ -4,6 +4,7 @@
  */
 import type { Engine } from '../../engine/index.js';
 import type { QueryRegistry } from './queries/registry.js';
+import type { StopSignal } from './queries/stop.js';
 
 export interface QueryUser {
   readonly name: string;
@@ -19,7 +20,7 @@ export interface QueryContext {
   /** now() for the whole request, ns. */
   readonly nowNs: bigint;
   /** Aborted on query timeout, KILL QUERY or client disconnect. */
-  readonly signal?: AbortSignal;
+  readonly signal?: StopSignal;
   /** Undefined when authentication is disabled. */
   readonly user?: QueryUser;
   /** Hash a password (argon2id PHC); injected so ql/ does not depend on a hashing policy. */
@@ -45,6 +46,15 @@ export function checkAborted(ctx: QueryContext): void {
 /** Longest stretch a statement runs without letting the event loop turn. */
 const YIELD_EVERY_MS = 20;
 let lastYield = 0;
+
+/**
+ * The caller runs in a fresh event-loop turn (an HTTP request handler): timers and I/O just
+ * had their chance, so the next checkpoint need not yield for YIELD_EVERY_MS. Without this a
+ * query arriving after an idle spell paid a setImmediate hop at its first checkpoint.
+ */
+export function eventLoopTurned(): void {
+  lastYield = performance.now();
+}
 
 /**
  * checkAborted, plus a macrotask turn at most every YIELD_EVERY_MS. Cursor reads resolve as

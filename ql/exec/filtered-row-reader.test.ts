@@ -48,6 +48,75 @@ test('RowReader joins fields by time across batches of different bases, both dir
   );
 });
 
+test('RowReader: rows taken with nextNow() where it has them and next() otherwise equal rows taken with next() alone', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(fc.tuple(seriesArb, fc.array(fc.nat(300), { maxLength: 4 })), { minLength: 1, maxLength: 4 }), fc.boolean(), async (fields, ascending) => {
+      const open = () => new RowReader(fields.map(([pts, cuts]) => arrayCursor(pts, cuts, ascending)), ascending);
+      const expected = await all(open());
+      const reader = open();
+      const got: Row[] = [];
+      let waits = 0;
+      for (;;) {
+        let row = reader.nextNow();
+        if (row === undefined) {
+          waits++;
+          row = await reader.next();
+        }
+        if (!row) break;
+        got.push(row);
+      }
+      assert.deepEqual(got, expected);
+      // It waits before the first batches and then only when a batch is used up (at most once per batch and per end).
+      assert.ok(waits >= 1);
+      assert.ok(waits <= fields.reduce((n, [, cuts]) => n + cuts.length + 2, 0));
+    }),
+    { numRuns: 300 },
+  );
+});
+
+/** The cursor's batches as stats batches (count and time extent given) that count reads of their timestamps. */
+function withStats(cursor: Cursor, reads: { offsets: number }): Cursor {
+  return {
+    ...cursor,
+    next: async () => {
+      const b = await cursor.next();
+      if (!b) return null;
+      const n = b.offsets.length;
+      return {
+        base: b.base,
+        column: b.column,
+        stats: { count: n, firstOffset: b.offsets[0]!, lastOffset: b.offsets[n - 1]! },
+        get offsets() {
+          reads.offsets++;
+          return b.offsets;
+        },
+      };
+    },
+  };
+}
+
+test('RowReader over stats batches: the same rows; the first row of a batch is read without its timestamps', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(fc.tuple(seriesArb, fc.array(fc.nat(300), { maxLength: 4 })), { minLength: 1, maxLength: 4 }), fc.boolean(), async (fields, ascending) => {
+      const expected = await all(new RowReader(fields.map(([pts, cuts]) => arrayCursor(pts, cuts, ascending)), ascending));
+      const got = await all(new RowReader(fields.map(([pts, cuts]) => withStats(arrayCursor(pts, cuts, ascending), { offsets: 0 })), ascending));
+      assert.deepEqual(got, expected);
+    }),
+    { numRuns: 200 },
+  );
+  const reads = { offsets: 0 };
+  const points: [number, number][] = [
+    [10, 1],
+    [20, 2],
+    [30, 3],
+  ];
+  const reader = new RowReader([withStats(arrayCursor(points, [], false), reads), withStats(arrayCursor(points, [], false), reads)], false);
+  assert.deepEqual(await reader.next(), { time: 30n, values: [3, 3] });
+  assert.equal(reads.offsets, 0);
+  assert.deepEqual(await reader.next(), { time: 20n, values: [2, 2] });
+  assert.ok(reads.offsets > 0);
+});
+
 test('condition-first rows equal joined rows filtered afterwards, one or two condition fields, any batching, both directions', async () => {
   await fc.assert(
     fc.asyncProperty(

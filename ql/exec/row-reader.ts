@@ -22,6 +22,8 @@ export function cellAt(col: ValueColumn, i: number): Scalar {
 interface Head {
   cursor: Cursor;
   batch: Batch | null;
+  /** rowsIn(batch), taken once per batch. */
+  rows: number;
   i: number;
   done: boolean;
 }
@@ -33,12 +35,13 @@ export class RowReader {
     cursors: readonly Cursor[],
     private readonly ascending: boolean,
   ) {
-    this.heads = cursors.map((cursor) => ({ cursor, batch: null, i: 0, done: false }));
+    this.heads = cursors.map((cursor) => ({ cursor, batch: null, rows: 0, i: 0, done: false }));
   }
 
   private async fill(h: Head): Promise<void> {
-    while (!h.done && (!h.batch || h.i >= h.batch.offsets.length)) {
+    while (!h.done && (!h.batch || h.i >= h.rows)) {
       h.batch = await h.cursor.next();
+      h.rows = h.batch ? rowsIn(h.batch) : 0;
       h.i = 0;
       if (!h.batch) h.done = true;
     }
@@ -48,13 +51,21 @@ export class RowReader {
   private readonly bases: (bigint | undefined)[] = [];
   private readonly offs: number[] = [];
 
-  /**
-   * Next row, or null when every cursor is exhausted. Heads are compared by offset when their
-   * batches share a base (the same shard, the usual case) and one BigInt time is made per row;
-   * awaits happen only when a batch is used up. It runs once per row of every raw query with
-   * several fields or a WHERE on fields, so it is kept tight.
-   */
+  /** Next row, or null when every cursor is exhausted. */
   async next(): Promise<Row | null> {
+    for (const h of this.heads) if (!h.done && (!h.batch || h.i >= h.rows)) await this.fill(h);
+    return this.nextNow()!;
+  }
+
+  /**
+   * The next row without awaiting: null when every cursor is exhausted, undefined (nothing
+   * consumed) when a cursor must read its next batch first; call next() then. Heads are
+   * compared by offset when their batches share a base (the same shard, the usual case) and
+   * one BigInt time is made per row. It runs once per row of every raw query with several
+   * fields or a WHERE on fields, so it is kept tight, and readers call it first because an
+   * async call per row (a promise and a microtask turn) cost more than the join itself.
+   */
+  nextNow(): Row | null | undefined {
     const heads = this.heads;
     const bases = this.bases;
     const offs = this.offs;
@@ -62,13 +73,14 @@ export class RowReader {
     let bestOff = 0;
     for (let k = 0; k < heads.length; k++) {
       const h = heads[k]!;
-      if (!h.done && (!h.batch || h.i >= h.batch.offsets.length)) await this.fill(h);
       const b = h.batch;
       if (h.done || !b) {
+        if (!h.done) return undefined;
         bases[k] = undefined;
         continue;
       }
-      const off = b.offsets[h.i]!;
+      if (h.i >= h.rows) return undefined;
+      const off = h.i === 0 && b.stats ? b.stats.firstOffset : b.offsets[h.i]!;
       bases[k] = b.base;
       offs[k] = off;
       if (bestBase === undefined || this.before(b.base, off, bestBase, bestOff)) {
@@ -99,6 +111,15 @@ export class RowReader {
   close(): void {
     for (const h of this.heads) h.cursor.close();
   }
+}
+
+/**
+ * Rows in a batch. A stats batch (a whole stored block) tells its count and first offset
+ * without decoding its timestamps, so a reader that takes only its first row (ORDER BY time
+ * DESC LIMIT 1: lastpoint) decodes only the values.
+ */
+function rowsIn(b: Batch): number {
+  return b.stats ? b.stats.count : b.offsets.length;
 }
 
 function sameTime(base: bigint, off: number, bestBase: bigint, bestOff: number): boolean {

@@ -22,8 +22,11 @@ import { forEachWindowRun, window as windowOf } from './window.js';
 import { findAux } from './aux.js';
 import { runTopWithTags } from './select-top.js';
 import { aggregateFromStats } from './batch-stats.js';
+import { alignedRows } from './aligned-rows.js';
 
 type Windows = Map<bigint, Reducer[]>;
+
+const NO_FORECASTS: ReadonlySet<bigint> = new Set();
 
 function singleValueColumn(type: FieldType, v: Scalar): ValueColumn | undefined {
   if (v === null) return undefined;
@@ -59,12 +62,14 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
   const streams: Reducer[] = [];
   // sum() and mean() merge per-series, per-shard partials as 1.x does (reducers/partials.ts).
   const clock: PartialClock = { series: 0, shard: 0n };
-  const argsOf = (c: AggCall): ReducerArgs => ({ ...c.args, partials: clock, ...(plan.ascending ? {} : { descending: true }) });
+  // Made once: every window's reducers share them (the clock is read, never replaced).
+  const callArgs = calls.map((c): ReducerArgs => ({ ...c.args, partials: clock, ...(plan.ascending ? {} : { descending: true }) }));
+  const callTypes = calls.map((c) => types.get(c.field));
   const makeReducers = (start?: bigint): Reducer[] =>
     calls.map((c, i) => {
-      const t = types.get(c.field);
+      const t = callTypes[i];
       if (t === undefined) return createReducer(c.reducer === 'count_distinct' ? 'count' : c.reducer, FieldType.Float, c.args);
-      if (c.reducer !== 'integral') return createReducer(c.reducer, t, argsOf(c));
+      if (c.reducer !== 'integral') return createReducer(c.reducer, t, callArgs[i]!);
       const args = { ...c.args, integral: { ...c.args.integral, window: spec, startNs: hasMin ? min : undefined, merged: g.series.length > 1, clock } };
       if (!spec || start === undefined) return createReducer(c.reducer, t, args);
       const stream = (streams[i] ??= createReducer(c.reducer, t, args));
@@ -257,7 +262,8 @@ async function assembleRows(
       if (!first) return;
       perCall[i]!.push({ time: start, value: first.value as Scalar });
       // integral() labels its own row without GROUP BY time (1.x: 0 for floats, the lower bound for integers).
-      if ((loneSelector || integralOnly) && first.time !== undefined) {
+      // With GROUP BY time the row is labelled by its window; only aux lookups need the point.
+      if ((loneSelector || integralOnly) && first.time !== undefined && (!spec || needsAux)) {
         selTimes.set(start, first.time);
         selValues.set(start, first.value as Scalar);
       }
@@ -294,6 +300,11 @@ async function assembleRows(
       call: plan.nested ? undefined : calls[i]!.reducer,
     });
   });
+  if (spec && transforms.length === 0 && !needsAux) {
+    const columnSeries = plan.projection.columns.map((c) => (c.expr.kind === 'Call' ? calls.findIndex((x) => x.key === callKeyOf(c.expr)) : -1));
+    const rows = columnSeries.every((i) => i >= 0) ? alignedRows(filled, columnSeries) : undefined;
+    if (rows) return finish(g, inRange(rows, g, min, max, NO_FORECASTS));
+  }
   const byKey = new Map<string, Map<bigint, Scalar>>();
   const times = new Set<bigint>();
   calls.forEach((c, i) => {

@@ -12,6 +12,7 @@ import { TRANSFORMS } from '../plan/functions.js';
 import { callsIn, isTag } from '../plan/projection.js';
 import { callKey, evaluate, type EvalTypes, type RowScope } from './eval.js';
 import type { Row } from './row-reader.js';
+import type { Scalar } from './value.js';
 import { openSeriesRows, plainReference, type RowSource } from './series-rows.js';
 import { GoHeap } from './go-heap.js';
 import { rawRowLess } from './raw-merge-order.js';
@@ -84,6 +85,7 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
   }));
   // Field slots of plain columns (-1: not a plain field column), read per row without the interpreter.
   const slots = plain.map((p) => (p && 'slot' in p ? p.slot : -1));
+  const allPlain = plain.every((p) => p !== undefined);
   let out: Cell[][] = [];
   let emitted = 0;
   // 1.6.7 answers a raw OFFSET without LIMIT with the one row at that offset.
@@ -101,19 +103,31 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
       };
       return evaluate(g.rowFilter, scope, types) === true;
     };
-    const advance = async (s: SeriesRows): Promise<void> => {
+    const advanceAsync = async (s: SeriesRows): Promise<void> => {
       const checked = s.reader.appliesWhere === true;
       for (s.row = await s.reader.next(); s.row && !checked && !passes(s, s.row); s.row = await s.reader.next()) {
         if (++n % 1024 === 0) await checkpoint(ctx);
+      }
+    };
+    // The series' next passing row; a promise only when its reader has to wait for a batch.
+    const advance = (s: SeriesRows): Promise<void> | undefined => {
+      const checked = s.reader.appliesWhere === true;
+      for (;;) {
+        const row = s.reader.nextNow?.();
+        if (row === undefined) return advanceAsync(s);
+        s.row = row;
+        if (!row || checked || passes(s, row)) return undefined;
+        if (++n % 1024 === 0) return checkpoint(ctx).then(() => advanceAsync(s));
       }
     };
     for (const s of open) await advance(s);
     // 1.x's sorted merge: a Go heap over the series in key order, reversed for ORDER BY time
     // DESC as 1.x reverses its tag sets (raw-merge-order.ts).
     const live = open.filter((s) => s.row);
+    // A heap of one series never compares (GROUP BY every tag: lastpoint's 100 groups).
     const heap = new GoHeap(
       plan.ascending ? live : live.reverse(),
-      rawRowLess(columns.map((c) => c.expr), plan.schema, fieldIndex, plan.ascending),
+      live.length > 1 ? rawRowLess(columns.map((c) => c.expr), plan.schema, fieldIndex, plan.ascending) : () => false,
     );
     for (;;) {
       const best = heap.pop();
@@ -121,59 +135,76 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
       const row = best.row!;
       const tags = best.ref.tags;
       const tagCells = best.tagCells;
-      await advance(best);
-      if (best.row) heap.push(best);
       if (++n % 1024 === 0) await checkpoint(ctx);
       let transformMissing = false;
-      let scope: RowScope | undefined;
-      // Built only for rows that need the interpreter (a WHERE, or a column that is not a plain reference).
-      const scoped = (): RowScope => (scope ??= {
-        time: row.time,
-        lookup: (name, hint) => {
-          if (isTag(name, hint, plan.schema)) return tags[name] ?? null;
-          const i = fieldIndex.get(name);
-          return i === undefined ? null : (row.values[i] ?? null);
-        },
-        call: (e) => {
-          if (e.kind !== 'Call' || !TRANSFORMS.has(e.name.toLowerCase())) return undefined;
-          const key = callKey(e);
-          let t = transforms.get(key);
-          const inner = e.args[0];
-          if (!inner) return null;
-          if (!t) {
-            t = createTransform(e.name.toLowerCase() as TransformName, inferType(inner, types), transformArgs(e, plan.ascending));
-            transforms.set(key, t);
-          }
-          const v = evaluate(inner, scoped(), types);
-          const r = v === null ? null : t.push(row.time, v);
-          if (!r) transformMissing = true;
-          return r ? r.value : null;
-        },
-      });
       const cells = new Array<Cell>(columns.length + 1);
       cells[0] = row.time;
-      for (let i = 0; i < columns.length; i++) {
-        const slot = slots[i]!;
-        cells[i + 1] = slot >= 0 ? (row.values[slot] ?? null) : plain[i] ? tagCells[i]! : evaluate(columns[i]!.expr, scoped(), types);
+      if (allPlain) {
+        // Plain field and tag columns only (SELECT *): no interpreter, no closures per row.
+        for (let i = 0; i < columns.length; i++) {
+          const slot = slots[i]!;
+          cells[i + 1] = slot >= 0 ? (row.values[slot] ?? null) : tagCells[i]!;
+        }
+      } else {
+        let scope: RowScope | undefined;
+        // Built only for rows that need the interpreter (a WHERE, or a column that is not a plain reference).
+        const scoped = (): RowScope => (scope ??= {
+          time: row.time,
+          lookup: (name, hint) => {
+            if (isTag(name, hint, plan.schema)) return tags[name] ?? null;
+            const i = fieldIndex.get(name);
+            return i === undefined ? null : (row.values[i] ?? null);
+          },
+          call: (e) => {
+            if (e.kind !== 'Call' || !TRANSFORMS.has(e.name.toLowerCase())) return undefined;
+            const key = callKey(e);
+            let t = transforms.get(key);
+            const inner = e.args[0];
+            if (!inner) return null;
+            if (!t) {
+              t = createTransform(e.name.toLowerCase() as TransformName, inferType(inner, types), transformArgs(e, plan.ascending));
+              transforms.set(key, t);
+            }
+            const v = evaluate(inner, scoped(), types);
+            const r = v === null ? null : t.push(row.time, v);
+            if (!r) transformMissing = true;
+            return r ? r.value : null;
+          },
+        });
+        for (let i = 0; i < columns.length; i++) {
+          const slot = slots[i]!;
+          cells[i + 1] = slot >= 0 ? (row.values[slot] ?? null) : plain[i] ? tagCells[i]! : evaluate(columns[i]!.expr, scoped(), types);
+        }
       }
-      if (transformMissing || !selected.some((i) => row.values[i] !== null && row.values[i] !== undefined)) continue;
-      if (skip > 0) {
-        skip--;
-        continue;
+      if (!transformMissing && hasSelectedValue(row.values, selected)) {
+        if (skip > 0) skip--;
+        else {
+          out.push(cells);
+          // Before the series' next row is read: a LIMIT query reads no row past its last
+          // (ORDER BY time DESC LIMIT 1 then never decodes a stored block's timestamps).
+          if (limit > 0 && emitted + out.length >= limit) break;
+          if (emit && out.length >= chunkSize) {
+            emitted += out.length;
+            const piece = out;
+            out = [];
+            await emit(piece);
+          }
+        }
       }
-      out.push(cells);
-      if (limit > 0 && emitted + out.length >= limit) break;
-      if (emit && out.length >= chunkSize) {
-        emitted += out.length;
-        const piece = out;
-        out = [];
-        await emit(piece);
-      }
+      const waiting = advance(best);
+      if (waiting) await waiting;
+      if (best.row) heap.push(best);
     }
   } finally {
     for (const s of open) s.reader.close();
   }
   return out;
+}
+
+/** Whether the row has a value in at least one of the fields the columns read (1.x emits only such rows). */
+function hasSelectedValue(values: readonly Scalar[], selected: readonly number[]): boolean {
+  for (const i of selected) if (values[i] !== null && values[i] !== undefined) return true;
+  return false;
 }
 
 /** 1.x refuses a transform of a string or boolean field when it builds the iterator, data or not. */

@@ -18,6 +18,8 @@ import type { Scalar } from './value.js';
 
 export interface RowSource {
   next(): Promise<Row | null>;
+  /** The next row if it is there without awaiting (RowReader.nextNow); undefined: call next(). */
+  nextNow?(): Row | null | undefined;
   close(): void;
   /** Every row it yields already passed the WHERE (condition-first reading). */
   readonly appliesWhere?: boolean;

@@ -90,3 +90,16 @@ test('rows of a series (repeated tag strings above each other, small and other n
   assert.equal(compact, withoutWhitespace(resultsToJson(results, { epoch: undefined, pretty: true })) + '\n');
   assert.deepEqual(JSON.parse(compact).results[0].series[0].values[3].slice(1, 4), ['x86', 'eu "west"', 'host_3']);
 });
+
+test('rows drawn from a few strings and numbers (runs of equal strings that start, end and shift between rows) equal the pretty tree', () => {
+  const pool: Cell[] = ['a', 'b', 'c"', 'ü', 1, 2, null];
+  fc.assert(
+    fc.property(fc.array(fc.array(fc.nat(pool.length - 1), { minLength: 0, maxLength: 6 }), { maxLength: 12 }), fc.boolean(), (picks, timed) => {
+      const values: Cell[][] = picks.map((p, r) => [...(timed ? [BigInt(r) * 1_000_000_000n] : []), ...p.map((k) => pool[k]!)]);
+      const results = [{ statementId: 0, series: [{ name: 'm', columns: ['time', 'v'], values }] }];
+      const compact = resultsToJson(results, { epoch: undefined, pretty: false });
+      assert.equal(compact, withoutWhitespace(resultsToJson(results, { epoch: undefined, pretty: true })) + '\n');
+    }),
+    { numRuns: 2000 },
+  );
+});

@@ -21,43 +21,63 @@ export function cellJson(c: Cell): string {
   }
 }
 
-/** Text of the small non-negative integers (counts, percentages, most metric values). */
+/** Text of the small non-negative integers (counts, percentages, most metric values), bare and after a comma. */
 const SMALL_INTS = Array.from({ length: 1024 }, (_, i) => String(i));
+const COMMA_SMALL_INTS = SMALL_INTS.map((t) => ',' + t);
 
 /**
  * `[[...],[...]]` of `rows`; when the first column is time, a bigint cell 0 goes through
  * `time` (RFC 3339 text is quoted, epoch integers are not). Built by concatenation (no
- * per-row arrays to join), and a string cell that is the same string as the cell above it
- * (a tag value, on every row of a series) reuses that cell's text.
+ * per-row arrays to join). A run of string cells that are the same strings as the run above
+ * it (the tag values of a raw row: the same on every row of a series) reuses the run's whole
+ * text, so such a row costs one concatenation for all its tags.
  */
 export function rowsJson(rows: readonly (readonly Cell[])[], timeFirst: boolean, time: (ns: bigint) => string | bigint): string {
   const quoted = new Map<string, string>();
-  const above: Cell[] = [];
-  const aboveText: string[] = [];
+  const quote = (c: string): string => {
+    let q = quoted.get(c);
+    if (q === undefined) quoted.set(c, (q = JSON.stringify(c)));
+    return q;
+  };
+  // Per column: the last row where a run of strings started there, where that run ended, and its text (leading comma included).
+  const runRow: number[] = [];
+  const runEnd: number[] = [];
+  const runText: string[] = [];
+  let above: readonly Cell[] | undefined;
   let out = '[';
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r]!;
+    const n = row.length;
     let line = r === 0 ? '[' : ',[';
-    for (let i = 0; i < row.length; i++) {
-      const c = row[i]!;
-      let text: string;
-      if (typeof c === 'number') {
-        text = c >= 0 && c < 1024 && (c | 0) === c ? SMALL_INTS[c]! : cellJson(c);
-      } else if (typeof c === 'string') {
-        if (above[i] === c) text = aboveText[i]!;
-        else {
-          let q = quoted.get(c);
-          if (q === undefined) quoted.set(c, (q = JSON.stringify(c)));
-          text = q;
-          above[i] = c;
-          aboveText[i] = q;
-        }
-      } else if (i === 0 && timeFirst && typeof c === 'bigint') {
-        const t = time(c);
-        text = typeof t === 'string' ? '"' + t + '"' : t.toString();
-      } else text = cellJson(c);
-      line += i === 0 ? text : ',' + text;
+    let i = 0;
+    if (n > 0 && timeFirst && typeof row[0] === 'bigint') {
+      const t = time(row[0]);
+      line += typeof t === 'string' ? '"' + t + '"' : t.toString();
+      i = 1;
     }
+    while (i < n) {
+      const c = row[i]!;
+      if (typeof c === 'string') {
+        let j = i + 1;
+        while (j < n && typeof row[j] === 'string') j++;
+        let same = above !== undefined && runRow[i] === r - 1 && runEnd[i] === j;
+        for (let k = i; same && k < j; k++) same = above![k] === row[k];
+        if (!same) {
+          let text = i === 0 ? quote(c) : ',' + quote(c);
+          for (let k = i + 1; k < j; k++) text += ',' + quote(row[k] as string);
+          runEnd[i] = j;
+          runText[i] = text;
+        }
+        runRow[i] = r;
+        line += runText[i]!;
+        i = j;
+        continue;
+      }
+      if (typeof c === 'number' && c >= 0 && c < 1024 && (c | 0) === c) line += i === 0 ? SMALL_INTS[c]! : COMMA_SMALL_INTS[c]!;
+      else line += i === 0 ? cellJson(c) : ',' + cellJson(c);
+      i++;
+    }
+    above = row;
     out += line + ']';
   }
   return out + ']';

@@ -23,6 +23,8 @@ export interface SendOptions {
 }
 
 const JSON_TYPE = 'application/json';
+/** Longest body text passed to uWS as a string (see send()). */
+const DIRECT_STRING_CHARS = 16 * 1024;
 const TEXT_TYPE = 'text/plain; charset=utf-8';
 
 function statusLine(status: number): string {
@@ -106,11 +108,13 @@ export class Reply {
   }
 
   send(status: number, body: string | Uint8Array, contentType: string, opts: SendOptions = {}): void {
-    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+    // A short string goes to uWS as is (saves a Buffer per response); a long one is encoded
+    // first, which measured faster than uWS's own conversion (last-1000-raw's 150 KB body).
+    if (typeof body === 'string' && body.length > DIRECT_STRING_CHARS) body = Buffer.from(body);
     this.#write(
       status,
       contentType,
-      (res, close) => (opts.head ? res.endWithoutBody(bytes.byteLength, close) : res.end(bytes, close)),
+      (res, close) => (opts.head ? res.endWithoutBody(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength, close) : res.end(body, close)),
       opts,
     );
   }

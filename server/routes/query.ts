@@ -12,7 +12,7 @@
  */
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import { DatabaseNotFoundError, StrataError } from '../../engine/index.js';
-import { parseParams, parseQuery as parseQl, printQuery, printStatement, QueryKilledError, TooManyQueriesError, type Statement, type StatementResult } from '../../ql/index.js';
+import { eventLoopTurned, ParseCache, parseParams, printQuery, QueryKilledError, QueryStop, TooManyQueriesError, type Statement, type StatementResult } from '../../ql/index.js';
 import type { QueryRunRequest } from '../deps.js';
 import type { Reply } from '../http/respond.js';
 import { authorizeQuery, queryUser, type Access } from '../auth/gate.js';
@@ -29,6 +29,7 @@ import { errorJson, resultsToJson } from '../format/json.js';
 import { methodNotAllowed, type RouteContext } from './context.js';
 import { errorStatus, queryMeter } from '../metrics/http.js'; // [ops]
 import { StatementClock } from '../statements/clock.js'; // [ops]
+import { statementText } from '../statements/statement-text.js'; // [ops]
 
 const READ_ONLY_KINDS = new Set(['Select', 'Explain']);
 /**
@@ -54,13 +55,18 @@ function deprecationMessages(stmts: readonly Statement[], method: string): Map<n
   if (method !== 'GET') return out;
   stmts.forEach((s, i) => {
     const readOnly = READ_ONLY_KINDS.has(s.kind) ? !(s.kind === 'Select' && s.target) : s.kind.startsWith('Show');
-    if (!readOnly) out.set(i, `deprecated use of '${printStatement(s)}' in a read only context, please use a POST request instead`);
+    if (!readOnly) out.set(i, `deprecated use of '${statementText(s)}' in a read only context, please use a POST request instead`);
   });
   return out;
 }
 
+/** Distinct query texts whose statements are kept parsed (ql/parser/parse-cache.ts). */
+const PARSED_TEXTS = 512;
+
 export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void {
+  const parses = new ParseCache(PARSED_TEXTS);
   const handle = (res: HttpResponse, req: HttpRequest): void => {
+    eventLoopTurned(); // uWS calls handlers from the loop: no need to yield at the first checkpoint
     const reply = ctx.begin(res, req);
     const meter = queryMeter(ctx.metrics); // [ops]
     reply.onAbort(() => meter.done(undefined));
@@ -109,7 +115,7 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
         }
         let statements: Statement[];
         try {
-          statements = parseQl(q, bind);
+          statements = parses.parse(q, bind);
         } catch (err) {
           ctx.statements.record({ text: q, durationMs: 0, error: (err as Error).message, at: Date.now() }); // [ops]
           throw err;
@@ -133,7 +139,7 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
           return;
         }
         let results: StatementResult[];
-        const clock = new StatementClock(ctx.statements.enabled ? statements.map((s) => () => printStatement(s)) : []); // [ops] per-statement summaries, printed when recorded
+        const clock = new StatementClock(ctx.statements.enabled ? statements.map((s) => () => statementText(s)) : []); // [ops] per-statement summaries, printed when recorded
         try {
           results = await runRegistered(ctx, run, reply, (r) => clock.result(r));
         } catch (err) {
@@ -191,21 +197,21 @@ async function runRegistered(
   onResult: (r: StatementResult) => void | Promise<void>,
   early = true,
 ): Promise<StatementResult[]> {
-  const controller = new AbortController();
+  const stop = new QueryStop();
   let id: number;
   try {
-    id = ctx.queries.attach(() => printQuery(req.statements, { redactPasswords: true }), req.db, controller);
+    id = ctx.queries.attach(() => printQuery(req.statements, { redactPasswords: true }), req.db, stop);
   } catch (err) {
     if (err instanceof TooManyQueriesError) throw new Interrupted([{ statementId: 0, error: err.message }]);
     throw err;
   }
-  reply.onAbort(() => controller.abort(new StrataError('client_gone', 499, 'client went away')));
+  reply.onAbort(() => stop.abort(new StrataError('client_gone', 499, 'client went away')));
   const timeoutMs = ctx.options.server.query_timeout_secs * 1000;
-  const timer = timeoutMs > 0 ? setTimeout(() => controller.abort(new QueryTimeoutError()), timeoutMs) : undefined;
+  const timer = timeoutMs > 0 ? setTimeout(() => stop.abort(new QueryTimeoutError()), timeoutMs) : undefined;
   const done: StatementResult[] = [];
   let running: Promise<StatementResult[]>;
   try {
-    running = ctx.deps.query({ ...req, signal: controller.signal }, (r) => {
+    running = ctx.deps.query({ ...req, signal: stop }, (r) => {
       done.push(r);
       return onResult(r);
     });
@@ -214,17 +220,15 @@ async function runRegistered(
     ctx.queries.detach(id);
     throw err;
   }
-  void running.then(
-    () => ctx.queries.detach(id),
-    () => ctx.queries.detach(id),
-  );
+  const detach = () => ctx.queries.detach(id);
+  void running.then(detach, detach);
   try {
-    const aborted = new Promise<never>((_, reject) => {
-      if (controller.signal.aborted) reject(controller.signal.reason);
-      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+    if (!early) return await running;
+    // A buffered answer settles as soon as the query is stopped, without waiting for the executor.
+    return await new Promise<StatementResult[]>((resolve, reject) => {
+      running.then(resolve, reject);
+      stop.onStop(reject);
     });
-    aborted.catch(() => {});
-    return await (early ? Promise.race([running, aborted]) : running);
   } catch (err) {
     if (err instanceof QueryKilledError) throw new Interrupted([...done, { statementId: done.length, error: err.message }]);
     throw err;

@@ -65,4 +65,19 @@ describe('StatementSummaries', () => {
     assert.ok(texts.includes(`SET PASSWORD FOR bob = '?'`));
     assert.ok(texts.includes(`CREATE USER bob WITH PASSWORD '?' WITH ALL PRIVILEGES`));
   });
+
+  it('a text seen again (including after many others) is summarised as the first time', () => {
+    const s = new StatementSummaries({ enabled: true, max_entries: 1000 });
+    const text = `SELECT v FROM cpu WHERE host = 'a' AND time > 1`;
+    s.record(run(text, 1));
+    for (let i = 0; i < 600; i++) s.record(run(`SELECT v FROM m${i} WHERE x = ${i}`));
+    s.record(run(text, 3));
+    s.record(run(text, 2));
+    const e = s.list().find((x) => x.sample_text === text);
+    assert.ok(e);
+    assert.equal(e.normalized_text, 'SELECT v FROM cpu WHERE host = ? AND time > ?');
+    assert.equal(e.exec_count, 3);
+    assert.equal(e.total_exec_ms, 6);
+    assert.equal(s.size, 601);
+  });
 });

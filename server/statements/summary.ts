@@ -61,8 +61,22 @@ function cut(text: string): string {
 
 const round3 = (ms: number) => Math.round(ms * 1000) / 1000;
 
+/** What record() derives from a statement text alone. */
+interface TextForms {
+  readonly normalized: string;
+  readonly digest: string;
+  readonly sample: string;
+}
+
+/**
+ * Texts whose forms are remembered: a repeated statement (the common case: dashboards, CQs)
+ * skips tokenizing twice and hashing, which cost about as much as running a small query.
+ */
+const MAX_REMEMBERED_TEXTS = 256;
+
 export class StatementSummaries {
   readonly #slots = new Map<string, Slot>();
+  readonly #forms = new Map<string, TextForms>();
 
   constructor(private readonly options: Pick<StatementSummarySection, 'enabled' | 'max_entries'>) {}
 
@@ -76,8 +90,7 @@ export class StatementSummaries {
 
   record(run: StatementExecution): void {
     if (!this.options.enabled) return;
-    const normalized = normalizeStatement(run.text);
-    const digest = statementDigest(normalized);
+    const { normalized, digest, sample } = this.#formsOf(run.text);
     let slot = this.#slots.get(digest);
     if (slot) {
       this.#slots.delete(digest);
@@ -85,7 +98,7 @@ export class StatementSummaries {
       slot = { digest, normalized: cut(normalized), sample: '', count: 0, errors: 0, totalMs: 0, maxMs: 0, lastError: null, firstSeen: run.at, lastSeen: run.at };
     }
     this.#slots.set(digest, slot);
-    slot.sample = cut(redactPasswords(run.text));
+    slot.sample = sample;
     slot.count++;
     slot.totalMs += run.durationMs;
     slot.maxMs = Math.max(slot.maxMs, run.durationMs);
@@ -99,6 +112,18 @@ export class StatementSummaries {
       if (oldest.done) break;
       this.#slots.delete(oldest.value);
     }
+  }
+
+  #formsOf(text: string): TextForms {
+    const known = this.#forms.get(text);
+    if (known !== undefined) return known;
+    const normalized = normalizeStatement(text);
+    const forms = { normalized, digest: statementDigest(normalized), sample: cut(redactPasswords(text)) };
+    if (text.length <= MAX_TEXT_CHARS) {
+      if (this.#forms.size >= MAX_REMEMBERED_TEXTS) this.#forms.clear();
+      this.#forms.set(text, forms);
+    }
+    return forms;
   }
 
   /** Most recently seen first. */

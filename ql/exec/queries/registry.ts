@@ -13,6 +13,7 @@
  *   the executor stops at its next signal check and /query answers 200 with that error on the
  *   statement that was running (1.x). Its status shows `killed` until it has stopped.
  */
+import type { Stoppable } from './stop.js';
 import { QueryError } from '../../errors.js';
 
 export interface RunningQuery {
@@ -40,7 +41,7 @@ export class QueryKilledError extends QueryError {
 
 interface Entry {
   query: RunningQuery;
-  readonly controller: AbortController;
+  readonly controller: Stoppable;
 }
 
 export class QueryRegistry {
@@ -61,7 +62,7 @@ export class QueryRegistry {
    * may be a function: it is then called only when the text is read (SHOW QUERIES), not for
    * every query run.
    */
-  attach(text: string | (() => string), database: string, controller: AbortController): number {
+  attach(text: string | (() => string), database: string, controller: Stoppable): number {
     if (this.maxConcurrent > 0 && this.#entries.size >= this.maxConcurrent) {
       throw new TooManyQueriesError(this.#entries.size, this.maxConcurrent);
     }
