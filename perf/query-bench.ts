@@ -20,10 +20,10 @@
  * Query texts follow TSBS (cmd/tsbs_generate_queries/databases/influx/devops.go) with fixed
  * windows and hosts instead of random ones, so runs are comparable.
  */
-import { readFileSync } from 'node:fs';
 import { argv, hrtime } from 'node:process';
 import { cpuOnly, TSBS_START } from './datasets.js';
 import { SocketGet } from './socket-get.js';
+import { processCpuMs } from './bench-util.js';
 
 const DB = 'benchmark';
 const FIELDS = ['usage_user', 'usage_system', 'usage_idle', 'usage_nice', 'usage_iowait', 'usage_irq', 'usage_softirq', 'usage_steal', 'usage_guest', 'usage_guest_nice'];
@@ -153,12 +153,9 @@ async function timeQuery(get: Getter, base: string, q: string): Promise<Timed> {
   return { ms, series: series.length, rows: series.reduce((s, x) => s + (x.values?.length ?? 0), 0), bytes: text.length };
 }
 
-/** CPU time of a process so far in ms (Linux /proc, clock ticks of 10 ms); NaN without a pid. */
+/** CPU time of a process so far in ms (10 ms clock ticks); NaN without a pid. */
 function cpuMs(pid: number | undefined): number {
-  if (pid === undefined) return NaN;
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
-  // after "pid (comm) ", utime and stime are fields 12 and 13 (0-based)
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return pid === undefined ? NaN : processCpuMs(pid);
 }
 
 function stats(xs: number[]): { median: number; p90: number } {
