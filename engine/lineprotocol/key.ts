@@ -32,8 +32,8 @@ export interface KeyInfo {
   /**
    * The key of the line that followed a line with this key last time. Bodies list their series
    * in a stable order (TSBS, Telegraf and sensor gateways cycle through them), so the parser
-   * first checks whether the next line starts with this key (see parse.ts) and skips the slice
-   * and hash of a cache lookup when it does. Cleared when the cache drops this entry.
+   * first compares the next line's key text with this one's (see parse.ts) and skips hashing it
+   * for a cache lookup when they are equal. Cleared when the cache drops this entry.
    */
   next: KeyInfo | undefined;
 }

@@ -181,27 +181,24 @@ function parseInto(s: string, opts: ParseOptions, sink: PointSink, errors: LineE
     if (le > ls && s.charCodeAt(le - 1) === CR) le--;
     if (ls >= le || s.charCodeAt(ls) === 0x23) continue;
 
-    // Key section: up to the first space not preceded by a backslash. The key predicted from
-    // the previous line's (KeyInfo.next) is taken when the line starts with it and a space
-    // follows: a raw key never ends in a backslash, so that space is the first unescaped one.
+    // Key section: up to the first space not preceded by a backslash.
+    if (nextSpace < ls) {
+      let space = s.indexOf(' ', ls);
+      while (space > 0 && s.charCodeAt(space - 1) === BS) space = s.indexOf(' ', space + 1);
+      nextSpace = space < 0 ? n : space;
+    }
+    const sp = nextSpace;
+    if (sp >= le) {
+      const reason = parseKey(s, ls, le, true);
+      errors.push({ line: s.slice(ls, le), reason: typeof reason === 'string' ? reason : 'missing fields' });
+      prev = undefined;
+      continue;
+    }
+    const rawKey = s.slice(ls, sp);
+    // The key predicted from the previous line's (KeyInfo.next) costs one comparison of the
+    // text; a cache lookup would hash it first and then compare it.
     let info: KeyInfo | string | undefined = prev?.next;
-    let sp: number;
-    if (info !== undefined && s.charCodeAt(ls + info.raw.length) === SPACE && s.startsWith(info.raw, ls)) {
-      sp = nextSpace = ls + info.raw.length;
-    } else {
-      if (nextSpace < ls) {
-        let space = s.indexOf(' ', ls);
-        while (space > 0 && s.charCodeAt(space - 1) === BS) space = s.indexOf(' ', space + 1);
-        nextSpace = space < 0 ? n : space;
-      }
-      sp = nextSpace;
-      if (sp >= le) {
-        const reason = parseKey(s, ls, le, true);
-        errors.push({ line: s.slice(ls, le), reason: typeof reason === 'string' ? reason : 'missing fields' });
-        prev = undefined;
-        continue;
-      }
-      const rawKey = s.slice(ls, sp);
+    if (info === undefined || info.raw !== rawKey) {
       info = sharedCache.get(rawKey);
       if (info === undefined) info = sharedCache.add(rawKey);
       if (typeof info === 'string') {
