@@ -36,6 +36,7 @@ export {
 export {
   LineProtocolError,
   parseLineProtocol,
+  parseToColumns,
   clearKeyCache,
   formatPoint,
   formatFloat,
@@ -46,6 +47,7 @@ export {
   parseSeriesKey,
   compareBytes,
   type LineError,
+  type ParseOptions,
   type ParseResult,
 } from './lineprotocol/index.js';
 export * from './wal/wal.js';

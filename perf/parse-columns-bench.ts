@@ -13,8 +13,7 @@
 import { argv } from 'node:process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseToColumns } from '../engine/lineprotocol/columns.js';
-import type { ParseOptions } from '../engine/lineprotocol/parse.js';
+import { parseToColumns, type ParseOptions } from '../engine/index.js';
 import { batches, flags, load, machine } from './bench-util.js';
 import { cpuOnly, edgeSensors } from './datasets.js';
 

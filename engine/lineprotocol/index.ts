@@ -12,6 +12,8 @@ export {
   type ParseResult,
 } from './parse.js';
 export { formatFields, formatFloat, formatPoint, formatTimestampNs } from './format.js';
+/** The parse workers' body → columns step (benchmarks measure it alone). */
+export { parseToColumns } from './columns.js';
 export {
   compareBytes,
   escapeFieldKey,
