@@ -1,6 +1,6 @@
 /**
- * Keeps compaction off the request path on the main thread. The merge calls `tick()` after each
- * block; once `sliceMs` of work has passed since the last yield, `tick()` waits one
+ * Keeps compaction (and snapshot encoding, flush/snapshot-file.ts) off the request path on the
+ * main thread. The merge calls `tick()` after each block; once `sliceMs` of work has passed since the last yield, `tick()` waits one
  * `setImmediate` turn, so pending I/O callbacks (HTTP writes and queries) run between slices.
  * With the default 4 ms slice a request waits at most ~4 ms plus one block's decode/encode
  * (≈ 0.1 ms for 1000 values) behind a compaction of any size.

@@ -183,15 +183,14 @@ function parseInto(s: string, opts: ParseOptions, sink: PointSink, errors: LineE
 
     // Key section: up to the first space not preceded by a backslash.
     if (nextSpace < ls) {
-      let space = s.indexOf(' ', ls);
-      while (space > 0 && s.charCodeAt(space - 1) === BS) space = s.indexOf(' ', space + 1);
-      nextSpace = space < 0 ? n : space;
+      let sp = s.indexOf(' ', ls);
+      while (sp > 0 && s.charCodeAt(sp - 1) === BS) sp = s.indexOf(' ', sp + 1);
+      nextSpace = sp < 0 ? n : sp;
     }
     const sp = nextSpace;
     if (sp >= le) {
       const reason = parseKey(s, ls, le, true);
       errors.push({ line: s.slice(ls, le), reason: typeof reason === 'string' ? reason : 'missing fields' });
-      prev = undefined;
       continue;
     }
     const rawKey = s.slice(ls, sp);
@@ -203,7 +202,6 @@ function parseInto(s: string, opts: ParseOptions, sink: PointSink, errors: LineE
       if (info === undefined) info = sharedCache.add(rawKey);
       if (typeof info === 'string') {
         errors.push({ line: s.slice(ls, le), reason: info });
-        prev = undefined;
         continue;
       }
       if (prev !== undefined) prev.next = info;

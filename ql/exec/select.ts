@@ -10,7 +10,7 @@ import { QueryError } from '../errors.js';
 import type { Cell, ResultSeries } from '../result.js';
 import { splitCondition } from '../plan/condition.js';
 import { isTag } from '../plan/projection.js';
-import { MAX_NS, MIN_NS, splitTimeRange } from '../plan/time-range.js';
+import { MAX_NS, MIN_NS, splitTimeRange, type TimeSplit } from '../plan/time-range.js';
 import type { QueryContext, SeriesSink } from './context.js';
 import { EngineSource } from './engine-source.js';
 import { runAggregateGroup } from './select-agg.js';
@@ -29,8 +29,7 @@ function resolveDb(name: string, ctx: QueryContext): string {
 
 /** Time bounds of the outer query as a condition, pushed into subqueries without their own. */
 function outerTimeCondition(stmt: SelectStatement, ctx: QueryContext): Expr | null {
-  const { window } = parseDimensions(stmt.dimensions, ctx.nowNs, stmt.location);
-  const t = splitTimeRange(stmt.condition, ctx.nowNs, window !== undefined);
+  const t = statementTime(stmt, ctx);
   const parts: Expr[] = [];
   const time: Expr = { kind: 'VarRef', name: 'time', type: null };
   if (t.hasMin && t.min > MIN_NS) parts.push({ kind: 'Binary', op: '>=', lhs: time, rhs: { kind: 'Integer', value: t.min } });
@@ -38,23 +37,28 @@ function outerTimeCondition(stmt: SelectStatement, ctx: QueryContext): Expr | nu
   return parts.reduce<Expr | null>((a, b) => (a ? { kind: 'Binary', op: 'AND', lhs: a, rhs: b } : b), null);
 }
 
-/**
- * False when the statement's time range maps to no shard of db.rp: 1.x then knows none of the
- * fields (they come from the shards), so the statement answers nothing instead of, say, a type
- * error. A condition that cannot be split is left for compileSelect to report.
- */
-function rangeHasShards(stmt: SelectStatement, ctx: QueryContext, db: string, rp: string): boolean {
-  let t;
-  try {
-    t = splitTimeRange(stmt.condition, ctx.nowNs, parseDimensions(stmt.dimensions, ctx.nowNs, stmt.location).window !== undefined);
-  } catch {
-    return true;
-  }
-  return ctx.engine.hasShardOverlapping(db, rp, t.min, t.max);
+/** The statement's time range, as compileSelect computes it (throws on a condition it cannot split). */
+function statementTime(stmt: SelectStatement, ctx: QueryContext): TimeSplit {
+  const { window } = parseDimensions(stmt.dimensions, ctx.nowNs, stmt.location);
+  return splitTimeRange(stmt.condition, ctx.nowNs, window !== undefined);
 }
 
 async function resolveSources(stmt: SelectStatement, ctx: QueryContext): Promise<MeasurementSource[]> {
   const out: MeasurementSource[] = [];
+  // False when the time range maps to no shard of db.rp: 1.x then knows none of the fields (they
+  // come from the shards), so the statement answers nothing instead of, say, a type error. A
+  // condition that cannot be split is left for compileSelect to report.
+  let range: TimeSplit | null | undefined;
+  const rangeHasShards = (db: string, rp: string): boolean => {
+    if (range === undefined) {
+      try {
+        range = statementTime(stmt, ctx);
+      } catch {
+        range = null;
+      }
+    }
+    return range === null || ctx.engine.hasShardOverlapping(db, rp, range.min, range.max);
+  };
   for (const src of stmt.sources as readonly Source[]) {
     if (src.kind === 'SubQuery') {
       const inner = src.statement;
@@ -75,7 +79,7 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext): Promise
     const rpName = src.retentionPolicy || (src.database ? '' : ctx.retentionPolicy) || info.defaultRp || '';
     if (!info.rps.some((r) => r.name === rpName)) throw new RetentionPolicyNotFoundError(rpName);
     const index = ctx.engine.openedDatabase(dbName)?.index;
-    if (!index || !rangeHasShards(stmt, ctx, dbName, rpName)) continue;
+    if (!index || !rangeHasShards(dbName, rpName)) continue;
     const names = src.regex ? index.measurementNames().filter((n) => compileRegex(src.regex!.source).test(n)) : [src.name];
     for (const n of names) {
       const m = index.measurement(n);

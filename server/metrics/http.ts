@@ -3,7 +3,7 @@
  * A route opens a meter when the request arrives and closes it with the status it sent
  * (undefined when the client went away first: counted, timed, not an error).
  */
-import { StrataError } from '../../engine/index.js';
+import { PartialWriteError, StrataError } from '../../engine/index.js';
 import { ClientAbortedError } from '../errors.js';
 import type { ServiceMetrics } from './registry.js';
 
@@ -15,9 +15,7 @@ export function errorStatus(err: unknown): number | undefined {
 
 /** Points a failed write still stored: a partial write keeps the good lines. */
 export function storedDespite(err: unknown): number {
-  if (!(err instanceof StrataError) || err.code !== 'partial_write') return 0;
-  const stored = (err as StrataError & { stored?: unknown }).stored;
-  return typeof stored === 'number' ? stored : 0;
+  return err instanceof PartialWriteError ? err.stored : 0;
 }
 
 export interface RequestMeter {
