@@ -128,11 +128,14 @@ export class Engine {
     const minLastSeq = catalog.tombstones().reduce((m, t) => (BigInt(t.seq) > m ? BigInt(t.seq) : m), 0n);
     const wal = await Wal.open(options.walDir, { ...options.wal, minLastSeq }, log);
     const engine = new Engine(options, catalog, wal, observer);
+    // The parse workers load their modules while the WAL replays, not on the first write.
+    engine.parsePool.warm();
     engine.tombstones.reset(catalog.tombstones());
     try {
       await engine.openDatabases();
       await engine.replayWal();
     } catch (err) {
+      await engine.parsePool.close();
       await wal.close();
       throw err;
     }

@@ -29,9 +29,18 @@ export class WorkerClient<Reply extends { id: number }> {
     return !this.closed && this.startFailures < MAX_START_FAILURES;
   }
 
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
+
   /** Requests sent and not yet answered. */
   get inFlight(): number {
     return this.pending.size;
+  }
+
+  /** Start the thread ahead of the first request (a no-op when running or turned off). */
+  warm(): void {
+    if (this.available && !this.worker) this.start();
   }
 
   request(message: object, transfer: readonly TransferListItem[] = []): Promise<Reply | undefined> {

@@ -36,7 +36,8 @@ const LINES_PER_BATCH = 5000;
 const DB = 'bench';
 /** `--warmup-lines`: the first bodies go here first, untimed, so both servers are measured warm. */
 const WARMUP_DB = 'warmup';
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The build this bench belongs to: a copied build (for an A/B) starts its own `strata serve`. */
+const BUILD = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 interface Profile {
   readonly name: string;
@@ -96,7 +97,7 @@ async function startStrata(port: number, f: Map<string, string>): Promise<Server
     SERVICE__STORAGE__META_DIR: join(dir, 'meta'),
     SERVICE__CHDB__SESSION_DATA_PATH: join(dir, 'data'),
   };
-  const args = [...nodeArgs, ...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []), join(ROOT, 'build', 'cli', 'main.js'), 'serve'];
+  const args = [...nodeArgs, ...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []), join(BUILD, 'cli', 'main.js'), 'serve'];
   const out = log === undefined ? 'ignore' : openSync(log, 'a');
   const child: ChildProcess = spawn(execPath, args, { env, stdio: ['ignore', out, out] });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));

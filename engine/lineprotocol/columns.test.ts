@@ -77,3 +77,16 @@ test('a pool that cannot answer resolves undefined (the caller parses itself)', 
   assert.equal(await inFlight, undefined);
   assert.equal(await pool.parse(Buffer.from('m v=1'), OPTS), undefined);
 });
+
+test('warm() starts the pool threads before the first body (the engine warms them at open)', async () => {
+  const pool = new ParsePool(2);
+  try {
+    assert.equal(pool.running, 0);
+    pool.warm();
+    assert.equal(pool.running, 2);
+    assert.ok(await pool.parse(Buffer.from('m v=1 1'), OPTS));
+    assert.equal(pool.running, 2);
+  } finally {
+    await pool.close();
+  }
+});

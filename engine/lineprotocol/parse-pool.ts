@@ -41,6 +41,16 @@ export class ParsePool {
     return this.closed ? 0 : this.clients.filter((c) => c.available).length;
   }
 
+  /** Worker threads started and not lost. */
+  get running(): number {
+    return this.clients.filter((c) => c.running).length;
+  }
+
+  /** Start the worker threads now (they start on the first parse otherwise). */
+  warm(): void {
+    if (!this.closed) for (const c of this.clients) c.warm();
+  }
+
   async parse(body: Uint8Array, opts: ParseOptions): Promise<ColumnBatch | undefined> {
     const client = this.leastBusy();
     if (!client) return undefined;

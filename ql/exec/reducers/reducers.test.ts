@@ -162,3 +162,25 @@ describe('stats fast path', () => {
     }
   });
 });
+
+describe('stddev reduces in time order across series (1.x merge order)', () => {
+  /** 1.x's FloatStddevReduceSlice over points in the order given. */
+  function goStddev(xs: readonly number[]): number {
+    let mean = 0;
+    let n = 0;
+    for (const x of xs) mean += (x - mean) / ++n;
+    let v = 0;
+    for (const x of xs) v += (x - mean) ** 2;
+    return Math.sqrt(v / (n - 1));
+  }
+
+  it('two series added one after the other give the interleaved answer, bit for bit', () => {
+    // Values of the oracle-recorded fixtures/queries/29-stddev-merge-order.test window.
+    const a = Array.from({ length: 120 }, (_, i) => 90 + ((i * 10) % 70) / 7);
+    const pts = (xs: number[]): Pt[] => xs.map((v, i) => [s(10 * i), v] as const);
+    const got = reduce('stddev', F, [...pts(a), ...pts(a)], {}, [a.length])[0]!.value as number;
+    const interleaved = a.flatMap((x) => [x, x]);
+    assert.notEqual(goStddev(interleaved), goStddev([...a, ...a]), 'the data must tell the two orders apart');
+    assert.equal(got, goStddev(interleaved));
+  });
+});
