@@ -9,6 +9,10 @@ export class CoalescingRun {
 
   constructor(private readonly pass: () => Promise<void>) {}
 
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
   run(): Promise<void> {
     if (this.running) {
       this.again = true;

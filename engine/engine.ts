@@ -33,6 +33,7 @@ import { loadShards } from './shard/loader.js';
 import { BlockCache } from './tsm/block-cache.js';
 import { Tombstones } from './tombstone/tombstones.js';
 import { CompactionService } from './compact/service.js';
+import { collectTombstones, shardDirUnder, type Collected } from './tombstone/collector.js';
 import type { Shard } from './shard/shard.js';
 import { applyDelete, type DeleteRequest } from './write/delete.js';
 import { MAX_TIME_NS, MIN_TIME_NS } from './time.js';
@@ -109,6 +110,30 @@ export class Engine {
       maxPointsPerBlock: options.maxPointsPerBlock,
       coldAfterMs: options.compaction.coldAfterMs,
       maxFileBytes: options.compaction.maxFileBytes,
+      afterRound: async () => {
+        const { marksDropped, tombstonesRemoved } = await this.collectTombstones();
+        if (marksDropped > 0 || tombstonesRemoved > 0) options.logger.info({ marksDropped, tombstonesRemoved }, 'collected tombstones');
+      },
+    });
+  }
+
+  /** Drop the tombstones, and the per-shard marks, that nothing needs any more (tombstone/collector.ts). */
+  collectTombstones(): Promise<Collected> {
+    const byKey = new Map<string, Shard>();
+    for (const s of this.allShards()) byKey.set(s.key, s);
+    return collectTombstones({
+      tombstones: () => this.catalog.tombstones(),
+      shard: (key) => byKey.get(key),
+      shardDir: (key) => {
+        const [db, rp] = key.split('\u0000');
+        const set = this.databases.get(db ?? '')?.shardSets.get(rp ?? '');
+        return set && shardDirUnder(set.dir, key);
+      },
+      flushing: this.flusher.busy,
+      walFirstSeq: this.wal.firstSeq,
+      hasHiddenRows: (shard, reader) => this.compactor.hasHiddenRows(shard, reader),
+      replacedFilesLinger: (shard) => this.compactor.replacedFilesLinger(shard),
+      revise: (marks, remove) => this.catalog.reviseTombstones(marks, remove),
     });
   }
 

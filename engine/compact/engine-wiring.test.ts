@@ -12,24 +12,14 @@ import { join } from 'node:path';
 import type { Database } from '../database.js';
 import { Engine } from '../engine.js';
 import { silentLogger } from '../logger.js';
-import { engineOptions } from '../options.js';
+import { openTestEngine } from '../testing/open-engine.js';
 import type { Shard } from '../shard/shard.js';
 import { readSeries } from '../testing/read-all.js';
 import { NO_TOMBSTONES } from '../tombstone/filter.js';
 import { CompactionService } from './service.js';
 
-async function open(root: string): Promise<Engine> {
-  // The engine's own compaction service is off: this test drives a CompactionService itself.
-  return Engine.open(
-    engineOptions({
-      walDir: join(root, 'wal'),
-      metaDir: join(root, 'meta'),
-      dataDir: join(root, 'data'),
-      flushIntervalSec: 0,
-      compaction: { intervalMs: 0, coldAfterMs: 4 * 3600 * 1000, maxFileBytes: 256 * 1024 * 1024 },
-    }),
-  );
-}
+// The engine's own compaction service is off: this test drives a CompactionService itself.
+const open = (root: string): Promise<Engine> => openTestEngine(root);
 
 /** The engine's shards. The engine does not expose them yet; its wiring will pass this callback. */
 function shardsOf(engine: Engine): Shard[] {

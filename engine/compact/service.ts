@@ -89,6 +89,11 @@ export interface CompactionServiceOptions {
   readonly readAheadBudget?: number;
   /** How long a file's "holds tombstoned rows" answer is reused (default 5 min). */
   readonly probeTtlMs?: number;
+  /**
+   * Runs at the end of every round, while no compaction runs (the engine collects tombstones
+   * here: files cannot change under it except by flushes, which it checks for itself).
+   */
+  readonly afterRound?: () => Promise<void>;
 }
 
 const DEFAULT_RETRY_AFTER_MS = 5 * 60 * 1000;
@@ -145,6 +150,20 @@ export class CompactionService {
     return this.running;
   }
 
+  /**
+   * Whether some row of `reader`'s file is hidden by a tombstone (an exact look at the rows,
+   * cached while the tombstones stay the same). For callers between compactions (afterRound).
+   */
+  hasHiddenRows(shard: Shard, reader: TsmReader): Promise<boolean> {
+    const generation = parseTsmFileName(basename(reader.path))?.generation ?? 0;
+    return this.probe.hasHiddenRows(shard, reader, generation, (this.options.now ?? Date.now)(), new Pacer(shard.dir, this.options.sliceMs));
+  }
+
+  /** A compaction of this shard replaced files that may still be on disk (a crash brings them back). */
+  replacedFilesLinger(shard: Shard): boolean {
+    return this.pending.some((e) => e.shard === shard);
+  }
+
   private async round(): Promise<void> {
     const { logger } = this.options;
     try {
@@ -161,6 +180,7 @@ export class CompactionService {
         }
         await this.firePending();
       }
+      if (!this.stopping) await this.options.afterRound?.();
     } catch (err) {
       this.counters.errors++;
       logger.error({ err }, 'compaction round failed');

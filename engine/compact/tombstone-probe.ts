@@ -2,8 +2,9 @@
  * Which files of a shard hold rows hidden by a tombstone? The planner needs this only for a
  * cold shard that is otherwise fully compacted (would a rewrite purge anything?), so the
  * service asks only then. The answer needs a scan of the file's index and of the blocks a
- * hidden range meets (paced), so it is cached per open file for `ttlMs`: a tombstone added meanwhile is purged that much later,
- * which costs disk space only — reads hide its rows regardless.
+ * hidden range meets (paced), so it is cached per open file for `ttlMs` while the set of
+ * tombstones stays the same (a filter with a `version` says when it changed). Tombstone
+ * collection relies on that: a "nothing hidden" answer from before a delete must not be reused.
  */
 import { splitFieldKey } from '../cache/cache.js';
 import { decodeBlock } from '../encoding/block.js';
@@ -15,7 +16,7 @@ import type { Pacer } from './pacer.js';
 export const DEFAULT_PROBE_TTL_MS = 5 * 60 * 1000;
 
 export class TombstoneProbe {
-  private readonly cache = new WeakMap<TsmReader, { atMs: number; hidden: boolean }>();
+  private readonly cache = new WeakMap<TsmReader, { atMs: number; version: number | undefined; hidden: boolean }>();
 
   constructor(
     private readonly filter: TombstoneFilter,
@@ -24,10 +25,11 @@ export class TombstoneProbe {
 
   async hasHiddenRows(shard: Shard, reader: TsmReader, generation: number, nowMs: number, pacer: Pacer): Promise<boolean> {
     if (this.filter.isClean(shard)) return false;
+    const version = this.filter.version;
     const known = this.cache.get(reader);
-    if (known && nowMs - known.atMs < this.ttlMs) return known.hidden;
+    if (known && known.version === version && nowMs - known.atMs < this.ttlMs) return known.hidden;
     const hidden = await scan(this.filter, shard, reader, generation, pacer);
-    this.cache.set(reader, { atMs: nowMs, hidden });
+    this.cache.set(reader, { atMs: nowMs, version, hidden });
     return hidden;
   }
 }

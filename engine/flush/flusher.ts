@@ -46,6 +46,11 @@ export class Flusher {
     this.timer = undefined;
   }
 
+  /** A flush is running: files it writes may still appear (with generations taken before now). */
+  get busy(): boolean {
+    return this.runner.busy;
+  }
+
   /** Flush everything in the caches now; concurrent calls coalesce into at most one more run. */
   flush(): Promise<void> {
     return this.runner.run();

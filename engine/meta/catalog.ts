@@ -303,6 +303,15 @@ export class Catalog {
     });
   }
 
+  /** Replace the marks of some tombstones and remove others, in one durable step. */
+  reviseTombstones(marks: ReadonlyMap<string, Readonly<Record<string, number>>>, remove: ReadonlySet<string>): Promise<void> {
+    return this.mutate((d) => {
+      if (!d.tombstones.some((t) => marks.has(t.id) || remove.has(t.id))) return { data: d, result: undefined };
+      const tombstones = d.tombstones.filter((t) => !remove.has(t.id)).map((t) => (marks.has(t.id) ? { ...t, marks: marks.get(t.id)! } : t));
+      return { data: { ...d, tombstones }, result: undefined };
+    });
+  }
+
   /** Allocate a unique, never reused id (shards). */
   allocateId(): Promise<number> {
     return this.mutate((d) => ({ data: { ...d, nextId: d.nextId + 1 }, result: d.nextId }));

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '../engine.js';
-import { engineOptions } from '../options.js';
+import { openTestEngine } from '../testing/open-engine.js';
 import { readSeries } from '../testing/read-all.js';
 import { RetentionService } from './service.js';
 
@@ -12,17 +12,7 @@ const HOUR = 3600;
 const H = 1_700_000_000 - (1_700_000_000 % HOUR); // an hour boundary
 const NS = 1_000_000_000n;
 
-async function open(root: string, compactionMs = 0) {
-  return Engine.open(
-    engineOptions({
-      walDir: join(root, 'wal'),
-      metaDir: join(root, 'meta'),
-      dataDir: join(root, 'data'),
-      flushIntervalSec: 0,
-      compaction: { intervalMs: compactionMs, coldAfterMs: 3_600_000, maxFileBytes: 1 << 28 },
-    }),
-  );
-}
+const open = (root: string, compactionMs = 0) => openTestEngine(root, { intervalMs: compactionMs, coldAfterMs: 3_600_000, maxFileBytes: 1 << 28 });
 
 const lines = (from: number, to: number, m = 'cpu') => {
   const out: string[] = [];

@@ -13,6 +13,8 @@ export interface TombstoneFilter {
   hidden(shard: Shard, seriesKey: string, field: string, fileGeneration: number): HiddenRanges;
   /** True when no tombstone touches the shard at all (the common fast path). */
   isClean(shard: Shard): boolean;
+  /** Changes whenever the set of tombstones does (answers cached under another version are stale). */
+  readonly version?: number;
 }
 
 export const NO_TOMBSTONES: TombstoneFilter = {

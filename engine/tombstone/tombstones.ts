@@ -27,8 +27,10 @@ export function tombstoneCovers(t: { measurements: ReadonlySet<string> | null; e
 
 export class Tombstones implements TombstoneFilter {
   private byDb = new Map<string, Live[]>();
+  version = 0;
 
   reset(all: readonly TombstoneInfo[]): void {
+    this.version++;
     const byDb = new Map<string, Live[]>();
     for (const info of all) {
       const list = byDb.get(info.database) ?? [];

@@ -91,6 +91,11 @@ export class Wal {
     return this.writer.append(entry);
   }
 
+  /** No entry below this seq is left in the WAL (truncation removed it, or it never was). */
+  get firstSeq(): bigint {
+    return this.segments[0]?.firstSeq ?? this.writer.lastSeq + 1n;
+  }
+
   /** Highest acknowledged seq (0n for an empty WAL). */
   get lastSeq(): bigint {
     return this.writer.lastSeq;
