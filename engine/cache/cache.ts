@@ -103,7 +103,12 @@ export class Cache {
         out.push({ key, bytes: Buffer.from(key, 'utf8'), entry });
       }
     }
-    out.sort((a, b) => Buffer.compare(a.bytes, b.bytes));
+    out.sort(byBytes);
     return out.map(({ key, entry }) => ({ key, entry }));
   }
+}
+
+/** Module-level: a comparator made per call was optimised anew for every snapshot. */
+function byBytes(a: { bytes: Buffer }, b: { bytes: Buffer }): number {
+  return Buffer.compare(a.bytes, b.bytes);
 }

@@ -48,9 +48,8 @@ function codeLengths(f: Float64Array, out: Uint8Array): void {
       return;
     }
     while (alive.length > 1) {
-      alive.sort((a, b) => weight[a]! - weight[b]! || a - b);
-      const a = alive.shift()!;
-      const b = alive.shift()!;
+      const a = takeLightest(alive, weight);
+      const b = takeLightest(alive, weight);
       const node = weight.length;
       weight.push(weight[a]! + weight[b]!);
       parent.push(-1);
@@ -69,6 +68,20 @@ function codeLengths(f: Float64Array, out: Uint8Array): void {
     if (max <= MAX_LEN) return;
     for (let s = 0; s < SYMBOLS; s++) if (w[s]! > 0) w[s] = Math.ceil(w[s]! / 4);
   }
+}
+
+/**
+ * Removes and returns the alive node of least (weight, id): what sorting `alive` by that order
+ * and shifting gave, without a comparator closure per block (each was optimised anew).
+ */
+function takeLightest(alive: number[], weight: readonly number[]): number {
+  let at = 0;
+  for (let i = 1; i < alive.length; i++) {
+    const n = alive[i]!;
+    const best = alive[at]!;
+    if (weight[n]! < weight[best]! || (weight[n] === weight[best] && n < best)) at = i;
+  }
+  return alive.splice(at, 1)[0]!;
 }
 
 function canonical(): void {

@@ -65,7 +65,7 @@ export function encodeColumns(parsed: ParseResult): ColumnBatch {
 /** Parse a body straight into columns (what a parse worker runs): no Point objects. */
 export function parseToColumns(body: Uint8Array, opts: ParseOptions): ColumnBatch {
   const builder = new ColumnBuilder();
-  const errors = parseLineProtocolInto(body, opts, (info, fields, sec, nsec) => builder.addLine(info, fields, sec, nsec));
+  const errors = parseLineProtocolInto(body, opts, builder);
   return builder.finish(errors);
 }
 

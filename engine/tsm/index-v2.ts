@@ -44,7 +44,9 @@ export function appendKeyRecord(w: ByteWriter, previous: Uint8Array, key: Uint8A
   w.byte(scale);
   w.uvarint(entries.length);
   let prevMax = 0n;
-  entries.forEach((e, j) => {
+  // Plain loops here and in timeScale: a closure per key was optimised anew for each key.
+  for (let j = 0; j < entries.length; j++) {
+    const e = entries[j]!;
     if (j === 0) {
       const d = BigInt.asIntN(64, e.minTime - anchor);
       w.svarint64(Number(d & MASK32), Number(d >> 32n));
@@ -54,19 +56,20 @@ export function appendKeyRecord(w: ByteWriter, previous: Uint8Array, key: Uint8A
     bigUvarint(w, (e.maxTime - e.minTime) / unit);
     appendBlockFields(w, type, e);
     prevMax = e.maxTime;
-  });
+  }
 }
 
 /** Largest e ≤ MAX_TIME_SCALE with 10^e dividing every span and every gap between blocks. */
 function timeScale(entries: readonly EntryV2[]): number {
   let e = MAX_TIME_SCALE;
   let prevMax = 0n;
-  entries.forEach((x, j) => {
+  for (let j = 0; j < entries.length; j++) {
+    const x = entries[j]!;
     const span = x.maxTime - x.minTime;
     const step = j === 0 ? 0n : x.minTime - prevMax;
     while (e > 0 && (span % POW10[e]! !== 0n || step % POW10[e]! !== 0n)) e--;
     prevMax = x.maxTime;
-  });
+  }
   return e;
 }
 
