@@ -19,7 +19,7 @@ import { authorizeQuery, queryUser, type Access } from '../auth/gate.js';
 import { BadRequestError } from '../errors.js';
 import { readBody } from '../http/body.js';
 import { sendError } from '../http/errors.js';
-import { parseQuery } from '../http/query.js';
+import { QueryStringCache } from '../http/query-cache.js';
 import { chunkLines } from '../format/chunks.js';
 import { StatementChunkWriter } from '../format/chunk-writer.js';
 import { chunkStyleOf } from '../format/chunk-style.js';
@@ -65,13 +65,14 @@ const PARSED_TEXTS = 512;
 
 export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void {
   const parses = new ParseCache(PARSED_TEXTS);
+  const queryStrings = new QueryStringCache(PARSED_TEXTS);
   const handle = (res: HttpResponse, req: HttpRequest): void => {
     eventLoopTurned(); // uWS calls handlers from the loop: no need to yield at the first checkpoint
     const reply = ctx.begin(res, req);
     const meter = queryMeter(ctx.metrics); // [ops]
     reply.onAbort(() => meter.done(undefined));
     const method = req.getMethod().toUpperCase();
-    const url = parseQuery(req.getQuery());
+    const url = queryStrings.parse(req.getQuery());
     const csv = wantsCsv(req.getHeader('accept'));
     const isForm = /application\/x-www-form-urlencoded/i.test(req.getHeader('content-type'));
     const fail = (err: unknown, pretty: boolean) => {
