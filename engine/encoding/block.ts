@@ -17,7 +17,7 @@
 import { FieldType } from '../point.js';
 import type { ValueColumn } from '../point.js';
 import { ByteWriter, ByteReader } from './varint.js';
-import { appendTimestamps, readTimestamps } from './timestamp.js';
+import { appendTimestamps, readTimeGrid, readTimestamps, type TimeGrid } from './timestamp.js';
 import { appendFloatColumn, readFloatColumn } from './float-block.js';
 import { appendIntegers, readIntegers } from './integer.js';
 import { appendUnsigned, readUnsigned } from './unsigned.js';
@@ -123,6 +123,15 @@ export function decodeBlockTimes(bytes: Uint8Array, base: bigint, out?: Float64A
   const tlen = r.uvarint();
   r.need(tlen);
   return readTimestamps(new ByteReader(bytes, r.pos, r.pos + tlen), base, out);
+}
+
+/** The block's timestamps as a grid when they are regular (timestamp.ts readTimeGrid), else undefined. */
+export function decodeBlockTimeGrid(bytes: Uint8Array, base: bigint): TimeGrid | undefined {
+  const r = new ByteReader(bytes);
+  r.byte();
+  const tlen = r.uvarint();
+  r.need(tlen);
+  return readTimeGrid(new ByteReader(bytes, r.pos, r.pos + tlen), base);
 }
 
 /** The block's FieldType, from its first byte. */

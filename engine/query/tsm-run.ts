@@ -9,7 +9,7 @@
  * returned undecoded as a StatsBlock (its index stats, lazy decode); RunMerger decides
  * whether it can pass through whole.
  */
-import { blockCount, decodeBlock, decodeBlockTimes, decodeBlockValues, type DecodeBuffers } from '../encoding/block.js';
+import { blockCount, decodeBlock, decodeBlockTimeGrid, decodeBlockTimes, decodeBlockValues, type DecodeBuffers } from '../encoding/block.js';
 import type { BlockEntry } from '../tsm/block-index.js';
 import type { BlockRun, TsmReader } from '../tsm/reader.js';
 import { clipOwnedBlock, lowerBound, type RunBlock, type SortedRun } from './run.js';
@@ -170,13 +170,27 @@ export class TsmRun implements SortedRun {
    * rows in range copied into arrays of their own.
    */
   private decodeInRange(bytes: Uint8Array): RunBlock | null {
-    const buffers = scratchFor(blockCount(bytes));
-    const offsets = decodeBlockTimes(bytes, this.baseNs, buffers.offsets);
-    const from = lowerBound(offsets, this.minOff);
-    const to = lowerBound(offsets, this.maxOff + 1, from);
-    if (from >= to) return null;
-    const column = decodeBlockValues(bytes, offsets.length, buffers, to);
-    const block = { offsets: offsets.slice(from, to), column: copyColumn(column, from, to) };
+    const count = blockCount(bytes);
+    const buffers = scratchFor(count);
+    const grid = decodeBlockTimeGrid(bytes, this.baseNs);
+    let from: number;
+    let to: number;
+    let offsets: Float64Array;
+    if (grid) {
+      // Regular timestamps: the rows in range by arithmetic, only those materialised.
+      ({ from, to } = gridRange(grid.first, grid.step, count, this.minOff, this.maxOff));
+      if (from >= to) return null;
+      offsets = new Float64Array(to - from);
+      for (let i = from; i < to; i++) offsets[i - from] = grid.first + i * grid.step;
+    } else {
+      const all = decodeBlockTimes(bytes, this.baseNs, buffers.offsets);
+      from = lowerBound(all, this.minOff);
+      to = lowerBound(all, this.maxOff + 1, from);
+      if (from >= to) return null;
+      offsets = all.slice(from, to);
+    }
+    const column = decodeBlockValues(bytes, count, buffers, to);
+    const block = { offsets, column: copyColumn(column, from, to) };
     return this.ascending ? block : clipOwnedBlock(block, this.minOff, this.maxOff, false);
   }
 
@@ -189,6 +203,19 @@ export class TsmRun implements SortedRun {
     for (const [lo, hi] of this.hidden) if (lo <= last && hi >= first) return false;
     return true;
   }
+}
+
+/** Rows [from, to) of the grid first + i * step (i < count) within [minOff, maxOff]. */
+export function gridRange(first: number, step: number, count: number, minOff: number, maxOff: number): { from: number; to: number } {
+  const at = (i: number) => first + i * step;
+  // Estimates by division, then made exact by comparing the (exact, below 2^53) grid points.
+  let from = Math.min(count, Math.max(0, Math.ceil((minOff - first) / step)));
+  while (from > 0 && at(from - 1) >= minOff) from--;
+  while (from < count && at(from) < minOff) from++;
+  let to = Math.min(count, Math.max(from, Math.floor((maxOff - first) / step) + 1));
+  while (to > from && at(to - 1) > maxOff) to--;
+  while (to < count && at(to) <= maxOff) to++;
+  return { from, to };
 }
 
 function startBoundOf(first: BlockEntry | undefined, baseNs: bigint, minOff: number, maxOff: number, ascending: boolean): number | undefined {

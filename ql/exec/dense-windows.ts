@@ -78,8 +78,10 @@ export interface DenseFill {
 }
 
 export class DenseWindows {
-  private readonly values: Float64Array[];
-  private readonly has: Uint8Array[];
+  // Plain arrays, not typed ones: a typed array over 64 bytes gets an off-heap backing store,
+  // which costs more to make than a small group costs to aggregate.
+  private readonly values: number[][];
+  private readonly has: number[][];
   /** Whether each call saw any point (a call without any has no rows to fill: all null). */
   private readonly any: boolean[];
   private readonly iv: number;
@@ -88,8 +90,8 @@ export class DenseWindows {
     private readonly layout: DenseLayout,
     private readonly reducers: readonly string[],
   ) {
-    this.values = reducers.map(() => new Float64Array(layout.count));
-    this.has = reducers.map(() => new Uint8Array(layout.count));
+    this.values = reducers.map(() => new Array<number>(layout.count).fill(0));
+    this.has = reducers.map(() => new Array<number>(layout.count).fill(0));
     this.any = reducers.map(() => false);
     this.iv = Number(layout.interval);
   }
