@@ -20,6 +20,7 @@ import { BadRequestError } from '../errors.js';
 import { readBody } from '../http/body.js';
 import { sendError } from '../http/errors.js';
 import { QueryStringCache } from '../http/query-cache.js';
+import { Deadlines } from '../http/deadlines.js';
 import { chunkLines } from '../format/chunks.js';
 import { StatementChunkWriter } from '../format/chunk-writer.js';
 import { chunkStyleOf } from '../format/chunk-style.js';
@@ -59,6 +60,9 @@ function deprecationMessages(stmts: readonly Statement[], method: string): Map<n
   });
   return out;
 }
+
+/** server.query_timeout_secs of every running /query batch. */
+const deadlines = new Deadlines();
 
 /** Distinct query texts whose statements are kept parsed (ql/parser/parse-cache.ts). */
 const PARSED_TEXTS = 512;
@@ -208,7 +212,7 @@ async function runRegistered(
   }
   reply.onAbort(() => stop.abort(new StrataError('client_gone', 499, 'client went away')));
   const timeoutMs = ctx.options.server.query_timeout_secs * 1000;
-  const timer = timeoutMs > 0 ? setTimeout(() => stop.abort(new QueryTimeoutError()), timeoutMs) : undefined;
+  const timer = timeoutMs > 0 ? deadlines.add(timeoutMs, () => stop.abort(new QueryTimeoutError())) : undefined;
   const done: StatementResult[] = [];
   let running: Promise<StatementResult[]>;
   try {
@@ -217,7 +221,7 @@ async function runRegistered(
       return onResult(r);
     });
   } catch (err) {
-    if (timer) clearTimeout(timer);
+    if (timer) deadlines.remove(timer);
     ctx.queries.detach(id);
     throw err;
   }
@@ -234,7 +238,7 @@ async function runRegistered(
     if (err instanceof QueryKilledError) throw new Interrupted([...done, { statementId: done.length, error: err.message }]);
     throw err;
   } finally {
-    if (timer) clearTimeout(timer);
+    if (timer) deadlines.remove(timer);
   }
 }
 
