@@ -49,12 +49,25 @@ export class Rfc3339Cache {
       this.hour = hour;
     }
     const inHour = s - hour * 3600;
+    if (frac === 0) return this.prefix + wholeSecond(inHour);
     const mm = Math.floor(inHour / 60);
     const ss = inHour - mm * 60;
     const text = this.prefix + (mm < 10 ? '0' : '') + mm + (ss < 10 ? ':0' : ':') + ss;
-    if (frac === 0) return text + 'Z';
     return `${text}.${fraction(frac)}Z`;
   }
+}
+
+/** `MM:SSZ` of each second of an hour, made when first needed: whole-second row times are most rows. */
+const SECOND_TEXT: string[] = [];
+
+function wholeSecond(inHour: number): string {
+  let t = SECOND_TEXT[inHour];
+  if (t === undefined) {
+    const mm = Math.floor(inHour / 60);
+    const ss = inHour - mm * 60;
+    t = SECOND_TEXT[inHour] = (mm < 10 ? '0' : '') + mm + (ss < 10 ? ':0' : ':') + ss + 'Z';
+  }
+  return t;
 }
 
 /** Nine digits with trailing zeros trimmed (frac in 1..999999999). */
