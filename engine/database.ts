@@ -8,6 +8,7 @@ import type { Point } from './point.js';
 import { SeriesIndex, type CardinalityLimits, type IndexDelta } from './series/index.js';
 import { SeriesLog, SERIES_LOG_FILE } from './series/log.js';
 import { ShardSet } from './shard/shard-set.js';
+import { schemaChanged } from './meta/schema-version.js';
 
 export class Database {
   readonly shardSets = new Map<string, ShardSet>();
@@ -53,6 +54,7 @@ export class Database {
     if (!s) {
       s = new ShardSet(this.name, rp, join(this.dir, encodeName(rp)));
       this.shardSets.set(rp, s);
+      schemaChanged();
     }
     return s;
   }
@@ -78,6 +80,7 @@ export class Database {
     for (const f of p.fields) {
       if (set.has(f.key)) continue;
       set.add(f.key);
+      schemaChanged();
       this.log.append({ t: 'r', r: rp, m: p.measurement, f: f.key });
     }
   }

@@ -37,6 +37,7 @@ import { collectTombstones, shardDirUnder, type Collected } from './tombstone/co
 import type { Shard } from './shard/shard.js';
 import { applyDelete, type DeleteRequest } from './write/delete.js';
 import { MAX_TIME_NS, MIN_TIME_NS } from './time.js';
+import { schemaChanged, schemaVersion } from './meta/schema-version.js';
 import { TRUE_EXPR } from './series/tag-expr.js';
 
 export interface WriteRequest {
@@ -220,6 +221,7 @@ export class Engine {
       }
     }
     this.databases.set(name, db);
+    schemaChanged();
     return db;
   }
 
@@ -229,6 +231,7 @@ export class Engine {
     for (const [name, db] of this.databases) {
       if (!live.has(name)) {
         this.databases.delete(name);
+        schemaChanged();
         // The compactor must not be holding the shards we are about to delete.
         await this.compactor.stop();
         for (const set of db.shardSets.values()) for (const shard of set.shards) await shard.close();
@@ -272,6 +275,14 @@ export class Engine {
   async database(name: string): Promise<Database> {
     if (!this.catalog.database(name)) throw new DatabaseNotFoundError(name);
     return this.openDatabase(name);
+  }
+
+  /**
+   * Moves whenever databases, retention policies, measurements, field types, tag keys or shards
+   * change (meta/schema-version.ts): what a compiled query plan depends on.
+   */
+  get schemaVersion(): number {
+    return schemaVersion();
   }
 
   /** Synchronous lookup for readers: undefined when the database has no storage yet. */

@@ -65,6 +65,33 @@ test('decodeBlockValues equals the column of decodeBlock and checks the count', 
   );
 });
 
+test('decodeBlockValues with a limit: at least `limit` values, the first ones of the whole column', () => {
+  // Random walks (Huffman), constant steps (RLE) and the general columns (simple8b, raw, wide, other types).
+  const walk = (steps: number[], from: number): ValueColumn => ({ type: FieldType.Integer, values: Float64Array.from(steps, (d) => (from += d)) });
+  const column = (n: number): fc.Arbitrary<ValueColumn> =>
+    fc.oneof(
+      columnOf(n),
+      fc.array(fc.integer({ min: -3, max: 3 }), { minLength: n, maxLength: n }).map((d) => walk(d, 50)),
+      fc.integer({ min: -5, max: 5 }).map((d) => walk(new Array<number>(n).fill(d), 7)),
+      fc.array(fc.integer({ min: -3, max: 3 }), { minLength: n, maxLength: n }).map((d): ValueColumn => ({ type: FieldType.Unsigned, values: Float64Array.from(d, (x, i) => 1000 + x + i) })),
+    );
+  const block = fc.integer({ min: 1, max: 300 }).chain((n) => fc.tuple(fc.constant(Float64Array.from({ length: n }, (_, i) => i * 10)), column(n), fc.integer({ min: 1, max: n })));
+  const buffers = { numbers: new Float64Array(300), booleans: new Uint8Array(300) };
+  fc.assert(
+    fc.property(block, ([offs, col, limit]) => {
+      const bytes = encodeBlock(BASE, offs, col, 0, offs.length);
+      const whole = comparable(decodeBlock(bytes, BASE).column) as unknown[];
+      for (const b of [undefined, buffers]) {
+        const values = decodeBlockValues(bytes, offs.length, b, limit);
+        assert.equal(values.type, col.type);
+        assert.ok(values.values.length >= limit);
+        assert.deepEqual((comparable(values) as unknown[]).slice(0, limit), whole.slice(0, limit));
+      }
+    }),
+    { numRuns: 400 },
+  );
+});
+
 test('pinned: 1000-value blocks of each type, empty and single-value blocks', () => {
   const t = seq(1000, (i) => i * 10e9);
   roundTrip(t, { type: FieldType.Float, values: seq(1000, (i) => Math.round(Math.sin(i) * 1000) / 10) });

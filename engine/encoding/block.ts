@@ -17,7 +17,7 @@
 import { FieldType } from '../point.js';
 import type { ValueColumn } from '../point.js';
 import { ByteWriter, ByteReader } from './varint.js';
-import { appendTimestamps, readTimestamps } from './timestamp.js';
+import { appendTimestamps, readTimeGrid, readTimestamps, type TimeGrid } from './timestamp.js';
 import { appendFloatColumn, readFloatColumn } from './float-block.js';
 import { appendIntegers, readIntegers } from './integer.js';
 import { appendUnsigned, readUnsigned } from './unsigned.js';
@@ -82,9 +82,11 @@ export function decodeBlock(bytes: Uint8Array, base: bigint, buffers?: DecodeBuf
 
 /**
  * Only the values of a block whose timestamps the caller already decoded (`count` of them):
- * the timestamp section is skipped, not decoded a second time.
+ * the timestamp section is skipped, not decoded a second time. `limit` (1..count): only the
+ * first `limit` values are needed; the column then holds at least that many (integer and
+ * unsigned blocks stop decoding there, other types decode all `count`).
  */
-export function decodeBlockValues(bytes: Uint8Array, count: number, buffers?: DecodeBuffers): ValueColumn {
+export function decodeBlockValues(bytes: Uint8Array, count: number, buffers?: DecodeBuffers, limit = count): ValueColumn {
   const r = new ByteReader(bytes);
   const type = r.byte();
   const tlen = r.uvarint();
@@ -94,17 +96,17 @@ export function decodeBlockValues(bytes: Uint8Array, count: number, buffers?: De
   const n = counted.uvarint();
   if (n !== count) throw r.corrupt(`block holds ${n} values, the caller expected ${count}`, 0);
   r.pos += tlen;
-  return readColumn(r, type, n, buffers);
+  return readColumn(r, type, n, buffers, limit);
 }
 
-function readColumn(r: ByteReader, type: number, n: number, buffers: DecodeBuffers | undefined): ValueColumn {
+function readColumn(r: ByteReader, type: number, n: number, buffers: DecodeBuffers | undefined, limit = n): ValueColumn {
   switch (type) {
     case FieldType.Float:
       return { type, values: readFloatColumn(r, n, buffers?.numbers) };
     case FieldType.Integer:
-      return { type, values: readIntegers(r, n, buffers?.numbers) };
+      return { type, values: readIntegers(r, n, buffers?.numbers, limit) };
     case FieldType.Unsigned:
-      return { type, values: readUnsigned(r, n, buffers?.numbers) };
+      return { type, values: readUnsigned(r, n, buffers?.numbers, limit) };
     case FieldType.Boolean:
       return { type, values: readBooleans(r, n, buffers?.booleans) };
     case FieldType.String:
@@ -114,13 +116,22 @@ function readColumn(r: ByteReader, type: number, n: number, buffers: DecodeBuffe
   }
 }
 
-/** Only the timestamps of a block, as offsets from `base` (values are not decoded). */
-export function decodeBlockTimes(bytes: Uint8Array, base: bigint): Float64Array {
+/** Only the timestamps of a block, as offsets from `base` (values are not decoded), into `out` when it is large enough. */
+export function decodeBlockTimes(bytes: Uint8Array, base: bigint, out?: Float64Array): Float64Array {
   const r = new ByteReader(bytes);
   r.byte();
   const tlen = r.uvarint();
   r.need(tlen);
-  return readTimestamps(new ByteReader(bytes, r.pos, r.pos + tlen), base);
+  return readTimestamps(new ByteReader(bytes, r.pos, r.pos + tlen), base, out);
+}
+
+/** The block's timestamps as a grid when they are regular (timestamp.ts readTimeGrid), else undefined. */
+export function decodeBlockTimeGrid(bytes: Uint8Array, base: bigint): TimeGrid | undefined {
+  const r = new ByteReader(bytes);
+  r.byte();
+  const tlen = r.uvarint();
+  r.need(tlen);
+  return readTimeGrid(new ByteReader(bytes, r.pos, r.pos + tlen), base);
 }
 
 /** The block's FieldType, from its first byte. */

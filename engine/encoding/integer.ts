@@ -169,8 +169,8 @@ export function decodeIntegers(bytes: Uint8Array, count: number): Float64Array |
   return readIntegers(new ByteReader(bytes), count);
 }
 
-export function readIntegers(r: ByteReader, count: number, out?: Float64Array): Float64Array | BigInt64Array {
-  const v = readInt64(r, count, true, out);
+export function readIntegers(r: ByteReader, count: number, out?: Float64Array, limit = count): Float64Array | BigInt64Array {
+  const v = readInt64(r, count, true, out, limit);
   return v instanceof Float64Array ? v : new BigInt64Array(v.buffer, v.byteOffset, count);
 }
 
@@ -178,25 +178,29 @@ export function readIntegers(r: ByteReader, count: number, out?: Float64Array): 
  * Decodes `count` values. Returns a Float64Array when every value is a safe integer (for
  * `signed = false`: in [0, 2^53)), else the raw bit patterns as interleaved uint32 halves.
  * Narrow blocks decode into `out` when it is given and large enough (the common case).
+ * `limit` (1..count): a reader that needs only the first values; narrow blocks then stop
+ * there and return exactly `limit` values (the reader is left inside the section, so only
+ * for a section read last), the other modes still return all `count`.
  */
-export function readInt64(r: ByteReader, count: number, signed: boolean, out?: Float64Array): Float64Array | Uint32Array {
+export function readInt64(r: ByteReader, count: number, signed: boolean, out?: Float64Array, limit = count): Float64Array | Uint32Array {
   const at = r.pos;
   const mode = r.byte();
   if (count === 0) return new Float64Array(0);
   if (mode === INT_RLE || mode === INT_S8B || mode === INT_HUF) {
-    const o = out && out.length >= count ? out.subarray(0, count) : new Float64Array(count);
+    const n = limit > 0 && limit < count ? limit : count;
+    const o = out && out.length >= n ? out.subarray(0, n) : new Float64Array(n);
     let v = r.svarint();
     o[0] = v;
     if (mode === INT_RLE) {
-      const d = count > 1 ? r.svarint() : 0;
-      for (let i = 1; i < count; i++) o[i] = v += d;
+      const d = n > 1 ? r.svarint() : 0;
+      for (let i = 1; i < n; i++) o[i] = v += d;
     } else {
       if (mode === INT_S8B) {
-        unpackNumbers(r, o, 1, count - 1);
+        unpackNumbers(r, o, 1, n - 1);
       } else {
-        readHuffman(r, o, 1, count - 1);
+        readHuffman(r, o, 1, n - 1);
       }
-      for (let i = 1; i < count; i++) o[i] = v += unzigzag(o[i]!);
+      for (let i = 1; i < n; i++) o[i] = v += unzigzag(o[i]!);
     }
     return o;
   }

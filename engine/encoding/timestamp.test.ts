@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { encodeTimestamps, decodeTimestamps, timestampCount, TS_RAW, TS_RLE, TS_PACKED } from './timestamp.js';
+import { encodeTimestamps, decodeTimestamps, readTimeGrid, timestampCount, TS_RAW, TS_RLE, TS_PACKED } from './timestamp.js';
+import { ByteReader } from './varint.js';
 import { assertBitsEqual, assertCorrupt, seq } from './helpers.test.js';
 import { MAX_VALUES } from './varint.js';
 import { InvariantError } from '../errors.js';
@@ -53,6 +54,22 @@ test('regular series are RLE with a power-of-ten scale', () => {
   assert.equal(bytes[0]! >>> 4, TS_RLE);
   assert.equal(bytes[0]! & 15, 10);
   assert.ok(bytes.length <= 13, `${bytes.length} bytes`);
+});
+
+test('readTimeGrid: regular sections as first + i * step, exactly the decoded offsets; anything else undefined', () => {
+  const base = 1_700_000_000_000_000_000n;
+  fc.assert(
+    fc.property(fc.integer({ min: -1e15, max: 1e15 }), fc.integer({ min: -1e6, max: 1e9 }), fc.integer({ min: 1, max: 300 }), fc.option(fc.nat(299)), (first, step, n, jitterAt) => {
+      const offs = Float64Array.from({ length: n }, (_, i) => first + i * step + (jitterAt !== null && i === jitterAt && i > 0 ? 1 : 0));
+      const bytes = encodeTimestamps(base, offs, 0, n);
+      const grid = readTimeGrid(new ByteReader(bytes), base);
+      const deltas = offs.slice(1).map((t, i) => t - offs[i]!);
+      const regular = n >= 2 && deltas[0]! > 0 && deltas.every((d) => d === deltas[0]);
+      assert.equal(grid !== undefined, regular && (bytes[0]! >>> 4) === TS_RLE);
+      if (grid) assert.deepEqual(Float64Array.from({ length: grid.count }, (_, i) => grid.first + i * grid.step), decodeTimestamps(bytes, base));
+    }),
+    { numRuns: 500 },
+  );
 });
 
 test('pinned edge cases', () => {

@@ -141,6 +141,30 @@ export function readTimestamps(r: ByteReader, base: bigint, out?: Float64Array):
   return o;
 }
 
+/** Offsets `first + i * step` (i < count) from a section's base: a regular series' timestamps, not materialised. */
+export interface TimeGrid {
+  readonly first: number;
+  readonly step: number;
+  readonly count: number;
+}
+
+/**
+ * The timestamps of an RLE section of at least two values with a positive delta, as a grid
+ * relative to `base`, checked as readTimestamps checks them; undefined for any other section
+ * (the caller then decodes it). Lets a reader find the rows of a time range by arithmetic.
+ */
+export function readTimeGrid(r: ByteReader, base: bigint): TimeGrid | undefined {
+  const at = r.pos;
+  const h = r.byte();
+  const n = r.uvarint();
+  if (h >>> 4 !== TS_RLE || n < 2 || n > MAX_VALUES) return undefined;
+  const first = toOffset(r, r.bigInt64be() - base);
+  const step = r.svarint() * POW10[h & 15]!;
+  if (!(step > 0)) return undefined;
+  if (first + (n - 1) * step > MAX_SAFE) throw r.corrupt('timestamp offset outside ±2^53 of the base', at);
+  return { first, step, count: n };
+}
+
 function toOffset(r: ByteReader, d: bigint): number {
   const n = Number(d);
   if (n > MAX_SAFE || n < -MAX_SAFE) {

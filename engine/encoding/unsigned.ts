@@ -20,8 +20,8 @@ export function encodeUnsigned(values: Float64Array | BigUint64Array, start: num
   return w.finish();
 }
 
-export function readUnsigned(r: ByteReader, count: number, out?: Float64Array): Float64Array | BigUint64Array {
-  const v = readInt64(r, count, false, out);
+export function readUnsigned(r: ByteReader, count: number, out?: Float64Array, limit = count): Float64Array | BigUint64Array {
+  const v = readInt64(r, count, false, out, limit);
   return v instanceof Float64Array ? v : new BigUint64Array(v.buffer, v.byteOffset, count);
 }
 

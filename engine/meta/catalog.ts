@@ -7,6 +7,7 @@ import { DatabaseNotFoundError, RetentionPolicyNotFoundError, StrataError } from
 import type { EngineLogger } from '../logger.js';
 import { defaultShardGroupDurationSec, formatGoDuration } from '../time.js';
 import { CatalogStore } from './store.js';
+import { schemaChanged } from './schema-version.js';
 import type {
   CatalogData,
   ContinuousQueryInfo,
@@ -106,6 +107,7 @@ export class Catalog {
       if (data !== this.data) {
         await this.store.save(data);
         this.data = data;
+        schemaChanged();
         for (const l of this.listeners) l(data);
       }
       return result;

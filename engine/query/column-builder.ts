@@ -89,6 +89,12 @@ export function reverseOwnedColumn(col: ValueColumn): ValueColumn {
   return col;
 }
 
+/** Rows from..to of a column, copied (the caller may reuse `col`'s buffers afterwards). */
+export function copyColumn(col: ValueColumn, from: number, to: number): ValueColumn {
+  // Every representation's slice() copies; the type tag stays with its own representation.
+  return { type: col.type, values: col.values.slice(from, to) } as ValueColumn;
+}
+
 /** Reverse a column (descending cursors). Returns a new column. */
 export function reverseColumn(col: ValueColumn): ValueColumn {
   switch (col.type) {

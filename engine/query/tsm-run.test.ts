@@ -14,7 +14,8 @@ import { openPositionalFile, type FileOpener } from '../tsm/positional-file.js';
 import { TsmReader } from '../tsm/reader.js';
 import { tempDir, writeTsm } from '../tsm/test-support.js';
 import { rowCount } from './run.js';
-import { TsmRun } from './tsm-run.js';
+import { gridRange, TsmRun } from './tsm-run.js';
+import { lowerBound } from './run.js';
 
 const BASE = 1_000_000_000_000n;
 const KEY = 'cpu,host=a#!~#v';
@@ -90,4 +91,18 @@ test('a cached block is not read again, though its run first read it with neighb
   } finally {
     await r.close();
   }
+});
+
+test('gridRange finds the rows lowerBound finds on the materialised grid', () => {
+  fc.assert(
+    fc.property(fc.integer({ min: -1e12, max: 1e12 }), fc.integer({ min: 1, max: 1e9 }), fc.integer({ min: 1, max: 1200 }), fc.integer({ min: -2e12, max: 3e12 }), fc.integer({ min: 0, max: 2e12 }), (first, step, count, minOff, span) => {
+      const grid = Float64Array.from({ length: count }, (_, i) => first + i * step);
+      const maxOff = minOff + span;
+      const from = lowerBound(grid, minOff);
+      const to = Math.max(from, lowerBound(grid, maxOff + 1, from));
+      const got = gridRange(first, step, count, minOff, maxOff);
+      assert.deepEqual(got.from < got.to ? got : { from: 0, to: 0 }, from < to ? { from, to } : { from: 0, to: 0 });
+    }),
+    { numRuns: 3000 },
+  );
 });

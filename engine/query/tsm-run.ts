@@ -9,11 +9,11 @@
  * returned undecoded as a StatsBlock (its index stats, lazy decode); RunMerger decides
  * whether it can pass through whole.
  */
-import { decodeBlock } from '../encoding/block.js';
+import { blockCount, decodeBlock, decodeBlockTimeGrid, decodeBlockTimes, decodeBlockValues, type DecodeBuffers } from '../encoding/block.js';
 import type { BlockEntry } from '../tsm/block-index.js';
 import type { BlockRun, TsmReader } from '../tsm/reader.js';
-import { clipOwnedBlock, type RunBlock, type SortedRun } from './run.js';
-import { ColumnBuilder } from './column-builder.js';
+import { clipOwnedBlock, lowerBound, type RunBlock, type SortedRun } from './run.js';
+import { ColumnBuilder, copyColumn } from './column-builder.js';
 import { BATCH_SIZE } from './cursor.js';
 import { StatsBlock } from './stats-block.js';
 
@@ -35,6 +35,21 @@ function dropHidden(block: RunBlock, hidden: readonly (readonly [number, number]
     b.appendRange(block.column, i, i + 1);
   });
   return { offsets, column: b.column() };
+}
+
+/**
+ * Decode buffers of blocks that stick out of the range: such a block is decoded here (decoding
+ * is synchronous, so one set serves every run) and only its rows in range are copied out.
+ */
+const scratch: { offsets: Float64Array } & DecodeBuffers = { offsets: new Float64Array(1024), numbers: new Float64Array(1024), booleans: new Uint8Array(1024) };
+
+function scratchFor(n: number): typeof scratch {
+  if (scratch.offsets.length < n) {
+    scratch.offsets = new Float64Array(n);
+    scratch.numbers = new Float64Array(n);
+    scratch.booleans = new Uint8Array(n);
+  }
+  return scratch;
 }
 
 const FIRST_READ_BYTES = 64 * 1024;
@@ -98,7 +113,7 @@ export class TsmRun implements SortedRun {
       const entry = this.entry(this.i++);
       const bytes = await this.payload(this.i - 1);
       if (this.isWhole(entry)) return new StatsBlock(this.baseNs, bytes, this.ascending, StatsBlock.statsOf(entry, this.baseNs, this.ascending), this.reader.path);
-      const clipped = clipOwnedBlock(decodeBlock(bytes, this.baseNs), this.minOff, this.maxOff, this.ascending);
+      const clipped = this.overhangs(entry) ? this.decodeInRange(bytes) : clipOwnedBlock(decodeBlock(bytes, this.baseNs), this.minOff, this.maxOff, this.ascending);
       const visible = clipped && this.hidden.length > 0 ? dropHidden(clipped, this.hidden) : clipped;
       if (visible && visible.offsets.length > 0) return visible;
     }
@@ -144,6 +159,41 @@ export class TsmRun implements SortedRun {
     return { from, len, run };
   }
 
+  /** Whether the block has rows outside the range (so decoding all of it into fresh arrays would be wasted). */
+  private overhangs(entry: BlockEntry): boolean {
+    return Number(entry.minTime - this.baseNs) < this.minOff || Number(entry.maxTime - this.baseNs) > this.maxOff;
+  }
+
+  /**
+   * The block's rows in range, in cursor order: timestamps and values decoded into the shared
+   * scratch, values only up to the last row in range (integer blocks stop there), then the
+   * rows in range copied into arrays of their own.
+   */
+  private decodeInRange(bytes: Uint8Array): RunBlock | null {
+    const count = blockCount(bytes);
+    const buffers = scratchFor(count);
+    const grid = decodeBlockTimeGrid(bytes, this.baseNs);
+    let from: number;
+    let to: number;
+    let offsets: Float64Array;
+    if (grid) {
+      // Regular timestamps: the rows in range by arithmetic, only those materialised.
+      ({ from, to } = gridRange(grid.first, grid.step, count, this.minOff, this.maxOff));
+      if (from >= to) return null;
+      offsets = new Float64Array(to - from);
+      for (let i = from; i < to; i++) offsets[i - from] = grid.first + i * grid.step;
+    } else {
+      const all = decodeBlockTimes(bytes, this.baseNs, buffers.offsets);
+      from = lowerBound(all, this.minOff);
+      to = lowerBound(all, this.maxOff + 1, from);
+      if (from >= to) return null;
+      offsets = all.slice(from, to);
+    }
+    const column = decodeBlockValues(bytes, count, buffers, to);
+    const block = { offsets, column: copyColumn(column, from, to) };
+    return this.ascending ? block : clipOwnedBlock(block, this.minOff, this.maxOff, false);
+  }
+
   /** Inside the range, no hidden row in its time span, and small enough for one batch. */
   private isWhole(entry: BlockEntry): boolean {
     if (entry.count > BATCH_SIZE) return false;
@@ -153,6 +203,19 @@ export class TsmRun implements SortedRun {
     for (const [lo, hi] of this.hidden) if (lo <= last && hi >= first) return false;
     return true;
   }
+}
+
+/** Rows [from, to) of the grid first + i * step (i < count) within [minOff, maxOff]. */
+export function gridRange(first: number, step: number, count: number, minOff: number, maxOff: number): { from: number; to: number } {
+  const at = (i: number) => first + i * step;
+  // Estimates by division, then made exact by comparing the (exact, below 2^53) grid points.
+  let from = Math.min(count, Math.max(0, Math.ceil((minOff - first) / step)));
+  while (from > 0 && at(from - 1) >= minOff) from--;
+  while (from < count && at(from) < minOff) from++;
+  let to = Math.min(count, Math.max(from, Math.floor((maxOff - first) / step) + 1));
+  while (to > from && at(to - 1) > maxOff) to--;
+  while (to < count && at(to) <= maxOff) to++;
+  return { from, to };
 }
 
 function startBoundOf(first: BlockEntry | undefined, baseNs: bigint, minOff: number, maxOff: number, ascending: boolean): number | undefined {

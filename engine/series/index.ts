@@ -6,6 +6,7 @@
 import { CardinalityLimitError, FieldTypeConflictError } from '../errors.js';
 import { FIELD_TYPE_NAMES, type FieldType, type Point, type Tag } from '../point.js';
 import { MeasurementIndex, byteOrder } from './measurement.js';
+import { schemaChanged } from '../meta/schema-version.js';
 
 export interface CardinalityLimits {
   /** Distinct values per tag key per measurement; 0 = unlimited. */
@@ -100,12 +101,12 @@ export class SeriesIndex {
   register(p: Point, delta: IndexDelta): number {
     let m = this.measurements.get(p.measurement);
     if (!m) {
-      m = new MeasurementIndex(p.measurement);
-      this.measurements.set(p.measurement, m);
+      m = this.addMeasurement(p.measurement);
     }
     for (const f of p.fields) {
       if (!m.fields.has(f.key)) {
         m.fields.set(f.key, f.type);
+        schemaChanged();
         delta.fields.push({ measurement: p.measurement, field: f.key, type: f.type });
       }
     }
@@ -129,10 +130,19 @@ export class SeriesIndex {
   restoreField(measurement: string, field: string, type: FieldType): void {
     let m = this.measurements.get(measurement);
     if (!m) {
-      m = new MeasurementIndex(measurement);
-      this.measurements.set(measurement, m);
+      m = this.addMeasurement(measurement);
     }
-    if (!m.fields.has(field)) m.fields.set(field, type);
+    if (!m.fields.has(field)) {
+      m.fields.set(field, type);
+      schemaChanged();
+    }
+  }
+
+  private addMeasurement(name: string): MeasurementIndex {
+    const m = new MeasurementIndex(name);
+    this.measurements.set(name, m);
+    schemaChanged();
+    return m;
   }
 
   private addSeriesInfo(info: SeriesInfo): void {
@@ -140,8 +150,7 @@ export class SeriesIndex {
     this.series[info.id] = info;
     let m = this.measurements.get(info.measurement);
     if (!m) {
-      m = new MeasurementIndex(info.measurement);
-      this.measurements.set(info.measurement, m);
+      m = this.addMeasurement(info.measurement);
     }
     m.addSeries(info.id, info.tags);
   }
@@ -167,7 +176,10 @@ export class SeriesIndex {
       const m = this.measurements.get(name);
       if (!m) continue;
       m.removeSeries(list.sort((a, b) => a - b));
-      if (m.seriesIds.length === 0) this.measurements.delete(name);
+      if (m.seriesIds.length === 0) {
+        this.measurements.delete(name);
+        schemaChanged();
+      }
     }
   }
 }

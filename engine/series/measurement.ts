@@ -4,6 +4,7 @@
  */
 import type { FieldType, Tag } from '../point.js';
 import { difference } from './postings.js';
+import { schemaChanged } from '../meta/schema-version.js';
 
 export class MeasurementIndex {
   /** Sorted series ids of live series. */
@@ -20,6 +21,7 @@ export class MeasurementIndex {
       if (!values) {
         values = new Map();
         this.tags.set(t.key, values);
+        schemaChanged();
       }
       const list = values.get(t.value);
       if (list) list.push(id);
@@ -46,7 +48,10 @@ export class MeasurementIndex {
         if (rest.length === 0) values.delete(value);
         else values.set(value, rest);
       }
-      if (values.size === 0) this.tags.delete(key);
+      if (values.size === 0) {
+        this.tags.delete(key);
+        schemaChanged();
+      }
     }
   }
 

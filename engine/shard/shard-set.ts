@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { MAX_SHARD_SPAN_SEC, shardStartSec } from '../time.js';
 import { Shard } from './shard.js';
+import { schemaChanged } from '../meta/schema-version.js';
 
 export function shardDirName(startSec: number, spanSec: number): string {
   return `${startSec}_${spanSec}`;
@@ -31,11 +32,13 @@ export class ShardSet {
   add(shard: Shard): void {
     this.shards.push(shard);
     this.shards.sort((a, b) => a.startSec - b.startSec);
+    schemaChanged();
   }
 
   remove(shard: Shard): void {
     const i = this.shards.indexOf(shard);
     if (i >= 0) this.shards.splice(i, 1);
+    schemaChanged();
     if (this.last === shard) this.last = undefined;
   }
 

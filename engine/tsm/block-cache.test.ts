@@ -43,7 +43,7 @@ test('the byte bound holds after every operation (fast-check against a model)', 
   );
 });
 
-test('least recently used entries go first; hits and misses are counted', () => {
+test('entries used since the clock last passed get a second chance; unused ones go first; hits and misses are counted', () => {
   const unit = 100 + BLOCK_CACHE_ENTRY_OVERHEAD;
   const cache = new BlockCache({ maxBytes: 3 * unit });
   const block = () => new Uint8Array(100);
@@ -66,4 +66,21 @@ test('a payload larger than the bound is not cached and evicts nothing', () => {
   assert.equal(cache.get(1, 8), undefined);
   assert.ok(cache.get(1, 0));
   assert.equal(cache.stats().evictions, 0);
+});
+
+test('second chance: every used entry survives one eviction round, then the oldest goes', () => {
+  const unit = 100 + BLOCK_CACHE_ENTRY_OVERHEAD;
+  const cache = new BlockCache({ maxBytes: 3 * unit });
+  const block = () => new Uint8Array(100);
+  for (let i = 0; i < 3; i++) cache.set(1, i, block());
+  for (let i = 0; i < 3; i++) assert.ok(cache.get(1, i)); // all used
+  cache.set(1, 3, block()); // one round clears every mark, then 0 (the oldest) goes
+  assert.equal(cache.get(1, 0), undefined);
+  assert.ok(cache.get(1, 1)); // used again
+  cache.set(1, 4, block()); // 1 has its second chance: 2 goes
+  assert.equal(cache.get(1, 2), undefined);
+  assert.ok(cache.get(1, 1));
+  assert.ok(cache.get(1, 3));
+  assert.ok(cache.get(1, 4));
+  assert.equal(cache.stats().evictions, 2);
 });

@@ -23,6 +23,8 @@ import { findAux } from './aux.js';
 import { runTopWithTags } from './select-top.js';
 import { aggregateFromStats } from './batch-stats.js';
 import { alignedRows } from './aligned-rows.js';
+import { denseLayout } from './dense-windows.js';
+import { runDenseGroup } from './select-agg-dense.js';
 
 type Windows = Map<bigint, Reducer[]>;
 
@@ -82,6 +84,11 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
     });
   // Validate types before reading anything (1.x reports type errors even on empty data).
   makeReducers();
+  const layout = denseLayout(plan, calls, transforms, g.rowFilter !== null);
+  if (layout) {
+    const rows = await runDenseGroup(g, calls, types, layout);
+    if (rows) return finish(g, rows);
+  }
   const reducersAt = (start: bigint): Reducer[] => {
     let r = windows.get(start);
     if (!r) {

@@ -14,7 +14,8 @@ import { MAX_NS, MIN_NS, splitTimeRange, type TimeSplit } from '../plan/time-ran
 import type { QueryContext, SeriesSink } from './context.js';
 import { EngineSource } from './engine-source.js';
 import { runAggregateGroup } from './select-agg.js';
-import { compileSelect, dimensionTags, parseDimensions, type SelectPlan } from './select-plan.js';
+import { dimensionTags, parseDimensions, type SelectPlan } from './select-plan.js';
+import { compiledSelect } from './plan-memo.js';
 import { runRawGroup } from './select-raw.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
 import { SubquerySource } from './subquery-source.js';
@@ -125,8 +126,7 @@ function tagColumnsOf(plan: SelectPlan): string[] | undefined {
  * the returned list is empty; otherwise the whole result is returned.
  */
 export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, sink?: SeriesSink, nested = false): Promise<ResultSeries[]> {
-  const sources = await resolveSources(stmt, ctx);
-  const plan: SelectPlan = { ...compileSelect(stmt, sources, ctx.nowNs), nested };
+  const { sources, plan } = await compiledSelect(stmt, ctx, nested, () => resolveSources(stmt, ctx));
   if (plan.time.empty) return [];
   const out: ResultSeries[] = [];
   let streamed = 0;

@@ -48,11 +48,12 @@ export function rowsJson(rows: readonly (readonly Cell[])[], timeFirst: boolean,
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r]!;
     const n = row.length;
-    let line = r === 0 ? '[' : ',[';
+    // Appended to `out` piece by piece: a per-row string would be one more copy of every row.
+    out += r === 0 ? '[' : ',[';
     let i = 0;
     if (n > 0 && timeFirst && typeof row[0] === 'bigint') {
       const t = time(row[0]);
-      line += typeof t === 'string' ? '"' + t + '"' : t.toString();
+      out += typeof t === 'string' ? '"' + t + '"' : t.toString();
       i = 1;
     }
     while (i < n) {
@@ -69,16 +70,16 @@ export function rowsJson(rows: readonly (readonly Cell[])[], timeFirst: boolean,
           runText[i] = text;
         }
         runRow[i] = r;
-        line += runText[i]!;
+        out += runText[i]!;
         i = j;
         continue;
       }
-      if (typeof c === 'number' && c >= 0 && c < 1024 && (c | 0) === c) line += i === 0 ? SMALL_INTS[c]! : COMMA_SMALL_INTS[c]!;
-      else line += i === 0 ? cellJson(c) : ',' + cellJson(c);
+      if (typeof c === 'number' && c >= 0 && c < 1024 && (c | 0) === c) out += i === 0 ? SMALL_INTS[c]! : COMMA_SMALL_INTS[c]!;
+      else out += i === 0 ? cellJson(c) : ',' + cellJson(c);
       i++;
     }
     above = row;
-    out += line + ']';
+    out += ']';
   }
   return out + ']';
 }

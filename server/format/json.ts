@@ -90,7 +90,40 @@ function mergedPartial(r: StatementResult): StatementResult {
 export function resultsToJson(results: readonly StatementResult[], opts: JsonOptions): string {
   // Go's omitempty: a query of no statements (`q=;`) answers `{}`.
   if (results.length === 0) return stringify({}, opts.pretty) + '\n';
+  if (!opts.pretty) return compactResults(results, opts.epoch);
   return stringify({ results: results.map((r) => statementJ(mergedPartial(r), opts.epoch, opts.pretty)) }, opts.pretty) + '\n';
+}
+
+/**
+ * The compact body written in one pass: the same text as stringify of the statementJ trees
+ * (json-compact.test.ts), without building them (a tenth of a small query's answer time).
+ */
+function compactResults(results: readonly StatementResult[], epoch: Epoch | undefined): string {
+  let out = '{"results":[';
+  for (let i = 0; i < results.length; i++) {
+    const r = mergedPartial(results[i]!);
+    out += (i > 0 ? ',{"statement_id":' : '{"statement_id":') + stringify(r.statementId, false);
+    if (r.series && r.series.length) {
+      out += ',"series":[';
+      for (let j = 0; j < r.series.length; j++) out += (j > 0 ? ',' : '') + compactSeries(r.series[j]!, epoch, r.timeZone);
+      out += ']';
+    }
+    if (r.messages && r.messages.length) out += ',"messages":' + stringify(r.messages.map((m) => ({ level: m.level, text: m.text })), false);
+    if (r.partial) out += ',"partial":true';
+    if (r.error !== undefined) out += ',"error":' + JSON.stringify(r.error);
+    out += '}';
+  }
+  return out + ']}\n';
+}
+
+function compactSeries(s: ResultSeries, epoch: Epoch | undefined, tz: string | undefined): string {
+  const fields: string[] = [];
+  if (s.name) fields.push('"name":' + JSON.stringify(s.name));
+  if (s.tags && Object.keys(s.tags).length > 0) fields.push('"tags":' + stringify(sortKeys(s.tags), false));
+  if (s.columns.length) fields.push('"columns":' + stringify([...s.columns], false));
+  if (s.values.length > 0) fields.push('"values":' + rowsJson(s.values, hasTimeColumn(s), timeText(epoch, tz)));
+  if (s.partial) fields.push('"partial":true');
+  return '{' + fields.join(',') + '}';
 }
 
 /** One chunk line of a chunked response. */

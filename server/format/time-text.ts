@@ -7,19 +7,40 @@ import { rfc3339NanoInZone } from './epoch.js';
 
 const NS_PER_SEC = 1_000_000_000n;
 
+/** Steps between neighbouring rows up to this many ns are taken in Number arithmetic (exact far beyond it). */
+const NEAR_NS = 2 ** 40;
+
 export class Rfc3339Cache {
   private hour = NaN;
   private prefix = '';
+  /** The last time formatted, split into whole seconds and nanoseconds (0..999999999). */
+  private lastNs: bigint | undefined;
+  private lastSec = 0;
+  private lastFrac = 0;
 
   /** The same text as rfc3339Nano(ns). */
   format(ns: bigint): string {
-    let sec = ns / NS_PER_SEC;
-    let frac = Number(ns - sec * NS_PER_SEC);
-    if (frac < 0) {
-      frac += 1e9;
-      sec -= 1n;
+    // Rows of a series are close in time: one bigint subtraction from the previous row instead
+    // of a bigint division, multiplication and subtraction per row.
+    const d = this.lastNs === undefined ? NaN : Number(ns - this.lastNs);
+    let s: number;
+    let frac: number;
+    if (d > -NEAR_NS && d < NEAR_NS) {
+      frac = this.lastFrac + d;
+      s = this.lastSec + Math.floor(frac / 1e9);
+      frac -= (s - this.lastSec) * 1e9;
+    } else {
+      let sec = ns / NS_PER_SEC;
+      frac = Number(ns - sec * NS_PER_SEC);
+      if (frac < 0) {
+        frac += 1e9;
+        sec -= 1n;
+      }
+      s = Number(sec);
     }
-    const s = Number(sec);
+    this.lastNs = ns;
+    this.lastSec = s;
+    this.lastFrac = frac;
     const hour = Math.floor(s / 3600);
     if (hour !== this.hour) {
       // The hour start is in Date's range whenever the time is (its limit, 8.64e15 ms, is a whole hour).
@@ -28,12 +49,25 @@ export class Rfc3339Cache {
       this.hour = hour;
     }
     const inHour = s - hour * 3600;
+    if (frac === 0) return this.prefix + wholeSecond(inHour);
     const mm = Math.floor(inHour / 60);
     const ss = inHour - mm * 60;
     const text = this.prefix + (mm < 10 ? '0' : '') + mm + (ss < 10 ? ':0' : ':') + ss;
-    if (frac === 0) return text + 'Z';
     return `${text}.${fraction(frac)}Z`;
   }
+}
+
+/** `MM:SSZ` of each second of an hour, made when first needed: whole-second row times are most rows. */
+const SECOND_TEXT: string[] = [];
+
+function wholeSecond(inHour: number): string {
+  let t = SECOND_TEXT[inHour];
+  if (t === undefined) {
+    const mm = Math.floor(inHour / 60);
+    const ss = inHour - mm * 60;
+    t = SECOND_TEXT[inHour] = (mm < 10 ? '0' : '') + mm + (ss < 10 ? ':0' : ':') + ss + 'Z';
+  }
+  return t;
 }
 
 /** Nine digits with trailing zeros trimmed (frac in 1..999999999). */

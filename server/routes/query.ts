@@ -19,7 +19,8 @@ import { authorizeQuery, queryUser, type Access } from '../auth/gate.js';
 import { BadRequestError } from '../errors.js';
 import { readBody } from '../http/body.js';
 import { sendError } from '../http/errors.js';
-import { parseQuery } from '../http/query.js';
+import { QueryStringCache } from '../http/query-cache.js';
+import { Deadlines } from '../http/deadlines.js';
 import { chunkLines } from '../format/chunks.js';
 import { StatementChunkWriter } from '../format/chunk-writer.js';
 import { chunkStyleOf } from '../format/chunk-style.js';
@@ -60,18 +61,22 @@ function deprecationMessages(stmts: readonly Statement[], method: string): Map<n
   return out;
 }
 
+/** server.query_timeout_secs of every running /query batch. */
+const deadlines = new Deadlines();
+
 /** Distinct query texts whose statements are kept parsed (ql/parser/parse-cache.ts). */
 const PARSED_TEXTS = 512;
 
 export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void {
   const parses = new ParseCache(PARSED_TEXTS);
+  const queryStrings = new QueryStringCache(PARSED_TEXTS);
   const handle = (res: HttpResponse, req: HttpRequest): void => {
     eventLoopTurned(); // uWS calls handlers from the loop: no need to yield at the first checkpoint
     const reply = ctx.begin(res, req);
     const meter = queryMeter(ctx.metrics); // [ops]
     reply.onAbort(() => meter.done(undefined));
     const method = req.getMethod().toUpperCase();
-    const url = parseQuery(req.getQuery());
+    const url = queryStrings.parse(req.getQuery());
     const csv = wantsCsv(req.getHeader('accept'));
     const isForm = /application\/x-www-form-urlencoded/i.test(req.getHeader('content-type'));
     const fail = (err: unknown, pretty: boolean) => {
@@ -207,7 +212,7 @@ async function runRegistered(
   }
   reply.onAbort(() => stop.abort(new StrataError('client_gone', 499, 'client went away')));
   const timeoutMs = ctx.options.server.query_timeout_secs * 1000;
-  const timer = timeoutMs > 0 ? setTimeout(() => stop.abort(new QueryTimeoutError()), timeoutMs) : undefined;
+  const timer = timeoutMs > 0 ? deadlines.add(timeoutMs, () => stop.abort(new QueryTimeoutError())) : undefined;
   const done: StatementResult[] = [];
   let running: Promise<StatementResult[]>;
   try {
@@ -216,7 +221,7 @@ async function runRegistered(
       return onResult(r);
     });
   } catch (err) {
-    if (timer) clearTimeout(timer);
+    if (timer) deadlines.remove(timer);
     ctx.queries.detach(id);
     throw err;
   }
@@ -233,7 +238,7 @@ async function runRegistered(
     if (err instanceof QueryKilledError) throw new Interrupted([...done, { statementId: done.length, error: err.message }]);
     throw err;
   } finally {
-    if (timer) clearTimeout(timer);
+    if (timer) deadlines.remove(timer);
   }
 }
 

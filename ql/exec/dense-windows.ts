@@ -1,0 +1,241 @@
+/**
+ * GROUP BY time aggregates kept in dense arrays: one slot per window, numbered from the first
+ * window of the query's range, for the reducers whose per-window state is one number and whose
+ * answer under GROUP BY time is that number alone (count, min, max: the row is labelled with
+ * the window start, so a selector's point time is not needed).
+ *
+ * Why: the general path (select-agg.ts) keeps a bigint-keyed Map of reducer objects per window,
+ * a window object per run, and then a TimedValue per window per aggregate for fill() and the
+ * join by time. For a small query (60 windows of one series) that bookkeeping, not the data,
+ * was most of its cost and most of its garbage.
+ *
+ * Taken only when the answer is the general path's, value for value:
+ * - windows are uniform: no TZ() (a zone makes windows 23 or 25 hours long);
+ * - the range has a lower bound, so the first window is known before reading;
+ * - no row filter, no transform of an aggregate, every column one aggregate call;
+ * - fill is null, none, previous or a number (linear interpolates on window times: general path);
+ * - min()/max() see Float64 value columns only (a batch of bigints, booleans or strings hands
+ *   the whole group back to the general path, which then reads it again from the start).
+ * Per window, min/max replay Extreme (reducers/minmax.ts) on values: a run's extreme is found
+ * by the same scan and offered with the same comparison, so even NaN behaves the same.
+ */
+import { FieldType, type Batch } from '../../engine/index.js';
+import type { FillOption } from '../ast/nodes.js';
+import type { Cell } from '../result.js';
+import type { AggCall, AggTransform } from './agg-calls.js';
+import { callKey } from './eval.js';
+import type { SelectPlan } from './select-plan.js';
+import { castFillValue, type Scalar } from './value.js';
+import { window as windowOf } from './window.js';
+
+/** Reducers whose per-window answer under GROUP BY time is one number. */
+const DENSE_REDUCERS: ReadonlySet<string> = new Set(['count', 'min', 'max']);
+
+/** Bound on the windows of one dense group (8 bytes + 1 per window per aggregate). */
+export const MAX_DENSE_WINDOWS = 100_000;
+
+/** Window end offsets are stepped by adding the interval only while the sum is exact. */
+const EXACT_STEP = 2 ** 52;
+
+export interface DenseLayout {
+  /** Start of window 0: the window holding the range's lower bound. */
+  readonly first: bigint;
+  readonly interval: bigint;
+  /** Windows from `first` to the window holding the range's upper bound, inclusive. */
+  readonly count: number;
+  /** Per projection column, the index of the aggregate call it shows. */
+  readonly columnCalls: readonly number[];
+}
+
+/** The dense layout of a group, or undefined when the general path must answer it. */
+export function denseLayout(plan: SelectPlan, calls: readonly AggCall[], transforms: readonly AggTransform[], hasRowFilter: boolean): DenseLayout | undefined {
+  const spec = plan.window;
+  if (!spec || spec.tz !== undefined || hasRowFilter || transforms.length > 0 || !plan.time.hasMin) return undefined;
+  if (plan.stmt.fill.mode === 'linear' || calls.length === 0) return undefined;
+  for (const c of calls) if (!DENSE_REDUCERS.has(c.reducer)) return undefined;
+  const columnCalls: number[] = [];
+  for (const col of plan.projection.columns) {
+    const i = col.expr.kind === 'Call' ? calls.findIndex((c) => c.key === callKey(col.expr)) : -1;
+    if (i < 0) return undefined;
+    columnCalls.push(i);
+  }
+  const first = windowOf(plan.time.min, spec).start;
+  const last = windowOf(plan.time.max, spec).start;
+  const count = (last - first) / spec.interval + 1n;
+  if (count > BigInt(MAX_DENSE_WINDOWS)) return undefined;
+  return { first, interval: spec.interval, count: Number(count), columnCalls };
+}
+
+/** How an aggregate's empty windows are answered (fill.ts for the general path). */
+export interface DenseFill {
+  readonly fill: FillOption;
+  /** Result type per call (count: integer; min/max: the field's). */
+  readonly outputTypes: readonly FieldType[];
+  /** The inner statement of a subquery: count()'s empty windows stay empty (select-plan.ts). */
+  readonly nested: boolean;
+  /** Output order: fill(previous) takes the window before in this order. */
+  readonly ascending: boolean;
+}
+
+export class DenseWindows {
+  // Plain arrays, not typed ones: a typed array over 64 bytes gets an off-heap backing store,
+  // which costs more to make than a small group costs to aggregate.
+  private readonly values: number[][];
+  private readonly has: number[][];
+  /** Whether each call saw any point (a call without any has no rows to fill: all null). */
+  private readonly any: boolean[];
+  private readonly iv: number;
+
+  constructor(
+    private readonly layout: DenseLayout,
+    private readonly reducers: readonly string[],
+  ) {
+    this.values = reducers.map(() => new Array<number>(layout.count).fill(0));
+    this.has = reducers.map(() => new Array<number>(layout.count).fill(0));
+    this.any = reducers.map(() => false);
+    this.iv = Number(layout.interval);
+  }
+
+  /**
+   * Adds a cursor batch (ascending) to the calls `idx`, which all read its field. False when a
+   * call cannot take it (min/max of a column that is not Float64): the group must go back to
+   * the general path.
+   */
+  addBatch(b: Batch, idx: readonly number[]): boolean {
+    const s = b.stats;
+    if (s && s.count > 0 && this.addStats(b, s, idx)) return true;
+    const offs = b.offsets;
+    const m = offs.length;
+    if (m === 0) return true;
+    const column = b.column;
+    const numbers = column.values instanceof Float64Array ? column.values : undefined;
+    for (const i of idx) if (this.reducers[i] !== 'count' && numbers === undefined) return false;
+    const base = b.base;
+    let k = this.indexOf(base + BigInt(offs[0]!));
+    let endRel = this.endOffset(k, base);
+    let i = 0;
+    while (i < m) {
+      if (k < 0 || k >= this.layout.count) return false;
+      let j = i + 1;
+      while (j < m && offs[j]! < endRel) j++;
+      for (const c of idx) this.addRun(c, k, numbers, i, j);
+      i = j;
+      if (i === m) break;
+      const off = offs[i]!;
+      const next = endRel + this.iv;
+      if (off < next && Math.abs(next) <= EXACT_STEP) {
+        k++;
+        endRel = next;
+      } else {
+        k = this.indexOf(base + BigInt(off));
+        endRel = this.endOffset(k, base);
+      }
+    }
+    return true;
+  }
+
+  /** Rows in ascending time: `[window start, column values...]`, filled as the general path fills. */
+  rows(f: DenseFill): Cell[][] {
+    const { count, first, interval, columnCalls } = this.layout;
+    const n = this.reducers.length;
+    const filled: Scalar[][] = [];
+    let anyCall = false;
+    for (let c = 0; c < n; c++) {
+      filled.push(this.any[c] ? this.fillCall(c, f) : []);
+      anyCall ||= this.any[c]!;
+    }
+    if (!anyCall) return [];
+    const everyWindow = f.fill.mode !== 'none';
+    const rows: Cell[][] = [];
+    let t = first;
+    for (let k = 0; k < count; k++, t += interval) {
+      if (!everyWindow && !this.has.some((h) => h[k] === 1)) continue;
+      const row = new Array<Cell>(columnCalls.length + 1);
+      row[0] = t;
+      for (let col = 0; col < columnCalls.length; col++) {
+        const call = columnCalls[col]!;
+        row[col + 1] = this.any[call] ? filled[call]![k]! : null;
+      }
+      rows.push(row);
+    }
+    return rows;
+  }
+
+  /** Window k's start - base is where window k - 1 ends; as a Number when exact, else +Infinity. */
+  private endOffset(k: number, base: bigint): number {
+    const rel = this.layout.first + BigInt(k + 1) * this.layout.interval - base;
+    return rel >= 9007199254740992n ? Infinity : Number(rel);
+  }
+
+  private indexOf(t: bigint): number {
+    const d = t - this.layout.first;
+    return d < 0n ? -1 : Number(d / this.layout.interval);
+  }
+
+  private addRun(c: number, k: number, numbers: Float64Array | undefined, from: number, to: number): void {
+    const r = this.reducers[c];
+    this.any[c] = true;
+    const has = this.has[c]!;
+    const values = this.values[c]!;
+    if (r === 'count') {
+      values[k] = values[k]! + (to - from);
+      has[k] = 1;
+      return;
+    }
+    const v = numbers!;
+    let best = v[from]!;
+    if (r === 'max') {
+      for (let i = from + 1; i < to; i++) if (v[i]! > best) best = v[i]!;
+      if (has[k] === 0 || best > values[k]!) values[k] = best;
+    } else {
+      for (let i = from + 1; i < to; i++) if (v[i]! < best) best = v[i]!;
+      if (has[k] === 0 || best < values[k]!) values[k] = best;
+    }
+    has[k] = 1;
+  }
+
+  /** A whole stored block inside one window: its index statistics stand for its values. */
+  private addStats(b: Batch, s: NonNullable<Batch['stats']>, idx: readonly number[]): boolean {
+    for (const c of idx) {
+      const r = this.reducers[c];
+      if (r === 'min' ? s.min === undefined : r === 'max' ? s.max === undefined : false) return false;
+    }
+    const k = this.indexOf(b.base + BigInt(Math.min(s.firstOffset, s.lastOffset)));
+    if (k < 0 || k >= this.layout.count || this.indexOf(b.base + BigInt(Math.max(s.firstOffset, s.lastOffset))) !== k) return false;
+    for (const c of idx) {
+      const r = this.reducers[c];
+      const has = this.has[c]!;
+      const values = this.values[c]!;
+      this.any[c] = true;
+      if (r === 'count') values[k] = values[k]! + s.count;
+      else if (r === 'max' ? has[k] === 0 || s.max! > values[k]! : has[k] === 0 || s.min! < values[k]!) values[k] = r === 'max' ? s.max! : s.min!;
+      has[k] = 1;
+    }
+    return true;
+  }
+
+  /** Call c's value per window, empty windows filled; indexed by window. */
+  private fillCall(c: number, f: DenseFill): Scalar[] {
+    const { count } = this.layout;
+    const has = this.has[c]!;
+    const values = this.values[c]!;
+    const out = new Array<Scalar>(count);
+    let mode = f.fill.mode;
+    let fillValue: Scalar = null;
+    if (mode === 'number') fillValue = castFillValue(f.fill.mode === 'number' ? f.fill.value : null, f.outputTypes[c]!);
+    if (mode === 'null' && this.reducers[c] === 'count' && !f.nested) {
+      mode = 'number';
+      fillValue = 0;
+    }
+    let previous: Scalar = null;
+    for (let step = 0; step < count; step++) {
+      const k = f.ascending ? step : count - 1 - step;
+      if (has[k] === 1) {
+        out[k] = previous = values[k]!;
+        continue;
+      }
+      out[k] = mode === 'number' ? fillValue : mode === 'previous' ? previous : null;
+    }
+    return out;
+  }
+}
