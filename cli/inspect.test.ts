@@ -37,11 +37,14 @@ describe('strata inspect', { timeout: 60_000 }, () => {
 
   it('passes clean files and reports a flipped TSM byte and a damaged WAL record', async () => {
     const dirs = dirsUnder(join(root, 'x'));
-    const server = await startStrata(dirs, { SERVICE__FLUSH__INTERVAL_SECS: '1' });
-    await query(server.port, 'CREATE DATABASE i');
     const lines = (from: number) => Array.from({ length: 500 }, (_, j) => `m,h=${j % 4} v=${from + j} ${1_600_000_000_000 + from + j}000000`).join('\n');
-    assert.equal(await write(server.port, 'i', lines(0)), 204);
-    await new Promise((r) => setTimeout(r, 2500)); // flushed into a TSM file
+    // One TSM file: a graceful stop flushes the first body.
+    const first = await startStrata(dirs);
+    await query(first.port, 'CREATE DATABASE i');
+    assert.equal(await write(first.port, 'i', lines(0)), 204);
+    assert.equal(await first.stop(), 0);
+    // Three WAL records: no flush timer can fire before the SIGKILL (a timer did on a loaded machine).
+    const server = await startStrata(dirs, { SERVICE__FLUSH__INTERVAL_SECS: '3600' });
     for (let k = 1; k <= 3; k++) assert.equal(await write(server.port, 'i', lines(k * 1000)), 204);
     server.child.kill('SIGKILL'); // keep the WAL records: no final flush
     await new Promise((r) => server.child.once('exit', r));
