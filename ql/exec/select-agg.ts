@@ -23,6 +23,7 @@ import { findAux } from './aux.js';
 import { runTopWithTags } from './select-top.js';
 import { aggregateFromStats } from './batch-stats.js';
 import { alignedRows } from './aligned-rows.js';
+import { transformMultiRows, windowsNewestFirst } from './multi-row-transforms.js';
 
 type Windows = Map<bigint, Reducer[]>;
 
@@ -269,6 +270,22 @@ async function assembleRows(
       }
     });
   }
+  if (multiRow && transforms.length > 0) {
+    const points = desc ? windowsNewestFirst(rowsMulti, (t) => (spec ? windowOf(t, spec).start : 0n)) : rowsMulti;
+    const joined = transformMultiRows(points, transforms, {
+      innerType: windows.get(starts[0] ?? 0n)?.[0]?.outputType ?? FieldType.Float,
+      argsOf: (t) => transformArgs(t.expr, !desc, spec?.interval),
+      offset: plan.stmt.offset,
+      limit: plan.stmt.limit,
+      fill: fill.mode === 'number' ? { mode: fill.mode, value: fill.value } : { mode: fill.mode },
+      inQueryWindows: (t) => inRange([[t]], g, min, max, NO_FORECASTS).length > 0,
+    });
+    const et0 = evalTypes(g.source);
+    return joined.map((r): Cell[] => {
+      const scope: RowScope = { time: r.time, lookup: () => null, call: (e) => (e.kind === 'Call' ? r.values.get(callKeyOf(e)) : undefined) };
+      return [r.time, ...plan.projection.columns.map((c) => evaluate(c.expr, scope, et0))];
+    });
+  }
   if (multiRow) {
     const et0 = evalTypes(g.source);
     const call = calls[0]!;
@@ -283,7 +300,7 @@ async function assembleRows(
       };
       rows.push([x.time, ...plan.projection.columns.map((c) => evaluate(c.expr, scope, et0))]);
     }
-    return finish(g, rows, call.reducer === 'top' || call.reducer === 'bottom');
+    return finish(g, rows, call.reducer === 'top' || call.reducer === 'bottom' || call.reducer === 'distinct');
   }
   const filled = perCall.map((series, i) => {
     // integral() rows exist only for windows holding points: 1.x never fills them.

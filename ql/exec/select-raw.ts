@@ -72,6 +72,8 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
   const fields = fieldRefs([...columns.map((c) => c.expr), g.rowFilter], plan).filter((f) => source.fieldTypes().has(f));
   const fieldIndex = new Map(fields.map((f, i) => [f, i]));
   const selected = fieldRefs(columns.map((c) => c.expr), plan).flatMap((f) => (fieldIndex.has(f) ? [fieldIndex.get(f)!] : []));
+  // The row-cursor slot (series-rows.ts): a subquery row that exists with every field null.
+  if (source.rowCursor) selected.push(fields.length);
   const types = evalTypes(source);
   checkTransformInputs(columns.map((c) => c.expr), source.fieldTypes());
   const transforms = new Map<string, Transform>();

@@ -71,7 +71,8 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext): Promise
       const result = await executeSelect({ ...inner, condition: cond, dimensions: [...inner.dimensions, ...pushed] }, ctx, undefined, true);
       const byName = new Map<string, ResultSeries[]>();
       for (const s of result) byName.set(s.name ?? '', [...(byName.get(s.name ?? '') ?? []), s]);
-      for (const [name, series] of byName) out.push(new SubquerySource(name, series, new Set()));
+      const keepsNullRows = inner.fill.mode === 'previous' || inner.fill.mode === 'linear';
+      for (const [name, series] of byName) out.push(new SubquerySource(name, series, new Set(), keepsNullRows));
       continue;
     }
     const dbName = resolveDb(src.database, ctx);
