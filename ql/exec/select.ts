@@ -19,6 +19,7 @@ import { runRawGroup } from './select-raw.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
 import { SubquerySource } from './subquery-source.js';
 import { mergeSameName } from './union-source.js';
+import { unifyFieldTypes } from './typed-source.js';
 
 function resolveDb(name: string, ctx: QueryContext): string {
   const db = name || ctx.database;
@@ -87,7 +88,7 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext): Promise
       if (m) out.push(new EngineSource(ctx.engine, dbName, rpName, m));
     }
   }
-  return mergeSameName(out);
+  return mergeSameName(unifyFieldTypes(out, stmt));
 }
 
 interface Group {
@@ -130,15 +131,20 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
   const plan: SelectPlan = { ...compileSelect(stmt, sources, ctx.nowNs), nested };
   if (plan.time.empty) return [];
   const out: ResultSeries[] = [];
-  let streamed = 0;
   const columns = [plan.projection.timeName, ...plan.projection.columns.map((c) => c.name)];
   const timeColumn = plan.projection.timeName !== 'time' || undefined;
   const tagColumns = plan.projection.shape === 'raw' ? tagColumnsOf(plan) : undefined;
   // 1.x picks the SLIMIT/SOFFSET page of series in ascending key order, also under ORDER BY
   // time DESC, and then emits that page in descending order: such queries are not streamed.
   const stream = sink !== undefined && stmt.soffset === 0 && (plan.ascending || stmt.slimit === 0);
-  const sourceOf = new Map<ResultSeries, number>();
-  for (const [si, source] of sources.entries()) {
+  const { slimit, soffset } = stmt;
+  // 1.x pages series as [soffset, soffset + slimit): SOFFSET without SLIMIT keeps none.
+  const page = (xs: ResultSeries[]) => (slimit === 0 && soffset > 0 ? [] : xs.slice(soffset, slimit > 0 ? soffset + slimit : undefined));
+  // 1.x applies SLIMIT/SOFFSET to each measurement's series, and ORDER BY time DESC reverses
+  // the measurements too.
+  for (const source of plan.ascending ? sources : [...sources].reverse()) {
+    const fromSource: ResultSeries[] = [];
+    let streamed = 0;
     const split = splitCondition(plan.time.rest, plan.schema);
     const dims = dimensionTags(plan.dims, source);
     const groups = groupSeries(source.series(split.tags), dims);
@@ -165,17 +171,10 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
       }
       const values = plan.projection.shape === 'raw' ? await runRawGroup(run) : await runAggregateGroup(run);
       if (values.length === 0) continue;
-      const series: ResultSeries = { name: source.name, tags, columns, timeColumn, tagColumns, values };
-      out.push(series);
-      sourceOf.set(series, si);
+      fromSource.push({ name: source.name, tags, columns, timeColumn, tagColumns, values });
     }
+    // Descending series are paged in ascending order and keep their order.
+    out.push(...(plan.ascending ? page(fromSource) : page(fromSource.reverse()).reverse()));
   }
-  const { slimit, soffset } = stmt;
-  // 1.x pages series as [soffset, soffset + slimit): SOFFSET without SLIMIT keeps none.
-  const page = (xs: ResultSeries[]) => (slimit === 0 && soffset > 0 ? [] : xs.slice(soffset, slimit > 0 ? soffset + slimit : undefined));
-  if (plan.ascending || (slimit === 0 && soffset === 0)) return page(out);
-  // `out` is descending within each source: page the ascending order, keep `out`'s order.
-  const ascending = sources.flatMap((_, si) => out.filter((x) => sourceOf.get(x) === si).reverse());
-  const kept = new Set(page(ascending));
-  return out.filter((x) => kept.has(x));
+  return out;
 }
