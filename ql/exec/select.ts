@@ -76,6 +76,7 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext): Promise
       for (const [name, series] of byName) out.push(new SubquerySource(name, series, new Set(), keepsNullRows));
       continue;
     }
+    if (!src.regex && src.name === '') throw new QueryError('invalid measurement');
     const dbName = resolveDb(src.database, ctx);
     const info = ctx.engine.catalog.database(dbName)!;
     const rpName = src.retentionPolicy || (src.database ? '' : ctx.retentionPolicy) || info.defaultRp || '';

@@ -5,7 +5,7 @@ import type { SelectStatement } from '../ast/statements.js';
 import { parseStatement } from '../parser/query.js';
 import { analyzeProjection } from './projection.js';
 
-const schema = { fields: new Map([['f', FieldType.Float], ['n', FieldType.Integer]]), tags: new Set(['t']) };
+const schema = { fields: new Map([['f', FieldType.Float], ['n', FieldType.Integer], ['s', FieldType.String], ['b', FieldType.Boolean]]), tags: new Set(['t']) };
 
 function analyze(q: string, groupsByTime = false): void {
   const stmt = parseStatement(q) as SelectStatement;
@@ -55,5 +55,26 @@ describe('projection: calls over * and regexes', () => {
     assert.throws(() => analyze('SELECT holt_winters(f, 2, 1) FROM m'), { message: 'must use aggregate function with holt_winters' });
     assert.throws(() => analyze('SELECT holt_winters(mean(f), 2, 1) FROM m'), { message: 'holt_winters aggregate requires a GROUP BY interval' });
     assert.throws(() => analyze('SELECT holt_winters_with_fit(mean(f), 2, 1.5) FROM m GROUP BY time(1m)', true), { message: 'expected integer argument as third arg in holt_winters_with_fit' });
+  });
+});
+
+// Texts recorded from 1.6.7 (differential cases s-c043 and after).
+describe('projection: 1.6.7 texts for wildcards, negation and selector checks', () => {
+  it('refuses a wildcard as an operand', () => {
+    assert.throws(() => analyze('SELECT * + 1 FROM m'), { message: 'unable to use wildcard in a binary expression' });
+    assert.throws(() => analyze('SELECT f + * FROM m'), { message: 'unable to use wildcard in a binary expression' });
+  });
+  it('types -x as -1 * x', () => {
+    assert.throws(() => analyze('SELECT -s FROM m'), { message: 'type error: -1 * s::string: incompatible types: integer and string' });
+    assert.throws(() => analyze('SELECT 2 * -b FROM m'), { message: 'type error: -1 * b::boolean: incompatible types: integer and boolean' });
+    assert.throws(() => analyze('SELECT -t FROM m'), { message: 'type error: -1 * t::tag: incompatible types: integer and tag' });
+    assert.doesNotThrow(() => analyze('SELECT -f, -n FROM m'));
+  });
+  it('does not count a call over * or a regex as a selector beside fields', () => {
+    assert.throws(() => analyze('SELECT max(*), t FROM m'), { message: 'mixing aggregate and non-aggregate queries is not supported' });
+    assert.throws(() => analyze('SELECT first(/f/), n FROM m'), { message: 'mixing aggregate and non-aggregate queries is not supported' });
+  });
+  it('prints a number limit of top()/bottom() with three decimals', () => {
+    assert.throws(() => analyze('SELECT top(f, 1.5) FROM m'), { message: 'expected integer as last argument in top(), found 1.500' });
   });
 });

@@ -92,6 +92,12 @@ function expandCall(call: Call, alias: string | null, schema: SchemaInfo): { exp
 }
 
 /** 1.x refuses `*` or a regex inside an expression (`mean(*) + 1`): only a bare call expands. */
+/** `* + 1`, `x * *`: a wildcard as an operand of arithmetic (not inside a call). */
+function wildcardOperand(e: Expr): boolean {
+  if (e.kind === 'Binary') return e.lhs.kind === 'Wildcard' || e.rhs.kind === 'Wildcard' || wildcardOperand(e.lhs) || wildcardOperand(e.rhs);
+  return e.kind === 'Unary' && (e.expr.kind === 'Wildcard' || wildcardOperand(e.expr));
+}
+
 function refusePatternInExpression(e: Expr): void {
   const held = callsIn(e).find((c) => isPattern(c.args[0]));
   if (!held) return;
@@ -168,6 +174,7 @@ export function analyzeProjection(allFields: readonly Field[], schema: SchemaInf
   }
   if (fields.length === 0) throw new QueryError('at least 1 non-time field must be queried');
   for (const f of fields) {
+    if (wildcardOperand(f.expr)) throw new QueryError('unable to use wildcard in a binary expression');
     if (!hasVariable(f.expr)) throw new QueryError('field must contain at least one variable');
     checkOperandTypes(f.expr, schema);
   }
@@ -201,7 +208,8 @@ export function analyzeProjection(allFields: readonly Field[], schema: SchemaInf
   // 1.x compiledStatement: FunctionCalls (every non-math call but count()'s distinct()),
   // OnlySelectors (cleared by any aggregate that is not max/min/first/last/percentile/top/bottom).
   let functionCalls = 0;
-  let onlySelectors = true;
+  // A call over `*` or a regex is not a selector here (1.x compiles it before expanding it).
+  let onlySelectors = !fields.some((f) => f.expr.kind === 'Call' && isPattern(f.expr.args[0]));
   let hasDistinct = false;
   let topBottom: string | undefined;
   for (const { expr } of expanded) {
