@@ -7,7 +7,7 @@
 import { FieldType, type ValueColumn } from '../../engine/index.js';
 import type { Cell } from '../result.js';
 import { FORECASTS, SELECTORS } from '../plan/functions.js';
-import { isTag } from '../plan/projection.js';
+import { hasRawRef, isTag } from '../plan/projection.js';
 import { collectAggregates, type AggCall, type AggTransform } from './agg-calls.js';
 import { holtWinters, type ForecastPoint } from './holt-winters.js';
 import { checkpoint } from './context.js';
@@ -245,7 +245,7 @@ async function assembleRows(
   const selTimes = new Map<bigint, bigint>();
   const selValues = new Map<bigint, Scalar>();
   const auxFields = loneSelector ? fieldRefs(plan.projection.columns.map((c) => c.expr), plan).filter((f) => f !== calls[0]!.field) : [];
-  const needsAux = loneSelector && plan.projection.columns.some((c) => c.expr.kind === 'VarRef' || (c.expr.kind !== 'Call' && fieldRefs([c.expr], plan).length > 0));
+  const needsAux = loneSelector && plan.projection.columns.some((c) => hasRawRef(c.expr));
   const rowsMulti: { time: bigint; value: Scalar; point?: bigint }[] = [];
   for (const start of starts) {
     const rs = windows.get(start)!;

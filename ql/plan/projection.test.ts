@@ -78,3 +78,15 @@ describe('projection: 1.6.7 texts for wildcards, negation and selector checks', 
     assert.throws(() => analyze('SELECT top(f, 1.5) FROM m'), { message: 'expected integer as last argument in top(), found 1.500' });
   });
 });
+
+// Recorded from 1.6.7 (differential cases s-c053 to s-c059).
+describe('projection: a transform of a raw field beside fields', () => {
+  it('is mixing aggregate and non-aggregate, also beside a math call or inside arithmetic', () => {
+    for (const q of ['SELECT f, moving_average(n, 2) FROM m', 'SELECT t, derivative(f) FROM m', 'SELECT abs(f), derivative(n) FROM m', 'SELECT derivative(f) * n FROM m']) {
+      assert.throws(() => analyze(q), { message: 'mixing aggregate and non-aggregate queries is not supported' }, q);
+    }
+  });
+  it('leaves transforms alone, math over * and selectors with math over fields', () => {
+    for (const q of ['SELECT derivative(f), difference(n) FROM m', 'SELECT sqrt(*) FROM m', 'SELECT abs(f), max(n) FROM m', 'SELECT max(f) + n FROM m']) assert.doesNotThrow(() => analyze(q), q);
+  });
+});
