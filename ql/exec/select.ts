@@ -124,7 +124,7 @@ function tagColumnsOf(plan: SelectPlan): string[] | undefined {
 }
 
 /**
- * Run a SELECT. With a `sink` (chunked responses, no SOFFSET), series are streamed to it and
+ * Run a SELECT. With a `sink` (chunked responses), series are streamed to it and
  * the returned list is empty; otherwise the whole result is returned.
  */
 export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, sink?: SeriesSink, nested = false): Promise<ResultSeries[]> {
@@ -135,26 +135,20 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
   const columns = [plan.projection.timeName, ...plan.projection.columns.map((c) => c.name)];
   const timeColumn = plan.projection.timeName !== 'time' || undefined;
   const tagColumns = plan.projection.shape === 'raw' ? tagColumnsOf(plan) : undefined;
-  // 1.x picks the SLIMIT/SOFFSET page of series in ascending key order, also under ORDER BY
-  // time DESC, and then emits that page in descending order: such queries are not streamed.
-  const stream = sink !== undefined && stmt.soffset === 0 && (plan.ascending || stmt.slimit === 0);
   const { slimit, soffset } = stmt;
-  // 1.x pages series as [soffset, soffset + slimit): SOFFSET without SLIMIT keeps none.
-  const page = (xs: ResultSeries[]) => (slimit === 0 && soffset > 0 ? [] : xs.slice(soffset, slimit > 0 ? soffset + slimit : undefined));
-  // 1.x applies SLIMIT/SOFFSET to each measurement's series, and ORDER BY time DESC reverses
-  // the measurements too.
+  // 1.x pages tag sets as [soffset, soffset + slimit) (SOFFSET without SLIMIT keeps none): those
+  // of each measurement, in ascending key order also under ORDER BY time DESC, counting tag sets
+  // without a point in the range (they answer nothing). DESC then reverses the measurements too.
+  const page = <T>(xs: T[]): T[] => (slimit === 0 && soffset > 0 ? [] : xs.slice(soffset, slimit > 0 ? soffset + slimit : undefined));
   for (const source of plan.ascending ? sources : [...sources].reverse()) {
-    const fromSource: ResultSeries[] = [];
-    let streamed = 0;
     const split = splitCondition(plan.time.rest, plan.schema);
     const dims = dimensionTags(plan.dims, source);
-    const groups = groupSeries(source.series(split.tags), dims);
+    const groups = page(groupSeries(source.series(split.tags), dims));
     if (!plan.ascending) groups.reverse();
     for (const group of groups) {
       const run = { plan, source, series: group.series, rowFilter: split.rows, ctx };
       const tags = dims.length ? Object.fromEntries(dims.map((d, i) => [d, group.key[i]!])) : undefined;
-      if (sink && stream) {
-        if (stmt.slimit > 0 && streamed >= stmt.slimit) break;
+      if (sink) {
         let any = false;
         const emit = async (values: Cell[][]) => {
           any = true;
@@ -167,15 +161,12 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
           await sink.push({ name: source.name, tags, columns, timeColumn, values: rest.slice(i, i + sink.chunkSize) }, more);
         }
         if (any && rest.length === 0) await sink.push({ name: source.name, tags, columns, timeColumn, values: [] }, false);
-        if (any) streamed++;
         continue;
       }
       const values = plan.projection.shape === 'raw' ? await runRawGroup(run) : await runAggregateGroup(run);
       if (values.length === 0) continue;
-      fromSource.push({ name: source.name, tags, columns, timeColumn, tagColumns, values });
+      out.push({ name: source.name, tags, columns, timeColumn, tagColumns, values });
     }
-    // Descending series are paged in ascending order and keep their order.
-    out.push(...(plan.ascending ? page(fromSource) : page(fromSource.reverse()).reverse()));
   }
   return out;
 }
