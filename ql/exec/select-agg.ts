@@ -24,6 +24,7 @@ import { runTopWithTags } from './select-top.js';
 import { aggregateFromStats } from './batch-stats.js';
 import { alignedRows } from './aligned-rows.js';
 import { transformMultiRows, windowsNewestFirst } from './multi-row-transforms.js';
+import { fillNullCells } from './fill-cells.js';
 
 type Windows = Map<bigint, Reducer[]>;
 
@@ -385,6 +386,7 @@ async function assembleRows(
     for (const c of plan.projection.columns) cells.push(evaluate(c.expr, scope, et));
     rows.push(cells);
   }
+  if (spec) fillNullCells(rows, fill);
   return finish(g, inRange(desc ? rows.reverse() : rows, g, min, max, forecastTimes));
 }
 
