@@ -20,6 +20,7 @@ import type { MeasurementSource, SeriesRef } from './source.js';
 import { SubquerySource } from './subquery-source.js';
 import { mergeSameName } from './union-source.js';
 import { unifyFieldTypes } from './typed-source.js';
+import { pageTagSets } from './tag-set-page.js';
 
 function resolveDb(name: string, ctx: QueryContext): string {
   const db = name || ctx.database;
@@ -135,15 +136,13 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
   const columns = [plan.projection.timeName, ...plan.projection.columns.map((c) => c.name)];
   const timeColumn = plan.projection.timeName !== 'time' || undefined;
   const tagColumns = plan.projection.shape === 'raw' ? tagColumnsOf(plan) : undefined;
-  const { slimit, soffset } = stmt;
-  // 1.x pages tag sets as [soffset, soffset + slimit) (SOFFSET without SLIMIT keeps none): those
-  // of each measurement, in ascending key order also under ORDER BY time DESC, counting tag sets
-  // without a point in the range (they answer nothing). DESC then reverses the measurements too.
-  const page = <T>(xs: T[]): T[] => (slimit === 0 && soffset > 0 ? [] : xs.slice(soffset, slimit > 0 ? soffset + slimit : undefined));
+  // 1.x pages the tag sets of each measurement (tag-set-page.ts), also under ORDER BY time DESC
+  // in ascending order, counting tag sets without a point in the range (they answer nothing).
+  // DESC then reverses the measurements too.
   for (const source of plan.ascending ? sources : [...sources].reverse()) {
     const split = splitCondition(plan.time.rest, plan.schema);
     const dims = dimensionTags(plan.dims, source);
-    const groups = page(groupSeries(source.series(split.tags), dims));
+    const groups = pageTagSets(groupSeries(source.series(split.tags), dims), dims, stmt.slimit, stmt.soffset);
     if (!plan.ascending) groups.reverse();
     for (const group of groups) {
       const run = { plan, source, series: group.series, rowFilter: split.rows, ctx };
