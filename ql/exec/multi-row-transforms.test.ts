@@ -12,12 +12,12 @@ const distinct: TimedValue[] = ([[0, 3], [0, 4], [2, 1], [4, 2], [4, 7], [8, 9],
 const inner = {} as AggCall;
 const tr = (name: string): AggTransform => ({ key: name, name, inner, expr: {} as Call });
 const opts = (o: Partial<MultiRowOptions> = {}): MultiRowOptions => ({
+  pointsOf: () => distinct,
   innerType: FieldType.Integer,
-  argsOf: (t) => (t.name === 'derivative' ? { unitNs: 2n * H } : {}),
+  argsOf: (t) => (t.name === 'derivative' ? { unitNs: 2n * H, descending: false } : { descending: false }),
   offset: 0,
   limit: 0,
   fill: { mode: 'null' },
-  inQueryWindows: () => true,
   ...o,
 });
 const table = (rows: ReturnType<typeof transformMultiRows>, keys: string[]): (number | Scalar)[][] =>
@@ -25,7 +25,7 @@ const table = (rows: ReturnType<typeof transformMultiRows>, keys: string[]): (nu
 
 describe('transforms over distinct() (influxd 1.6.7 answers)', () => {
   it('joins the columns by time, the k-th value of each at a time in the k-th row', () => {
-    const rows = transformMultiRows(distinct, [tr('derivative'), tr('difference'), tr('cumulative_sum')], opts());
+    const rows = transformMultiRows([tr('derivative'), tr('difference'), tr('cumulative_sum')], opts());
     assert.deepEqual(table(rows, ['derivative', 'difference', 'cumulative_sum']), [
       [0, null, null, 3],
       [0, null, null, 7],
@@ -37,7 +37,7 @@ describe('transforms over distinct() (influxd 1.6.7 answers)', () => {
     ]);
   });
   it('cuts OFFSET and LIMIT per column before the join', () => {
-    const rows = transformMultiRows(distinct, [tr('derivative'), tr('cumulative_sum')], opts({ offset: 1, limit: 2 }));
+    const rows = transformMultiRows([tr('derivative'), tr('cumulative_sum')], opts({ offset: 1, limit: 2 }));
     assert.deepEqual(table(rows, ['derivative', 'cumulative_sum']), [
       [0, null, 7],
       [2, null, 8],
@@ -46,7 +46,7 @@ describe('transforms over distinct() (influxd 1.6.7 answers)', () => {
     ]);
   });
   it('fill(previous) fills the joined null cells with the column before', () => {
-    const rows = transformMultiRows(distinct, [tr('elapsed'), tr('difference')], opts({ fill: { mode: 'previous' }, argsOf: () => ({ unitNs: H }) }));
+    const rows = transformMultiRows([tr('elapsed'), tr('difference')], opts({ fill: { mode: 'previous' }, argsOf: () => ({ unitNs: H, descending: false }) }));
     assert.deepEqual(table(rows, ['elapsed', 'difference']), [
       [0, 0, null],
       [2, 2, -2],

@@ -10,12 +10,12 @@
  *   takes the k-th value of each column, null where a column has fewer;
  * - fill(N) and fill(previous) then fill those null cells (previous: the column's last value).
  * The extra window read before the range for derivative & co is not cut away: a second point in
- * it gives a row there, which 1.6.7 shows. Transforms that read no extra window (cumulative_sum)
- * get only the points of the query's own windows (1.6.7 runs one inner iterator per transform).
+ * it gives a row there, which 1.6.7 shows. Each transform gets its own inner points (1.6.7 runs
+ * one inner iterator per transform; cumulative_sum's has no extra window).
  */
 import type { FieldType } from '../../engine/index.js';
 import type { AggTransform } from './agg-calls.js';
-import { createTransform, lookbackIntervals, runTransform, type TransformArgs, type TransformName } from './transform.js';
+import { createTransform, runTransform, type TransformArgs, type TransformName } from './transform.js';
 import { castFillValue, type Scalar, type TimedValue } from './value.js';
 
 export interface JoinedRow {
@@ -25,25 +25,24 @@ export interface JoinedRow {
 }
 
 export interface MultiRowOptions {
+  /** The inner call's points of a transform, in output order. */
+  readonly pointsOf: (t: AggTransform) => readonly TimedValue[];
   readonly innerType: FieldType;
   readonly argsOf: (t: AggTransform) => TransformArgs;
   readonly offset: number;
   readonly limit: number;
   readonly fill: { readonly mode: string; readonly value?: number | bigint };
-  /** Whether a point lies in the query's own windows (not in the extra one read for derivative & co). */
-  readonly inQueryWindows: (time: bigint) => boolean;
 }
 
-/** Run each transform over `points` (already in output order) and join their outputs into rows in that order. */
-export function transformMultiRows(points: readonly TimedValue[], transforms: readonly AggTransform[], o: MultiRowOptions): JoinedRow[] {
+/** Run each transform over its points and join their outputs into rows in output order. */
+export function transformMultiRows(transforms: readonly AggTransform[], o: MultiRowOptions): JoinedRow[] {
   const perTime = new Map<bigint, Map<string, Scalar[]>>();
   const order: bigint[] = [];
   const fillValues = new Map<string, Scalar>();
   for (const t of transforms) {
     const tr = createTransform(t.name as TransformName, o.innerType, o.argsOf(t));
     if (o.fill.mode === 'number') fillValues.set(t.key, castFillValue(o.fill.value ?? null, tr.outputType));
-    const own = lookbackIntervals(t.name as TransformName) === 0 ? points.filter((p) => o.inQueryWindows(p.time)) : points;
-    let out = runTransform(tr, own).slice(o.offset);
+    let out = runTransform(tr, o.pointsOf(t)).slice(o.offset);
     if (o.limit > 0) out = out.slice(0, o.limit);
     for (const x of out) {
       let cols = perTime.get(x.time);
@@ -57,8 +56,8 @@ export function transformMultiRows(points: readonly TimedValue[], transforms: re
       cols.set(t.key, list);
     }
   }
-  // Times first seen in a later transform's output still take their place in time order.
-  const descending = points.length > 1 && points[0]!.time > points[points.length - 1]!.time;
+  // Times first seen in a later transform's output still take their place in output order.
+  const descending = o.argsOf(transforms[0]!).descending === true;
   order.sort((a, b) => (a === b ? 0 : (a < b) !== descending ? -1 : 1));
   const previous = new Map<string, Scalar>();
   const rows: JoinedRow[] = [];

@@ -25,6 +25,7 @@ import { aggregateFromStats } from './batch-stats.js';
 import { alignedRows } from './aligned-rows.js';
 import { transformMultiRows, windowsNewestFirst } from './multi-row-transforms.js';
 import { fillNullCells } from './fill-cells.js';
+import { clippedReducer } from './clipped-reducer.js';
 
 type Windows = Map<bigint, Reducer[]>;
 
@@ -84,10 +85,15 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
     });
   // Validate types before reading anything (1.x reports type errors even on empty data).
   makeReducers();
+  // The window holding an unaligned edge of the range reads points outside it for a transform's
+  // inner call; the query's other calls keep only the range's points (clipped-reducer.ts).
+  const edge = !extend || !spec ? undefined : plan.ascending ? plan.time.min : plan.time.max + 1n;
+  const clipAt = edge !== undefined && windowOf(edge, spec!).start !== edge ? windowOf(plan.ascending ? edge : edge - 1n, spec!).start : undefined;
   const reducersAt = (start: bigint): Reducer[] => {
     let r = windows.get(start);
     if (!r) {
       r = makeReducers(start);
+      if (start === clipAt) r = r.map((x, i) => (calls[i]!.extended ? x : clippedReducer(x, plan.time.min, plan.time.max)));
       windows.set(start, r);
     }
     return r;
@@ -238,7 +244,8 @@ async function assembleRows(
   const desc = spec !== undefined && !plan.ascending;
   const starts = [...windows.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const fill = plan.stmt.fill;
-  const multiRow = calls.length === 1 && ['top', 'bottom', 'distinct', 'sample'].includes(calls[0]!.reducer);
+  // One multi-row call (also as a transform's inner, read apart: agg-calls.ts `extended`).
+  const multiRow = ['top', 'bottom', 'distinct', 'sample'].includes(calls[0]?.reducer ?? '') && calls.every((c) => callKeyOf(c.expr) === callKeyOf(calls[0]!.expr));
   const loneSelector = calls.length === 1 && SELECTORS.has(calls[0]!.reducer);
   const integralOnly = !spec && calls.every((c) => c.reducer === 'integral');
   // Per aggregate: a time-ordered series of (window start or point time, value).
@@ -247,7 +254,7 @@ async function assembleRows(
   const selValues = new Map<bigint, Scalar>();
   const auxFields = loneSelector ? fieldRefs(plan.projection.columns.map((c) => c.expr), plan).filter((f) => f !== calls[0]!.field) : [];
   const needsAux = loneSelector && plan.projection.columns.some((c) => hasRawRef(c.expr));
-  const rowsMulti: { time: bigint; value: Scalar; point?: bigint }[] = [];
+  const rowsMulti: { time: bigint; value: Scalar; point?: bigint }[][] = calls.map(() => []);
   for (const start of starts) {
     const rs = windows.get(start)!;
     rs.forEach((r, i) => {
@@ -256,7 +263,7 @@ async function assembleRows(
         const pointTime = calls[0]!.reducer !== 'distinct';
         for (const x of res) {
           const time = pointTime && x.time !== undefined ? x.time : spec ? start : hasMin ? min : 0n;
-          rowsMulti.push({ time, value: x.value as Scalar, point: x.time });
+          rowsMulti[i]!.push({ time, value: x.value as Scalar, point: x.time });
         }
         return;
       }
@@ -272,14 +279,18 @@ async function assembleRows(
     });
   }
   if (multiRow && transforms.length > 0) {
-    const points = desc ? windowsNewestFirst(rowsMulti, (t) => (spec ? windowOf(t, spec).start : 0n)) : rowsMulti;
-    const joined = transformMultiRows(points, transforms, {
+    const inWindows = (t: bigint) => inRange([[t]], g, min, max, NO_FORECASTS).length > 0;
+    const joined = transformMultiRows(transforms, {
+      // A transform without a look-back (cumulative_sum) gets the query's own windows only.
+      pointsOf: (t) => {
+        const rows = rowsMulti[calls.indexOf(t.inner)]!.filter((p) => t.inner.extended || inWindows(p.time));
+        return desc ? windowsNewestFirst(rows, (x) => (spec ? windowOf(x, spec).start : 0n)) : rows;
+      },
       innerType: windows.get(starts[0] ?? 0n)?.[0]?.outputType ?? FieldType.Float,
       argsOf: (t) => transformArgs(t.expr, !desc, spec?.interval),
       offset: plan.stmt.offset,
       limit: plan.stmt.limit,
       fill: fill.mode === 'number' ? { mode: fill.mode, value: fill.value } : { mode: fill.mode },
-      inQueryWindows: (t) => inRange([[t]], g, min, max, NO_FORECASTS).length > 0,
     });
     const et0 = evalTypes(g.source);
     return joined.map((r): Cell[] => {
@@ -292,7 +303,7 @@ async function assembleRows(
     const call = calls[0]!;
     const needs = plan.projection.columns.length > 1;
     const rows: Cell[][] = [];
-    for (const x of rowsMulti) {
+    for (const x of rowsMulti[0]!) {
       const aux = needs && x.point !== undefined ? await findAux(g, call.field, x.point, x.value, fieldRefs(plan.projection.columns.map((c) => c.expr), plan)) : undefined;
       const scope: RowScope = {
         time: x.time,
