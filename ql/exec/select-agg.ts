@@ -360,20 +360,35 @@ async function assembleRows(
     byKey.set(t.key, new Map(out.map((x) => [x.time, x.value])));
   }
   const driving = new Set<bigint>();
-  const drive = (e: import('../ast/nodes.js').Expr): void => {
+  const drive = (e: import('../ast/nodes.js').Expr, into = driving): void => {
     if (e.kind === 'Binary') {
-      drive(e.lhs);
-      drive(e.rhs);
-    } else if (e.kind === 'Unary') drive(e.expr);
+      drive(e.lhs, into);
+      drive(e.rhs, into);
+    } else if (e.kind === 'Unary') drive(e.expr, into);
     else if (e.kind === 'Call') {
       const m = byKey.get(callKeyOf(e));
-      if (m) for (const t of m.keys()) driving.add(t);
-      else e.args.forEach(drive);
+      if (m) for (const t of m.keys()) into.add(t);
+      else e.args.forEach((a) => drive(a, into));
     }
   };
   for (const c of plan.projection.columns) drive(c.expr);
-  const ordered = [...(driving.size > 0 || transforms.length > 0 ? driving : times)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  if (desc) ordered.reverse();
+  const inOrder = (ts: Iterable<bigint>): bigint[] => {
+    const out = [...ts].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return desc ? out.reverse() : out;
+  };
+  // With a transform, 1.x cuts OFFSET and LIMIT from each field's own rows (one iterator per
+  // field) and then joins the fields by time: a field has no value in a row it did not keep.
+  const perField = spec !== undefined && transforms.length > 0 && (plan.stmt.limit > 0 || plan.stmt.offset > 0);
+  const kept = !perField
+    ? undefined
+    : plan.projection.columns.map((c) => {
+        const own = new Set<bigint>();
+        drive(c.expr, own);
+        const ts = inOrder(own).filter((t) => inRange([[t]], g, min, max, forecastTimes).length > 0).slice(plan.stmt.offset);
+        return new Set(plan.stmt.limit > 0 ? ts.slice(0, plan.stmt.limit) : ts);
+      });
+  const ordered = kept ? inOrder(kept.flatMap((k) => [...k])) : inOrder(driving.size > 0 || transforms.length > 0 ? driving : times);
+  if (kept) for (let i = ordered.length - 1; i > 0; i--) if (ordered[i] === ordered[i - 1]) ordered.splice(i, 1);
   const rows: Cell[][] = [];
   for (const t of ordered) {
     const sel = selTimes.get(t);
@@ -394,11 +409,11 @@ async function assembleRows(
       },
     };
     const cells: Cell[] = [spec ? t : loneSelector || integralOnly ? (selTimes.get(t) ?? t) : hasMin ? min : 0n];
-    for (const c of plan.projection.columns) cells.push(evaluate(c.expr, scope, et));
+    plan.projection.columns.forEach((c, j) => cells.push(kept && !kept[j]!.has(t) ? null : evaluate(c.expr, scope, et)));
     rows.push(cells);
   }
   if (spec) fillNullCells(rows, fill);
-  return finish(g, inRange(desc ? rows.reverse() : rows, g, min, max, forecastTimes));
+  return finish(g, inRange(desc ? rows.reverse() : rows, g, min, max, forecastTimes), false, perField);
 }
 
 function isIntOut(windows: Windows, starts: bigint[], i: number): boolean {
@@ -427,9 +442,9 @@ function reverseWindows(rows: Cell[][], g: GroupRun): Cell[][] {
  * reverse the windows but keep each window's points in ascending time (1.x sorts a window's
  * selected points by time after choosing them).
  */
-function finish(g: GroupRun, rows: Cell[][], keepWindowOrder = false): Cell[][] {
+function finish(g: GroupRun, rows: Cell[][], keepWindowOrder = false, paged = false): Cell[][] {
   let out = g.plan.ascending ? rows : keepWindowOrder ? reverseWindows(rows, g) : rows.reverse();
-  const { offset, limit } = g.plan.stmt;
+  const { offset, limit } = paged ? { offset: 0, limit: 0 } : g.plan.stmt;
   if (offset > 0) out = out.slice(offset);
   if (limit > 0) out = out.slice(0, limit);
   return out;
