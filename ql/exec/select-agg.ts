@@ -119,7 +119,10 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
             const b = await cursor.next();
             if (b && b.offsets.length > 0) {
               const rs = reducersAt(single!);
-              for (const i of idx) rs[i]!.add(b.base, b.offsets, b.column, 0, 1);
+              // Every point at the edge time: a subquery's series may hold several (ties go to the larger value).
+              let n = 1;
+              while (n < b.offsets.length && b.offsets[n] === b.offsets[0]) n++;
+              for (const i of idx) rs[i]!.add(b.base, b.offsets, b.column, 0, n);
             }
           } finally {
             cursor.close();
