@@ -90,3 +90,13 @@ describe('projection: a transform of a raw field beside fields', () => {
     for (const q of ['SELECT derivative(f), difference(n) FROM m', 'SELECT sqrt(*) FROM m', 'SELECT abs(f), max(n) FROM m', 'SELECT max(f) + n FROM m']) assert.doesNotThrow(() => analyze(q), q);
   });
 });
+
+// Recorded from 1.6.7: operand types are checked after the fields are validated.
+describe('projection: check order of 1.6.7', () => {
+  it('reports mixing, distinct and GROUP BY errors before a type error', () => {
+    assert.throws(() => analyze('SELECT t * n, mean(f) FROM m'), { message: 'mixing aggregate and non-aggregate queries is not supported' });
+    assert.throws(() => analyze('SELECT distinct(n), t * n FROM m'), { message: 'aggregate function distinct() cannot be combined with other functions or fields' });
+    assert.throws(() => analyze('SELECT t * n FROM m', true), { message: 'GROUP BY requires at least one aggregate function' });
+    assert.throws(() => analyze('SELECT top(n, 2), t * n FROM m'), { message: 'type error: t::tag * n::integer: incompatible types: tag and integer' });
+  });
+});

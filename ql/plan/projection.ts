@@ -176,7 +176,6 @@ export function analyzeProjection(allFields: readonly Field[], schema: SchemaInf
   for (const f of fields) {
     if (wildcardOperand(f.expr)) throw new QueryError('unable to use wildcard in a binary expression');
     if (!hasVariable(f.expr)) throw new QueryError('field must contain at least one variable');
-    checkOperandTypes(f.expr, schema);
   }
   const expanded: { expr: Expr; alias: string | null }[] = [];
   for (const f of fields) {
@@ -235,6 +234,8 @@ export function analyzeProjection(allFields: readonly Field[], schema: SchemaInf
     if (functionCalls > 1) throw new QueryError('mixing multiple selector functions with tags or fields is not supported');
   }
   if (!aggregate && groupsByTime) throw new QueryError('GROUP BY requires at least one aggregate function');
+  // 1.x checks operand types after validating the fields (`host * free, mean(x)` is mixing first).
+  for (const f of fields) checkOperandTypes(f.expr, schema);
   const names = columnNames(expanded);
   return { timeName, columns: expanded.map((x, i) => ({ name: names[i]!, expr: x.expr })), shape: aggregate ? 'aggregate' : 'raw' };
 }
