@@ -90,10 +90,10 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
   const allPlain = plain.every((p) => p !== undefined);
   let out: Cell[][] = [];
   let emitted = 0;
-  // 1.6.7 answers a raw OFFSET without LIMIT with the one row at that offset (not so with a
-  // transform such as derivative(x): all rows after the offset).
+  // 1.6.7 answers a raw OFFSET without LIMIT from storage with the one row at that offset (not
+  // so with a transform such as derivative(x), nor from a subquery: all rows after the offset).
   const hasTransform = columns.some((c) => callsIn(c.expr).some((k) => TRANSFORMS.has(k.name.toLowerCase())));
-  const limit = plan.stmt.limit === 0 && plan.stmt.offset > 0 && !hasTransform ? 1 : plan.stmt.limit;
+  const limit = plan.stmt.limit === 0 && plan.stmt.offset > 0 && !hasTransform && !source.fromSubquery ? 1 : plan.stmt.limit;
   let skip = plan.stmt.offset;
   try {
     let n = 0;

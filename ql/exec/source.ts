@@ -13,6 +13,8 @@ export interface SeriesRef {
 
 export interface MeasurementSource {
   readonly name: string;
+  /** Rows come from a subquery's result, not from storage (1.x's storage-only quirks do not apply). */
+  readonly fromSubquery?: boolean;
   /** Field name → type. */
   fieldTypes(): ReadonlyMap<string, FieldType>;
   tagKeys(): readonly string[];

@@ -24,6 +24,7 @@ function typeOf(values: unknown[]): FieldType | undefined {
 }
 
 export class SubquerySource implements MeasurementSource {
+  readonly fromSubquery = true;
   private readonly stored: Stored[] = [];
   private readonly types = new Map<string, FieldType>();
   private readonly tags = new Set<string>();

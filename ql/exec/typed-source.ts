@@ -73,6 +73,10 @@ class TypedSource implements MeasurementSource {
     return this.inner.name;
   }
 
+  get fromSubquery(): boolean | undefined {
+    return this.inner.fromSubquery;
+  }
+
   fieldTypes(): ReadonlyMap<string, FieldType> {
     return this.types;
   }
