@@ -5,7 +5,7 @@
 import { FieldType } from '../../engine/index.js';
 import type { Call, Expr } from '../ast/nodes.js';
 import { QueryError } from '../errors.js';
-import { AGGREGATES, TRANSFORMS } from '../plan/functions.js';
+import { AGGREGATES, FORECASTS, TRANSFORMS } from '../plan/functions.js';
 import type { Column } from '../plan/projection.js';
 import { callKey } from './eval.js';
 import type { ReducerArgs } from './reducers/index.js';
@@ -19,6 +19,11 @@ export interface AggCall {
   readonly expr: Call;
   /** top/bottom tag arguments: one result per distinct combination of these tags. */
   readonly tagArgs: readonly string[];
+  /**
+   * Read from one interval before the range (the inner call of derivative & co): kept apart from
+   * the same call outside the transform, which 1.x reads over the query's own range only.
+   */
+  readonly extended?: boolean;
 }
 
 export interface AggTransform {
@@ -82,7 +87,8 @@ export function collectAggregates(columns: readonly Column[], interval: bigint |
         const a = toAggCall(e, interval);
         if (!calls.has(a.key)) calls.set(a.key, a);
       } else if (TRANSFORMS.has(name) && e.args[0]?.kind === 'Call' && AGGREGATES.has(e.args[0].name.toLowerCase())) {
-        const inner = toAggCall(e.args[0], interval);
+        const plain = toAggCall(e.args[0], interval);
+        const inner = name === 'cumulative_sum' || FORECASTS.has(name) ? plain : { ...plain, key: `${plain.key}\u0000extended`, extended: true };
         if (!calls.has(inner.key)) calls.set(inner.key, inner);
         const key = callKey(e);
         if (!transforms.has(key)) transforms.set(key, { key, name, inner: calls.get(inner.key)!, expr: e });

@@ -11,25 +11,20 @@ export type AuxLookup = (name: string, hint: string | null) => Scalar;
 
 export async function findAux(g: GroupRun, field: string, time: bigint, value: Scalar, auxFields: readonly string[]): Promise<AuxLookup | undefined> {
   for (const ref of g.series) {
-    const c = g.source.cursor(ref, field, time, time, true);
-    let hit = false;
-    try {
-      const b = await c.next();
-      if (b && b.offsets.length > 0) {
-        const v = cellAt(b.column, 0);
-        hit = v === value || (typeof v === 'number' && typeof value === 'number' && v === value);
-      }
-    } finally {
-      c.close();
-    }
-    if (!hit) continue;
+    // A subquery's series may hold several rows at one time: the selected one is the k-th.
+    const k = await rowWith(g, ref, field, time, value);
+    if (k < 0) continue;
     const fields = auxFields.filter((f) => g.source.fieldTypes().has(f));
-    const reader = new RowReader(fields.map((f) => g.source.cursor(ref, f, time, time, true)), true);
     let values: Scalar[] = [];
-    try {
-      values = (await reader.next())?.values ?? [];
-    } finally {
-      reader.close();
+    if (k === 0) {
+      const reader = new RowReader(fields.map((f) => g.source.cursor(ref, f, time, time, true)), true);
+      try {
+        values = (await reader.next())?.values ?? [];
+      } finally {
+        reader.close();
+      }
+    } else {
+      values = await Promise.all(fields.map(async (f) => (await valuesAt(g, ref, f, time))[k] ?? null));
     }
     return (name, hint) => {
       if (isTag(name, hint, g.plan.schema)) return ref.tags[name] ?? null;
@@ -38,4 +33,20 @@ export async function findAux(g: GroupRun, field: string, time: bigint, value: S
     };
   }
   return undefined;
+}
+
+/** The values of a field at one time in one series (several only in a subquery's series). */
+async function valuesAt(g: GroupRun, ref: GroupRun['series'][number], field: string, time: bigint): Promise<Scalar[]> {
+  const c = g.source.cursor(ref, field, time, time, true);
+  try {
+    const b = await c.next();
+    if (!b) return [];
+    return Array.from({ length: b.offsets.length }, (_, i) => cellAt(b.column, i));
+  } finally {
+    c.close();
+  }
+}
+
+async function rowWith(g: GroupRun, ref: GroupRun['series'][number], field: string, time: bigint, value: Scalar): Promise<number> {
+  return (await valuesAt(g, ref, field, time)).findIndex((v) => v === value);
 }

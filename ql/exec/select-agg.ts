@@ -7,7 +7,7 @@
 import { FieldType, type ValueColumn } from '../../engine/index.js';
 import type { Cell } from '../result.js';
 import { FORECASTS, SELECTORS } from '../plan/functions.js';
-import { isTag } from '../plan/projection.js';
+import { hasRawRef, isTag } from '../plan/projection.js';
 import { collectAggregates, type AggCall, type AggTransform } from './agg-calls.js';
 import { holtWinters, type ForecastPoint } from './holt-winters.js';
 import { checkpoint } from './context.js';
@@ -25,6 +25,9 @@ import { aggregateFromStats } from './batch-stats.js';
 import { alignedRows } from './aligned-rows.js';
 import { denseLayout } from './dense-windows.js';
 import { runDenseGroup } from './select-agg-dense.js';
+import { transformMultiRows, windowsNewestFirst } from './multi-row-transforms.js';
+import { fillNullCells } from './fill-cells.js';
+import { clippedReducer } from './clipped-reducer.js';
 
 type Windows = Map<bigint, Reducer[]>;
 
@@ -89,10 +92,15 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
     const rows = await runDenseGroup(g, calls, types, layout);
     if (rows) return finish(g, rows);
   }
+  // The window holding an unaligned edge of the range reads points outside it for a transform's
+  // inner call; the query's other calls keep only the range's points (clipped-reducer.ts).
+  const edge = !extend || !spec ? undefined : plan.ascending ? plan.time.min : plan.time.max + 1n;
+  const clipAt = edge !== undefined && windowOf(edge, spec!).start !== edge ? windowOf(plan.ascending ? edge : edge - 1n, spec!).start : undefined;
   const reducersAt = (start: bigint): Reducer[] => {
     let r = windows.get(start);
     if (!r) {
       r = makeReducers(start);
+      if (start === clipAt) r = r.map((x, i) => (calls[i]!.extended ? x : clippedReducer(x, plan.time.min, plan.time.max)));
       windows.set(start, r);
     }
     return r;
@@ -118,7 +126,10 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
             const b = await cursor.next();
             if (b && b.offsets.length > 0) {
               const rs = reducersAt(single!);
-              for (const i of idx) rs[i]!.add(b.base, b.offsets, b.column, 0, 1);
+              // Every point at the edge time: a subquery's series may hold several (ties go to the larger value).
+              let n = 1;
+              while (n < b.offsets.length && b.offsets[n] === b.offsets[0]) n++;
+              for (const i of idx) rs[i]!.add(b.base, b.offsets, b.column, 0, n);
             }
           } finally {
             cursor.close();
@@ -243,7 +254,8 @@ async function assembleRows(
   const desc = spec !== undefined && !plan.ascending;
   const starts = [...windows.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const fill = plan.stmt.fill;
-  const multiRow = calls.length === 1 && ['top', 'bottom', 'distinct', 'sample'].includes(calls[0]!.reducer);
+  // One multi-row call (also as a transform's inner, read apart: agg-calls.ts `extended`).
+  const multiRow = ['top', 'bottom', 'distinct', 'sample'].includes(calls[0]?.reducer ?? '') && calls.every((c) => callKeyOf(c.expr) === callKeyOf(calls[0]!.expr));
   const loneSelector = calls.length === 1 && SELECTORS.has(calls[0]!.reducer);
   const integralOnly = !spec && calls.every((c) => c.reducer === 'integral');
   // Per aggregate: a time-ordered series of (window start or point time, value).
@@ -251,8 +263,8 @@ async function assembleRows(
   const selTimes = new Map<bigint, bigint>();
   const selValues = new Map<bigint, Scalar>();
   const auxFields = loneSelector ? fieldRefs(plan.projection.columns.map((c) => c.expr), plan).filter((f) => f !== calls[0]!.field) : [];
-  const needsAux = loneSelector && plan.projection.columns.some((c) => c.expr.kind === 'VarRef' || (c.expr.kind !== 'Call' && fieldRefs([c.expr], plan).length > 0));
-  const rowsMulti: { time: bigint; value: Scalar; point?: bigint }[] = [];
+  const needsAux = loneSelector && plan.projection.columns.some((c) => hasRawRef(c.expr));
+  const rowsMulti: { time: bigint; value: Scalar; point?: bigint }[][] = calls.map(() => []);
   for (const start of starts) {
     const rs = windows.get(start)!;
     rs.forEach((r, i) => {
@@ -261,7 +273,7 @@ async function assembleRows(
         const pointTime = calls[0]!.reducer !== 'distinct';
         for (const x of res) {
           const time = pointTime && x.time !== undefined ? x.time : spec ? start : hasMin ? min : 0n;
-          rowsMulti.push({ time, value: x.value as Scalar, point: x.time });
+          rowsMulti[i]!.push({ time, value: x.value as Scalar, point: x.time });
         }
         return;
       }
@@ -276,12 +288,32 @@ async function assembleRows(
       }
     });
   }
+  if (multiRow && transforms.length > 0) {
+    const inWindows = (t: bigint) => inRange([[t]], g, min, max, NO_FORECASTS).length > 0;
+    const joined = transformMultiRows(transforms, {
+      // A transform without a look-back (cumulative_sum) gets the query's own windows only.
+      pointsOf: (t) => {
+        const rows = rowsMulti[calls.indexOf(t.inner)]!.filter((p) => t.inner.extended || inWindows(p.time));
+        return desc ? windowsNewestFirst(rows, (x) => (spec ? windowOf(x, spec).start : 0n)) : rows;
+      },
+      innerType: windows.get(starts[0] ?? 0n)?.[0]?.outputType ?? FieldType.Float,
+      argsOf: (t) => transformArgs(t.expr, !desc, spec?.interval),
+      offset: plan.stmt.offset,
+      limit: plan.stmt.limit,
+      fill: fill.mode === 'number' ? { mode: fill.mode, value: fill.value } : { mode: fill.mode },
+    });
+    const et0 = evalTypes(g.source);
+    return joined.map((r): Cell[] => {
+      const scope: RowScope = { time: r.time, lookup: () => null, call: (e) => (e.kind === 'Call' ? r.values.get(callKeyOf(e)) : undefined) };
+      return [r.time, ...plan.projection.columns.map((c) => evaluate(c.expr, scope, et0))];
+    });
+  }
   if (multiRow) {
     const et0 = evalTypes(g.source);
     const call = calls[0]!;
     const needs = plan.projection.columns.length > 1;
     const rows: Cell[][] = [];
-    for (const x of rowsMulti) {
+    for (const x of rowsMulti[0]!) {
       const aux = needs && x.point !== undefined ? await findAux(g, call.field, x.point, x.value, fieldRefs(plan.projection.columns.map((c) => c.expr), plan)) : undefined;
       const scope: RowScope = {
         time: x.time,
@@ -290,7 +322,7 @@ async function assembleRows(
       };
       rows.push([x.time, ...plan.projection.columns.map((c) => evaluate(c.expr, scope, et0))]);
     }
-    return finish(g, rows, call.reducer === 'top' || call.reducer === 'bottom');
+    return finish(g, rows, call.reducer === 'top' || call.reducer === 'bottom' || call.reducer === 'distinct');
   }
   const filled = perCall.map((series, i) => {
     // integral() rows exist only for windows holding points: 1.x never fills them.
@@ -338,20 +370,35 @@ async function assembleRows(
     byKey.set(t.key, new Map(out.map((x) => [x.time, x.value])));
   }
   const driving = new Set<bigint>();
-  const drive = (e: import('../ast/nodes.js').Expr): void => {
+  const drive = (e: import('../ast/nodes.js').Expr, into = driving): void => {
     if (e.kind === 'Binary') {
-      drive(e.lhs);
-      drive(e.rhs);
-    } else if (e.kind === 'Unary') drive(e.expr);
+      drive(e.lhs, into);
+      drive(e.rhs, into);
+    } else if (e.kind === 'Unary') drive(e.expr, into);
     else if (e.kind === 'Call') {
       const m = byKey.get(callKeyOf(e));
-      if (m) for (const t of m.keys()) driving.add(t);
-      else e.args.forEach(drive);
+      if (m) for (const t of m.keys()) into.add(t);
+      else e.args.forEach((a) => drive(a, into));
     }
   };
   for (const c of plan.projection.columns) drive(c.expr);
-  const ordered = [...(driving.size > 0 || transforms.length > 0 ? driving : times)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  if (desc) ordered.reverse();
+  const inOrder = (ts: Iterable<bigint>): bigint[] => {
+    const out = [...ts].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return desc ? out.reverse() : out;
+  };
+  // With a transform, 1.x cuts OFFSET and LIMIT from each field's own rows (one iterator per
+  // field) and then joins the fields by time: a field has no value in a row it did not keep.
+  const perField = spec !== undefined && transforms.length > 0 && (plan.stmt.limit > 0 || plan.stmt.offset > 0);
+  const kept = !perField
+    ? undefined
+    : plan.projection.columns.map((c) => {
+        const own = new Set<bigint>();
+        drive(c.expr, own);
+        const ts = inOrder(own).filter((t) => inRange([[t]], g, min, max, forecastTimes).length > 0).slice(plan.stmt.offset);
+        return new Set(plan.stmt.limit > 0 ? ts.slice(0, plan.stmt.limit) : ts);
+      });
+  const ordered = kept ? inOrder(kept.flatMap((k) => [...k])) : inOrder(driving.size > 0 || transforms.length > 0 ? driving : times);
+  if (kept) for (let i = ordered.length - 1; i > 0; i--) if (ordered[i] === ordered[i - 1]) ordered.splice(i, 1);
   const rows: Cell[][] = [];
   for (const t of ordered) {
     const sel = selTimes.get(t);
@@ -372,10 +419,11 @@ async function assembleRows(
       },
     };
     const cells: Cell[] = [spec ? t : loneSelector || integralOnly ? (selTimes.get(t) ?? t) : hasMin ? min : 0n];
-    for (const c of plan.projection.columns) cells.push(evaluate(c.expr, scope, et));
+    plan.projection.columns.forEach((c, j) => cells.push(kept && !kept[j]!.has(t) ? null : evaluate(c.expr, scope, et)));
     rows.push(cells);
   }
-  return finish(g, inRange(desc ? rows.reverse() : rows, g, min, max, forecastTimes));
+  if (spec) fillNullCells(rows, fill);
+  return finish(g, inRange(desc ? rows.reverse() : rows, g, min, max, forecastTimes), false, perField);
 }
 
 function isIntOut(windows: Windows, starts: bigint[], i: number): boolean {
@@ -404,9 +452,9 @@ function reverseWindows(rows: Cell[][], g: GroupRun): Cell[][] {
  * reverse the windows but keep each window's points in ascending time (1.x sorts a window's
  * selected points by time after choosing them).
  */
-function finish(g: GroupRun, rows: Cell[][], keepWindowOrder = false): Cell[][] {
+function finish(g: GroupRun, rows: Cell[][], keepWindowOrder = false, paged = false): Cell[][] {
   let out = g.plan.ascending ? rows : keepWindowOrder ? reverseWindows(rows, g) : rows.reverse();
-  const { offset, limit } = g.plan.stmt;
+  const { offset, limit } = paged ? { offset: 0, limit: 0 } : g.plan.stmt;
   if (offset > 0) out = out.slice(offset);
   if (limit > 0) out = out.slice(0, limit);
   return out;

@@ -6,7 +6,7 @@ import type { Expr, SelectStatement } from '../ast/nodes.js';
 import { printExpr } from '../ast/print.js';
 import { compileRegex } from '../ast/regex.js';
 import { QueryError } from '../errors.js';
-import { analyzeProjection, type Projection, type SchemaInfo } from '../plan/projection.js';
+import { analyzeProjection, callsIn, type Projection, type SchemaInfo } from '../plan/projection.js';
 import { splitTimeRange, type TimeSplit } from '../plan/time-range.js';
 import { windowSpec, type WindowSpec } from './window.js';
 import type { MeasurementSource } from './source.js';
@@ -100,8 +100,21 @@ export function compileSelect(stmt: SelectStatement, sources: readonly Measureme
   if (dims.all) for (const t of schema.tags) dimTags.add(t);
   for (const t of schema.tags) if (dims.regexes.some((r) => r.test(t))) dimTags.add(t);
   const projection = analyzeProjection(stmt.fields, schema, dimTags, window !== undefined);
+  checkTopBottomLimit(projection, stmt.limit);
   const ascending = !stmt.sortFields.some((s) => !s.ascending);
   return { stmt, window, dims, time, projection, schema, ascending };
+}
+
+/** 1.x refuses top(x, N) / bottom(x, N) with N above the statement's LIMIT. */
+function checkTopBottomLimit(projection: Projection, limit: number): void {
+  if (limit <= 0) return;
+  for (const c of projection.columns.flatMap((col) => callsIn(col.expr))) {
+    const name = c.name.toLowerCase();
+    const n = c.args[c.args.length - 1];
+    if ((name === 'top' || name === 'bottom') && n?.kind === 'Integer' && n.value > BigInt(limit)) {
+      throw new QueryError(`limit (${n.value}) in ${name} function can not be larger than the LIMIT (${limit}) in the select statement`);
+    }
+  }
 }
 
 export function isIntegerType(t: FieldType | undefined): boolean {

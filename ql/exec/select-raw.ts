@@ -72,6 +72,8 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
   const fields = fieldRefs([...columns.map((c) => c.expr), g.rowFilter], plan).filter((f) => source.fieldTypes().has(f));
   const fieldIndex = new Map(fields.map((f, i) => [f, i]));
   const selected = fieldRefs(columns.map((c) => c.expr), plan).flatMap((f) => (fieldIndex.has(f) ? [fieldIndex.get(f)!] : []));
+  // The row-cursor slot (series-rows.ts): a subquery row that exists with every field null.
+  if (source.rowCursor) selected.push(fields.length);
   const types = evalTypes(source);
   checkTransformInputs(columns.map((c) => c.expr), source.fieldTypes());
   const transforms = new Map<string, Transform>();
@@ -88,8 +90,10 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
   const allPlain = plain.every((p) => p !== undefined);
   let out: Cell[][] = [];
   let emitted = 0;
-  // 1.6.7 answers a raw OFFSET without LIMIT with the one row at that offset.
-  const limit = plan.stmt.limit === 0 && plan.stmt.offset > 0 ? 1 : plan.stmt.limit;
+  // 1.6.7 answers a raw OFFSET without LIMIT from storage with the one row at that offset (not
+  // so with a transform such as derivative(x), nor from a subquery: all rows after the offset).
+  const hasTransform = columns.some((c) => callsIn(c.expr).some((k) => TRANSFORMS.has(k.name.toLowerCase())));
+  const limit = plan.stmt.limit === 0 && plan.stmt.offset > 0 && !hasTransform && !source.fromSubquery ? 1 : plan.stmt.limit;
   let skip = plan.stmt.offset;
   try {
     let n = 0;

@@ -20,6 +20,8 @@ import { runRawGroup } from './select-raw.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
 import { SubquerySource } from './subquery-source.js';
 import { mergeSameName } from './union-source.js';
+import { unifyFieldTypes } from './typed-source.js';
+import { pageTagSets } from './tag-set-page.js';
 
 function resolveDb(name: string, ctx: QueryContext): string {
   const db = name || ctx.database;
@@ -72,9 +74,11 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext): Promise
       const result = await executeSelect({ ...inner, condition: cond, dimensions: [...inner.dimensions, ...pushed] }, ctx, undefined, true);
       const byName = new Map<string, ResultSeries[]>();
       for (const s of result) byName.set(s.name ?? '', [...(byName.get(s.name ?? '') ?? []), s]);
-      for (const [name, series] of byName) out.push(new SubquerySource(name, series, new Set()));
+      const keepsNullRows = inner.fill.mode === 'previous' || inner.fill.mode === 'linear';
+      for (const [name, series] of byName) out.push(new SubquerySource(name, series, new Set(), keepsNullRows));
       continue;
     }
+    if (!src.regex && src.name === '') throw new QueryError('invalid measurement');
     const dbName = resolveDb(src.database, ctx);
     const info = ctx.engine.catalog.database(dbName)!;
     const rpName = src.retentionPolicy || (src.database ? '' : ctx.retentionPolicy) || info.defaultRp || '';
@@ -87,7 +91,7 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext): Promise
       if (m) out.push(new EngineSource(ctx.engine, dbName, rpName, m));
     }
   }
-  return mergeSameName(out);
+  return mergeSameName(unifyFieldTypes(out, stmt));
 }
 
 interface Group {
@@ -122,31 +126,28 @@ function tagColumnsOf(plan: SelectPlan): string[] | undefined {
 }
 
 /**
- * Run a SELECT. With a `sink` (chunked responses, no SOFFSET), series are streamed to it and
+ * Run a SELECT. With a `sink` (chunked responses), series are streamed to it and
  * the returned list is empty; otherwise the whole result is returned.
  */
 export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, sink?: SeriesSink, nested = false): Promise<ResultSeries[]> {
   const { sources, plan } = await compiledSelect(stmt, ctx, nested, () => resolveSources(stmt, ctx));
   if (plan.time.empty) return [];
   const out: ResultSeries[] = [];
-  let streamed = 0;
   const columns = [plan.projection.timeName, ...plan.projection.columns.map((c) => c.name)];
   const timeColumn = plan.projection.timeName !== 'time' || undefined;
   const tagColumns = plan.projection.shape === 'raw' ? tagColumnsOf(plan) : undefined;
-  // 1.x picks the SLIMIT/SOFFSET page of series in ascending key order, also under ORDER BY
-  // time DESC, and then emits that page in descending order: such queries are not streamed.
-  const stream = sink !== undefined && stmt.soffset === 0 && (plan.ascending || stmt.slimit === 0);
-  const sourceOf = new Map<ResultSeries, number>();
-  for (const [si, source] of sources.entries()) {
+  // 1.x pages the tag sets of each measurement (tag-set-page.ts), also under ORDER BY time DESC
+  // in ascending order, counting tag sets without a point in the range (they answer nothing).
+  // DESC then reverses the measurements too.
+  for (const source of plan.ascending ? sources : [...sources].reverse()) {
     const split = splitCondition(plan.time.rest, plan.schema);
     const dims = dimensionTags(plan.dims, source);
-    const groups = groupSeries(source.series(split.tags), dims);
+    const groups = pageTagSets(groupSeries(source.series(split.tags), dims), dims, stmt.slimit, stmt.soffset);
     if (!plan.ascending) groups.reverse();
     for (const group of groups) {
       const run = { plan, source, series: group.series, rowFilter: split.rows, ctx };
       const tags = dims.length ? Object.fromEntries(dims.map((d, i) => [d, group.key[i]!])) : undefined;
-      if (sink && stream) {
-        if (stmt.slimit > 0 && streamed >= stmt.slimit) break;
+      if (sink) {
         let any = false;
         const emit = async (values: Cell[][]) => {
           any = true;
@@ -159,22 +160,12 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
           await sink.push({ name: source.name, tags, columns, timeColumn, values: rest.slice(i, i + sink.chunkSize) }, more);
         }
         if (any && rest.length === 0) await sink.push({ name: source.name, tags, columns, timeColumn, values: [] }, false);
-        if (any) streamed++;
         continue;
       }
       const values = plan.projection.shape === 'raw' ? await runRawGroup(run) : await runAggregateGroup(run);
       if (values.length === 0) continue;
-      const series: ResultSeries = { name: source.name, tags, columns, timeColumn, tagColumns, values };
-      out.push(series);
-      sourceOf.set(series, si);
+      out.push({ name: source.name, tags, columns, timeColumn, tagColumns, values });
     }
   }
-  const { slimit, soffset } = stmt;
-  // 1.x pages series as [soffset, soffset + slimit): SOFFSET without SLIMIT keeps none.
-  const page = (xs: ResultSeries[]) => (slimit === 0 && soffset > 0 ? [] : xs.slice(soffset, slimit > 0 ? soffset + slimit : undefined));
-  if (plan.ascending || (slimit === 0 && soffset === 0)) return page(out);
-  // `out` is descending within each source: page the ascending order, keep `out`'s order.
-  const ascending = sources.flatMap((_, si) => out.filter((x) => sourceOf.get(x) === si).reverse());
-  const kept = new Set(page(ascending));
-  return out.filter((x) => kept.has(x));
+  return out;
 }

@@ -109,7 +109,9 @@ export function openSeriesRows(
     !readsOnlyRow(rowFilter) ||
     evaluate(rowFilter, scope, types) === true
   ) {
-    return new RowReader(fields.map(cursor), plan.ascending);
+    // A source's row cursor goes last: its slot (fields.length) tells a row exists where every field is null.
+    const rows = source.rowCursor?.(ref, plan.time.min, plan.time.max, plan.ascending);
+    return new RowReader(rows ? [...fields.map(cursor), rows] : fields.map(cursor), plan.ascending);
   }
   const others = fields.filter((f) => !condFields.includes(f));
   const condField = condFields.length === 1 ? condFields[0] : undefined;

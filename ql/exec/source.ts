@@ -13,6 +13,8 @@ export interface SeriesRef {
 
 export interface MeasurementSource {
   readonly name: string;
+  /** Rows come from a subquery's result, not from storage (1.x's storage-only quirks do not apply). */
+  readonly fromSubquery?: boolean;
   /** Field name → type. */
   fieldTypes(): ReadonlyMap<string, FieldType>;
   tagKeys(): readonly string[];
@@ -25,4 +27,10 @@ export interface MeasurementSource {
   fieldsFromTags?(): ReadonlySet<string>;
   /** Values of one field of one series in [minNs, maxNs]. */
   cursor(series: SeriesRef, field: string, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor;
+  /**
+   * Every row of the series in [minNs, maxNs] as a boolean column, for sources whose rows exist
+   * even where every field is null (a subquery's fill(previous) and fill(linear) rows, which
+   * 1.x hands to the outer query); undefined where a row needs a value.
+   */
+  rowCursor?(series: SeriesRef, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor | undefined;
 }

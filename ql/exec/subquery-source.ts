@@ -24,6 +24,7 @@ function typeOf(values: unknown[]): FieldType | undefined {
 }
 
 export class SubquerySource implements MeasurementSource {
+  readonly fromSubquery = true;
   private readonly stored: Stored[] = [];
   private readonly types = new Map<string, FieldType>();
   private readonly tags = new Set<string>();
@@ -34,6 +35,8 @@ export class SubquerySource implements MeasurementSource {
     results: readonly ResultSeries[],
     /** Columns that are integer-typed in the inner query (a mean of 2.0 is still a float). */
     floatColumns: ReadonlySet<string>,
+    /** The inner query fills with previous or linear: its rows reach the outer query even when null (1.x). */
+    private readonly keepsNullRows = false,
   ) {
     for (const s of results) {
       for (const c of s.tagColumns ?? []) this.fromTags.add(c);
@@ -74,10 +77,8 @@ export class SubquerySource implements MeasurementSource {
   }
 
   cursor(series: SeriesRef, field: string, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor {
-    const type = this.types.get(field);
-    const parts = this.stored.filter((s) => s.ref === series);
     const rows: { t: bigint; v: unknown }[] = [];
-    for (const s of parts) {
+    for (const s of this.stored.filter((x) => x.ref === series)) {
       const col = s.columns.get(field);
       if (!col) continue;
       s.times.forEach((t, i) => {
@@ -85,6 +86,18 @@ export class SubquerySource implements MeasurementSource {
         if (v !== null && v !== undefined && t >= minNs && t <= maxNs) rows.push({ t, v });
       });
     }
+    return cursorOver(rows, this.types.get(field), ascending);
+  }
+
+  rowCursor(series: SeriesRef, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor | undefined {
+    if (!this.keepsNullRows) return undefined;
+    const rows: { t: bigint; v: unknown }[] = [];
+    for (const s of this.stored.filter((x) => x.ref === series)) for (const t of s.times) if (t >= minNs && t <= maxNs) rows.push({ t, v: true });
+    return cursorOver(rows, FieldType.Boolean, ascending);
+  }
+}
+
+function cursorOver(rows: { t: bigint; v: unknown }[], type: FieldType | undefined, ascending: boolean): Cursor {
     rows.sort((a, b) => (a.t < b.t ? -1 : a.t > b.t ? 1 : 0));
     if (!ascending) rows.reverse();
     let done = rows.length === 0 || type === undefined;
@@ -99,7 +112,6 @@ export class SubquerySource implements MeasurementSource {
       },
       close: () => undefined,
     };
-  }
 }
 
 function toColumn(type: FieldType, vals: unknown[]): ValueColumn {

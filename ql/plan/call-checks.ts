@@ -99,7 +99,8 @@ function topBottom(call: Call, name: string): void {
   const args = call.args;
   if (args.length < 2) fail(`invalid number of arguments for ${name}, expected at least 2, got ${args.length}`);
   const last = args[args.length - 1]!;
-  if (last.kind !== 'Integer') fail(`expected integer as last argument in ${name}(), found ${printExpr(last)}`);
+  // 1.x prints a number literal with three decimals here (NumberLiteral.String()).
+  if (last.kind !== 'Integer') fail(`expected integer as last argument in ${name}(), found ${last.kind === 'Number' ? last.value.toFixed(3) : printExpr(last)}`);
   else if (last.value <= 0n) fail(`limit (${last.value}) in ${name} function must be at least 1`);
   if (args[0]?.kind !== 'VarRef') fail(`expected first argument to be a field in ${name}(), found ${printExpr(args[0]!)}`);
   for (const a of args.slice(1, -1)) if (a.kind !== 'VarRef') fail(`only fields or tags are allowed in ${name}(), found ${printExpr(a)}`);

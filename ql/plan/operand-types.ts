@@ -67,7 +67,12 @@ const NUMERIC: ReadonlySet<string> = new Set(['float', 'integer', 'unsigned']);
 
 /** Throw 1.x's type error for arithmetic between a field and an incompatible leaf. */
 export function checkOperandTypes(e: Expr, schema: OperandSchema): void {
-  if (e.kind === 'Unary') return checkOperandTypes(e.expr, schema);
+  if (e.kind === 'Unary') {
+    // 1.x parses `-x` as `-1 * x`.
+    const t = e.op === '-' && e.expr.kind === 'VarRef' ? leafType(e.expr, schema) : undefined;
+    if (t && !NUMERIC.has(t.name)) throw new QueryError(`type error: -1 * ${t.text}: incompatible types: integer and ${t.name}`);
+    return checkOperandTypes(e.expr, schema);
+  }
   if (e.kind !== 'Binary') return;
   checkOperandTypes(e.lhs, schema);
   checkOperandTypes(e.rhs, schema);

@@ -5,7 +5,7 @@ import type { SelectStatement } from '../ast/statements.js';
 import { parseStatement } from '../parser/query.js';
 import { analyzeProjection } from './projection.js';
 
-const schema = { fields: new Map([['f', FieldType.Float], ['n', FieldType.Integer]]), tags: new Set(['t']) };
+const schema = { fields: new Map([['f', FieldType.Float], ['n', FieldType.Integer], ['s', FieldType.String], ['b', FieldType.Boolean]]), tags: new Set(['t']) };
 
 function analyze(q: string, groupsByTime = false): void {
   const stmt = parseStatement(q) as SelectStatement;
@@ -55,5 +55,48 @@ describe('projection: calls over * and regexes', () => {
     assert.throws(() => analyze('SELECT holt_winters(f, 2, 1) FROM m'), { message: 'must use aggregate function with holt_winters' });
     assert.throws(() => analyze('SELECT holt_winters(mean(f), 2, 1) FROM m'), { message: 'holt_winters aggregate requires a GROUP BY interval' });
     assert.throws(() => analyze('SELECT holt_winters_with_fit(mean(f), 2, 1.5) FROM m GROUP BY time(1m)', true), { message: 'expected integer argument as third arg in holt_winters_with_fit' });
+  });
+});
+
+// Texts recorded from 1.6.7 (differential cases s-c043 and after).
+describe('projection: 1.6.7 texts for wildcards, negation and selector checks', () => {
+  it('refuses a wildcard as an operand', () => {
+    assert.throws(() => analyze('SELECT * + 1 FROM m'), { message: 'unable to use wildcard in a binary expression' });
+    assert.throws(() => analyze('SELECT f + * FROM m'), { message: 'unable to use wildcard in a binary expression' });
+  });
+  it('types -x as -1 * x', () => {
+    assert.throws(() => analyze('SELECT -s FROM m'), { message: 'type error: -1 * s::string: incompatible types: integer and string' });
+    assert.throws(() => analyze('SELECT 2 * -b FROM m'), { message: 'type error: -1 * b::boolean: incompatible types: integer and boolean' });
+    assert.throws(() => analyze('SELECT -t FROM m'), { message: 'type error: -1 * t::tag: incompatible types: integer and tag' });
+    assert.doesNotThrow(() => analyze('SELECT -f, -n FROM m'));
+  });
+  it('does not count a call over * or a regex as a selector beside fields', () => {
+    assert.throws(() => analyze('SELECT max(*), t FROM m'), { message: 'mixing aggregate and non-aggregate queries is not supported' });
+    assert.throws(() => analyze('SELECT first(/f/), n FROM m'), { message: 'mixing aggregate and non-aggregate queries is not supported' });
+  });
+  it('prints a number limit of top()/bottom() with three decimals', () => {
+    assert.throws(() => analyze('SELECT top(f, 1.5) FROM m'), { message: 'expected integer as last argument in top(), found 1.500' });
+  });
+});
+
+// Recorded from 1.6.7 (differential cases s-c053 to s-c059).
+describe('projection: a transform of a raw field beside fields', () => {
+  it('is mixing aggregate and non-aggregate, also beside a math call or inside arithmetic', () => {
+    for (const q of ['SELECT f, moving_average(n, 2) FROM m', 'SELECT t, derivative(f) FROM m', 'SELECT abs(f), derivative(n) FROM m', 'SELECT derivative(f) * n FROM m']) {
+      assert.throws(() => analyze(q), { message: 'mixing aggregate and non-aggregate queries is not supported' }, q);
+    }
+  });
+  it('leaves transforms alone, math over * and selectors with math over fields', () => {
+    for (const q of ['SELECT derivative(f), difference(n) FROM m', 'SELECT sqrt(*) FROM m', 'SELECT abs(f), max(n) FROM m', 'SELECT max(f) + n FROM m']) assert.doesNotThrow(() => analyze(q), q);
+  });
+});
+
+// Recorded from 1.6.7: operand types are checked after the fields are validated.
+describe('projection: check order of 1.6.7', () => {
+  it('reports mixing, distinct and GROUP BY errors before a type error', () => {
+    assert.throws(() => analyze('SELECT t * n, mean(f) FROM m'), { message: 'mixing aggregate and non-aggregate queries is not supported' });
+    assert.throws(() => analyze('SELECT distinct(n), t * n FROM m'), { message: 'aggregate function distinct() cannot be combined with other functions or fields' });
+    assert.throws(() => analyze('SELECT t * n FROM m', true), { message: 'GROUP BY requires at least one aggregate function' });
+    assert.throws(() => analyze('SELECT top(n, 2), t * n FROM m'), { message: 'type error: t::tag * n::integer: incompatible types: tag and integer' });
   });
 });

@@ -92,6 +92,12 @@ function expandCall(call: Call, alias: string | null, schema: SchemaInfo): { exp
 }
 
 /** 1.x refuses `*` or a regex inside an expression (`mean(*) + 1`): only a bare call expands. */
+/** `* + 1`, `x * *`: a wildcard as an operand of arithmetic (not inside a call). */
+function wildcardOperand(e: Expr): boolean {
+  if (e.kind === 'Binary') return e.lhs.kind === 'Wildcard' || e.rhs.kind === 'Wildcard' || wildcardOperand(e.lhs) || wildcardOperand(e.rhs);
+  return e.kind === 'Unary' && (e.expr.kind === 'Wildcard' || wildcardOperand(e.expr));
+}
+
 function refusePatternInExpression(e: Expr): void {
   const held = callsIn(e).find((c) => isPattern(c.args[0]));
   if (!held) return;
@@ -168,8 +174,8 @@ export function analyzeProjection(allFields: readonly Field[], schema: SchemaInf
   }
   if (fields.length === 0) throw new QueryError('at least 1 non-time field must be queried');
   for (const f of fields) {
+    if (wildcardOperand(f.expr)) throw new QueryError('unable to use wildcard in a binary expression');
     if (!hasVariable(f.expr)) throw new QueryError('field must contain at least one variable');
-    checkOperandTypes(f.expr, schema);
   }
   const expanded: { expr: Expr; alias: string | null }[] = [];
   for (const f of fields) {
@@ -201,7 +207,8 @@ export function analyzeProjection(allFields: readonly Field[], schema: SchemaInf
   // 1.x compiledStatement: FunctionCalls (every non-math call but count()'s distinct()),
   // OnlySelectors (cleared by any aggregate that is not max/min/first/last/percentile/top/bottom).
   let functionCalls = 0;
-  let onlySelectors = true;
+  // A call over `*` or a regex is not a selector here (1.x compiles it before expanding it).
+  let onlySelectors = !fields.some((f) => f.expr.kind === 'Call' && !isMath(f.expr.name.toLowerCase()) && isPattern(f.expr.args[0]));
   let hasDistinct = false;
   let topBottom: string | undefined;
   for (const { expr } of expanded) {
@@ -215,27 +222,30 @@ export function analyzeProjection(allFields: readonly Field[], schema: SchemaInf
       if (AGGREGATES.has(name)) aggregates++;
       if ((AGGREGATES.has(name) || TRANSFORMS.has(name)) && !ONLY_SELECTORS.has(name)) onlySelectors = false;
     }
-    if (calls.length === 0 || !calls.some((c) => AGGREGATES.has(c.name.toLowerCase()))) if (hasVarRef(expr)) rawRefs++;
+    if (hasRawRef(expr)) rawRefs++;
   }
   // 1.x validateFields, in its order.
   if (topBottom !== undefined && functionCalls > 1) throw new QueryError(`selector function ${topBottom}() cannot be combined with other functions`);
   if (hasDistinct && (functionCalls !== 1 || rawRefs > 0)) throw new QueryError('aggregate function distinct() cannot be combined with other functions or fields');
   const aggregate = aggregates > 0;
-  if (aggregate && rawRefs > 0) {
+  // 1.x HasAuxiliaryFields: a transform of a raw field (derivative(x), x) is no selector either.
+  if ((aggregate || !onlySelectors) && rawRefs > 0) {
     if (!onlySelectors) throw new QueryError('mixing aggregate and non-aggregate queries is not supported');
     if (functionCalls > 1) throw new QueryError('mixing multiple selector functions with tags or fields is not supported');
   }
   if (!aggregate && groupsByTime) throw new QueryError('GROUP BY requires at least one aggregate function');
+  // 1.x checks operand types after validating the fields (`host * free, mean(x)` is mixing first).
+  for (const f of fields) checkOperandTypes(f.expr, schema);
   const names = columnNames(expanded);
   return { timeName, columns: expanded.map((x, i) => ({ name: names[i]!, expr: x.expr })), shape: aggregate ? 'aggregate' : 'raw' };
 }
 
-function hasVarRef(e: Expr): boolean {
+/** A field or tag read outside any aggregate or transform (math functions read their arguments as they are). */
+export function hasRawRef(e: Expr): boolean {
   if (e.kind === 'VarRef') return true;
-  if (e.kind === 'Binary') return hasVarRef(e.lhs) || hasVarRef(e.rhs);
-  if (e.kind === 'Unary') return hasVarRef(e.expr);
-  if (e.kind === 'Call') return e.args.some(hasVarRef);
-  return false;
+  if (e.kind === 'Binary') return hasRawRef(e.lhs) || hasRawRef(e.rhs);
+  if (e.kind === 'Unary') return hasRawRef(e.expr);
+  return e.kind === 'Call' && isMath(e.name.toLowerCase()) && e.args.some(hasRawRef);
 }
 
-export { callsIn, hasVarRef };
+export { callsIn };

@@ -1,6 +1,7 @@
 /**
  * 1.x CSV results (`Accept: text/csv` or `application/csv`): a header `name,tags,<columns>`
- * whenever the columns change (with a blank line before a new header), tags as `k=v,k2=v2`,
+ * whenever the columns change (with a blank line before a new header), tags as `k=v,k2=v2`
+ * (line-protocol escaped, empty values left out),
  * times as integers (ns unless `epoch` says otherwise, never RFC 3339), null as an empty
  * cell; statement errors are left out.
  */
@@ -11,6 +12,16 @@ import { formatFloatF } from './go-float.js';
 
 function quote(s: string): string {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** 1.x prints the tag set's hash key: keys and values escaped as in line protocol, empty values left out. */
+function tagsText(tags: Readonly<Record<string, string>>): string {
+  const esc = (x: string) => x.replace(/[,= ]/g, (c) => `\\${c}`);
+  return Object.keys(tags)
+    .sort()
+    .filter((k) => tags[k] !== '')
+    .map((k) => `${esc(k)}=${esc(tags[k]!)}`)
+    .join(',');
 }
 
 function cellText(c: Cell): string {
@@ -32,10 +43,7 @@ export function resultsToCsv(results: readonly StatementResult[], epoch: Epoch |
         out += header + '\n';
         lastHeader = header;
       }
-      const tags = Object.keys(s.tags ?? {})
-        .sort()
-        .map((k) => `${k}=${s.tags![k]}`)
-        .join(',');
+      const tags = tagsText(s.tags ?? {});
       const prefix = `${quote(s.name ?? '')},${quote(tags)}`;
       const timeFirst = hasTimeColumn(s);
       for (const row of s.values) {

@@ -55,3 +55,11 @@ test('CSV layout of 1.x', () => {
     'name,tags,time,count\ncpu,"host=server01,region=us-east",0,144\ncpu,host=a,0,1\n\nname,tags,time,v,w\ncpu,,1709942400000000000,38.51,\n',
   );
 });
+
+test('CSV tags as 1.x prints the hash key: line-protocol escapes, empty values left out', () => {
+  const csv = resultsToCsv(
+    [{ statementId: 0, series: [{ name: 'hvac zone,east', tags: { 'room name': 'a,b=c', host: '', bldg: 'Zürich' }, columns: ['time', 'v'], values: [[0n, 1]] }] }],
+    undefined,
+  );
+  assert.equal(csv, 'name,tags,time,v\n"hvac zone,east","bldg=Zürich,room\\ name=a\\,b\\=c",0,1\n');
+});

@@ -63,6 +63,8 @@ function deprecationMessages(stmts: readonly Statement[], method: string): Map<n
 
 /** server.query_timeout_secs of every running /query batch. */
 const deadlines = new Deadlines();
+/** Leading and trailing runs of Go's unicode.IsSpace characters. */
+const GO_SPACE_EDGES = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
 
 /** Distinct query texts whose statements are kept parsed (ql/parser/parse-cache.ts). */
 const PARSED_TEXTS = 512;
@@ -105,8 +107,9 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
         const params = new Map(url);
         const bytes = await body;
         if (isForm && bytes.length > 0) for (const [k, v] of new URLSearchParams(Buffer.from(bytes).toString('utf8'))) params.set(k, v);
-        const q = params.get('q');
-        if (q === undefined || q.trim() === '') throw new BadRequestError('missing required parameter "q"');
+        // 1.x reads `strings.TrimSpace(q)`: parse errors count lines and chars from the first non-space.
+        const q = params.get('q')?.replace(GO_SPACE_EDGES, '');
+        if (q === undefined || q === '') throw new BadRequestError('missing required parameter "q"');
         const epoch = parseEpoch(params.get('epoch'));
         if (epoch === 'invalid') throw new BadRequestError(`invalid epoch "${params.get('epoch')}"`);
         let bind;

@@ -5,7 +5,7 @@
  * - SERIES otherwise: one series per measurement (`count`), split by GROUP BY tags;
  * - MEASUREMENT otherwise: one unnamed series `count`;
  * - TAG KEY / TAG VALUES / FIELD KEY: one series per measurement (`count`), EXACT or not.
- * Counts of 0 give no series. LIMIT/OFFSET apply to the rows of each series (1.x rewrites these
+ * LIMIT or OFFSET also make SERIES and MEASUREMENT exact. Counts of 0 give no series. LIMIT/OFFSET apply to the rows of each series (1.x rewrites these
  * statements into SELECT count(...)), so any OFFSET leaves nothing.
  */
 import type { MeasurementIndex, SeriesIndex } from '../../../engine/index.js';
@@ -61,20 +61,26 @@ function seriesCounts(index: SeriesIndex, m: MeasurementIndex, ids: readonly num
 
 export async function showCardinality(stmt: ShowCardinalityStatement, ctx: QueryContext): Promise<StatementOutput> {
   const db = databaseName(stmt.database, ctx);
-  const filtered = stmt.exact || stmt.sources.length > 0 || stmt.condition !== null || stmt.dimensions.length > 0;
+  const filtered = stmt.exact || stmt.sources.length > 0 || stmt.condition !== null || stmt.dimensions.length > 0 || stmt.limit > 0 || stmt.offset > 0;
   if ((stmt.of === 'series' || stmt.of === 'measurement') && !filtered) {
     const index = ctx.engine.catalog.database(db) ? seriesIndex(ctx, db) : undefined;
     const n = !index ? 0 : stmt.of === 'series' ? index.seriesCount : index.measurementNames().length;
     return output([series(undefined, ['cardinality estimation'], [[n]])]);
   }
-  if ((stmt.of === 'series' || stmt.of === 'measurement') && stmt.condition && mentionsTime(stmt.condition)) {
-    throw new MetaError(`SHOW ${WHAT[stmt.of]} EXACT CARDINALITY doesn't support time in WHERE clause`, 'time_not_supported');
+  // 1.6.7: TAG VALUES takes time as the range of its rewritten SELECT (below); the others
+  // refuse, FIELD KEY naming itself without EXACT.
+  if (stmt.of !== 'tagValues' && stmt.condition && mentionsTime(stmt.condition)) {
+    const what = stmt.of === 'fieldKey' ? 'FIELD KEY' : `${WHAT[stmt.of]} EXACT`;
+    throw new MetaError(`SHOW ${what} CARDINALITY doesn't support time in WHERE clause`, 'time_not_supported');
   }
   const info = requireDatabase(ctx, db);
-  defaultPolicy(ctx, info);
+  const rp = defaultPolicy(ctx, info);
   const index = seriesIndex(ctx, db);
   if (!index) return output([]);
   const cond: TagCondition | null = stmt.condition ? tagCondition(stmt.condition, ctx.nowNs, SHOW_OPTIONS) : null;
+  // TAG VALUES: its SELECT's rows lie at time 0 and need a shard in the range (observed on 1.6.7).
+  const outOfRange = cond !== null && cond.timed && (cond.empty || cond.minNs > 0n || cond.maxNs < 0n || !ctx.engine.hasShardOverlapping(db, rp, cond.minNs, cond.maxNs));
+  if (stmt.of === 'tagValues' && outOfRange) return output([]);
   const out: ResultSeries[] = [];
   switch (stmt.of) {
     case 'series': {
@@ -103,7 +109,11 @@ export async function showCardinality(stmt: ShowCardinalityStatement, ctx: Query
       return output(out);
     }
     case 'fieldKey':
-      for (const { m, rp } of measurementsWithPolicy(ctx, info, stmt.sources)) out.push(...countSeries(m.name, (await fieldsOf(ctx, db, rp, m)).length, stmt));
+      // A WHERE keeps the measurements with a matching series; their fields all count (1.6.7).
+      for (const { m, rp } of measurementsWithPolicy(ctx, info, stmt.sources)) {
+        if (cond && (await matchingSeries(ctx, db, m, cond)).length === 0) continue;
+        out.push(...countSeries(m.name, (await fieldsOf(ctx, db, rp, m)).length, stmt));
+      }
       return output(out);
   }
 }

@@ -9,7 +9,7 @@ import { compileRegex } from '../../ast/regex.js';
 import type { ShowTagValuesStatement, TagKeyFilter } from '../../ast/statements.js';
 import type { ResultSeries } from '../../result.js';
 import type { QueryContext, StatementOutput } from '../context.js';
-import { byteOrder, databaseName, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
+import { byteOrder, databaseName, defaultPolicy, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
 import { matchingSeries } from './data-probe.js';
 import { SHOW_OPTIONS, tagCondition, type TagCondition } from './tag-cond.js';
 
@@ -78,14 +78,18 @@ export async function tagValuesOf(
 
 export async function showTagValues(stmt: ShowTagValuesStatement, ctx: QueryContext): Promise<StatementOutput> {
   const db = databaseName(stmt.database, ctx);
-  requireDatabase(ctx, db);
+  const info = requireDatabase(ctx, db);
   const index = seriesIndex(ctx, db);
   if (!index) return output([]);
   const cond = stmt.condition ? tagCondition(stmt.condition, ctx.nowNs, SHOW_OPTIONS) : null;
+  // 1.6.7 reads tag values from its database-wide index: time only decides whether a shard is
+  // in range at all, not which series count (SHOW TAG VALUES CARDINALITY does count by shard).
+  if (cond?.timed && (cond.empty || !ctx.engine.hasShardOverlapping(db, defaultPolicy(ctx, info), cond.minNs, cond.maxNs))) return output([]);
+  const untimed = cond && { ...cond, timed: false };
   const keep = keyFilter(stmt.tagKey);
   const out: ResultSeries[] = [];
   for (const m of selectMeasurements(index, stmt.sources)) {
-    const rows = page(await tagValuesOf(ctx, db, m, keep, cond), stmt.limit, stmt.offset);
+    const rows = page(await tagValuesOf(ctx, db, m, keep, untimed), stmt.limit, stmt.offset);
     if (rows.length > 0) out.push(series(m.name, ['key', 'value'], rows));
   }
   return output(out);

@@ -1,0 +1,25 @@
+/**
+ * A reducer that takes only the points in [min, max] of what it is given. derivative & co read
+ * their inner aggregate from one interval before the range; the query's other aggregates share
+ * that read but 1.x computes them over the range alone, which differs in the first window when
+ * the lower bound is not on a window boundary (the last one under ORDER BY time DESC).
+ */
+import type { Reducer } from './reducers/index.js';
+
+export function clippedReducer(r: Reducer, min: bigint, max: bigint): Reducer {
+  return {
+    name: r.name,
+    outputType: r.outputType,
+    result: () => r.result(),
+    add: (base, offsets, column, from, to) => {
+      // One BigInt subtraction per run; the offsets are compared as numbers.
+      const lo = Number(min - base);
+      const hi = Number(max - base);
+      let a = from;
+      let b = to;
+      while (a < b && offsets[a]! < lo) a++;
+      while (b > a && offsets[b - 1]! > hi) b--;
+      if (a < b) r.add(base, offsets, column, a, b);
+    },
+  };
+}
