@@ -90,7 +90,7 @@ export class Engine {
     observer: FlushObserver,
   ) {
     this.blockCache = new BlockCache({ maxBytes: options.blockCacheBytes });
-    this.parsePool = new ParsePool(options.parseWorkers);
+    this.parsePool = new ParsePool(options.parseWorkers, (threadId) => options.logger.info({ threadId }, 'write parse worker online'));
     this.flushWorker = options.flushWorker ? new FlushWorker() : undefined;
     const engine = this;
     this.flusher = new Flusher(

@@ -23,6 +23,8 @@ export class WorkerClient<Reply extends { id: number }> {
   constructor(
     private readonly url: URL,
     private readonly limits: ResourceLimits,
+    /** Told each time a thread came up (operators see that the workers run, e.g. in a bundle). */
+    private readonly onOnline: (threadId: number) => void = () => {},
   ) {}
 
   get available(): boolean {
@@ -71,6 +73,7 @@ export class WorkerClient<Reply extends { id: number }> {
     });
     worker.on('online', () => {
       this.startFailures = 0;
+      this.onOnline(worker.threadId);
     });
     const lost = (): void => {
       if (this.worker !== worker) return;

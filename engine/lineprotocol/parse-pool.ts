@@ -33,8 +33,8 @@ export class ParsePool {
   private readonly bodies = new BufferRecycler();
   private closed = false;
 
-  constructor(size: number) {
-    this.clients = Array.from({ length: Math.max(0, size) }, () => new WorkerClient<ParseReply>(WORKER_URL, WORKER_LIMITS));
+  constructor(size: number, onOnline?: (threadId: number) => void) {
+    this.clients = Array.from({ length: Math.max(0, size) }, () => new WorkerClient<ParseReply>(WORKER_URL, WORKER_LIMITS, onOnline));
   }
 
   get size(): number {
