@@ -175,7 +175,7 @@ describe('stddev reduces in time order across series (1.x merge order)', () => {
   }
 
   it('two series added one after the other give the interleaved answer, bit for bit', () => {
-    // Values of the oracle-recorded fixtures/queries/29-stddev-merge-order.test window.
+    // Values of the oracle-recorded fixtures/queries/31-stddev-merge-order.test window.
     const a = Array.from({ length: 120 }, (_, i) => 90 + ((i * 10) % 70) / 7);
     const pts = (xs: number[]): Pt[] => xs.map((v, i) => [s(10 * i), v] as const);
     const got = reduce('stddev', F, [...pts(a), ...pts(a)], {}, [a.length])[0]!.value as number;
