@@ -12,7 +12,7 @@ import { EngineClosedError, ReadOnlyError, DatabaseNotFoundError } from './error
 import { initChecksum } from './fs/checksum.js';
 import type { EngineOptions } from './options.js';
 import type { Point, Precision } from './point.js';
-import { nowTime } from './time.js';
+import { fromNs, nowTime } from './time.js';
 import { Wal, type WalWriteEntry } from './wal/wal.js';
 import { describeLineError, parseLineProtocol } from './lineprotocol/parse.js';
 import { formatPoint } from './lineprotocol/format.js';
@@ -120,11 +120,11 @@ export class Engine {
 
   /** Drop the tombstones, and the per-shard marks, that nothing needs any more (tombstone/collector.ts). */
   collectTombstones(): Promise<Collected> {
-    const byKey = new Map<string, Shard>();
-    for (const s of this.allShards()) byKey.set(s.key, s);
+    // Built on the first question only: most rounds find no tombstone at all.
+    let byKey: Map<string, Shard> | undefined;
     return collectTombstones({
       tombstones: () => this.catalog.tombstones(),
-      shard: (key) => byKey.get(key),
+      shard: (key) => (byKey ??= new Map(this.allShards().map((s) => [s.key, s]))).get(key),
       shardDir: (key) => {
         const [db, rp] = key.split('\u0000');
         const set = this.databases.get(db ?? '')?.shardSets.get(rp ?? '');
@@ -298,7 +298,7 @@ export class Engine {
     const set = this.databases.get(db)?.shardSets.get(rp);
     if (!set) return false;
     // Shards are whole seconds: [s, e) overlaps [startNs, endNs] iff s <= floor(endNs) and e > floor(startNs).
-    return set.overlapping(floorSec(startNs), floorSec(endNs)).length > 0;
+    return set.overlapping(fromNs(startNs).sec, fromNs(endNs).sec).length > 0;
   }
 
   private assertWritable(): void {
@@ -520,9 +520,4 @@ export class Engine {
     await this.parsePool.close();
     await this.flushWorker?.close();
   }
-}
-
-function floorSec(ns: bigint): number {
-  const q = ns / 1_000_000_000n;
-  return Number(ns < 0n && q * 1_000_000_000n !== ns ? q - 1n : q);
 }

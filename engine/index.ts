@@ -64,4 +64,5 @@ export { PartialWriteError } from './write/partial.js';
 /** Backup / restore / inspect tools (cli/backup.ts, cli/restore.ts, cli/inspect.ts). */
 export * from './backup/index.js';
 export { CoalescingRun } from './coalescing-run.js';
+export { LruMap } from './lru-map.js';
 export { mulberry32 } from './random.js';

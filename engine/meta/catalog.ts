@@ -299,10 +299,7 @@ export class Catalog {
   }
 
   removeTombstones(ids: ReadonlySet<string>): Promise<void> {
-    return this.mutate((d) => {
-      if (!d.tombstones.some((t) => ids.has(t.id))) return { data: d, result: undefined };
-      return { data: { ...d, tombstones: d.tombstones.filter((t) => !ids.has(t.id)) }, result: undefined };
-    });
+    return this.reviseTombstones(new Map(), ids);
   }
 
   /** Replace the marks of some tombstones and remove others, in one durable step. */

@@ -15,7 +15,7 @@ import { readSeries } from '../testing/read-all.js';
 /** Compaction is driven by the test (runOnce); every shard counts as cold at once. */
 const open = (root: string): Promise<Engine> => openTestEngine(root, { coldAfterMs: 0 });
 
-const lines = (times: string[], v = 1): Buffer => Buffer.from(times.flatMap((t) => [`m,host=a v=${v} ${t}`, `m,host=b v=${v} ${t}`]).join('\n'));
+const lines = (times: string[]): Buffer => Buffer.from(times.flatMap((t) => [`m,host=a v=1 ${t}`, `m,host=b v=1 ${t}`]).join('\n'));
 const times = async (e: Engine, host: string): Promise<number[]> =>
   (await readSeries(e, { db: 'db', measurement: 'm', seriesKey: `m,host=${host}`, field: 'v' })).map(([t]) => Number(t));
 const deleteA = (e: Engine, minNs: bigint, maxNs: bigint): Promise<void> =>

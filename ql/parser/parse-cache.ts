@@ -11,6 +11,7 @@
  * PASSWORD) are never kept, so no password outlives its request. Least recently used entries
  * go first.
  */
+import { LruMap } from '../../engine/index.js';
 import type { Statement } from '../ast/statements.js';
 import type { Params } from './params.js';
 import { parseQuery } from './query.js';
@@ -19,9 +20,11 @@ import { parseQuery } from './query.js';
 export const MAX_CACHED_TEXT = 8192;
 
 export class ParseCache {
-  readonly #entries = new Map<string, readonly Statement[]>();
+  readonly #entries: LruMap<string, readonly Statement[]>;
 
-  constructor(readonly maxEntries: number) {}
+  constructor(readonly maxEntries: number) {
+    this.#entries = new LruMap(maxEntries);
+  }
 
   get size(): number {
     return this.#entries.size;
@@ -31,15 +34,10 @@ export class ParseCache {
   parse(text: string, params?: Params): Statement[] {
     if (params !== undefined || text.length > MAX_CACHED_TEXT || this.maxEntries <= 0) return parseQuery(text, params);
     const hit = this.#entries.get(text);
-    if (hit !== undefined) {
-      this.#entries.delete(text);
-      this.#entries.set(text, hit);
-      return [...hit];
-    }
+    if (hit !== undefined) return [...hit];
     const parsed = parseQuery(text);
     if (parsed.some((st) => 'password' in st)) return parsed;
     this.#entries.set(text, Object.freeze([...parsed]));
-    if (this.#entries.size > this.maxEntries) this.#entries.delete(this.#entries.keys().next().value as string);
     return parsed;
   }
 }

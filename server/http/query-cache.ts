@@ -8,15 +8,18 @@
  * decoded values (CREATE USER, SET PASSWORD) is parsed every time, and so are strings longer
  * than MAX_CACHED_QUERY_STRING. Least recently used entries go first.
  */
+import { LruMap } from '../../engine/index.js';
 import { parseQuery, type QueryParams } from './query.js';
 
 /** Longer query strings are parsed every time (bounds the memory held to entries x this). */
 export const MAX_CACHED_QUERY_STRING = 8192;
 
 export class QueryStringCache {
-  readonly #entries = new Map<string, QueryParams>();
+  readonly #entries: LruMap<string, QueryParams>;
 
-  constructor(readonly maxEntries: number) {}
+  constructor(readonly maxEntries: number) {
+    this.#entries = new LruMap(maxEntries);
+  }
 
   get size(): number {
     return this.#entries.size;
@@ -25,14 +28,9 @@ export class QueryStringCache {
   parse(raw: string | undefined): QueryParams {
     if (!raw || raw.length > MAX_CACHED_QUERY_STRING || this.maxEntries <= 0) return parseQuery(raw);
     const hit = this.#entries.get(raw);
-    if (hit !== undefined) {
-      this.#entries.delete(raw);
-      this.#entries.set(raw, hit);
-      return hit;
-    }
+    if (hit !== undefined) return hit;
     const params = parseQuery(raw);
     if (params.has('p') || [...params.values()].some((v) => /password/i.test(v))) return params;
-    if (this.#entries.size >= this.maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
     this.#entries.set(raw, params);
     return params;
   }
