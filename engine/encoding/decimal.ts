@@ -38,6 +38,16 @@ function mantissaAt(v: number, p: number): number {
   return m;
 }
 
+/** m[i] = mantissaAt(values[start + i], p) for i < count; false when one has none. */
+function mantissasAt(values: Float64Array, start: number, count: number, p: number, m: Float64Array): boolean {
+  for (let i = 0; i < count; i++) {
+    const x = mantissaAt(values[start + i]!, p);
+    if (x !== x) return false;
+    m[i] = x;
+  }
+  return true;
+}
+
 function gcd(a: number, b: number): number {
   while (b !== 0) {
     const t = a % b;
@@ -59,29 +69,30 @@ export function appendDecimals(out: ByteWriter, values: Float64Array, start: num
     out.uvarint(0);
     return true;
   }
-  // The exponent only grows; a value that fit a smaller e is re-checked at the final one.
-  let e = 0;
-  for (let i = start; i < end; i++) {
-    const v = values[i]!;
-    while (Number.isNaN(mantissaAt(v, POW10[e]!))) {
-      if (++e > MAX_EXPONENT) return false;
-    }
-  }
   if (mantissas.length < n) mantissas = new Float64Array(n * 2);
   const m = mantissas;
-  for (;;) {
-    const p = POW10[e]!;
-    let ok = true;
-    for (let i = 0; i < n; i++) {
-      const x = mantissaAt(values[start + i]!, p);
-      if (x !== x) {
-        ok = false;
-        break;
-      }
-      m[i] = x;
+  // The exponent only grows. Mantissas are kept as they are found: those from `stale` on were
+  // computed at the final e; the ones before it fit a smaller e and are redone at the final one
+  // (where one may still fail: then e grows and every value is redone).
+  let e = 0;
+  let p = 1;
+  let stale = 0;
+  for (let i = 0; i < n; i++) {
+    const v = values[start + i]!;
+    let x = mantissaAt(v, p);
+    while (x !== x) {
+      if (++e > MAX_EXPONENT) return false;
+      p = POW10[e]!;
+      x = mantissaAt(v, p);
+      stale = i;
     }
-    if (ok) break;
-    if (++e > MAX_EXPONENT) return false;
+    m[i] = x;
+  }
+  if (!mantissasAt(values, start, stale, p, m)) {
+    for (;;) {
+      if (++e > MAX_EXPONENT) return false;
+      if (mantissasAt(values, start, n, POW10[e]!, m)) break;
+    }
   }
   let g = 0;
   for (let i = n - 1; i > 0; i--) {

@@ -21,6 +21,7 @@ import { BitWriter, paddedCopy, window32 } from './bitstream.js';
 let zs = new Uint32Array(2048);
 let lens = new Uint8Array(1024);
 const hist = new Float64Array(65);
+const present = new Uint8Array(65);
 
 function gammaBits(k: number): number {
   return 2 * (31 - Math.clz32(k)) + 1;
@@ -78,10 +79,17 @@ export function planFloatDeltas(values: Float64Array, start: number, end: number
     hist[len]!++;
     if (len > 1) payload += len - 1;
   }
+  // Only the lengths that occur (a handful per block) enter the 65 candidate costs: scanning
+  // all 65 × 65 pairs cost more than the pass over the values for blocks of a few hundred.
+  let kinds = 0;
+  for (let len = 0; len <= 64; len++) if (hist[len] !== 0) present[kinds++] = len;
   let best = Infinity;
   for (let r = 0; r <= 64; r++) {
     let cost = 0;
-    for (let len = 0; len <= 64; len++) if (hist[len] !== 0) cost += hist[len]! * gammaBits(zz(len - r) + 1);
+    for (let k = 0; k < kinds; k++) {
+      const len = present[k]!;
+      cost += hist[len]! * gammaBits(zz(len - r) + 1);
+    }
     if (cost < best) {
       best = cost;
       planned.ref = r;
