@@ -14,17 +14,14 @@
  *   into the statement; any other ORDER BY (a column, an alias, a position) sorts the rows here.
  * Everything else is a 400 naming the construct.
  */
-import pkg from 'node-sql-parser';
 import { call, duration, field, measurement, select, varRef, wildcard, type Expr, type Field, type SelectStatement, type SortField } from '../ast/nodes.js';
 import type { Statement } from '../ast/statements.js';
 import { QueryError } from '../errors.js';
 import { parseQuery } from '../parser/query.js';
 import { quoteIdent } from '../ast/keywords.js';
 import type { Cell, StatementResult } from '../result.js';
+import { sqlParser } from './parser-loader.js';
 import { columnName, functionArgs, functionName, hasAggregate, intervalNs, sqlText, SqlUnsupportedError, translateExpr, type ExprScope, type SqlNode } from './expr.js';
-
-const { Parser } = pkg;
-const PARSER = new Parser();
 
 /** A parsed, validated single SELECT over one measurement. */
 export interface SqlSelect {
@@ -89,11 +86,11 @@ function refuse(ast: SqlNode): void {
   for (const [value, what] of checks) if (value) throw new SqlUnsupportedError(what);
 }
 
-/** Parse `text`: exactly one SELECT over one measurement, else 400. */
+/** Parse `text`: exactly one SELECT over one measurement, else 400 (after loadSqlParser()). */
 export function parseSql(text: string): SqlSelect {
   let parsed: unknown;
   try {
-    parsed = PARSER.astify(text, { database: 'postgresql' });
+    parsed = sqlParser().astify(text, { database: 'postgresql' });
   } catch (err) {
     throw new SqlParseError((err as Error).message.split('\n')[0] ?? 'invalid SQL');
   }

@@ -1,8 +1,9 @@
 /** SQL → TimeseriesQL planning (no engine): the statement printed, columns, sorting, refusals. */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { printStatement } from '../ast/print-statement.js';
 import { parseSql, planSql, type SqlPlan, type SqlSchema } from './plan.js';
+import { loadSqlParser } from './parser-loader.js';
 import { shapeRows } from './rows.js';
 
 const SCHEMA: SqlSchema = { tags: ['host', 'region'], fields: ['big', 'usage'] };
@@ -24,6 +25,8 @@ function refusal(sql: string, pattern: RegExp, schema = SCHEMA): void {
     return true;
   });
 }
+
+before(loadSqlParser);
 
 describe('SQL planning', () => {
   it('projection: tags get ::tag, expressions keep their text as column names', () => {

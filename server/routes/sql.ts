@@ -13,7 +13,7 @@
  */
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import { StrataError } from '../../engine/index.js';
-import { parseSql, planSql, QueryKilledError, TooManyQueriesError, schemaFromResults, schemaStatements, shapeRows, type Cell, type Statement, type StatementResult } from '../../ql/index.js';
+import { loadSqlParser, parseSql, planSql, QueryKilledError, TooManyQueriesError, schemaFromResults, schemaStatements, shapeRows, type Cell, type Statement, type StatementResult } from '../../ql/index.js';
 import { queryUser, type Access } from '../auth/gate.js';
 import { BadRequestError } from '../errors.js';
 import { readBody } from '../http/body.js';
@@ -95,6 +95,7 @@ export function registerSqlRoutes(app: TemplatedApp, ctx: RouteContext): void {
         const epoch = parseEpoch(url.get('epoch'));
         if (epoch === 'invalid') throw new BadRequestError(`invalid epoch "${url.get('epoch')}"`);
         const sql = sqlText(contentType, bytes, url);
+        await loadSqlParser();
         const parsed = parseSql(sql);
         if (!ctx.deps.databaseExists(db)) throw new DatabaseMissingError(db);
         const run = runner(ctx, reply, { db, rp: url.get('rp') ?? '', user: queryUser(granted), text: sql });
