@@ -18,7 +18,7 @@
  * the block fall back to XOR or bit-pattern deltas (float-block.ts picks per block).
  */
 import { ByteWriter, ByteReader, zigzag, unzigzag } from './varint.js';
-import { packNumbers, unpackNumbers } from './simple8b.js';
+import { packNumbers, packedBitsWithin, unpackNumbers } from './simple8b.js';
 import { huffmanCost, appendHuffman, readHuffman } from './huffman.js';
 import { BitWriter } from './bitstream.js';
 
@@ -27,7 +27,6 @@ const LIMIT = 2 ** 51;
 const POW10: readonly number[] = Array.from({ length: MAX_EXPONENT + 1 }, (_, e) => 10 ** e);
 const HUFFMAN = 0x80;
 let mantissas = new Float64Array(1024);
-const packed = new ByteWriter(4096);
 
 /** m with m / 10^e === v (bit-exact), or NaN when there is none with |m| < 2^51. */
 function mantissaAt(v: number, p: number): number {
@@ -107,9 +106,8 @@ export function appendDecimals(out: ByteWriter, values: Float64Array, start: num
     return true;
   }
   for (let i = 1; i < n; i++) m[i] = zigzag(m[i]! / g);
-  packed.len = 0;
-  packNumbers(packed, m, 1, n - 1);
-  const huffman = huffmanCost(m, 1, n - 1) < packed.len * 8;
+  const huffmanBits = huffmanCost(m, 1, n - 1);
+  const huffman = huffmanBits < packedBitsWithin(m, 1, n - 1, huffmanBits);
   out.byte(huffman ? e | HUFFMAN : e);
   out.svarint(m[0]!);
   out.uvarint(g);
@@ -118,7 +116,7 @@ export function appendDecimals(out: ByteWriter, values: Float64Array, start: num
     appendHuffman(bw, m, 1, n - 1);
     bw.flush();
   } else {
-    out.bytes(packed.buf.subarray(0, packed.len));
+    packNumbers(out, m, 1, n - 1);
   }
   return true;
 }

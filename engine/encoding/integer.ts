@@ -20,7 +20,7 @@
  * the same rule. The unsigned encoding (unsigned.ts) shares this core with `signed = false`.
  */
 import { ByteWriter, ByteReader, TWO_32, MAX_SAFE, zigzag, unzigzag } from './varint.js';
-import { packNumbers, packHalves, unpackNumbers, unpackHalves, fitsSimple8b } from './simple8b.js';
+import { packNumbers, packHalves, packedBitsWithin, unpackNumbers, unpackHalves, fitsSimple8b } from './simple8b.js';
 import { huffmanCost, appendHuffman, readHuffman } from './huffman.js';
 import { BitWriter } from './bitstream.js';
 
@@ -34,7 +34,6 @@ export const INT_HUF = 5;
 const NARROW_DELTA = 2 ** 52;
 let scratch = new Float64Array(1024);
 let wide = new Uint32Array(2048);
-const packed = new ByteWriter(4096);
 
 export function halvesOf(a: Float64Array | BigInt64Array | BigUint64Array): Uint32Array {
   return new Uint32Array(a.buffer, a.byteOffset, a.length * 2);
@@ -99,10 +98,8 @@ function appendNarrow(out: ByteWriter, v: Float64Array, start: number, end: numb
     if (n > 1) out.svarint(d0);
     return true;
   }
-  packed.len = 0;
-  packNumbers(packed, z, 0, n - 1);
   const huffmanBits = huffmanCost(z, 0, n - 1);
-  if (huffmanBits < packed.len * 8) {
+  if (huffmanBits < packedBitsWithin(z, 0, n - 1, huffmanBits)) {
     out.byte(INT_HUF);
     out.svarint(v[start]!);
     const bw = new BitWriter(out);
@@ -112,7 +109,7 @@ function appendNarrow(out: ByteWriter, v: Float64Array, start: number, end: numb
   }
   out.byte(INT_S8B);
   out.svarint(v[start]!);
-  out.bytes(packed.buf.subarray(0, packed.len));
+  packNumbers(out, z, 0, n - 1);
   return true;
 }
 

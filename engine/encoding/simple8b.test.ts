@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { packNumbers, packHalves, unpackNumbers, unpackHalves, fitsSimple8b } from './simple8b.js';
+import { packNumbers, packHalves, packedBitsWithin, unpackNumbers, unpackHalves, fitsSimple8b } from './simple8b.js';
 import { ByteWriter, ByteReader } from './varint.js';
 import { InvariantError } from '../errors.js';
 import { assertCorrupt, blockOf } from './helpers.test.js';
@@ -25,6 +25,21 @@ function roundTripNumbers(xs: number[]): void {
 
 test('numbers below 2^53 round-trip', () => {
   fc.assert(fc.property(blockOf(natural, 600), roundTripNumbers));
+});
+
+test('packedBitsWithin is the packed size when within the budget, and above the budget otherwise', () => {
+  fc.assert(
+    fc.property(blockOf(natural, 600), fc.nat({ max: 40_000 }), (xs, budget) => {
+      const src = Float64Array.from(xs);
+      const w = new ByteWriter(1);
+      packNumbers(w, src, 0, src.length);
+      const exact = w.len * 8;
+      assert.equal(packedBitsWithin(src, 0, src.length, Infinity), exact);
+      const within = packedBitsWithin(src, 0, src.length, budget);
+      if (exact <= budget) assert.equal(within, exact);
+      else assert.ok(within > budget, `${within} > ${budget}`);
+    }),
+  );
 });
 
 test('pinned shapes: empty, one, zero runs, each selector width, 1000 values', () => {

@@ -64,29 +64,55 @@ export function packHalves(out: ByteWriter, h: Uint32Array, start: number, count
     if (w > 60) throw new InvariantError('simple8b value ≥ 2^60; caller must use a raw encoding');
     wd[i] = w;
   }
-  let i = 0;
-  while (i < count) {
-    const rem = count - i;
-    let known = 0; // prefixMax[0..known) computed
-    let max = 0;
-    let sel = 15;
-    for (let s = 0; s < 16; s++) {
-      const need = rem < N[s]! ? rem : N[s]!;
-      const limit = W[s]!;
-      while (known < need && max <= limit) {
-        const w = wd[i + known]!;
-        if (w > max) max = w;
-        prefixMax[known++] = max;
-      }
-      if (known >= need && prefixMax[need - 1]! <= limit) {
-        sel = s;
-        break;
-      }
-    }
-    const n = rem < N[sel]! ? rem : N[sel]!;
+  for (let i = 0; i < count; ) {
+    const sel = selectorAt(wd, i, count);
+    const n = count - i < N[sel]! ? count - i : N[sel]!;
     writeWord(out, h, start + i, n, sel);
     i += n;
   }
+}
+
+/**
+ * The bits packNumbers would write for `count` numbers from src[start..] (whole words), or,
+ * as soon as that is certain to exceed `budget`, some number above it. Callers weigh simple8b
+ * against another encoding of known size and pack only when simple8b wins, so the losing
+ * side's words are neither converted to halves nor written, and its search stops early.
+ */
+export function packedBitsWithin(src: Float64Array, start: number, count: number, budget: number): number {
+  if (widths.length < count) widths = new Uint8Array(count * 2);
+  const wd = widths;
+  for (let i = 0; i < count; i++) {
+    const v = src[start + i]!;
+    const w = v < TWO_32 ? 32 - Math.clz32(v) : 64 - Math.clz32(Math.floor(v / TWO_32));
+    if (w > 60) throw new InvariantError('simple8b value ≥ 2^60; caller must use a raw encoding');
+    wd[i] = w;
+  }
+  let bits = 0;
+  for (let i = 0; i < count; ) {
+    const sel = selectorAt(wd, i, count);
+    bits += 64;
+    if (bits > budget) return bits;
+    i += count - i < N[sel]! ? count - i : N[sel]!;
+  }
+  return bits;
+}
+
+/** The densest selector whose width fits the values from wd[i] on (as many as it holds). */
+function selectorAt(wd: Uint8Array, i: number, count: number): number {
+  const rem = count - i;
+  let known = 0; // prefixMax[0..known) computed
+  let max = 0;
+  for (let s = 0; s < 16; s++) {
+    const need = rem < N[s]! ? rem : N[s]!;
+    const limit = W[s]!;
+    while (known < need && max <= limit) {
+      const w = wd[i + known]!;
+      if (w > max) max = w;
+      prefixMax[known++] = max;
+    }
+    if (known >= need && prefixMax[need - 1]! <= limit) return s;
+  }
+  return 15;
 }
 
 function writeWord(out: ByteWriter, h: Uint32Array, from: number, n: number, sel: number): void {
