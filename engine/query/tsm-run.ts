@@ -60,6 +60,8 @@ interface Chunk {
   readonly from: number;
   readonly len: number;
   readonly run: Promise<BlockRun>;
+  /** The read's result once it has arrived (so later blocks of the chunk are taken without awaiting). */
+  done?: BlockRun;
 }
 
 /** Entry positions [start, end) of the key at position `key` of a file's index (file-runs finds them). */
@@ -109,9 +111,18 @@ export class TsmRun implements SortedRun {
   }
 
   async next(): Promise<RunBlock | null> {
+    for (;;) {
+      const b = this.nextNow();
+      if (b !== undefined) return b;
+      await this.load(this.i);
+    }
+  }
+
+  nextNow(): RunBlock | null | undefined {
     while (this.i < this.count) {
+      const bytes = this.payloadNow(this.i);
+      if (bytes === undefined) return undefined;
       const entry = this.entry(this.i++);
-      const bytes = await this.payload(this.i - 1);
       if (this.isWhole(entry)) return new StatsBlock(this.baseNs, bytes, this.ascending, StatsBlock.statsOf(entry, this.baseNs, this.ascending), this.reader.path);
       const clipped = this.overhangs(entry) ? this.decodeInRange(bytes) : clipOwnedBlock(decodeBlock(bytes, this.baseNs), this.minOff, this.maxOff, this.ascending);
       const visible = clipped && this.hidden.length > 0 ? dropHidden(clipped, this.hidden) : clipped;
@@ -126,20 +137,27 @@ export class TsmRun implements SortedRun {
     this.ahead = undefined;
   }
 
-  private async payload(j: number): Promise<Uint8Array> {
+  /** Block j's payload when it is in memory (block cache, or a chunk already read), else undefined. */
+  private payloadNow(j: number): Uint8Array | undefined {
     const hit = this.reader.cachedBlock(this.entry(j));
     if (hit) return hit;
+    const c = this.current;
+    if (!c?.done || j < c.from || j >= c.from + c.len) return undefined;
+    const next = c.from + c.len;
+    // Not after the first chunk: a first()/last() stops there, and most keys fit in it.
+    if (!this.ahead && c.from > 0 && next < this.count) this.ahead = this.read(next);
+    return c.done.payload(j - c.from);
+  }
+
+  /** Reads the chunk holding block j (or takes the one read ahead) until payloadNow(j) answers. */
+  private async load(j: number): Promise<void> {
     let c = this.current;
-    if (!c || j >= c.from + c.len) {
+    if (!c || j < c.from || j >= c.from + c.len) {
       c = this.ahead?.from === j ? this.ahead : this.read(j);
       this.current = c;
       this.ahead = undefined;
     }
-    const run = await c.run;
-    const next = c.from + c.len;
-    // Not after the first chunk: a first()/last() stops there, and most keys fit in it.
-    if (!this.ahead && c.from > 0 && next < this.count) this.ahead = this.read(next);
-    return run.payload(j - c.from);
+    await c.run;
   }
 
   /** Starts reading the chunk of blocks from entry `from`. */
@@ -155,8 +173,10 @@ export class TsmRun implements SortedRun {
     const len = chunk.length;
     this.limit = READ_AHEAD_BYTES;
     const run = this.reader.readBlocks(this.key, chunk);
-    run.catch(() => undefined); // a read ahead of a closed run may fail unobserved
-    return { from, len, run };
+    const c: Chunk = { from, len, run };
+    // A read ahead of a closed run may fail unobserved; load() awaits `run` and sees the error.
+    run.then((r) => (c.done = r), () => undefined);
+    return c;
   }
 
   /** Whether the block has rows outside the range (so decoding all of it into fresh arrays would be wasted). */
