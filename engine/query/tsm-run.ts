@@ -16,6 +16,7 @@ import { clipOwnedBlock, lowerBound, type RunBlock, type SortedRun } from './run
 import { ColumnBuilder, copyColumn } from './column-builder.js';
 import { BATCH_SIZE } from './cursor.js';
 import { StatsBlock } from './stats-block.js';
+import { DecodedBlocks } from './decoded-blocks.js';
 
 /** Rows of `block` outside every hidden range. */
 function dropHidden(block: RunBlock, hidden: readonly (readonly [number, number])[]): RunBlock {
@@ -51,6 +52,12 @@ function scratchFor(n: number): typeof scratch {
   }
   return scratch;
 }
+
+/**
+ * Decoded edge blocks of every run of the process (decoded-blocks.ts: keyed by the block
+ * cache's payloads, so shared safely between engines; a small fixed budget).
+ */
+const edgeBlocks = new DecodedBlocks();
 
 const FIRST_READ_BYTES = 64 * 1024;
 /** Largest span read at once; bounds a run's buffered bytes to two such spans. */
@@ -124,7 +131,7 @@ export class TsmRun implements SortedRun {
       if (bytes === undefined) return undefined;
       const entry = this.entry(this.i++);
       if (this.isWhole(entry)) return new StatsBlock(this.baseNs, bytes, this.ascending, StatsBlock.statsOf(entry, this.baseNs, this.ascending), this.reader.path);
-      const clipped = this.overhangs(entry) ? this.decodeInRange(bytes) : clipOwnedBlock(decodeBlock(bytes, this.baseNs), this.minOff, this.maxOff, this.ascending);
+      const clipped = this.overhangs(entry) ? this.decodeInRange(bytes, entry) : clipOwnedBlock(decodeBlock(bytes, this.baseNs), this.minOff, this.maxOff, this.ascending);
       const visible = clipped && this.hidden.length > 0 ? dropHidden(clipped, this.hidden) : clipped;
       if (visible && visible.offsets.length > 0) return visible;
     }
@@ -185,11 +192,26 @@ export class TsmRun implements SortedRun {
   }
 
   /**
-   * The block's rows in range, in cursor order: timestamps and values decoded into the shared
-   * scratch, values only up to the last row in range (integer blocks stop there), then the
-   * rows in range copied into arrays of their own.
+   * The block's rows in range, in cursor order, copied out of its decoded form: kept in
+   * `edgeBlocks` when the payload is the block cache's (so the next query over the same edge
+   * decodes nothing), else decoded into the shared scratch, values only up to the last row in
+   * range (integer blocks stop there).
    */
-  private decodeInRange(bytes: Uint8Array): RunBlock | null {
+  private decodeInRange(bytes: Uint8Array, entry: BlockEntry): RunBlock | null {
+    let whole = edgeBlocks.get(bytes, this.baseNs);
+    if (!whole && this.reader.cachedBlock(entry) === bytes) {
+      whole = decodeBlock(bytes, this.baseNs);
+      edgeBlocks.set(bytes, this.baseNs, whole);
+    }
+    if (!whole) return this.decodePartInRange(bytes);
+    const from = lowerBound(whole.offsets, this.minOff);
+    const to = lowerBound(whole.offsets, this.maxOff + 1, from);
+    if (from >= to) return null;
+    return this.inCursorOrder({ offsets: whole.offsets.slice(from, to), column: copyColumn(whole.column, from, to) });
+  }
+
+  /** decodeInRange without keeping the decoded block: into the scratch, and no further than needed. */
+  private decodePartInRange(bytes: Uint8Array): RunBlock | null {
     const count = blockCount(bytes);
     const buffers = scratchFor(count);
     const grid = decodeBlockTimeGrid(bytes, this.baseNs);
@@ -210,7 +232,11 @@ export class TsmRun implements SortedRun {
       offsets = all.slice(from, to);
     }
     const column = decodeBlockValues(bytes, count, buffers, to);
-    const block = { offsets, column: copyColumn(column, from, to) };
+    return this.inCursorOrder({ offsets, column: copyColumn(column, from, to) });
+  }
+
+  /** An ascending block of rows in range, owned by the caller, in cursor order. */
+  private inCursorOrder(block: RunBlock): RunBlock | null {
     return this.ascending ? block : clipOwnedBlock(block, this.minOff, this.maxOff, false);
   }
 
