@@ -13,7 +13,7 @@ import { blockCount, decodeBlock, decodeBlockTimeGrid, decodeBlockTimes, decodeB
 import type { BlockEntry } from '../tsm/block-index.js';
 import type { BlockRun, TsmReader } from '../tsm/reader.js';
 import { clipOwnedBlock, lowerBound, type RunBlock, type SortedRun } from './run.js';
-import { ColumnBuilder, copyColumn } from './column-builder.js';
+import { ColumnBuilder, copyColumn, sliceColumn } from './column-builder.js';
 import { BATCH_SIZE } from './cursor.js';
 import { StatsBlock } from './stats-block.js';
 import { DecodedBlocks } from './decoded-blocks.js';
@@ -192,7 +192,7 @@ export class TsmRun implements SortedRun {
   }
 
   /**
-   * The block's rows in range, in cursor order, copied out of its decoded form: kept in
+   * The block's rows in range, in cursor order, out of its decoded form: kept in
    * `edgeBlocks` when the payload is the block cache's (so the next query over the same edge
    * decodes nothing), else decoded into the shared scratch, values only up to the last row in
    * range (integer blocks stop there).
@@ -207,6 +207,9 @@ export class TsmRun implements SortedRun {
     const from = lowerBound(whole.offsets, this.minOff);
     const to = lowerBound(whole.offsets, this.maxOff + 1, from);
     if (from >= to) return null;
+    // Ascending: views of the kept block (batches are read-only to consumers; no copy, no
+    // off-heap allocation per query). Descending reverses, so into arrays of its own.
+    if (this.ascending) return { offsets: whole.offsets.subarray(from, to), column: sliceColumn(whole.column, from, to) };
     return this.inCursorOrder({ offsets: whole.offsets.slice(from, to), column: copyColumn(whole.column, from, to) });
   }
 
