@@ -17,7 +17,7 @@ export type {
   RetentionPolicyInfo,
   UserInfo,
 } from './meta/model.js';
-export { EMPTY_CURSOR, BATCH_SIZE, type Batch, type BatchStats, type Cursor, type CursorRequest } from './query/cursor.js';
+export { EMPTY_CURSOR, BATCH_SIZE, nextBatch, type Batch, type BatchStats, type Cursor, type CursorRequest } from './query/cursor.js';
 export { type TagExpr, TRUE_EXPR, matchesTags, selectSeries, compilePattern } from './series/tag-expr.js';
 export type { SeriesIndex, SeriesInfo, CardinalityLimits } from './series/index.js';
 export type { MeasurementIndex } from './series/measurement.js';

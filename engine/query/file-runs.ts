@@ -39,6 +39,11 @@ class DeferredRun implements SortedRun {
     return this.run ? this.run.next() : Promise.resolve(null);
   }
 
+  nextNow(): RunBlock | null | undefined {
+    if (this.run === undefined) this.run = this.open();
+    return this.run ? this.run.nextNow?.() : null;
+  }
+
   close(): void {
     this.run?.close();
     this.run = null;

@@ -1,7 +1,8 @@
 /**
  * The lazy merge through the real engine: random overlapping writes spread over several TSM
  * files and the cache, random deletes (tombstones over files and cache), read back through
- * cursors in both directions, fully and stopping early, must equal a last-write-wins model.
+ * cursors in both directions, fully and stopping early, must equal a last-write-wins model,
+ * whether the batches are taken with next(), nextNow() or both.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,20 +12,60 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { Engine } from '../engine.js';
 import { engineOptions } from '../options.js';
+import { nextBatch, type Batch } from './cursor.js';
 
 const SEC = 1_000_000_000n;
 
-async function readFirst(engine: Engine, ascending: boolean, limit: number, startNs = 0n, endNs = 100_000n * SEC): Promise<[bigint, unknown][]> {
+/**
+ * How a reader takes batches: next() alone; nextNow() first (nextBatch); or either at random.
+ * The three must see the same batches (cut, stats, rows): nextNow is next() without waiting.
+ */
+type ReadMode = 'next' | 'now' | 'mixed';
+
+interface Read {
+  readonly rows: [bigint, unknown][];
+  /** Per batch: its row count and whether it came with stats. */
+  readonly batches: string[];
+  /** Calls that nextNow answered, of `takes`. */
+  readonly now: number;
+  readonly takes: number;
+}
+
+async function read(engine: Engine, ascending: boolean, limit: number, startNs: bigint, endNs: bigint, mode: ReadMode): Promise<Read> {
   const cursor = engine.cursor({ db: 'db', rp: 'autogen', measurement: 'm', seriesKey: 'm,host=a', field: 'v', startNs, endNs, ascending });
-  const out: [bigint, unknown][] = [];
+  const rows: [bigint, unknown][] = [];
+  const batches: string[] = [];
+  let now = 0;
+  let takes = 0;
+  const take = async (): Promise<Batch | null> => {
+    takes++;
+    if (mode === 'next' || (mode === 'mixed' && Math.random() < 0.5)) return cursor.next();
+    const b = nextBatch(cursor);
+    if (b instanceof Promise) return b;
+    now++;
+    return b;
+  };
   try {
-    for (let b = await cursor.next(); b && out.length < limit; b = await cursor.next()) {
-      for (let i = 0; i < b.offsets.length; i++) out.push([b.base + BigInt(b.offsets[i]!), b.column.values[i]]);
+    for (let b = await take(); b && rows.length < limit; b = await take()) {
+      batches.push(`${b.offsets.length}${b.stats ? 's' : ''}`);
+      for (let i = 0; i < b.offsets.length; i++) rows.push([b.base + BigInt(b.offsets[i]!), b.column.values[i]]);
     }
   } finally {
     cursor.close();
   }
-  return out.slice(0, limit);
+  return { rows: rows.slice(0, limit), batches, now, takes };
+}
+
+async function readFirst(engine: Engine, ascending: boolean, limit: number, startNs = 0n, endNs = 100_000n * SEC): Promise<[bigint, unknown][]> {
+  const byNext = await read(engine, ascending, limit, startNs, endNs, 'next');
+  for (const mode of ['now', 'mixed', 'now'] as const) {
+    const other = await read(engine, ascending, limit, startNs, endNs, mode);
+    assert.deepEqual(other.rows, byNext.rows, mode);
+    assert.deepEqual(other.batches, byNext.batches, mode);
+    // The blocks are in the block cache after the first read: every batch is there without waiting.
+    if (mode === 'now') assert.equal(other.now, other.takes);
+  }
+  return byNext.rows;
 }
 
 const step = fc.oneof(

@@ -56,15 +56,40 @@ export class RunMerger {
     return p.startBound === undefined ? -Infinity : p.startBound * this.sign;
   }
 
-  /** Reads the next block of every stale run and opens the pending runs the merge has reached. */
-  private async advance(): Promise<void> {
-    for (const run of this.stale.splice(0)) await this.open(run);
-    while (this.pending.length > 0 && this.pendingKey() <= this.minHeadKey()) await this.open(this.pending.shift()!);
+  /**
+   * Reads the next block of every stale run and opens the pending runs the merge has reached,
+   * as far as those blocks are in memory; false when a run must read first (stale[0] or
+   * pending[0], still in its list; the runs before it are opened).
+   */
+  private advanceNow(): boolean {
+    while (this.stale.length > 0) {
+      if (!this.openNow(this.stale[0]!)) return false;
+      this.stale.shift();
+    }
+    while (this.pending.length > 0 && this.pendingKey() <= this.minHeadKey()) {
+      if (!this.openNow(this.pending[0]!)) return false;
+      this.pending.shift();
+    }
+    return true;
   }
 
-  private async open(run: SortedRun): Promise<void> {
-    const block = await nextNonEmpty(run);
+  /** advanceNow, reading the blocks it stops at. */
+  private async advance(): Promise<void> {
+    while (!this.advanceNow()) {
+      const list = this.stale.length > 0 ? this.stale : this.pending;
+      const run = list[0]!;
+      const block = await nextNonEmpty(run);
+      list.splice(list.indexOf(run), 1);
+      if (block) this.heads.push({ run, block, i: 0 });
+    }
+  }
+
+  /** Makes `run` a head if its next block is in memory (or drops it when exhausted); false when it must read. */
+  private openNow(run: SortedRun): boolean {
+    const block = nextNonEmptyNow(run);
+    if (block === undefined) return false;
     if (block) this.heads.push({ run, block, i: 0 });
+    return true;
   }
 
   private minHeadKey(): number {
@@ -82,6 +107,15 @@ export class RunMerger {
 
   /** Next merged batch (views valid until the following call), or null. */
   async next(): Promise<RunBlock | null> {
+    for (;;) {
+      const b = this.nextNow();
+      if (b !== undefined) return b;
+      await this.advance();
+    }
+  }
+
+  /** next()'s answer when no run has to read a block for it; undefined (nothing consumed) when one does. */
+  nextNow(): RunBlock | null | undefined {
     const heads = this.heads;
     let out: Float64Array | undefined;
     let vals: ColumnBuilder | undefined;
@@ -107,7 +141,7 @@ export class RunMerger {
       if (this.stale.length > 0 || pendingKey <= bestKey) {
         if (n > 0) break;
         if (this.stale.length === 0 && this.pending.length === 0) break;
-        await this.advance();
+        if (!this.advanceNow()) return undefined;
         continue;
       }
       if (!best) break;
@@ -163,6 +197,14 @@ async function nextNonEmpty(run: SortedRun): Promise<RunBlock | null> {
   for (;;) {
     const b = await run.next();
     if (!b || rowCount(b) > 0) return b;
+  }
+}
+
+/** nextNonEmpty without waiting: undefined when the run must read (empty blocks before that are gone, as they would be). */
+function nextNonEmptyNow(run: SortedRun): RunBlock | null | undefined {
+  for (;;) {
+    const b = run.nextNow?.();
+    if (b === undefined || !b || rowCount(b) > 0) return b;
   }
 }
 

@@ -29,6 +29,8 @@ export interface SortedRun {
    */
   readonly startBound?: number;
   next(): Promise<RunBlock | null>;
+  /** next()'s answer when it needs no read; undefined (nothing consumed) when it does. Absent: always read with next(). */
+  nextNow?(): RunBlock | null | undefined;
   close(): void;
 }
 
@@ -92,9 +94,13 @@ export class CacheRun implements SortedRun {
   readonly startBound: number | undefined;
 
   next(): Promise<RunBlock | null> {
+    return Promise.resolve(this.nextNow());
+  }
+
+  nextNow(): RunBlock | null {
     const b = this.block;
     this.block = null;
-    return Promise.resolve(b);
+    return b;
   }
 
   close(): void {

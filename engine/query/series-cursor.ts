@@ -8,7 +8,7 @@ import type { FieldType } from '../point.js';
 import type { Shard } from '../shard/shard.js';
 import type { Batch, Cursor, CursorRequest } from './cursor.js';
 import { RunMerger } from './merge.js';
-import { CacheRun, type SortedRun } from './run.js';
+import { CacheRun, type RunBlock, type SortedRun } from './run.js';
 import { StatsBlock } from './stats-block.js';
 
 /** Extra sources of a shard beyond its caches (TSM files), oldest first; provided by the file layer. */
@@ -58,6 +58,17 @@ export class SeriesCursor implements Cursor {
   }
 
   async next(): Promise<Batch | null> {
+    for (;;) {
+      const now = this.nextNow();
+      if (now !== undefined) return now;
+      // nextNow stops only inside a shard whose merge must read a block.
+      const b = await this.merger!.next();
+      if (b) return this.batchOf(b);
+      this.leaveShard();
+    }
+  }
+
+  nextNow(): Batch | null | undefined {
     while (!this.closed) {
       if (!this.merger) {
         if (this.i >= this.shards.length) return null;
@@ -68,12 +79,16 @@ export class SeriesCursor implements Cursor {
         if (!this.merger) this.leaveShard();
         continue;
       }
-      const b = await this.merger.next();
-      if (b instanceof StatsBlock) return b;
-      if (b) return { base: this.shard!.baseNs, offsets: b.offsets, column: b.column };
+      const b = this.merger.nextNow();
+      if (b === undefined) return undefined;
+      if (b) return this.batchOf(b);
       this.leaveShard();
     }
     return null;
+  }
+
+  private batchOf(b: RunBlock): Batch {
+    return b instanceof StatsBlock ? b : { base: this.shard!.baseNs, offsets: b.offsets, column: b.column };
   }
 
   private leaveShard(): void {

@@ -20,13 +20,13 @@ import { lowerBound } from './run.js';
 const BASE = 1_000_000_000_000n;
 const KEY = 'cpu,host=a#!~#v';
 
-/** Key KEY with `blocks` blocks of 10 integer points each, 10 ns apart; block j starts at j * 1000. */
-async function file(blocks: number): Promise<string> {
+/** Key KEY with `blocks` blocks of 10 integer points each, 10 ns apart; block j starts at j * 1000; values j * 100 + i + `shift`. */
+async function file(blocks: number, shift = 0): Promise<string> {
   const dir = await tempDir('tsm-run');
   const path = join(dir, '000000001-000000001.tsm');
   const spec = Array.from({ length: blocks }, (_, j) => {
     const offsets = Float64Array.from({ length: 10 }, (_, i) => j * 1000 + i * 10);
-    const values = Float64Array.from({ length: 10 }, (_, i) => j * 100 + i);
+    const values = Float64Array.from({ length: 10 }, (_, i) => j * 100 + i + shift);
     return { minTime: BASE + BigInt(offsets[0]!), maxTime: BASE + BigInt(offsets[9]!), count: 10, payload: encodeBlock(BASE, offsets, { type: FieldType.Integer, values }, 0, 10) };
   });
   await writeTsm(path, [{ key: KEY, type: FieldType.Integer, blocks: spec }]);
@@ -90,6 +90,23 @@ test('a cached block is not read again, though its run first read it with neighb
     assert.deepEqual(reads, [], 'the second query is served from the block cache');
   } finally {
     await r.close();
+  }
+});
+
+test('an edge block kept decoded is never served for another file: a replacing file answers its own rows', async () => {
+  const cache = new BlockCache();
+  const edges = (shift: number) => [[1050, 100 + 5 + shift], [1060, 100 + 6 + shift], [1070, 100 + 7 + shift]];
+  for (const shift of [0, 7, 0]) {
+    // A new file each time (a compaction's output, or the same data rewritten), read through one block cache.
+    const r = await TsmReader.open(await file(3, shift), { blockCache: cache });
+    try {
+      for (let k = 0; k < 3; k++) {
+        assert.deepEqual(await rows(run(r, 1050, 1075, true)), edges(shift));
+        assert.deepEqual(await rows(run(r, 1050, 1075, false)), edges(shift).reverse());
+      }
+    } finally {
+      await r.close();
+    }
   }
 });
 

@@ -13,9 +13,10 @@ import { blockCount, decodeBlock, decodeBlockTimeGrid, decodeBlockTimes, decodeB
 import type { BlockEntry } from '../tsm/block-index.js';
 import type { BlockRun, TsmReader } from '../tsm/reader.js';
 import { clipOwnedBlock, lowerBound, type RunBlock, type SortedRun } from './run.js';
-import { ColumnBuilder, copyColumn } from './column-builder.js';
+import { ColumnBuilder, copyColumn, sliceColumn } from './column-builder.js';
 import { BATCH_SIZE } from './cursor.js';
 import { StatsBlock } from './stats-block.js';
+import { DecodedBlocks } from './decoded-blocks.js';
 
 /** Rows of `block` outside every hidden range. */
 function dropHidden(block: RunBlock, hidden: readonly (readonly [number, number])[]): RunBlock {
@@ -52,6 +53,12 @@ function scratchFor(n: number): typeof scratch {
   return scratch;
 }
 
+/**
+ * Decoded edge blocks of every run of the process (decoded-blocks.ts: keyed by the block
+ * cache's payloads, so shared safely between engines; a small fixed budget).
+ */
+const edgeBlocks = new DecodedBlocks();
+
 const FIRST_READ_BYTES = 64 * 1024;
 /** Largest span read at once; bounds a run's buffered bytes to two such spans. */
 const READ_AHEAD_BYTES = 256 * 1024;
@@ -60,6 +67,8 @@ interface Chunk {
   readonly from: number;
   readonly len: number;
   readonly run: Promise<BlockRun>;
+  /** The read's result once it has arrived (so later blocks of the chunk are taken without awaiting). */
+  done?: BlockRun;
 }
 
 /** Entry positions [start, end) of the key at position `key` of a file's index (file-runs finds them). */
@@ -109,11 +118,20 @@ export class TsmRun implements SortedRun {
   }
 
   async next(): Promise<RunBlock | null> {
+    for (;;) {
+      const b = this.nextNow();
+      if (b !== undefined) return b;
+      await this.load(this.i);
+    }
+  }
+
+  nextNow(): RunBlock | null | undefined {
     while (this.i < this.count) {
+      const bytes = this.payloadNow(this.i);
+      if (bytes === undefined) return undefined;
       const entry = this.entry(this.i++);
-      const bytes = await this.payload(this.i - 1);
       if (this.isWhole(entry)) return new StatsBlock(this.baseNs, bytes, this.ascending, StatsBlock.statsOf(entry, this.baseNs, this.ascending), this.reader.path);
-      const clipped = this.overhangs(entry) ? this.decodeInRange(bytes) : clipOwnedBlock(decodeBlock(bytes, this.baseNs), this.minOff, this.maxOff, this.ascending);
+      const clipped = this.overhangs(entry) ? this.decodeInRange(bytes, entry) : clipOwnedBlock(decodeBlock(bytes, this.baseNs), this.minOff, this.maxOff, this.ascending);
       const visible = clipped && this.hidden.length > 0 ? dropHidden(clipped, this.hidden) : clipped;
       if (visible && visible.offsets.length > 0) return visible;
     }
@@ -126,20 +144,27 @@ export class TsmRun implements SortedRun {
     this.ahead = undefined;
   }
 
-  private async payload(j: number): Promise<Uint8Array> {
+  /** Block j's payload when it is in memory (block cache, or a chunk already read), else undefined. */
+  private payloadNow(j: number): Uint8Array | undefined {
     const hit = this.reader.cachedBlock(this.entry(j));
     if (hit) return hit;
+    const c = this.current;
+    if (!c?.done || j < c.from || j >= c.from + c.len) return undefined;
+    const next = c.from + c.len;
+    // Not after the first chunk: a first()/last() stops there, and most keys fit in it.
+    if (!this.ahead && c.from > 0 && next < this.count) this.ahead = this.read(next);
+    return c.done.payload(j - c.from);
+  }
+
+  /** Reads the chunk holding block j (or takes the one read ahead) until payloadNow(j) answers. */
+  private async load(j: number): Promise<void> {
     let c = this.current;
-    if (!c || j >= c.from + c.len) {
+    if (!c || j < c.from || j >= c.from + c.len) {
       c = this.ahead?.from === j ? this.ahead : this.read(j);
       this.current = c;
       this.ahead = undefined;
     }
-    const run = await c.run;
-    const next = c.from + c.len;
-    // Not after the first chunk: a first()/last() stops there, and most keys fit in it.
-    if (!this.ahead && c.from > 0 && next < this.count) this.ahead = this.read(next);
-    return run.payload(j - c.from);
+    await c.run;
   }
 
   /** Starts reading the chunk of blocks from entry `from`. */
@@ -155,8 +180,10 @@ export class TsmRun implements SortedRun {
     const len = chunk.length;
     this.limit = READ_AHEAD_BYTES;
     const run = this.reader.readBlocks(this.key, chunk);
-    run.catch(() => undefined); // a read ahead of a closed run may fail unobserved
-    return { from, len, run };
+    const c: Chunk = { from, len, run };
+    // A read ahead of a closed run may fail unobserved; load() awaits `run` and sees the error.
+    run.then((r) => (c.done = r), () => undefined);
+    return c;
   }
 
   /** Whether the block has rows outside the range (so decoding all of it into fresh arrays would be wasted). */
@@ -165,11 +192,29 @@ export class TsmRun implements SortedRun {
   }
 
   /**
-   * The block's rows in range, in cursor order: timestamps and values decoded into the shared
-   * scratch, values only up to the last row in range (integer blocks stop there), then the
-   * rows in range copied into arrays of their own.
+   * The block's rows in range, in cursor order, out of its decoded form: kept in
+   * `edgeBlocks` when the payload is the block cache's (so the next query over the same edge
+   * decodes nothing), else decoded into the shared scratch, values only up to the last row in
+   * range (integer blocks stop there).
    */
-  private decodeInRange(bytes: Uint8Array): RunBlock | null {
+  private decodeInRange(bytes: Uint8Array, entry: BlockEntry): RunBlock | null {
+    let whole = edgeBlocks.get(bytes, this.baseNs);
+    if (!whole && this.reader.cachedBlock(entry) === bytes) {
+      whole = decodeBlock(bytes, this.baseNs);
+      edgeBlocks.set(bytes, this.baseNs, whole);
+    }
+    if (!whole) return this.decodePartInRange(bytes);
+    const from = lowerBound(whole.offsets, this.minOff);
+    const to = lowerBound(whole.offsets, this.maxOff + 1, from);
+    if (from >= to) return null;
+    // Ascending: views of the kept block (batches are read-only to consumers; no copy, no
+    // off-heap allocation per query). Descending reverses, so into arrays of its own.
+    if (this.ascending) return { offsets: whole.offsets.subarray(from, to), column: sliceColumn(whole.column, from, to) };
+    return this.inCursorOrder({ offsets: whole.offsets.slice(from, to), column: copyColumn(whole.column, from, to) });
+  }
+
+  /** decodeInRange without keeping the decoded block: into the scratch, and no further than needed. */
+  private decodePartInRange(bytes: Uint8Array): RunBlock | null {
     const count = blockCount(bytes);
     const buffers = scratchFor(count);
     const grid = decodeBlockTimeGrid(bytes, this.baseNs);
@@ -190,7 +235,11 @@ export class TsmRun implements SortedRun {
       offsets = all.slice(from, to);
     }
     const column = decodeBlockValues(bytes, count, buffers, to);
-    const block = { offsets, column: copyColumn(column, from, to) };
+    return this.inCursorOrder({ offsets, column: copyColumn(column, from, to) });
+  }
+
+  /** An ascending block of rows in range, owned by the caller, in cursor order. */
+  private inCursorOrder(block: RunBlock): RunBlock | null {
     return this.ascending ? block : clipOwnedBlock(block, this.minOff, this.maxOff, false);
   }
 

@@ -61,9 +61,13 @@ export function eventLoopTurned(): void {
  * microtasks, so without it a long SELECT starves the event loop: the query timeout timer
  * never fires, KILL QUERY and /ping from other connections wait until the query is done. [auth]
  */
-export async function checkpoint(ctx: QueryContext): Promise<void> {
+export function checkpoint(ctx: QueryContext): Promise<void> | undefined {
   checkAborted(ctx);
-  if (performance.now() - lastYield < YIELD_EVERY_MS) return;
+  if (performance.now() - lastYield < YIELD_EVERY_MS) return undefined; // no promise: most checkpoints need no turn
+  return yieldTurn(ctx);
+}
+
+async function yieldTurn(ctx: QueryContext): Promise<void> {
   await new Promise<void>((resolve) => setImmediate(resolve));
   lastYield = performance.now();
   checkAborted(ctx);

@@ -49,7 +49,8 @@ export async function executeStatements(
       failed = true;
     }
     results.push(result);
-    await onResult?.(result);
+    const pending = onResult?.(result);
+    if (pending) await pending; // most callers record synchronously: no turn per statement
     if (failed) break;
   }
   return results;

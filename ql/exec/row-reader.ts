@@ -39,12 +39,24 @@ export class RowReader {
   }
 
   private async fill(h: Head): Promise<void> {
+    while (!this.fillNow(h)) this.take(h, await h.cursor.next());
+  }
+
+  /** Gives `h` a batch with rows (or marks it done) as far as its cursor answers without a read; false when it must read. */
+  private fillNow(h: Head): boolean {
     while (!h.done && (!h.batch || h.i >= h.rows)) {
-      h.batch = await h.cursor.next();
-      h.rows = h.batch ? rowsIn(h.batch) : 0;
-      h.i = 0;
-      if (!h.batch) h.done = true;
+      const b = h.cursor.nextNow?.();
+      if (b === undefined) return false;
+      this.take(h, b);
     }
+    return true;
+  }
+
+  private take(h: Head, b: Batch | null): void {
+    h.batch = b;
+    h.rows = b ? rowsIn(b) : 0;
+    h.i = 0;
+    if (!b) h.done = true;
   }
 
   /** Each head's current point in the last `next()`: its batch base and offset (base undefined: exhausted). */
@@ -71,6 +83,7 @@ export class RowReader {
     const offs = this.offs;
     let bestBase: bigint | undefined;
     let bestOff = 0;
+    for (const h of heads) if (!h.done && (!h.batch || h.i >= h.rows) && !this.fillNow(h)) return undefined;
     for (let k = 0; k < heads.length; k++) {
       const h = heads[k]!;
       const b = h.batch;

@@ -5,7 +5,7 @@
 import { FieldType } from '../../engine/index.js';
 import type { Cell } from '../result.js';
 import type { AggCall } from './agg-calls.js';
-import { checkpoint } from './context.js';
+import { eachBatch } from './each-batch.js';
 import { DenseWindows, type DenseLayout } from './dense-windows.js';
 import type { GroupRun } from './select-raw.js';
 
@@ -24,10 +24,7 @@ export async function runDenseGroup(g: GroupRun, calls: readonly AggCall[], type
     for (const [field, idx] of byField) {
       const cursor = source.cursor(ref, field, plan.time.min, plan.time.max, true);
       try {
-        for (let b = await cursor.next(); b; b = await cursor.next()) {
-          await checkpoint(ctx);
-          if (!windows.addBatch(b, idx)) return undefined;
-        }
+        if (!(await eachBatch(cursor, ctx, (b) => windows.addBatch(b, idx)))) return undefined;
       } finally {
         cursor.close();
       }

@@ -11,6 +11,7 @@ import { hasRawRef, isTag } from '../plan/projection.js';
 import { collectAggregates, type AggCall, type AggTransform } from './agg-calls.js';
 import { holtWinters, type ForecastPoint } from './holt-winters.js';
 import { checkpoint } from './context.js';
+import { eachBatch } from './each-batch.js';
 import { evaluate, type RowScope } from './eval.js';
 import { fillSeries, type FillMode } from './fill.js';
 import { createReducer, type PartialClock, type Reducer, type ReducerArgs } from './reducers/index.js';
@@ -139,10 +140,9 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
         const cursor = source.cursor(ref, field, min, max, true);
         try {
           const names = idx.map((i) => calls[i]!.reducer);
-          for (let b = await cursor.next(); b; b = await cursor.next()) {
-            await checkpoint(ctx);
+          await eachBatch(cursor, ctx, (b) => {
             clock.shard = b.base;
-            if (b.stats && aggregateFromStats(b, names, spec, single ?? 0n, (start) => idx.map((i) => reducersAt(start)[i]!))) continue;
+            if (b.stats && aggregateFromStats(b, names, spec, single ?? 0n, (start) => idx.map((i) => reducersAt(start)[i]!))) return;
             const { base, offsets, column } = b;
             if (spec) {
               forEachWindowRun(base, offsets, 0, offsets.length, spec, (start, _end, from, to) => {
@@ -153,7 +153,7 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
               const rs = reducersAt(single!);
               for (const i of idx) rs[i]!.add(base, offsets, column, 0, offsets.length);
             }
-          }
+          });
         } finally {
           cursor.close();
         }

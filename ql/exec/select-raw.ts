@@ -121,7 +121,7 @@ export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promis
         if (row === undefined) return advanceAsync(s);
         s.row = row;
         if (!row || checked || passes(s, row)) return undefined;
-        if (++n % 1024 === 0) return checkpoint(ctx).then(() => advanceAsync(s));
+        if (++n % 1024 === 0) return Promise.resolve(checkpoint(ctx)).then(() => advanceAsync(s));
       }
     };
     for (const s of open) await advance(s);

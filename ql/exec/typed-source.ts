@@ -100,11 +100,15 @@ class TypedSource implements MeasurementSource {
   cursor(series: SeriesRef, field: string, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor {
     const to = this.types.get(field);
     const c = this.inner.cursor(series, field, minNs, maxNs, ascending);
-    if (to === undefined || c.type === undefined || c.type === to) return to === undefined ? { type: undefined, next: async () => null, close: () => c.close() } : c;
+    if (to === undefined || c.type === undefined || c.type === to) return to === undefined ? { type: undefined, next: async () => null, nextNow: () => null, close: () => c.close() } : c;
     return {
       type: to,
       next: async () => {
         const b = await c.next();
+        return b && castBatch(b, to);
+      },
+      nextNow: () => {
+        const b = c.nextNow?.();
         return b && castBatch(b, to);
       },
       close: () => c.close(),

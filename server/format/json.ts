@@ -116,14 +116,16 @@ function compactResults(results: readonly StatementResult[], epoch: Epoch | unde
   return out + ']}\n';
 }
 
+/** Concatenated, not joined: join would copy the rows' text once more before the body is encoded. */
 function compactSeries(s: ResultSeries, epoch: Epoch | undefined, tz: string | undefined): string {
-  const fields: string[] = [];
-  if (s.name) fields.push('"name":' + JSON.stringify(s.name));
-  if (s.tags && Object.keys(s.tags).length > 0) fields.push('"tags":' + stringify(sortKeys(s.tags), false));
-  if (s.columns.length) fields.push('"columns":' + stringify([...s.columns], false));
-  if (s.values.length > 0) fields.push('"values":' + rowsJson(s.values, hasTimeColumn(s), timeText(epoch, tz)));
-  if (s.partial) fields.push('"partial":true');
-  return '{' + fields.join(',') + '}';
+  let out = '';
+  const field = (text: string) => (out += (out === '' ? '{' : ',') + text);
+  if (s.name) field('"name":' + JSON.stringify(s.name));
+  if (s.tags && Object.keys(s.tags).length > 0) field('"tags":' + stringify(sortKeys(s.tags), false));
+  if (s.columns.length) field('"columns":' + stringify(s.columns as string[], false));
+  if (s.values.length > 0) field('"values":' + rowsJson(s.values, hasTimeColumn(s), timeText(epoch, tz)));
+  if (s.partial) field('"partial":true');
+  return out === '' ? '{}' : out + '}';
 }
 
 /** One chunk line of a chunked response. */

@@ -66,6 +66,22 @@ const deadlines = new Deadlines();
 /** Leading and trailing runs of Go's unicode.IsSpace characters. */
 const GO_SPACE_EDGES = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
 
+/** `strings.TrimSpace`; the regex (which scans the whole text for its trailing run) only when an end is not plain ASCII text. */
+function goTrimSpace(q: string | undefined): string | undefined {
+  if (q === undefined || q === '') return q;
+  const first = q.charCodeAt(0);
+  const last = q.charCodeAt(q.length - 1);
+  if (first > 32 && first < 127 && last > 32 && last < 127) return q;
+  return q.replace(GO_SPACE_EDGES, '');
+}
+
+/** The query-string parameters with a form body's on top. */
+function withForm(url: ReadonlyMap<string, string>, body: Uint8Array): Map<string, string> {
+  const params = new Map(url);
+  for (const [k, v] of new URLSearchParams(Buffer.from(body).toString('utf8'))) params.set(k, v);
+  return params;
+}
+
 /** Distinct query texts whose statements are kept parsed (ql/parser/parse-cache.ts). */
 const PARSED_TEXTS = 512;
 
@@ -104,11 +120,11 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
       let granted: Access | undefined;
       try {
         granted = await access;
-        const params = new Map(url);
         const bytes = await body;
-        if (isForm && bytes.length > 0) for (const [k, v] of new URLSearchParams(Buffer.from(bytes).toString('utf8'))) params.set(k, v);
+        // The query string's map is shared (QueryStringCache): copied only when a form overrides it.
+        const params = isForm && bytes.length > 0 ? withForm(url, bytes) : url;
         // 1.x reads `strings.TrimSpace(q)`: parse errors count lines and chars from the first non-space.
-        const q = params.get('q')?.replace(GO_SPACE_EDGES, '');
+        const q = goTrimSpace(params.get('q'));
         if (q === undefined || q === '') throw new BadRequestError('missing required parameter "q"');
         const epoch = parseEpoch(params.get('epoch'));
         if (epoch === 'invalid') throw new BadRequestError(`invalid epoch "${params.get('epoch')}"`);

@@ -1,0 +1,60 @@
+/**
+ * Decoded forms of the blocks that stick out of a query's range (tsm-run.ts decodeInRange), so
+ * a query repeated over a moving or fixed window (a dashboard panel) does not decode its two
+ * edge blocks in full on every request to use a few rows of each.
+ *
+ * Keyed by the payload object the block cache hands out: while the block cache holds a block,
+ * every read of it returns the same Uint8Array, and a block of a replaced or removed file is
+ * never handed out again (its reader's entries are evicted, a new file has new payloads), so
+ * an entry can only be found for the exact bytes it was decoded from. Entries of such files
+ * are not found any more and age out under the same CLOCK eviction as the block cache
+ * (block-cache.ts); the bytes counted include the pinned payload.
+ *
+ * Bounded memory is a promise to edge users: the budget is a small fixed constant (no spec
+ * key covers it), counted per entry as decoded arrays + payload + a fixed overhead. String
+ * blocks are not kept (their size is not known cheaply).
+ */
+import { ClockMap } from '../clock-map.js';
+import { FieldType, type ValueColumn } from '../point.js';
+
+/** Budget of one DecodedBlocks: ~250 blocks of 1000 numeric rows. */
+export const DECODED_BLOCKS_MAX_BYTES = 4 * 1024 * 1024;
+/** Estimated bytes of a Map entry, the entry object and two array wrappers. */
+export const DECODED_BLOCK_OVERHEAD = 256;
+
+export interface DecodedBlock {
+  /** Offsets from `base`, ascending. */
+  readonly offsets: Float64Array;
+  readonly column: ValueColumn;
+}
+
+export class DecodedBlocks {
+  private readonly map: ClockMap<Uint8Array, { readonly base: bigint; readonly block: DecodedBlock }>;
+
+  constructor(readonly maxBytes = DECODED_BLOCKS_MAX_BYTES) {
+    this.map = new ClockMap(maxBytes);
+  }
+
+  /** The decoded form of `payload` relative to `base`, if kept. Shared: read-only. */
+  get(payload: Uint8Array, base: bigint): DecodedBlock | undefined {
+    const e = this.map.get(payload);
+    return e !== undefined && e.base === base ? e.block : undefined;
+  }
+
+  set(payload: Uint8Array, base: bigint, block: DecodedBlock): void {
+    if (block.column.type === FieldType.String) {
+      this.map.delete(payload);
+      return;
+    }
+    const cost = block.offsets.byteLength + (block.column.values as ArrayBufferView).byteLength + payload.byteLength + DECODED_BLOCK_OVERHEAD;
+    this.map.set(payload, { base, block }, cost);
+  }
+
+  get usedBytes(): number {
+    return this.map.usedBytes;
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+}
