@@ -18,9 +18,9 @@
  * the block fall back to XOR or bit-pattern deltas (float-block.ts picks per block).
  */
 import { ByteWriter, ByteReader, zigzag, unzigzag } from './varint.js';
-import { packNumbers, packedBitsWithin, unpackNumbers } from './simple8b.js';
-import { huffmanCost, appendHuffman, readHuffman } from './huffman.js';
-import { BitWriter } from './bitstream.js';
+import { unpackNumbers } from './simple8b.js';
+import { readHuffman } from './huffman.js';
+import { appendPacked, prefersHuffman } from './packing.js';
 
 export const MAX_EXPONENT = 18;
 const LIMIT = 2 ** 51;
@@ -106,18 +106,11 @@ export function appendDecimals(out: ByteWriter, values: Float64Array, start: num
     return true;
   }
   for (let i = 1; i < n; i++) m[i] = zigzag(m[i]! / g);
-  const huffmanBits = huffmanCost(m, 1, n - 1);
-  const huffman = huffmanBits < packedBitsWithin(m, 1, n - 1, huffmanBits);
+  const huffman = prefersHuffman(m, 1, n - 1);
   out.byte(huffman ? e | HUFFMAN : e);
   out.svarint(m[0]!);
   out.uvarint(g);
-  if (huffman) {
-    const bw = new BitWriter(out);
-    appendHuffman(bw, m, 1, n - 1);
-    bw.flush();
-  } else {
-    packNumbers(out, m, 1, n - 1);
-  }
+  appendPacked(out, m, 1, n - 1, huffman);
   return true;
 }
 

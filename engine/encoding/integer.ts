@@ -20,9 +20,9 @@
  * the same rule. The unsigned encoding (unsigned.ts) shares this core with `signed = false`.
  */
 import { ByteWriter, ByteReader, TWO_32, MAX_SAFE, zigzag, unzigzag } from './varint.js';
-import { packNumbers, packHalves, packedBitsWithin, unpackNumbers, unpackHalves, fitsSimple8b } from './simple8b.js';
-import { huffmanCost, appendHuffman, readHuffman } from './huffman.js';
-import { BitWriter } from './bitstream.js';
+import { packHalves, unpackNumbers, unpackHalves, fitsSimple8b } from './simple8b.js';
+import { readHuffman } from './huffman.js';
+import { appendPacked, prefersHuffman } from './packing.js';
 
 export const INT_RAW = 0;
 export const INT_RLE = 1;
@@ -98,18 +98,10 @@ function appendNarrow(out: ByteWriter, v: Float64Array, start: number, end: numb
     if (n > 1) out.svarint(d0);
     return true;
   }
-  const huffmanBits = huffmanCost(z, 0, n - 1);
-  if (huffmanBits < packedBitsWithin(z, 0, n - 1, huffmanBits)) {
-    out.byte(INT_HUF);
-    out.svarint(v[start]!);
-    const bw = new BitWriter(out);
-    appendHuffman(bw, z, 0, n - 1);
-    bw.flush();
-    return true;
-  }
-  out.byte(INT_S8B);
+  const huffman = prefersHuffman(z, 0, n - 1);
+  out.byte(huffman ? INT_HUF : INT_S8B);
   out.svarint(v[start]!);
-  packNumbers(out, z, 0, n - 1);
+  appendPacked(out, z, 0, n - 1, huffman);
   return true;
 }
 

@@ -76,10 +76,11 @@ export class RunMerger {
   /** advanceNow, reading the blocks it stops at. */
   private async advance(): Promise<void> {
     while (!this.advanceNow()) {
+      // advanceNow stopped at the first run of this list; nothing else touches the lists meanwhile.
       const list = this.stale.length > 0 ? this.stale : this.pending;
       const run = list[0]!;
       const block = await nextNonEmpty(run);
-      list.splice(list.indexOf(run), 1);
+      list.shift();
       if (block) this.heads.push({ run, block, i: 0 });
     }
   }

@@ -6,7 +6,7 @@
 import { FieldType } from '../../engine/index.js';
 import type { Cell } from '../result.js';
 import type { AggCall } from './agg-calls.js';
-import { checkpoint } from './context.js';
+import { eachBatch } from './each-batch.js';
 import { evaluate } from './eval.js';
 import { createReducer, type Reducer } from './reducers/index.js';
 import { findAux } from './aux.js';
@@ -45,8 +45,7 @@ export async function runTopWithTags(g: GroupRun, call: AggCall): Promise<Cell[]
     const perWindow = new Map<bigint, Reducer>();
     const cursor = source.cursor(ref, call.field, plan.time.min, plan.time.max, true);
     try {
-      for (let b = await cursor.next(); b; b = await cursor.next()) {
-        await checkpoint(g.ctx);
+      await eachBatch(cursor, g.ctx, (b) => {
         const { base, offsets, column } = b;
         const feed = (start: bigint, from: number, to: number) => {
           let r = perWindow.get(start);
@@ -55,7 +54,7 @@ export async function runTopWithTags(g: GroupRun, call: AggCall): Promise<Cell[]
         };
         if (spec) forEachWindowRun(base, offsets, 0, offsets.length, spec, (start, _e, from, to) => feed(start, from, to));
         else feed(0n, 0, offsets.length);
-      }
+      });
     } finally {
       cursor.close();
     }
