@@ -14,7 +14,7 @@ import type { EngineOptions } from './options.js';
 import type { Point, Precision } from './point.js';
 import { fromNs, nowTime } from './time.js';
 import { Wal, type WalWriteEntry } from './wal/wal.js';
-import { describeLineError, parseLineProtocol } from './lineprotocol/parse.js';
+import { describeLineError, parseLineProtocol, type ParseResult } from './lineprotocol/parse.js';
 import { formatPoint } from './lineprotocol/format.js';
 import { applyPoints } from './write/apply.js';
 import { applyColumns } from './write/apply-columns.js';
@@ -318,13 +318,18 @@ export class Engine {
     const rp = this.catalog.resolveRetentionPolicy(req.db, req.rp);
     const now = nowTime();
     const opts = { precision: req.precision, defaultSec: now.sec, defaultNsec: now.nsec };
-    const batch = await this.parsePool.parse(req.body, opts);
-    if (batch) {
-      this.assertWritable();
-      const stored = await this.writeKnownBatch(req, rp, batch, now);
-      if (stored !== undefined) return stored;
+    const worked = await this.parsePool.parse(req.body, opts);
+    let parsed: ParseResult;
+    try {
+      if (worked) {
+        this.assertWritable();
+        const stored = await this.writeKnownBatch(req, rp, worked.batch, now);
+        if (stored !== undefined) return stored;
+      }
+      parsed = worked ? decodeColumns(worked.batch) : parseLineProtocol(req.body, opts);
+    } finally {
+      worked?.release();
     }
-    const parsed = batch ? decodeColumns(batch) : parseLineProtocol(req.body, opts);
     const parseFailures = parsed.errors.map(describeLineError);
     const fresh = this.options.rejectWritesBeyondRetention ? dropExpired(rp, parsed.points, now.sec) : { points: parsed.points, rejected: [] };
     const guarded = this.applyWriteGuard(req.db, rp.name, fresh);

@@ -7,7 +7,8 @@
  * caller then does the work itself on the event loop. The worker is started on the first
  * request and again after it died; after repeated start failures (e.g. a bundled binary without
  * the worker file) the client turns itself off. The thread is unref'd: it never keeps the
- * process alive. The worker answers each `{ id, ... }` message with `{ id, ... }`.
+ * process alive. The worker answers each `{ id, ... }` message with `{ id, ... }`; the
+ * optional `init` message (no id) comes first on every thread started.
  */
 import { Worker, type ResourceLimits, type TransferListItem } from 'node:worker_threads';
 
@@ -25,6 +26,8 @@ export class WorkerClient<Reply extends { id: number }> {
     private readonly limits: ResourceLimits,
     /** Told each time a thread came up (operators see that the workers run, e.g. in a bundle). */
     private readonly onOnline: (threadId: number) => void = () => {},
+    /** Posted to every thread it starts before any request (e.g. memory shared with it). */
+    private readonly init?: object,
   ) {}
 
   get available(): boolean {
@@ -66,6 +69,7 @@ export class WorkerClient<Reply extends { id: number }> {
     }
     worker.unref();
     this.worker = worker;
+    if (this.init) worker.postMessage(this.init);
     worker.on('message', (r: Reply) => {
       const done = this.pending.get(r.id);
       this.pending.delete(r.id);

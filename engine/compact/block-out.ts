@@ -53,7 +53,7 @@ export class OutputBlock {
     const minTime = this.baseNs + BigInt(offsets[0]!);
     const maxTime = this.baseNs + BigInt(offsets[n - 1]!);
     this.n = 0;
-    this.values.reset();
+    this.values.clear(); // the encoded payload and stats no longer read the column
     await this.sink.writeBlock(this.key, this.type, minTime, maxTime, n, payload, stats);
     this.stats.blocksEncoded++;
     this.stats.valuesOut += n;

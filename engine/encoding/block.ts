@@ -26,12 +26,20 @@ import { appendStrings, readStrings } from './string.js';
 import { InvariantError } from '../errors.js';
 
 const section = new ByteWriter(16384);
+/**
+ * The block being encoded, reused (the caller gets an exact copy): a writer per block was the
+ * largest ArrayBuffer allocation of snapshots, and V8 counts those bytes towards its next
+ * mark-compact. A writer grown past KEEP_BYTES by a huge block is dropped after it.
+ */
+let block = new ByteWriter(16384);
+const KEEP_BYTES = 1 << 20;
 
 export function encodeBlock(base: bigint, offsets: Float64Array, column: ValueColumn, start: number, end: number): Uint8Array {
   if (end < start || end > offsets.length || end > column.values.length) {
     throw new InvariantError(`encodeBlock range ${start}..${end} outside the columns`);
   }
-  const w = new ByteWriter(32 + (end - start) * 4);
+  const w = block;
+  w.len = 0;
   w.byte(column.type);
   section.len = 0;
   appendTimestamps(section, base, offsets, start, end);
@@ -54,7 +62,9 @@ export function encodeBlock(base: bigint, offsets: Float64Array, column: ValueCo
       appendStrings(w, column.values, start, end);
       break;
   }
-  return w.finish();
+  const out = w.finish();
+  if (w.buf.length > KEEP_BYTES) block = new ByteWriter(16384);
+  return out;
 }
 
 /**

@@ -2,18 +2,20 @@
  * Builds a ColumnBatch (columns.ts) line by line, as the parser hands lines over.
  *
  * This runs once per value in the parse worker, so it allocates nothing per line: the columns
- * are typed arrays grown by doubling (and kept for the next body) and copied out exactly sized
- * once in `finish`; a series is found by
- * its KeyInfo object (the parser's cached key) before falling back to its key string; a field
- * key is compared by identity with the key at the same position of the previous line (field
- * keys are interned, and lines of a body mostly repeat their fields) before a map lookup; the
- * (measurement, field, type) kinds are a bit mask per measurement and field instead of a set.
+ * are typed arrays grown by doubling (and kept for the next body) and copied out once in
+ * `finish` (column-layout.ts: into one buffer of their own, or into a slot shared with the
+ * event loop); a series is found by its KeyInfo object (the parser's cached key) before
+ * falling back to its key string; a field key is compared by identity with the key at the
+ * same position of the previous line (field keys are interned, and lines of a body mostly
+ * repeat their fields) before a map lookup; the (measurement, field, type) kinds are a bit
+ * mask per measurement and field instead of a set.
  */
 import type { FieldType, Tag } from '../point.js';
 import type { ColumnBatch, SeriesRef } from './columns.js';
 import type { FieldSet } from './field-set.js';
 import type { KeyInfo } from './key.js';
 import type { LineError } from './parse.js';
+import { alignUp8, columnViews, layoutBytes, type ColumnCounts } from './column-layout.js';
 
 /** fieldType bit of a value held in `boxed` (strings, integers beyond 2^53). */
 export const BOXED = 0x80;
@@ -177,30 +179,40 @@ export class ColumnBuilder {
     return k;
   }
 
-  /**
-   * The batch, each column in its own exactly sized buffer (so it can be transferred). The
-   * builder is done afterwards: its growing columns go to the next builder.
-   */
+  /** The batch, its columns in one exactly sized buffer of their own (to be transferred). */
   finish(errors: readonly LineError[]): ColumnBatch {
+    return this.finishOn(new ArrayBuffer(layoutBytes(this.counts())), 0, errors);
+  }
+
+  /**
+   * The batch with its columns written into `buffer` from byte `at` (a parse slot shared with
+   * the event loop), or undefined when they do not fit there (the builder is then unchanged).
+   */
+  finishInto(buffer: ArrayBufferLike, at: number, errors: readonly LineError[]): ColumnBatch | undefined {
+    const start = alignUp8(at);
+    if (start + layoutBytes(this.counts()) > buffer.byteLength) return undefined;
+    return this.finishOn(buffer, start, errors);
+  }
+
+  private counts(): ColumnCounts {
+    return { points: this.points, values: this.values, kinds: this.kinds.length };
+  }
+
+  /** The builder is done afterwards: its growing columns go to the next builder. */
+  private finishOn(buffer: ArrayBufferLike, at: number, errors: readonly LineError[]): ColumnBatch {
     const n = this.points;
     const m = this.values;
-    const batch: ColumnBatch = {
-      series: this.series,
-      fieldNames: this.fieldNames,
-      pointSeries: this.pointSeries.slice(0, n),
-      sec: this.sec.slice(0, n),
-      nsec: this.nsec.slice(0, n),
-      fieldEnd: this.fieldEnd.slice(0, n),
-      fieldName: this.fieldName.slice(0, m),
-      fieldType: this.fieldType.slice(0, m),
-      num: this.num.slice(0, m),
-      boxed: this.boxed,
-      kinds: Uint32Array.from(this.kinds),
-      errors,
-      minSec: this.minSec,
-    };
+    const v = columnViews(buffer, at, this.counts());
+    v.pointSeries.set(this.pointSeries.subarray(0, n));
+    v.sec.set(this.sec.subarray(0, n));
+    v.nsec.set(this.nsec.subarray(0, n));
+    v.fieldEnd.set(this.fieldEnd.subarray(0, n));
+    v.fieldName.set(this.fieldName.subarray(0, m));
+    v.fieldType.set(this.fieldType.subarray(0, m));
+    v.num.set(this.num.subarray(0, m));
+    v.kinds.set(this.kinds);
     const { pointSeries, sec, nsec, fieldEnd, fieldName, fieldType, num } = this;
     spare = { pointSeries, sec, nsec, fieldEnd, fieldName, fieldType, num };
-    return batch;
+    return { ...v, series: this.series, fieldNames: this.fieldNames, boxed: this.boxed, errors, minSec: this.minSec };
   }
 }

@@ -54,10 +54,11 @@ test('a worker-parsed body equals the main-thread parse on the fuzz corpus (poin
     let points = 0;
     let errors = 0;
     for (let i = 0; i < bodies.length; i++) {
-      const batch = batches[i];
-      assert.ok(batch, `body ${i} was parsed by a worker`);
+      const parsed = batches[i];
+      assert.ok(parsed, `body ${i} was parsed by a worker`);
       const expected = parseLineProtocol(bodies[i]!, OPTS);
-      assert.deepEqual(decodeColumns(batch), expected);
+      assert.deepEqual(decodeColumns(parsed.batch), expected);
+      parsed.release();
       points += expected.points.length;
       errors += expected.errors.length;
     }

@@ -62,16 +62,20 @@ export function encodeColumns(parsed: ParseResult): ColumnBatch {
   return builder.finish(parsed.errors);
 }
 
-/** Parse a body straight into columns (what a parse worker runs): no Point objects. */
-export function parseToColumns(body: Uint8Array, opts: ParseOptions): ColumnBatch {
+/**
+ * Parse a body straight into columns (what a parse worker runs): no Point objects. With
+ * `into`, the columns are written into that buffer from byte `at` when they fit there.
+ */
+export function parseToColumns(body: Uint8Array, opts: ParseOptions, into?: { buffer: ArrayBufferLike; at: number }): ColumnBatch {
   const builder = new ColumnBuilder();
   const errors = parseLineProtocolInto(body, opts, builder);
-  return builder.finish(errors);
+  return (into && builder.finishInto(into.buffer, into.at, errors)) ?? builder.finish(errors);
 }
 
-/** The buffers to move with postMessage (each typed array owns its buffer: built exactly sized above). */
+/** The buffers to move with postMessage (finish puts every column in one buffer). */
 export function columnBuffers(b: ColumnBatch): ArrayBuffer[] {
-  return [b.pointSeries, b.sec, b.nsec, b.fieldEnd, b.fieldName, b.fieldType, b.num, b.kinds].map((a) => a.buffer as ArrayBuffer);
+  const all = [b.pointSeries, b.sec, b.nsec, b.fieldEnd, b.fieldName, b.fieldType, b.num, b.kinds].map((a) => a.buffer as ArrayBuffer);
+  return [...new Set(all)];
 }
 
 export function fieldTypeAt(b: ColumnBatch, j: number): FieldType {

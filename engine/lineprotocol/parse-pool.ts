@@ -4,18 +4,20 @@
  *
  * `parse` never changes what a write means: it resolves with the batch, or with undefined when
  * the pool cannot answer (no workers, a worker died or failed to start, the parser threw), and
- * the caller then parses on the main thread as before. The body is copied to the worker (the
- * caller still needs it for the WAL) and the answer's buffers are transferred back, with the
- * copy, which the next body reuses: a fresh megabyte-sized buffer per body, freed only when
- * the worker's heap is next collected (rarely: parsing allocates little on the heap), held
- * ~60 MiB of dead bodies in the server's RSS. Starting, replacing and giving up on workers is
- * engine/worker-client.ts.
+ * the caller then parses on the main thread as before. The caller still needs its body (for
+ * the WAL), so the worker gets a copy: in one of its shared slots (parse-slots.ts), where the
+ * worker also writes the batch's columns, until the caller releases the batch; or, when no
+ * slot is free or the body is larger than a slot, in a buffer transferred there and back and
+ * reused for later bodies (a fresh megabyte-sized buffer per body, freed only when the
+ * worker's heap is next collected, held ~60 MiB of dead bodies in the server's RSS).
+ * Starting, replacing and giving up on workers is engine/worker-client.ts.
  */
 import { WorkerClient } from '../worker-client.js';
 import { BufferRecycler } from '../buffer-recycler.js';
 import type { ColumnBatch } from './columns.js';
 import type { ParseOptions } from './parse.js';
-import type { ParseReply } from './parse-worker.js';
+import type { ParseInit, ParseReply } from './parse-worker.js';
+import { ParseSlots, unslotted } from './parse-slots.js';
 
 const WORKER_URL = new URL('./parse-worker.js', import.meta.url);
 /**
@@ -27,50 +29,84 @@ const WORKER_URL = new URL('./parse-worker.js', import.meta.url);
  */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 };
 
+/** A worker-parsed body: `release` once the batch is no longer read (its columns may be in a slot). */
+export interface ParsedBody {
+  readonly batch: ColumnBatch;
+  release(): void;
+}
+
+const NOTHING_TO_RELEASE = (): void => {};
+
+interface Lane {
+  readonly client: WorkerClient<ParseReply>;
+  readonly slots: ParseSlots;
+}
+
 export class ParsePool {
-  private readonly clients: WorkerClient<ParseReply>[];
-  /** Body copies travel to a worker and back, and are reused for later bodies. */
+  private readonly lanes: Lane[];
+  /** Body copies that do not go through a slot travel to a worker and back, and are reused. */
   private readonly bodies = new BufferRecycler();
   private closed = false;
 
   constructor(size: number, onOnline?: (threadId: number) => void) {
-    this.clients = Array.from({ length: Math.max(0, size) }, () => new WorkerClient<ParseReply>(WORKER_URL, WORKER_LIMITS, onOnline));
+    this.lanes = Array.from({ length: Math.max(0, size) }, () => {
+      const slots = new ParseSlots();
+      const init: ParseInit = { slots: slots.buffers };
+      return { client: new WorkerClient<ParseReply>(WORKER_URL, WORKER_LIMITS, onOnline, init), slots };
+    });
   }
 
   get size(): number {
-    return this.closed ? 0 : this.clients.filter((c) => c.available).length;
+    return this.closed ? 0 : this.lanes.filter((l) => l.client.available).length;
   }
 
   /** Worker threads started and not lost. */
   get running(): number {
-    return this.clients.filter((c) => c.running).length;
+    return this.lanes.filter((l) => l.client.running).length;
   }
 
   /** Start the worker threads now (they start on the first parse otherwise). */
   warm(): void {
-    if (!this.closed) for (const c of this.clients) c.warm();
+    if (!this.closed) for (const l of this.lanes) l.client.warm();
   }
 
-  async parse(body: Uint8Array, opts: ParseOptions): Promise<ColumnBatch | undefined> {
-    const client = this.leastBusy();
-    if (!client) return undefined;
-    const copy = this.bodies.copyOf(body); // the caller still needs `body` (WAL): the worker gets a copy
-    const job = { body: copy, opts: { precision: opts.precision, defaultSec: opts.defaultSec, defaultNsec: opts.defaultNsec } };
-    const reply = await client.request(job, [copy.buffer as ArrayBuffer]);
-    if (reply) this.bodies.release(reply.body);
-    return reply && 'batch' in reply ? reply.batch : undefined;
+  async parse(body: Uint8Array, opts: ParseOptions): Promise<ParsedBody | undefined> {
+    const lane = this.leastBusy();
+    if (!lane) return undefined;
+    const job = { precision: opts.precision, defaultSec: opts.defaultSec, defaultNsec: opts.defaultNsec };
+    const slot = lane.slots.take(body);
+    if (slot === undefined) return this.parseTransferred(lane, body, job);
+    const reply = await lane.client.request({ slot, length: body.byteLength, opts: job });
+    if (reply && 'slotted' in reply) {
+      let released = false;
+      const release = (): void => {
+        if (released) return;
+        released = true;
+        lane.slots.give(slot);
+      };
+      return { batch: unslotted(lane.slots.buffers[slot]!, reply.slotted), release };
+    }
+    lane.slots.give(slot);
+    return reply && 'batch' in reply ? { batch: reply.batch, release: NOTHING_TO_RELEASE } : undefined;
   }
 
-  private leastBusy(): WorkerClient<ParseReply> | undefined {
+  private async parseTransferred(lane: Lane, body: Uint8Array, opts: ParseOptions): Promise<ParsedBody | undefined> {
+    const copy = this.bodies.copyOf(body);
+    const reply = await lane.client.request({ body: copy, opts }, [copy.buffer as ArrayBuffer]);
+    if (reply && 'body' in reply && reply.body) this.bodies.release(reply.body);
+    return reply && 'batch' in reply ? { batch: reply.batch, release: NOTHING_TO_RELEASE } : undefined;
+  }
+
+  private leastBusy(): Lane | undefined {
     if (this.closed) return undefined;
-    let best: WorkerClient<ParseReply> | undefined;
-    for (const c of this.clients) if (c.available && (!best || c.inFlight < best.inFlight)) best = c;
+    let best: Lane | undefined;
+    for (const l of this.lanes) if (l.client.available && (!best || l.client.inFlight < best.client.inFlight)) best = l;
     return best;
   }
 
   /** Stop the workers; calls still in flight resolve undefined (the caller parses itself). */
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all(this.clients.map((c) => c.close()));
+    await Promise.all(this.lanes.map((l) => l.client.close()));
   }
 }

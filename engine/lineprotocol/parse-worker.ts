@@ -1,33 +1,56 @@
 /**
  * Entry point of a parse worker thread (see parse-pool.ts): parses write bodies with the same
- * parser the main thread uses and answers with the columnar batch, its buffers transferred.
- * A body the parser refuses as a whole (thrown, e.g. beyond the string limit) is answered with
- * `failed`, and the main thread parses it itself so the error is exactly today's.
+ * parser the main thread uses and answers with the columnar batch. A body that came in a
+ * shared slot (parse-slots.ts) gets its columns written behind it in the slot when they fit;
+ * otherwise the columns (and a body copy, for reuse) are transferred. A body the parser refuses
+ * as a whole (thrown, e.g. beyond the string limit) is answered with `failed`, and the main
+ * thread parses it itself so the error is exactly today's.
  */
 import { parentPort } from 'node:worker_threads';
 import { columnBuffers, parseToColumns, type ColumnBatch } from './columns.js';
+import { alignUp8 } from './column-layout.js';
+import { slotted, type SlottedBatch } from './parse-slots.js';
 import type { ParseOptions } from './parse.js';
 
-export interface ParseJob {
-  readonly id: number;
-  readonly body: Uint8Array;
-  readonly opts: ParseOptions;
+/** Sent once when the thread starts: the shared slots jobs refer to. */
+export interface ParseInit {
+  readonly slots: readonly SharedArrayBuffer[];
 }
 
-/** `body` is the job's body buffer, handed back for reuse. */
-export type ParseReply = { id: number; body: ArrayBuffer; batch: ColumnBatch } | { id: number; body: ArrayBuffer; failed: true };
+/** A body in slot `slot` (its first `length` bytes), or a transferred copy in `body`. */
+export type ParseJob = { readonly id: number; readonly opts: ParseOptions } & ({ readonly slot: number; readonly length: number } | { readonly body: Uint8Array });
+
+/** `body` is the job's transferred body buffer, handed back for reuse. */
+export type ParseReply =
+  | { id: number; body?: ArrayBuffer; batch: ColumnBatch }
+  | { id: number; slotted: SlottedBatch }
+  | { id: number; body?: ArrayBuffer; failed: true };
 
 const port = parentPort;
+let slots: readonly SharedArrayBuffer[] = [];
+
 if (port) {
-  port.on('message', (job: ParseJob) => {
-    const body = job.body.buffer as ArrayBuffer;
-    let batch;
-    try {
-      batch = parseToColumns(job.body, job.opts);
-    } catch {
-      port.postMessage({ id: job.id, body, failed: true } satisfies ParseReply, [body]);
-      return;
-    }
-    port.postMessage({ id: job.id, body, batch } satisfies ParseReply, [body, ...columnBuffers(batch)]);
+  port.on('message', (m: ParseInit | ParseJob) => {
+    if ('slots' in m) slots = m.slots;
+    else answer(m);
   });
+}
+
+function answer(job: ParseJob): void {
+  const shared = 'slot' in job ? slots[job.slot]! : undefined;
+  const body = 'slot' in job ? Buffer.from(shared!, 0, job.length) : job.body;
+  const back = 'slot' in job ? [] : [job.body.buffer as ArrayBuffer];
+  const returned = 'slot' in job ? undefined : (job.body.buffer as ArrayBuffer);
+  let batch;
+  try {
+    batch = parseToColumns(body, job.opts, shared && { buffer: shared, at: alignUp8(body.byteLength) });
+  } catch {
+    port!.postMessage({ id: job.id, body: returned, failed: true } satisfies ParseReply, back);
+    return;
+  }
+  if (shared && batch.sec.buffer === shared) {
+    port!.postMessage({ id: job.id, slotted: slotted(batch, batch.sec.byteOffset) } satisfies ParseReply);
+  } else {
+    port!.postMessage({ id: job.id, body: returned, batch } satisfies ParseReply, [...back, ...columnBuffers(batch)]);
+  }
 }

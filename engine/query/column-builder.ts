@@ -26,6 +26,16 @@ export class ColumnBuilder {
     else this.f64 = new Float64Array(this.capacity);
   }
 
+  /**
+   * Empties the builder and keeps its arrays for the next rows (reset allocates new ones):
+   * for a writer that is done with the previous column() before it appends again.
+   */
+  clear(): void {
+    this.length = 0;
+    this.wide = undefined;
+    this.strings &&= [];
+  }
+
   private widen(): void {
     const w = this.type === FieldType.Unsigned ? new BigUint64Array(this.capacity) : new BigInt64Array(this.capacity);
     const f = this.f64!;

@@ -65,14 +65,26 @@ function applyRun(shard: Shard, b: ColumnBatch, from: number, to: number, seq: b
   return bytes;
 }
 
-/** Indices [from, to) grouped by series, in body order within a series (stable counting sort). */
+/**
+ * Scratch of pointsBySeries, reused from batch to batch: fresh arrays per batch were V8
+ * external memory that counts towards the next mark-compact (perf/README.md, session 7).
+ */
+let starts = new Uint32Array(1024);
+let order = new Uint32Array(8192);
+
+/**
+ * Indices [from, to) grouped by series, in body order within a series (stable counting sort).
+ * A view of scratch memory: valid until the next call.
+ */
 function pointsBySeries(b: ColumnBatch, from: number, to: number): Uint32Array {
-  const start = new Uint32Array(b.series.length + 1);
+  const series = b.series.length;
+  if (starts.length < series + 1) starts = new Uint32Array(2 * (series + 1));
+  if (order.length < to - from) order = new Uint32Array(2 * (to - from));
+  const start = starts.fill(0, 0, series + 1);
   for (let i = from; i < to; i++) start[b.pointSeries[i]! + 1]!++;
-  for (let s = 1; s < start.length; s++) start[s]! += start[s - 1]!;
-  const order = new Uint32Array(to - from);
+  for (let s = 1; s <= series; s++) start[s]! += start[s - 1]!;
   for (let i = from; i < to; i++) order[start[b.pointSeries[i]!]!++] = i;
-  return order;
+  return order.subarray(0, to - from);
 }
 
 function entryFor(shard: Shard, b: ColumnBatch, s: number, k: number, j: number): CacheEntry {
