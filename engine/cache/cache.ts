@@ -6,6 +6,7 @@
  */
 import type { FieldType } from '../point.js';
 import { CacheEntry } from './entry.js';
+import { ColumnArena } from './column-arena.js';
 
 /** Separator between series key and field name in TSM keys (as InfluxDB's tsm1). */
 export const FIELD_KEY_SEPARATOR = '#!~#';
@@ -36,6 +37,10 @@ export class Cache {
   /** Initial rows of a new entry; see `successor`. */
   private readonly entryCapacity: number;
   private entries = 0;
+  /** The entries' columns (column-arena.ts): reused by a later cache once this one is released and unpinned. */
+  private readonly arena = new ColumnArena();
+  private pins = 0;
+  private released = false;
 
   constructor(entryCapacity = 0) {
     this.entryCapacity = entryCapacity;
@@ -66,12 +71,31 @@ export class Cache {
   entry(fields: Map<string, CacheEntry>, field: string, type: FieldType): CacheEntry {
     let e = fields.get(field);
     if (!e) {
-      e = new CacheEntry(type, this.entryCapacity);
+      e = new CacheEntry(type, this.entryCapacity, this.arena);
       this.entries++;
       fields.set(field, e);
       this.bytes += field.length * 2 + 160;
     }
     return e;
+  }
+
+  /** A reader (a cursor) holds views of this cache's columns until `unpin`. */
+  pin(): void {
+    this.pins++;
+  }
+
+  unpin(): void {
+    if (--this.pins === 0 && this.released) this.arena.recycle();
+  }
+
+  /**
+   * The cache was flushed and dropped from its shard: its columns' memory goes to the next
+   * caches as soon as no reader holds it. Nothing may append to or read it afterwards except
+   * readers that pinned it before.
+   */
+  release(): void {
+    this.released = true;
+    if (this.pins === 0) this.arena.recycle();
   }
 
   get(seriesKey: string, field: string): CacheEntry | undefined {

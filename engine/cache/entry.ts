@@ -7,23 +7,33 @@
 import { FieldType, type ValueColumn } from '../point.js';
 import { InvariantError } from '../errors.js';
 import { mergedRunOrder } from './run-order.js';
+import { OWN_BUFFERS, type ColumnMemory } from './column-arena.js';
 
 type Store = Float64Array | BigInt64Array | BigUint64Array | Uint8Array | string[];
 const INITIAL = 8;
 /** Beyond this many out-of-order runs the column is treated as unordered (one comparator sort). */
 const MAX_RUNS = 4096;
 
-function allocValues(type: FieldType, n: number): Store {
+function allocValues(memory: ColumnMemory, type: FieldType, n: number): Store {
   switch (type) {
     case FieldType.Float:
     case FieldType.Integer:
     case FieldType.Unsigned:
-      return new Float64Array(n);
+      return memory.float64(n);
     case FieldType.Boolean:
-      return new Uint8Array(n);
+      return memory.bytes(n);
     case FieldType.String:
       return [];
   }
+}
+
+/** An empty store of `n` rows of the same kind as `like`. */
+function allocLike(memory: ColumnMemory, like: Store, n: number): Store {
+  if (Array.isArray(like)) return [];
+  if (like instanceof Float64Array) return memory.float64(n);
+  if (like instanceof Uint8Array) return memory.bytes(n);
+  if (like instanceof BigInt64Array) return memory.int64(n);
+  return memory.uint64(n);
 }
 
 export class CacheEntry {
@@ -36,14 +46,18 @@ export class CacheEntry {
   private runStarts: number[] | null = [];
   private stringBytes = 0;
 
-  /** @param capacity initial rows (a hint: the entry grows as needed) */
+  /**
+   * @param capacity initial rows (a hint: the entry grows as needed)
+   * @param memory where the columns are allocated (the cache's arena)
+   */
   constructor(
     readonly type: FieldType,
     capacity = INITIAL,
+    private readonly memory: ColumnMemory = OWN_BUFFERS,
   ) {
     const n = Math.max(INITIAL, capacity);
-    this.times = new Float64Array(n);
-    this.values = allocValues(type, n);
+    this.times = memory.float64(n);
+    this.values = allocValues(memory, type, n);
   }
 
   get length(): number {
@@ -112,13 +126,12 @@ export class CacheEntry {
 
   private grow(): void {
     const cap = this.times.length * 2;
-    const t = new Float64Array(cap);
+    const t = this.memory.float64(cap);
     t.set(this.times);
     this.times = t;
     const v = this.values;
     if (Array.isArray(v)) return;
-    const ctor = v.constructor as new (n: number) => typeof v;
-    const nv = new ctor(cap);
+    const nv = allocLike(this.memory, v, cap);
     (nv as { set(a: typeof v): void }).set(v);
     this.values = nv;
   }
@@ -127,7 +140,7 @@ export class CacheEntry {
   private widen(): void {
     const v = this.values;
     if (!(v instanceof Float64Array)) return;
-    const wide = this.type === FieldType.Unsigned ? new BigUint64Array(v.length) : new BigInt64Array(v.length);
+    const wide = this.type === FieldType.Unsigned ? this.memory.uint64(v.length) : this.memory.int64(v.length);
     if (this.type !== FieldType.Integer && this.type !== FieldType.Unsigned) {
       throw new InvariantError(`bigint value for a ${this.type} column`);
     }
@@ -141,9 +154,9 @@ export class CacheEntry {
     const n = this.n;
     const t = this.times;
     const idx = this.runStarts ? mergedRunOrder(t, n, this.runStarts) : sortedOrder(t, n);
-    const nt = new Float64Array(Math.max(INITIAL, n));
+    const nt = this.memory.float64(Math.max(INITIAL, n));
     const src = this.values;
-    const dst = Array.isArray(src) ? ([] as string[]) : new (src.constructor as new (n: number) => Exclude<Store, string[]>)(nt.length);
+    const dst = allocLike(this.memory, src, nt.length);
     let out = 0;
     for (let k = 0; k < n; k++) {
       const i = idx[k]!;
@@ -197,8 +210,8 @@ export class CacheEntry {
     for (let i = 0; i < this.n; i++) if (t[i]! < min || t[i]! > max) keep++;
     const removed = this.n - keep;
     if (removed === 0) return 0;
-    const nt = new Float64Array(Math.max(INITIAL, keep));
-    const nv = Array.isArray(v) ? ([] as string[]) : new (v.constructor as new (n: number) => Exclude<Store, string[]>)(nt.length);
+    const nt = this.memory.float64(Math.max(INITIAL, keep));
+    const nv = allocLike(this.memory, v, nt.length);
     let out = 0;
     for (let i = 0; i < this.n; i++) {
       if (t[i]! >= min && t[i]! <= max) continue;

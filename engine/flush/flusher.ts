@@ -12,6 +12,7 @@ import type { Shard } from '../shard/shard.js';
 import { writeCacheToTsm } from './write-tsm.js';
 import type { FlushWorker } from './flush-worker-pool.js';
 import { CoalescingRun } from '../coalescing-run.js';
+import { trimColumnPool } from '../cache/column-arena.js';
 
 export interface FlushObserver {
   onFlush?(result: { points: number; bytes: number; seconds: number; error?: unknown }): void;
@@ -68,6 +69,8 @@ export class Flusher {
         }
       }
     }
+    // Ingest has gone quiet: the slabs kept for the next caches need not stay resident.
+    if (work.length === 0) trimColumnPool();
     let points = 0;
     let bytes = 0;
     try {

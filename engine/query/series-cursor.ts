@@ -6,6 +6,7 @@
  */
 import type { FieldType } from '../point.js';
 import type { Shard } from '../shard/shard.js';
+import type { Cache } from '../cache/cache.js';
 import type { Batch, Cursor, CursorRequest } from './cursor.js';
 import { RunMerger } from './merge.js';
 import { CacheRun, type RunBlock, type SortedRun } from './run.js';
@@ -25,6 +26,8 @@ export class SeriesCursor implements Cursor {
   private merger: RunMerger | undefined;
   private shard: Shard | undefined;
   private release: (() => void) | undefined;
+  /** Caches this cursor has read from (pinned: their memory is not reused until close). */
+  private pinned: Cache[] = [];
   private closed = false;
 
   constructor(
@@ -50,6 +53,8 @@ export class SeriesCursor implements Cursor {
     for (const cache of shard.caches()) {
       const entry = cache.get(this.req.seriesKey, this.req.field);
       if (entry && entry.type === this.type && entry.length > 0) {
+        cache.pin();
+        this.pinned.push(cache);
         runs.push(new CacheRun(entry, minOff, maxOff, this.req.ascending, priority++));
       }
     }
@@ -98,7 +103,10 @@ export class SeriesCursor implements Cursor {
     this.release = undefined;
   }
 
+  /** Also unpins the caches read: only here, as a caller may still look at the last batches until it closes. */
   close(): void {
+    if (!this.closed) for (const c of this.pinned) c.unpin();
+    this.pinned = [];
     this.closed = true;
     this.leaveShard();
   }

@@ -74,8 +74,10 @@ export class Shard {
     return frozen;
   }
 
+  /** The snapshot is in a TSM file now: drop it (its memory is reused once no cursor reads it). */
   releaseSnapshot(c: Cache): void {
     this.snapshots = this.snapshots.filter((s) => s !== c);
+    c.release();
   }
 
   /** Caches in age order (oldest first), so later ones win for duplicate timestamps. */

@@ -1,0 +1,104 @@
+/**
+ * Where a cache's columns live: carved out of 1 MiB slabs that are reused from one cache to the
+ * next once a frozen cache has been flushed and nothing reads it any more.
+ *
+ * Why: every ArrayBuffer the event loop allocates is counted by V8 as external memory, and that
+ * count eats into the old generation's allocation limit. Under steady ingest the caches'
+ * columns were most of it (~55 bytes per sensor line, allocated afresh for every snapshot),
+ * and each time the count crossed the limit V8 marked the whole heap: a mark-compact every few
+ * hundred milliseconds, a fifth of the server's CPU (perf/README.md, session 7). Slabs taken
+ * from the pool are not allocations, so they count nothing.
+ *
+ * Safety: a slab goes back to the pool only through `recycle`, which the cache calls when it
+ * was released after its flush and no cursor holds it (Cache.pin). Memory carved from a slab is
+ * never zeroed: entries write each row before they read it. Columns too large for a slab get
+ * their own buffer and are left to the GC. The pool keeps at most POOL_SLABS (what one
+ * snapshot of the default size needs) and is emptied by `trimColumnPool` when ingest goes quiet,
+ * so an idle edge device does not hold it.
+ */
+const SLAB_BYTES = 1 << 20;
+/** A column larger than this gets its own buffer (a slab would waste too much around it). */
+const LARGEST_CARVED = SLAB_BYTES >> 2;
+const POOL_SLABS = 16;
+
+const pool: ArrayBuffer[] = [];
+
+export interface ColumnMemory {
+  float64(n: number): Float64Array;
+  bytes(n: number): Uint8Array;
+  int64(n: number): BigInt64Array;
+  uint64(n: number): BigUint64Array;
+}
+
+/** Plain allocation (tests, and anything without a cache around it). */
+export const OWN_BUFFERS: ColumnMemory = {
+  float64: (n) => new Float64Array(n),
+  bytes: (n) => new Uint8Array(n),
+  int64: (n) => new BigInt64Array(n),
+  uint64: (n) => new BigUint64Array(n),
+};
+
+export class ColumnArena implements ColumnMemory {
+  private readonly slabs: ArrayBuffer[] = [];
+  private slab: ArrayBuffer | undefined;
+  private used = SLAB_BYTES;
+
+  float64(n: number): Float64Array {
+    const at = this.carve(8 * n);
+    return at ? new Float64Array(at.slab, at.offset, n) : new Float64Array(n);
+  }
+
+  bytes(n: number): Uint8Array {
+    const at = this.carve(n);
+    return at ? new Uint8Array(at.slab, at.offset, n) : new Uint8Array(n);
+  }
+
+  int64(n: number): BigInt64Array {
+    const at = this.carve(8 * n);
+    return at ? new BigInt64Array(at.slab, at.offset, n) : new BigInt64Array(n);
+  }
+
+  uint64(n: number): BigUint64Array {
+    const at = this.carve(8 * n);
+    return at ? new BigUint64Array(at.slab, at.offset, n) : new BigUint64Array(n);
+  }
+
+  /** Slabs in use (for tests and stats). */
+  get slabCount(): number {
+    return this.slabs.length;
+  }
+
+  /**
+   * Give every slab back to the pool. Only when no view into this arena is read again: the
+   * next cache overwrites the memory.
+   */
+  recycle(): void {
+    for (const s of this.slabs) if (pool.length < POOL_SLABS) pool.push(s);
+    this.slabs.length = 0;
+    this.slab = undefined;
+    this.used = SLAB_BYTES;
+  }
+
+  private carve(bytes: number): { slab: ArrayBuffer; offset: number } | undefined {
+    if (bytes > LARGEST_CARVED) return undefined;
+    const size = (bytes + 7) & ~7;
+    if (this.used + size > SLAB_BYTES) {
+      this.slab = pool.pop() ?? new ArrayBuffer(SLAB_BYTES);
+      this.slabs.push(this.slab);
+      this.used = 0;
+    }
+    const offset = this.used;
+    this.used += size;
+    return { slab: this.slab!, offset };
+  }
+}
+
+/** Let the pooled slabs go (the flush service calls this when a flush found nothing to do). */
+export function trimColumnPool(): void {
+  pool.length = 0;
+}
+
+/** Slabs waiting in the pool (for tests). */
+export function pooledSlabs(): number {
+  return pool.length;
+}
