@@ -22,10 +22,11 @@ export function engineOptionsFromConfig(config: Config, logger: Logger): EngineO
     rejectWritesBeyondRetention: true,
     // The event loop keeps a core (WAL, cache, HTTP); parse threads beyond the rest only switch.
     parseWorkers: Math.min(config.chdb.write_pool_size, Math.max(1, availableParallelism() - 1)),
-    // Snapshot encoding in a thread of its own pays off only with a core for it: on two cores
-    // the event loop and the parse worker already fill both, and the extra isolate plus the
-    // snapshot copies cost ~45 MiB of peak RSS (perf/README.md).
-    flushWorker: availableParallelism() > 2,
+    // Snapshot encoding in a thread of its own: the worker reads the frozen cache in its shared
+    // slabs (no snapshot copies), so on two cores it costs little memory and uses the time the
+    // parse worker and the event loop leave idle while requests wait for fsync (perf/README.md,
+    // session 7). On one core it would only compete with the event loop.
+    flushWorker: availableParallelism() > 1,
     // Peak RSS is mostly the active cache plus the snapshot being written (perf/README.md).
     cacheSnapshotBytes: SERVER_CACHE_SNAPSHOT_BYTES,
   });

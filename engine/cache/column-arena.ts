@@ -12,7 +12,11 @@
  * Safety: a slab goes back to the pool only through `recycle`, which the cache calls when it
  * was released after its flush and no cursor holds it (Cache.pin). Memory carved from a slab is
  * never zeroed: entries write each row before they read it. Columns too large for a slab get
- * their own buffer and are left to the GC. The pool keeps at most POOL_SLABS (what one
+ * their own buffer and are left to the GC.
+ *
+ * Slabs are SharedArrayBuffers so that the flush worker (flush/flush-worker-pool.ts) reads a
+ * frozen cache's columns where they are instead of getting copies: the cache is released, and
+ * its slabs reused, only after the worker answered. The pool keeps at most POOL_SLABS (what one
  * snapshot of the default size needs) and is emptied by `trimColumnPool` when ingest goes quiet,
  * so an idle edge device does not hold it.
  */
@@ -21,7 +25,7 @@ const SLAB_BYTES = 1 << 20;
 const LARGEST_CARVED = SLAB_BYTES >> 2;
 const POOL_SLABS = 16;
 
-const pool: ArrayBuffer[] = [];
+const pool: SharedArrayBuffer[] = [];
 
 export interface ColumnMemory {
   float64(n: number): Float64Array;
@@ -39,8 +43,8 @@ export const OWN_BUFFERS: ColumnMemory = {
 };
 
 export class ColumnArena implements ColumnMemory {
-  private readonly slabs: ArrayBuffer[] = [];
-  private slab: ArrayBuffer | undefined;
+  private readonly slabs: SharedArrayBuffer[] = [];
+  private slab: SharedArrayBuffer | undefined;
   private used = SLAB_BYTES;
 
   float64(n: number): Float64Array {
@@ -79,11 +83,11 @@ export class ColumnArena implements ColumnMemory {
     this.used = SLAB_BYTES;
   }
 
-  private carve(bytes: number): { slab: ArrayBuffer; offset: number } | undefined {
+  private carve(bytes: number): { slab: SharedArrayBuffer; offset: number } | undefined {
     if (bytes > LARGEST_CARVED) return undefined;
     const size = (bytes + 7) & ~7;
     if (this.used + size > SLAB_BYTES) {
-      this.slab = pool.pop() ?? new ArrayBuffer(SLAB_BYTES);
+      this.slab = pool.pop() ?? new SharedArrayBuffer(SLAB_BYTES);
       this.slabs.push(this.slab);
       this.used = 0;
     }

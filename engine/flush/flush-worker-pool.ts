@@ -4,8 +4,11 @@
  * in perf/README.md) no longer stalls request handling, and uses the core the parse worker
  * leaves idle.
  *
- * The columns are copied into exactly sized buffers and moved to the worker: the frozen cache
- * stays readable on the event loop until the file is added to the shard. `write` resolves
+ * Columns in the cache's shared slabs (cache/column-arena.ts) are posted as views of the same
+ * memory: the frozen cache is not written any more, and it is released (its slabs reused)
+ * only after the worker answered. Other columns (larger than a slab carves) are copied into
+ * exactly sized buffers and moved. Either way the frozen cache stays readable on the event
+ * loop until the file is added to the shard. `write` resolves
  * undefined when the worker cannot answer (not started, died): the caller then writes the file
  * itself with the same function, so the bytes are the same either way (flush-worker.test.ts).
  * An I/O error in the worker rejects with StorageIoError, as the event-loop path would.
@@ -28,10 +31,10 @@ export class FlushWorker {
     if (!this.client.available) return undefined;
     const transfer: TransferListItem[] = [];
     const copies = columns.map((c) => {
-      const offsets = c.offsets.slice();
-      const column = copyColumn(c.column);
-      transfer.push(offsets.buffer);
-      if (column.type !== FieldType.String) transfer.push(column.values.buffer as ArrayBuffer);
+      const offsets = isShared(c.offsets) ? c.offsets : c.offsets.slice();
+      const column = c.column.type === FieldType.String || isShared(c.column.values) ? c.column : copyColumn(c.column);
+      if (!isShared(offsets)) transfer.push(offsets.buffer as ArrayBuffer);
+      if (column.type !== FieldType.String && !isShared(column.values)) transfer.push(column.values.buffer as ArrayBuffer);
       return { key: c.key, type: c.type, offsets, column };
     });
     const reply = await this.client.request({ path, baseNs, columns: copies, maxPointsPerBlock }, transfer);
@@ -43,6 +46,11 @@ export class FlushWorker {
   close(): Promise<void> {
     return this.client.close();
   }
+}
+
+/** Columns in the cache's shared slabs go to the worker as views of the same memory, uncopied. */
+function isShared(a: ArrayBufferView): boolean {
+  return a.buffer instanceof SharedArrayBuffer;
 }
 
 /** An exactly sized copy (a subarray would move, and copy, its whole buffer). */

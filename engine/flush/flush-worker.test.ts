@@ -31,6 +31,9 @@ function sampleCache(): Cache {
       cache.entry(fields, 's', FieldType.String).append(t, `v${Math.floor(rnd() * 50)}`);
     }
   }
+  // Longer than a slab carves (column-arena.ts): this column has buffers of its own, copied to the worker.
+  const long = cache.entry(cache.fields('m,host=long'), 'f', FieldType.Float);
+  for (let i = 0; i < 40_000; i++) long.append(i, rnd());
   return cache;
 }
 
@@ -47,10 +50,12 @@ test('a snapshot written by the flush worker is byte-identical to one written on
     const viaWorker = await worker.write(join(dir, 'a.tsm'), baseNs, columnsOf(cache), 1000);
     const local = await writeSnapshotFile(join(dir, 'b.tsm'), baseNs, columnsOf(cache), 1000);
     assert.ok(viaWorker, 'the worker answered');
+    const shared = columnsOf(cache).map((c) => c.offsets.buffer instanceof SharedArrayBuffer);
+    assert.ok(shared.includes(true) && shared.includes(false), 'columns in shared slabs and columns of their own');
     assert.equal(viaWorker.values, local.values);
     assert.equal(viaWorker.info?.size, local.info?.size);
     assert.deepEqual(await readFile(join(dir, 'a.tsm')), await readFile(join(dir, 'b.tsm')));
-    // The cache the columns came from is untouched (its buffers were copied, not moved).
+    // The cache the columns came from is untouched (shared columns read in place, the others copied, not moved).
     assert.equal(cache.get('m,host=h0', 'f')!.view().offsets.length, columnsOf(cache)[0]!.offsets.length);
   } finally {
     await worker.close();
