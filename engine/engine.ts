@@ -91,7 +91,7 @@ export class Engine {
   ) {
     this.blockCache = new BlockCache({ maxBytes: options.blockCacheBytes });
     this.parsePool = new ParsePool(options.parseWorkers, (threadId) => options.logger.info({ threadId }, 'write parse worker online'));
-    this.flushWorker = options.flushWorker ? new FlushWorker() : undefined;
+    this.flushWorker = options.flushWorker ? new FlushWorker((threadId) => options.logger.info({ threadId }, 'flush worker online')) : undefined;
     const engine = this;
     this.flusher = new Flusher(
       {

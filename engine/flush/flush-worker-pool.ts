@@ -25,7 +25,12 @@ const WORKER_URL = new URL('./flush-worker.js', import.meta.url);
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256 };
 
 export class FlushWorker {
-  private readonly client = new WorkerClient<FlushReply>(WORKER_URL, WORKER_LIMITS);
+  private readonly client: WorkerClient<FlushReply>;
+
+  /** @param onOnline told each time the thread came up (operators see it runs, e.g. in a bundle) */
+  constructor(onOnline?: (threadId: number) => void) {
+    this.client = new WorkerClient<FlushReply>(WORKER_URL, WORKER_LIMITS, onOnline);
+  }
 
   async write(path: string, baseNs: bigint, columns: readonly SnapshotColumn[], maxPointsPerBlock: number): Promise<SnapshotFile | undefined> {
     if (!this.client.available) return undefined;
