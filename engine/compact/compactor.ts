@@ -40,7 +40,7 @@ export interface CompactorOptions {
   /** Outputs are split between keys once this big (default 256 MiB). */
   readonly maxFileBytes?: number;
   readonly maxPointsPerBlock?: number;
-  /** Work between two event-loop yields (default 4 ms). */
+  /** Work between two event-loop yields (default DEFAULT_SLICE_MS, 1 ms). */
   readonly sliceMs?: number;
   /** Polled at every yield; true aborts the compaction (CompactionAbortedError). */
   readonly shouldStop?: () => boolean;

@@ -1,13 +1,16 @@
 /**
  * Keeps compaction (and snapshot encoding, flush/snapshot-file.ts) off the request path on the
- * main thread. The merge calls `tick()` after each block; once `sliceMs` of work has passed since the last yield, `tick()` waits one
- * `setImmediate` turn, so pending I/O callbacks (HTTP writes and queries) run between slices.
- * With the default 4 ms slice a request waits at most ~4 ms plus one block's decode/encode
- * (≈ 0.1 ms for 1000 values) behind a compaction of any size.
+ * main thread. The merge calls `tick()` after each block; once `sliceMs` of work has passed
+ * since the last yield, `tick()` waits one `setImmediate` turn, so pending I/O callbacks (WAL
+ * completions, HTTP bodies and answers, queries) run between slices. With the default 1 ms
+ * slice a request waits at most ~1 ms plus one block's decode/encode (≈ 0.1 ms for 1000
+ * values) behind a compaction of any size. 1 ms rather than 4: under steady ingest every WAL
+ * group's write and fdatasync completion waits for the slice in progress, and a /write is
+ * acknowledged only after both (sensor A/B in perf/README.md, session 7).
  *
  * Why not a worker thread: TsmReader, TsmFileSet and the block cache live on the main thread
  * and cannot be shared with a worker; a worker would reopen every input and hand outputs back
- * through the file set anyway. Slicing costs one macrotask per 4 ms and keeps one code path.
+ * through the file set anyway. Slicing costs one macrotask per slice and keeps one code path.
  *
  * `tick()` is also the cancellation point: when `shouldStop()` turns true it throws
  * CompactionAbortedError and the compactor discards its outputs.
@@ -15,7 +18,7 @@
 import { performance } from 'node:perf_hooks';
 import { CompactionAbortedError } from './errors.js';
 
-export const DEFAULT_SLICE_MS = 4;
+export const DEFAULT_SLICE_MS = 1;
 
 export class Pacer {
   private last = performance.now();
