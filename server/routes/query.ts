@@ -163,7 +163,7 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
           return;
         }
         let results: StatementResult[];
-        const clock = new StatementClock(ctx.statements.enabled ? statements.map((s) => () => statementText(s)) : []); // [ops] per-statement summaries, printed when recorded
+        const clock = new StatementClock(ctx.statements.enabled ? statements : [], statementText); // [ops] per-statement summaries, printed when recorded
         try {
           results = await runRegistered(ctx, run, reply, (r) => clock.result(r));
         } catch (err) {
