@@ -5,39 +5,21 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Engine, engineOptions } from '../../engine/index.js';
 import type { SelectStatement } from '../ast/nodes.js';
 import { parseQuery } from '../index.js';
 import { splitCondition } from '../plan/condition.js';
 import { collectAggregates } from './agg-calls.js';
 import type { QueryContext } from './context.js';
+import { at, T, withDbEngine } from './test-support.js';
 import { denseLayout } from './dense-windows.js';
 import { executeStatements } from './executor.js';
 import { compiledSelect } from './plan-memo.js';
 import { aggregatesOf, conditionOf, denseLayoutOf } from './plan-derived.js';
 
-const T = 1_699_999_980; // seconds, a whole minute
-const at = (sec: number) => `'${new Date(sec * 1000).toISOString()}'`;
-
-async function withEngine(fn: (engine: Engine) => Promise<void>): Promise<void> {
-  const root = await mkdtemp(join(tmpdir(), 'strata-derived-'));
-  const engine = await Engine.open(engineOptions({ walDir: join(root, 'w'), metaDir: join(root, 'm'), dataDir: join(root, 'd'), flushIntervalSec: 0 }));
-  try {
-    await engine.catalog.createDatabase('db');
-    await fn(engine);
-  } finally {
-    await engine.close();
-    await rm(root, { recursive: true, force: true });
-  }
-}
-
 const text = (dc: string) => `SELECT max(v), count(v) FROM m WHERE dc = '${dc}' AND time >= ${at(T)} AND time < ${at(T + 600)} GROUP BY time(1m)`;
 
 test('plan-derived values are computed once per plan and equal a fresh computation', async () => {
-  await withEngine(async (engine) => {
+  await withDbEngine('strata-derived-', async (engine) => {
     await engine.write({ db: 'db', precision: 's', body: Buffer.from(`m,host=a,dc=x v=1 ${T}`) });
     const stmt = parseQuery(text('x'))[0] as SelectStatement;
     const ctx: QueryContext = { engine, database: 'db', retentionPolicy: '', nowNs: 1n };
@@ -58,7 +40,7 @@ test('plan-derived values are computed once per plan and equal a fresh computati
 });
 
 test('a repeated statement answers as the same text parsed anew, before and after the schema changes', async () => {
-  await withEngine(async (engine) => {
+  await withDbEngine('strata-derived-', async (engine) => {
     const write = (lines: string) => engine.write({ db: 'db', precision: 's', body: Buffer.from(lines) });
     const run = async (stmts: ReturnType<typeof parseQuery>) => {
       const [r] = await executeStatements(stmts, { engine, database: 'db', retentionPolicy: '', nowNs: 0n });
