@@ -1,7 +1,9 @@
 /**
- * Decoded forms of the blocks that stick out of a query's range (tsm-run.ts decodeInRange), so
- * a query repeated over a moving or fixed window (a dashboard panel) does not decode its two
- * edge blocks in full on every request to use a few rows of each.
+ * Decoded forms of the blocks that stick out of a query's range (tsm-run.ts decodeInRange) and
+ * of whole blocks inside it whose timestamps were read (stats-block.ts), so a query repeated
+ * over a moving or fixed window (a dashboard panel) does not decode its blocks in full on
+ * every request (its two edge blocks to use a few rows of each, the ones between to spread
+ * their rows over GROUP BY time windows).
  *
  * Keyed by the payload object the block cache hands out: while the block cache holds a block,
  * every read of it returns the same Uint8Array, and a block of a replaced or removed file is

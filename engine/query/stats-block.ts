@@ -3,14 +3,20 @@
  * the payload is already read and checksum-verified, but decoded only when a consumer reads
  * `offsets` (timestamps only) or `column` (the whole block). A stats-aware aggregate thus
  * skips decoding entirely; every other consumer sees an ordinary batch.
+ *
+ * With `kept` (the payload is the block cache's), a consumer that needs the timestamps gets the
+ * whole block decoded once and kept there (decoded-blocks.ts), so a small query repeated over
+ * the same range (a dashboard panel over a few whole blocks) does not decode them on every
+ * request; a consumer of the values alone still decodes only those and keeps nothing.
  */
 import { CorruptionError } from '../errors.js';
-import { decodeBlockTimes, decodeBlockValues } from '../encoding/block.js';
+import { decodeBlock, decodeBlockTimes, decodeBlockValues } from '../encoding/block.js';
 import type { ValueColumn } from '../point.js';
 import type { BlockEntry } from '../tsm/block-index.js';
 import type { Batch, BatchStats } from './cursor.js';
 import type { RunBlock } from './run.js';
-import { reverseOwnedColumn } from './column-builder.js';
+import { copyColumn, reverseOwnedColumn } from './column-builder.js';
+import type { DecodedBlock, DecodedBlocks } from './decoded-blocks.js';
 
 export class StatsBlock implements Batch {
   private times: Float64Array | undefined;
@@ -23,6 +29,8 @@ export class StatsBlock implements Batch {
     readonly stats: BatchStats,
     /** For error reports. */
     private readonly where: string,
+    /** Where the whole decoded block is kept, when the payload is the block cache's. */
+    private readonly kept?: DecodedBlocks,
   ) {}
 
   /** Batch statistics of a whole block from its index entry; positions in batch order. */
@@ -39,14 +47,24 @@ export class StatsBlock implements Batch {
 
   get offsets(): Float64Array {
     if (!this.times) {
-      const t = this.check(decodeBlockTimes(this.payload, this.base));
-      this.times = this.ascending ? t : t.reverse();
+      const whole = this.keptBlock(true);
+      // Kept arrays are shared (read-only): ascending batches are views of them, descending ones copies.
+      if (whole) this.times = this.ascending ? whole.offsets : whole.offsets.slice().reverse();
+      else {
+        const t = this.check(decodeBlockTimes(this.payload, this.base));
+        this.times = this.ascending ? t : t.reverse();
+      }
     }
     return this.times;
   }
 
   get column(): ValueColumn {
     if (!this.values) {
+      const whole = this.keptBlock(false);
+      if (whole) {
+        this.values = this.ascending ? whole.column : reverseOwnedColumn(copyColumn(whole.column, 0, this.stats.count));
+        return this.values;
+      }
       // Only the values: the timestamps are decoded when `offsets` is read, which a reader of
       // the first row alone never does (it has the stats' first offset). The block's count is
       // checked against the index entry's either way (decodeBlockValues throws on a mismatch).
@@ -55,6 +73,18 @@ export class StatsBlock implements Batch {
       this.values = this.ascending ? column : reverseOwnedColumn(column);
     }
     return this.values;
+  }
+
+  /** The kept decoded block; with `decode`, decoded (and checked) and kept when missing. */
+  private keptBlock(decode: boolean): DecodedBlock | undefined {
+    if (!this.kept) return undefined;
+    let whole = this.kept.get(this.payload, this.base);
+    if (!whole && decode) {
+      whole = decodeBlock(this.payload, this.base);
+      this.check(whole.offsets);
+      this.kept.set(this.payload, this.base, whole);
+    }
+    return whole;
   }
 
   /** The index and the block must agree on the row count, or the stats would lie. */

@@ -54,8 +54,9 @@ function scratchFor(n: number): typeof scratch {
 }
 
 /**
- * Decoded edge blocks of every run of the process (decoded-blocks.ts: keyed by the block
- * cache's payloads, so shared safely between engines; a small fixed budget).
+ * Decoded edge blocks of every run of the process, and whole blocks whose timestamps a
+ * consumer read (stats-block.ts) (decoded-blocks.ts: keyed by the block cache's payloads, so
+ * shared safely between engines; a small fixed budget).
  */
 const edgeBlocks = new DecodedBlocks();
 
@@ -130,7 +131,10 @@ export class TsmRun implements SortedRun {
       const bytes = this.payloadNow(this.i);
       if (bytes === undefined) return undefined;
       const entry = this.entry(this.i++);
-      if (this.isWhole(entry)) return new StatsBlock(this.baseNs, bytes, this.ascending, StatsBlock.statsOf(entry, this.baseNs, this.ascending), this.reader.path);
+      if (this.isWhole(entry)) {
+        const kept = this.reader.cachedBlock(entry) === bytes ? edgeBlocks : undefined;
+        return new StatsBlock(this.baseNs, bytes, this.ascending, StatsBlock.statsOf(entry, this.baseNs, this.ascending), this.reader.path, kept);
+      }
       const clipped = this.overhangs(entry) ? this.decodeInRange(bytes, entry) : clipOwnedBlock(decodeBlock(bytes, this.baseNs), this.minOff, this.maxOff, this.ascending);
       const visible = clipped && this.hidden.length > 0 ? dropHidden(clipped, this.hidden) : clipped;
       if (visible && visible.offsets.length > 0) return visible;

@@ -5,33 +5,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Engine, engineOptions } from '../../engine/index.js';
 import type { SelectStatement } from '../ast/nodes.js';
 import { parseQuery } from '../index.js';
 import type { QueryContext } from './context.js';
+import { at, T, withDbEngine } from './test-support.js';
 import { executeStatements } from './executor.js';
 import { compiledSelect } from './plan-memo.js';
 
-const T = 1_699_999_980; // seconds, a whole minute
-const at = (sec: number) => `'${new Date(sec * 1000).toISOString()}'`;
-
-async function withEngine(fn: (engine: Engine) => Promise<void>): Promise<void> {
-  const root = await mkdtemp(join(tmpdir(), 'strata-memo-'));
-  const engine = await Engine.open(engineOptions({ walDir: join(root, 'w'), metaDir: join(root, 'm'), dataDir: join(root, 'd'), flushIntervalSec: 0 }));
-  try {
-    await engine.catalog.createDatabase('db');
-    await fn(engine);
-  } finally {
-    await engine.close();
-    await rm(root, { recursive: true, force: true });
-  }
-}
-
 test('plan memo: the same plan while nothing changes; plain writes to known series change nothing', async () => {
-  await withEngine(async (engine) => {
+  await withDbEngine('strata-memo-', async (engine) => {
     await engine.write({ db: 'db', precision: 's', body: Buffer.from(`m,host=a v=1 ${T}`) });
     const stmt = parseQuery(`SELECT max(v) FROM m WHERE time >= ${at(T)} AND time < ${at(T + 3600)} GROUP BY time(1m)`)[0] as SelectStatement;
     const ctx: QueryContext = { engine, database: 'db', retentionPolicy: '', nowNs: 1n };
@@ -58,7 +40,7 @@ test('plan memo: the same plan while nothing changes; plain writes to known seri
 });
 
 test('plan memo: a new field, tag key, measurement or shard shows in the next answer of the same statement', async () => {
-  await withEngine(async (engine) => {
+  await withDbEngine('strata-memo-', async (engine) => {
     const run = async (stmt: ReturnType<typeof parseQuery>) => {
       const [r] = await executeStatements(stmt, { engine, database: 'db', retentionPolicy: '', nowNs: 0n });
       return JSON.parse(JSON.stringify(r, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v))) as { series?: { name: string; columns: string[]; values: unknown[][] }[] };

@@ -41,14 +41,25 @@ function readsNow(stmt: SelectStatement, plan: SelectPlan): boolean {
 
 /**
  * The statement's sources and plan: from the memo when they were compiled against the same
- * schema, else `resolve()`d and compiled (and kept when they may be). `nested` plans (a
- * subquery's inner statement, rebuilt per run) are never kept.
+ * schema (returned as is, not in a promise), else `resolve()`d and compiled (and kept when
+ * they may be). `nested` plans (a subquery's inner statement, rebuilt per run) are never kept.
  */
-export async function compiledSelect(stmt: SelectStatement, ctx: QueryContext, nested: boolean, resolve: () => Promise<MeasurementSource[]>): Promise<CompiledSelect> {
+export function compiledSelect(
+  stmt: SelectStatement,
+  ctx: QueryContext,
+  nested: boolean,
+  resolve: () => Promise<MeasurementSource[]>,
+): CompiledSelect | Promise<CompiledSelect> {
   const { engine, database, retentionPolicy } = ctx;
   const version = engine.schemaVersion;
   const hit = nested ? undefined : plans.get(stmt);
+  // A hit answers without a promise: the caller then runs on without a microtask turn.
   if (hit && hit.version === version && hit.engine === engine && hit.database === database && hit.retentionPolicy === retentionPolicy) return hit;
+  return compile(stmt, ctx, nested, resolve, version);
+}
+
+async function compile(stmt: SelectStatement, ctx: QueryContext, nested: boolean, resolve: () => Promise<MeasurementSource[]>, version: number): Promise<CompiledSelect> {
+  const { engine, database, retentionPolicy } = ctx;
   const sources = await resolve();
   const plan: SelectPlan = { ...compileSelect(stmt, sources, ctx.nowNs), nested };
   const keep = !nested && engine.schemaVersion === version && !stmt.sources.some((s) => s.kind === 'SubQuery') && !readsNow(stmt, plan);

@@ -8,7 +8,8 @@ import { FieldType, type ValueColumn } from '../../engine/index.js';
 import type { Cell } from '../result.js';
 import { FORECASTS, SELECTORS } from '../plan/functions.js';
 import { hasRawRef, isTag } from '../plan/projection.js';
-import { collectAggregates, type AggCall, type AggTransform } from './agg-calls.js';
+import type { AggCall, AggTransform } from './agg-calls.js';
+import { aggregatesOf, denseLayoutOf } from './plan-derived.js';
 import { holtWinters, type ForecastPoint } from './holt-winters.js';
 import { checkpoint } from './context.js';
 import { eachBatch } from './each-batch.js';
@@ -24,7 +25,6 @@ import { findAux } from './aux.js';
 import { runTopWithTags } from './select-top.js';
 import { aggregateFromStats } from './batch-stats.js';
 import { alignedRows } from './aligned-rows.js';
-import { denseLayout } from './dense-windows.js';
 import { runDenseGroup } from './select-agg-dense.js';
 import { transformMultiRows, windowsNewestFirst } from './multi-row-transforms.js';
 import { fillNullCells } from './fill-cells.js';
@@ -53,7 +53,7 @@ function singleValueColumn(type: FieldType, v: Scalar): ValueColumn | undefined 
 export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
   const { plan, source, ctx } = g;
   const spec = plan.window;
-  const { calls, transforms } = collectAggregates(plan.projection.columns, spec?.interval);
+  const { calls, transforms } = aggregatesOf(plan);
   if (calls.length === 1 && calls[0]!.tagArgs.length > 0) return finish(g, await runTopWithTags(g, calls[0]!), true);
   const types = source.fieldTypes();
   const { hasMin } = plan.time;
@@ -88,7 +88,7 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
     });
   // Validate types before reading anything (1.x reports type errors even on empty data).
   makeReducers();
-  const layout = denseLayout(plan, calls, transforms, g.rowFilter !== null);
+  const layout = g.rowFilter === null ? denseLayoutOf(plan) : undefined;
   if (layout) {
     const rows = await runDenseGroup(g, calls, types, layout);
     if (rows) return finish(g, rows);
@@ -239,8 +239,8 @@ function forecast(t: AggTransform, inner: readonly TimedValue[], g: GroupRun): T
 
 async function assembleRows(
   g: GroupRun,
-  calls: AggCall[],
-  transforms: ReturnType<typeof collectAggregates>['transforms'],
+  calls: readonly AggCall[],
+  transforms: readonly AggTransform[],
   windows: Windows,
   min: bigint,
   max: bigint,

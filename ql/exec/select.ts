@@ -8,7 +8,6 @@ import type { Expr, SelectStatement, Source } from '../ast/nodes.js';
 import { compileRegex } from '../ast/regex.js';
 import { QueryError } from '../errors.js';
 import type { Cell, ResultSeries } from '../result.js';
-import { splitCondition } from '../plan/condition.js';
 import { isTag } from '../plan/projection.js';
 import { MAX_NS, MIN_NS, splitTimeRange, type TimeSplit } from '../plan/time-range.js';
 import type { QueryContext, SeriesSink } from './context.js';
@@ -16,6 +15,7 @@ import { EngineSource } from './engine-source.js';
 import { runAggregateGroup } from './select-agg.js';
 import { dimensionTags, parseDimensions, type SelectPlan } from './select-plan.js';
 import { compiledSelect } from './plan-memo.js';
+import { conditionOf } from './plan-derived.js';
 import { runRawGroup } from './select-raw.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
 import { SubquerySource } from './subquery-source.js';
@@ -130,7 +130,9 @@ function tagColumnsOf(plan: SelectPlan): string[] | undefined {
  * the returned list is empty; otherwise the whole result is returned.
  */
 export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, sink?: SeriesSink, nested = false): Promise<ResultSeries[]> {
-  const { sources, plan } = await compiledSelect(stmt, ctx, nested, () => resolveSources(stmt, ctx));
+  let compiled = compiledSelect(stmt, ctx, nested, () => resolveSources(stmt, ctx));
+  if (compiled instanceof Promise) compiled = await compiled;
+  const { sources, plan } = compiled;
   if (plan.time.empty) return [];
   const out: ResultSeries[] = [];
   const columns = [plan.projection.timeName, ...plan.projection.columns.map((c) => c.name)];
@@ -140,7 +142,7 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
   // in ascending order, counting tag sets without a point in the range (they answer nothing).
   // DESC then reverses the measurements too.
   for (const source of plan.ascending ? sources : [...sources].reverse()) {
-    const split = splitCondition(plan.time.rest, plan.schema);
+    const split = conditionOf(plan);
     const dims = dimensionTags(plan.dims, source);
     const groups = pageTagSets(groupSeries(source.series(split.tags), dims), dims, stmt.slimit, stmt.soffset);
     if (!plan.ascending) groups.reverse();

@@ -1,8 +1,11 @@
 /**
  * Helpers for the executor's tests (and for planner tests): build typed columns from plain
- * values and run a reducer over a series cut into batches.
+ * values, run a reducer over a series cut into batches, run against a throw-away engine.
  */
-import { FieldType } from '../../engine/index.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Engine, engineOptions, FieldType } from '../../engine/index.js';
 import type { ValueColumn } from '../../engine/index.js';
 import { createReducer } from './reducers/index.js';
 import type { ReducerArgs } from './reducers/index.js';
@@ -50,3 +53,20 @@ export function reduce(name: string, type: FieldType, pts: readonly Pt[], args: 
   }
   return r.result();
 }
+
+/** An engine over a fresh temporary directory with database `db` (no background flush), closed and removed after `fn`. */
+export async function withDbEngine(prefix: string, fn: (engine: Engine) => Promise<void>): Promise<void> {
+  const root = await mkdtemp(join(tmpdir(), prefix));
+  const engine = await Engine.open(engineOptions({ walDir: join(root, 'w'), metaDir: join(root, 'm'), dataDir: join(root, 'd'), flushIntervalSec: 0 }));
+  try {
+    await engine.catalog.createDatabase('db');
+    await fn(engine);
+  } finally {
+    await engine.close();
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+/** A whole minute, in seconds, and its RFC 3339 literal for a WHERE clause. */
+export const T = 1_699_999_980;
+export const at = (sec: number): string => `'${new Date(sec * 1000).toISOString()}'`;

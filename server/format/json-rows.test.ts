@@ -22,6 +22,16 @@ test('cached RFC 3339 equals rfc3339Nano on random times, in runs of nearby time
     }),
     { numRuns: 1000 },
   );
+  // Runs of one repeated step (GROUP BY time rows), steps crossing seconds, minutes, hours and zero.
+  fc.assert(
+    fc.property(fc.array(fc.tuple(nsArb, fc.oneof(fc.bigInt({ min: -(2n ** 41n), max: 2n ** 41n }), fc.constantFrom(0n, 1n, 60_000_000_000n, 3_600_000_000_000n, 2n ** 40n, 2n ** 53n)), fc.integer({ min: 1, max: 70 })), { maxLength: 6 }), (runs) => {
+      const cache = new Rfc3339Cache();
+      for (const [start, step, count] of runs) {
+        for (let i = 0n, t = start; i < BigInt(count); i++, t += step) assert.equal(cache.format(t), rfc3339Nano(t));
+      }
+    }),
+    { numRuns: 500 },
+  );
   const cache = new Rfc3339Cache();
   for (const t of [0n, -1n, 1n, 999_999_999n, 1_000_000_000n, 59_999_999_999n, 60_000_000_000n, -60_000_000_001n, 1451606400000000000n, 1451606410120000000n]) {
     assert.equal(cache.format(t), rfc3339Nano(t));

@@ -5,6 +5,7 @@
  */
 import { PartialWriteError, StrataError } from '../../engine/index.js';
 import { ClientAbortedError } from '../errors.js';
+import type { PlainHistogram } from './plain-histogram.js';
 import type { ServiceMetrics } from './registry.js';
 
 /** The status sendError() answers for `err` (undefined: nothing is sent, the client is gone). */
@@ -23,32 +24,48 @@ export interface RequestMeter {
   done(status: number | undefined): void;
 }
 
-function meter(requests: { inc(): void }, errors: { inc(): void }, duration: { startTimer(): () => number }, isError: (status: number) => boolean): RequestMeter {
-  requests.inc();
-  const stop = duration.startTimer();
-  let open = true;
-  return {
-    done(status) {
-      if (!open) return;
-      open = false;
-      stop();
-      if (status !== undefined && isError(status)) errors.inc();
-    },
-  };
+/** Counts the request when opened; times it and counts an error status when done (plain fields: it runs per request). */
+class Meter implements RequestMeter {
+  #open = true;
+  readonly #started = performance.now();
+
+  constructor(
+    requests: { inc(): void },
+    private readonly errors: { inc(): void },
+    private readonly duration: PlainHistogram,
+  ) {
+    requests.inc();
+  }
+
+  done(status: number | undefined): void {
+    if (!this.#open) return;
+    this.#open = false;
+    this.duration.observeSince(this.#started);
+    if (status !== undefined && this.isError(status)) this.errors.inc();
+  }
+
+  protected isError(status: number): boolean {
+    return status >= 400;
+  }
 }
 
 export function writeMeter(m: ServiceMetrics): RequestMeter {
-  return meter(m.writeRequests, m.writeErrors, m.writeDuration, (status) => status >= 400);
+  return new Meter(m.writeRequests, m.writeErrors, m.writeDuration);
 }
 
 /** A query also counts as an error when a statement failed inside its 200 answer (`statementFailed`). */
+class QueryMeter extends Meter {
+  #statementError = false;
+
+  statementFailed(): void {
+    this.#statementError = true;
+  }
+
+  protected override isError(status: number): boolean {
+    return status >= 400 || this.#statementError;
+  }
+}
+
 export function queryMeter(m: ServiceMetrics): RequestMeter & { statementFailed(): void } {
-  let statementError = false;
-  const inner = meter(m.queryRequests, m.queryErrors, m.queryDuration, (status) => status >= 400 || statementError);
-  return {
-    done: (status) => inner.done(status),
-    statementFailed() {
-      statementError = true;
-    },
-  };
+  return new QueryMeter(m.queryRequests, m.queryErrors, m.queryDuration);
 }

@@ -15,6 +15,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { RetentionCounters } from '../../engine/index.js';
+import { PlainHistogram } from './plain-histogram.js';
 
 export type ReplicationMode = 'async' | 'sync_quorum';
 
@@ -61,10 +62,10 @@ export class ServiceMetrics {
   readonly writeRequests = this.#counter('service_write_requests_total', 'Write requests received on /write.');
   readonly writeErrors = this.#counter('service_write_errors_total', 'Write requests answered with an error status.');
   readonly writePayloadBytes = this.#histogram('service_write_payload_bytes', 'Write request body size in bytes, after decompression.', PAYLOAD_BUCKETS);
-  readonly writeDuration = this.#histogram('service_write_duration_seconds', 'Time to answer a write request.', LATENCY_BUCKETS);
+  readonly writeDuration = new PlainHistogram('service_write_duration_seconds', 'Time to answer a write request.', LATENCY_BUCKETS, this.registry);
   readonly queryRequests = this.#counter('service_query_requests_total', 'Query requests received on /query.');
   readonly queryErrors = this.#counter('service_query_errors_total', 'Query requests answered with an error status or with a failed statement.');
-  readonly queryDuration = this.#histogram('service_query_duration_seconds', 'Time to answer a query request.', LATENCY_BUCKETS);
+  readonly queryDuration = new PlainHistogram('service_query_duration_seconds', 'Time to answer a query request.', LATENCY_BUCKETS, this.registry);
   /** Incremented by the rate limiter for each request it answers with 429. */
   readonly rateLimitDenied = this.#counter('service_rate_limit_denied_total', 'Requests rejected with 429 by the rate limiter.');
 

@@ -82,6 +82,8 @@ function withForm(url: ReadonlyMap<string, string>, body: Uint8Array): Map<strin
   return params;
 }
 
+const NO_BODY = new Uint8Array(0);
+
 /** Distinct query texts whose statements are kept parsed (ql/parser/parse-cache.ts). */
 const PARSED_TEXTS = 512;
 
@@ -110,17 +112,18 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
       fail(err, url.get('pretty') === 'true');
       return;
     }
+    // GET has no body to read: no promise to make and await.
     const body =
       method === 'POST'
         ? readBody(reply, { maxBytes: ctx.options.server.max_body_size_bytes, gzip: false, timeoutMs: ctx.options.server.request_timeout_secs * 1000 })
-        : Promise.resolve(new Uint8Array());
-    body.catch(() => {}); // [auth] not awaited when access is denied
+        : undefined;
+    body?.catch(() => {}); // [auth] not awaited when access is denied
     void (async () => {
       const pretty = url.get('pretty') === 'true';
       let granted: Access | undefined;
       try {
         granted = await access;
-        const bytes = await body;
+        const bytes = body === undefined ? NO_BODY : await body;
         // The query string's map is shared (QueryStringCache): copied only when a form overrides it.
         const params = isForm && bytes.length > 0 ? withForm(url, bytes) : url;
         // 1.x reads `strings.TrimSpace(q)`: parse errors count lines and chars from the first non-space.
@@ -163,7 +166,7 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
           return;
         }
         let results: StatementResult[];
-        const clock = new StatementClock(ctx.statements.enabled ? statements.map((s) => () => statementText(s)) : []); // [ops] per-statement summaries, printed when recorded
+        const clock = new StatementClock(ctx.statements.enabled ? statements : [], statementText); // [ops] per-statement summaries, printed when recorded
         try {
           results = await runRegistered(ctx, run, reply, (r) => clock.result(r));
         } catch (err) {

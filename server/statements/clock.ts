@@ -12,37 +12,37 @@ interface Seen {
   readonly error: string | undefined;
 }
 
-export class StatementClock {
-  readonly #seen = new Map<number, Seen>();
+/** Runs once per /query request: plain arrays indexed by statementId, no per-statement closures. */
+export class StatementClock<S> {
+  readonly #seen: (Seen | undefined)[] = [];
   #last = performance.now();
 
-  /**
-   * `texts[i]`: printed text of statement i (statementId i), or a function printing it, called
-   * when the statement is recorded (after the answer is sent), not before the batch runs.
-   */
-  constructor(private readonly texts: readonly (string | (() => string))[]) {}
-
-  #text(i: number): string {
-    const t = this.texts[i]!;
-    return typeof t === 'string' ? t : t();
-  }
+  /** `print(statements[i])`: the text of statement i (statementId i), printed when it is recorded (after the answer is sent). */
+  constructor(
+    private readonly statements: readonly S[],
+    private readonly print: (s: S) => string,
+  ) {}
 
   result(r: StatementResult): void {
     const now = performance.now();
-    if (!this.#seen.has(r.statementId)) this.#seen.set(r.statementId, { ms: now - this.#last, error: r.error });
+    if (this.#seen[r.statementId] === undefined) this.#seen[r.statementId] = { ms: now - this.#last, error: r.error };
     this.#last = now;
   }
 
   /** The request completed: record every statement that has a result (after a failed one the rest never ran). */
   finish(results: readonly StatementResult[], store: StatementSummaries): void {
-    const byId = new Map(results.map((r) => [r.statementId, r]));
-    const ran = this.texts.map((_, i) => i).filter((i) => this.#seen.has(i) || byId.has(i));
-    const unseen = ran.filter((i) => !this.#seen.has(i)).length;
+    const n = this.statements.length;
+    const byId: (StatementResult | undefined)[] = [];
+    for (const r of results) if (r.statementId < n) byId[r.statementId] = r;
+    let unseen = 0;
+    for (let i = 0; i < n; i++) if (this.#seen[i] === undefined && byId[i] !== undefined) unseen++;
     const share = unseen > 0 ? (performance.now() - this.#last) / unseen : 0;
     const at = Date.now();
-    for (const i of ran) {
-      const seen = this.#seen.get(i);
-      store.record({ text: this.#text(i), durationMs: seen?.ms ?? share, error: seen ? seen.error : byId.get(i)?.error, at });
+    for (let i = 0; i < n; i++) {
+      const seen = this.#seen[i];
+      const r = byId[i];
+      if (seen === undefined && r === undefined) continue;
+      store.record({ text: this.print(this.statements[i]!), durationMs: seen?.ms ?? share, error: seen ? seen.error : r?.error, at });
     }
   }
 
@@ -53,9 +53,9 @@ export class StatementClock {
    */
   abandon(error: string, store: StatementSummaries): void {
     const at = Date.now();
-    for (let i = 0; i < this.texts.length; i++) {
-      const text = this.#text(i);
-      const seen = this.#seen.get(i);
+    for (let i = 0; i < this.statements.length; i++) {
+      const text = this.print(this.statements[i]!);
+      const seen = this.#seen[i];
       if (seen) {
         store.record({ text, durationMs: seen.ms, error: seen.error, at });
         continue;
