@@ -10,7 +10,6 @@ import { SERVICE_VERSION } from '../server/index.js';
 import { ConfigError, formatConfigToml } from './config.js';
 import { loadProcessConfig, serve } from './serve.js';
 import { registerToolCommands, ToolUsageError } from './tools.js';
-import { tuneV8ForServing } from './v8-tuning.js';
 
 class UsageError extends Error {}
 
@@ -22,7 +21,6 @@ const cli = cac('strata');
 cli.option('-c, --config <file>', 'TOML configuration file (default: ./config.toml, optional)');
 
 cli.command('serve', 'run the database server').action(async (options: GlobalOptions) => {
-  tuneV8ForServing();
   await serve({ configPath: options.config });
   process.exit(0);
 });
