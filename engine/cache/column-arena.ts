@@ -45,26 +45,22 @@ export const OWN_BUFFERS: ColumnMemory = {
 export class ColumnArena implements ColumnMemory {
   private readonly slabs: SharedArrayBuffer[] = [];
   private slab: SharedArrayBuffer | undefined;
-  private used = SLAB_BYTES;
+  private used = 0;
 
   float64(n: number): Float64Array {
-    const at = this.carve(8 * n);
-    return at ? new Float64Array(at.slab, at.offset, n) : new Float64Array(n);
+    return this.carve(Float64Array, n);
   }
 
   bytes(n: number): Uint8Array {
-    const at = this.carve(n);
-    return at ? new Uint8Array(at.slab, at.offset, n) : new Uint8Array(n);
+    return this.carve(Uint8Array, n);
   }
 
   int64(n: number): BigInt64Array {
-    const at = this.carve(8 * n);
-    return at ? new BigInt64Array(at.slab, at.offset, n) : new BigInt64Array(n);
+    return this.carve(BigInt64Array, n);
   }
 
   uint64(n: number): BigUint64Array {
-    const at = this.carve(8 * n);
-    return at ? new BigUint64Array(at.slab, at.offset, n) : new BigUint64Array(n);
+    return this.carve(BigUint64Array, n);
   }
 
   /** Slabs in use (for tests and stats). */
@@ -80,20 +76,22 @@ export class ColumnArena implements ColumnMemory {
     for (const s of this.slabs) if (pool.length < POOL_SLABS) pool.push(s);
     this.slabs.length = 0;
     this.slab = undefined;
-    this.used = SLAB_BYTES;
+    this.used = 0;
   }
 
-  private carve(bytes: number): { slab: SharedArrayBuffer; offset: number } | undefined {
-    if (bytes > LARGEST_CARVED) return undefined;
+  /** `n` elements carved from the current slab (a new one when it is full), or a buffer of their own when large. */
+  private carve<T>(Ctor: { new (n: number): T; new (b: ArrayBufferLike, offset: number, n: number): T; readonly BYTES_PER_ELEMENT: number }, n: number): T {
+    const bytes = n * Ctor.BYTES_PER_ELEMENT;
+    if (bytes > LARGEST_CARVED) return new Ctor(n);
     const size = (bytes + 7) & ~7;
-    if (this.used + size > SLAB_BYTES) {
+    if (!this.slab || this.used + size > SLAB_BYTES) {
       this.slab = pool.pop() ?? new SharedArrayBuffer(SLAB_BYTES);
       this.slabs.push(this.slab);
       this.used = 0;
     }
     const offset = this.used;
     this.used += size;
-    return { slab: this.slab!, offset };
+    return new Ctor(this.slab, offset, n);
   }
 }
 

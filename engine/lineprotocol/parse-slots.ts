@@ -27,14 +27,17 @@ export class ParseSlots {
   readonly buffers: SharedArrayBuffer[];
   private readonly free: number[] = [];
 
-  constructor(count = SLOT_COUNT, bytes = SLOT_BYTES) {
+  constructor(
+    count = SLOT_COUNT,
+    private readonly bytes = SLOT_BYTES,
+  ) {
     this.buffers = Array.from({ length: count }, () => new SharedArrayBuffer(bytes));
     for (let i = count - 1; i >= 0; i--) this.free.push(i);
   }
 
   /** A free slot holding a copy of `body`, or undefined (none free, or the body does not fit). */
   take(body: Uint8Array): number | undefined {
-    if (this.free.length === 0 || body.byteLength > (this.buffers[0]?.byteLength ?? 0)) return undefined;
+    if (this.free.length === 0 || body.byteLength > this.bytes) return undefined;
     const slot = this.free.pop()!;
     new Uint8Array(this.buffers[slot]!, 0, body.byteLength).set(body);
     return slot;

@@ -36,11 +36,18 @@ if (port) {
   });
 }
 
+/** Where a job's body is, and what goes back with the answer (a transferred body, for reuse). */
+function bodyOf(job: ParseJob): { body: Uint8Array; shared?: SharedArrayBuffer; returned?: ArrayBuffer } {
+  if ('slot' in job) {
+    const shared = slots[job.slot]!;
+    return { body: Buffer.from(shared, 0, job.length), shared };
+  }
+  return { body: job.body, returned: job.body.buffer as ArrayBuffer };
+}
+
 function answer(job: ParseJob): void {
-  const shared = 'slot' in job ? slots[job.slot]! : undefined;
-  const body = 'slot' in job ? Buffer.from(shared!, 0, job.length) : job.body;
-  const back = 'slot' in job ? [] : [job.body.buffer as ArrayBuffer];
-  const returned = 'slot' in job ? undefined : (job.body.buffer as ArrayBuffer);
+  const { body, shared, returned } = bodyOf(job);
+  const back = returned ? [returned] : [];
   let batch;
   try {
     batch = parseToColumns(body, job.opts, shared && { buffer: shared, at: alignUp8(body.byteLength) });
