@@ -14,6 +14,7 @@ import type { EngineOptions } from './options.js';
 import type { Point, Precision } from './point.js';
 import { fromNs, nowTime } from './time.js';
 import { Wal, type WalWriteEntry } from './wal/wal.js';
+import type { WalWriteAppend } from './wal/record.js';
 import { describeLineError, parseLineProtocol, type ParseResult } from './lineprotocol/parse.js';
 import { formatPoint } from './lineprotocol/format.js';
 import { applyPoints } from './write/apply.js';
@@ -23,6 +24,7 @@ import { decodeColumns, type ColumnBatch } from './lineprotocol/columns.js';
 import { ParsePool } from './lineprotocol/parse-pool.js';
 import { FlushWorker } from './flush/flush-worker-pool.js';
 import { WriteListeners } from './write/listeners.js';
+import { OrderedLog, type LogSlot } from './write/ordered-log.js';
 import { partialWriteError, type Rejection } from './write/partial.js';
 import { admitPoints, dropExpired, type Admission } from './write/admit.js';
 import { EMPTY_CURSOR, type Cursor, type CursorRequest } from './query/cursor.js';
@@ -62,9 +64,9 @@ export class Engine {
    * the race were invisible to queries and never flushed (the WAL was truncated under them).
    */
   private readonly opening = new Map<string, Promise<Database>>();
-  private pendingWrites = 0;
-  private idle: (() => void)[] = [];
-  /** Highest WAL sequence applied to the caches (every lower one is applied too: WAL order). */
+  /** WAL appends in flight, and the order in which they reach the caches. */
+  private readonly orderedLog: OrderedLog;
+  /** Highest WAL sequence applied to the caches (every lower one is applied or cancelled: ordered-log.ts). */
   private appliedSeqValue = 0n;
   private cacheBytesSinceFlush = 0;
   readonly blockCache: BlockCache;
@@ -90,6 +92,7 @@ export class Engine {
     observer: FlushObserver,
   ) {
     this.blockCache = new BlockCache({ maxBytes: options.blockCacheBytes });
+    this.orderedLog = new OrderedLog((entry) => wal.append(entry));
     this.parsePool = new ParsePool(options.parseWorkers, (threadId) => options.logger.info({ threadId }, 'write parse worker online'));
     this.flushWorker = options.flushWorker ? new FlushWorker((threadId) => options.logger.info({ threadId }, 'flush worker online')) : undefined;
     const engine = this;
@@ -311,6 +314,9 @@ export class Engine {
    * fsynced (and visible to reads), with the number of points stored; rejects with a typed
    * error otherwise. With some bad lines, the good ones are stored and a PartialWriteError
    * (400/422, carrying how many were stored) is thrown.
+   *
+   * The body is logged while it is parsed (write/ordered-log.ts); what depends on order
+   * happens in the write's turn, once every earlier write is applied.
    */
   async write(req: WriteRequest): Promise<number> {
     this.assertWritable();
@@ -318,37 +324,57 @@ export class Engine {
     const rp = this.catalog.resolveRetentionPolicy(req.db, req.rp);
     const now = nowTime();
     const opts = { precision: req.precision, defaultSec: now.sec, defaultNsec: now.nsec };
-    const worked = await this.parsePool.parse(req.body, opts);
-    let parsed: ParseResult;
+    const slot = this.orderedLog.reserve(walEntry(req.db, rp.name, { precision: req.precision, lines: req.body, now }));
+    // True once the slot's record is applied as logged, or cancelled: else the finally cancels it.
+    let settled = false;
     try {
-      if (worked) {
+      const worked = await this.parsePool.parse(req.body, opts);
+      let parsed: ParseResult;
+      try {
+        await slot.turn;
         this.assertWritable();
-        const stored = await this.writeKnownBatch(req, rp, worked.batch, now);
-        if (stored !== undefined) return stored;
+        if (worked) {
+          const stored = await this.writeKnownBatch(req, rp, worked.batch, now, slot);
+          if (stored !== undefined) {
+            settled = true;
+            return stored;
+          }
+        }
+        parsed = worked ? decodeColumns(worked.batch) : parseLineProtocol(req.body, opts);
+      } finally {
+        worked?.release();
       }
-      parsed = worked ? decodeColumns(worked.batch) : parseLineProtocol(req.body, opts);
+      const parseFailures = parsed.errors.map(describeLineError);
+      const fresh = this.options.rejectWritesBeyondRetention ? dropExpired(rp, parsed.points, now.sec) : { points: parsed.points, rejected: [] };
+      const guarded = this.applyWriteGuard(req.db, rp.name, fresh);
+      const { accepted, rejected } = await this.admit(req.db, rp.name, guarded.points);
+      rejected.push(...guarded.rejected);
+      if (parseFailures.length === 0 && rejected.length === 0) {
+        if (accepted.length > 0) await this.commit(slot, req.db, (db, seq) => applyPoints(db, rp, accepted, seq), () => this.writeListeners.notify(req.db, rp.name, accepted));
+        settled = true;
+        return accepted.length;
+      }
+      // The body holds lines that were refused: replay must not see it whole. The kept points
+      // get a record (and a turn) of their own.
+      await this.orderedLog.cancel(slot);
+      settled = true;
+      slot.done();
+      if (accepted.length > 0) await this.logPoints(req.db, rp, accepted);
+      throw partialWriteError(parseFailures, rejected, accepted.length);
     } finally {
-      worked?.release();
+      if (!settled) await this.orderedLog.cancel(slot).catch((err: unknown) => this.options.logger.warn({ err: String(err) }, 'could not cancel the WAL record of a failed write'));
+      // The WAL copies the body when its group is written: the caller may reuse it after this.
+      await slot.seq.catch(() => undefined);
+      slot.done();
     }
-    const parseFailures = parsed.errors.map(describeLineError);
-    const fresh = this.options.rejectWritesBeyondRetention ? dropExpired(rp, parsed.points, now.sec) : { points: parsed.points, rejected: [] };
-    const guarded = this.applyWriteGuard(req.db, rp.name, fresh);
-    const { accepted, rejected } = await this.admit(req.db, rp.name, guarded.points);
-    rejected.push(...guarded.rejected);
-    if (accepted.length > 0) {
-      const clean = parseFailures.length === 0 && rejected.length === 0;
-      await this.logPoints(req.db, rp, accepted, clean ? { precision: req.precision, lines: req.body, now } : undefined);
-    }
-    if (parseFailures.length > 0 || rejected.length > 0) throw partialWriteError(parseFailures, rejected, accepted.length);
-    return accepted.length;
   }
 
   /**
    * The common case of a worker-parsed body (write/known-batch.ts): every series and field is
-   * known, so the raw body goes to the WAL and the columns into the cache. Answers the points
-   * stored, or undefined: nothing was done, take the point-by-point path.
+   * known, so the slot's raw body is the record and the columns go into the cache. Answers
+   * the points stored, or undefined: nothing was done, take the point-by-point path.
    */
-  private async writeKnownBatch(req: WriteRequest, rp: RetentionPolicyInfo, b: ColumnBatch, now: { sec: number; nsec: number }): Promise<number | undefined> {
+  private async writeKnownBatch(req: WriteRequest, rp: RetentionPolicyInfo, b: ColumnBatch, now: { sec: number; nsec: number }, slot: LogSlot): Promise<number | undefined> {
     const db = await this.database(req.db);
     const guard = this.writeGuard;
     const rules = {
@@ -358,10 +384,9 @@ export class Engine {
     };
     if (!isKnownBatch(db, b, rules)) return undefined;
     if (b.pointSeries.length === 0) return 0;
-    await this.log(
+    await this.commit(
+      slot,
       req.db,
-      rp,
-      { precision: req.precision, lines: req.body, now },
       (d, seq) => applyColumns(d, rp, b, seq),
       () => this.writeListeners.notifyColumns(req.db, rp.name, b),
     );
@@ -393,7 +418,7 @@ export class Engine {
     this.assertWritable();
     const rp = this.catalog.resolveRetentionPolicy(dbName, rpName);
     const { accepted, rejected } = await this.admit(dbName, rp.name, points);
-    if (accepted.length > 0) await this.logPoints(dbName, rp, accepted, undefined);
+    if (accepted.length > 0) await this.logPoints(dbName, rp, accepted);
     if (rejected.length > 0) throw partialWriteError([], rejected, accepted.length);
   }
 
@@ -401,47 +426,32 @@ export class Engine {
     return admitPoints(await this.database(dbName), rpName, points);
   }
 
-  /** WAL append (raw body when every line was accepted, else the accepted points re-encoded) then apply. */
-  private logPoints(
-    dbName: string,
-    rp: RetentionPolicyInfo,
-    points: Point[],
-    raw: { precision: Precision; lines: Uint8Array; now: { sec: number; nsec: number } } | undefined,
-  ): Promise<void> {
-    const entry = raw ?? { precision: 'ns' as const, lines: Buffer.from(points.map(formatPoint).join('\n'), 'utf8'), now: nowTime() };
-    return this.log(
-      dbName,
-      rp,
-      entry,
-      (db, seq) => applyPoints(db, rp, points, seq),
-      () => this.writeListeners.notify(dbName, rp.name, points),
-    );
+  /** Log points re-encoded as line protocol under a slot of their own, then apply them in its turn. */
+  private async logPoints(dbName: string, rp: RetentionPolicyInfo, points: Point[]): Promise<void> {
+    const lines = Buffer.from(points.map(formatPoint).join('\n'), 'utf8');
+    const slot = this.orderedLog.reserve(walEntry(dbName, rp.name, { precision: 'ns', lines, now: nowTime() }));
+    try {
+      await slot.turn;
+      await this.commit(
+        slot,
+        dbName,
+        (db, seq) => applyPoints(db, rp, points, seq),
+        () => this.writeListeners.notify(dbName, rp.name, points),
+      );
+    } catch (err) {
+      await this.orderedLog.cancel(slot).catch(() => undefined);
+      throw err;
+    } finally {
+      slot.done();
+    }
   }
 
-  /** Append to the WAL, wait for its fsync, then apply to the caches and tell the listeners. */
-  private async log(
-    dbName: string,
-    rp: RetentionPolicyInfo,
-    entry: { precision: Precision; lines: Uint8Array; now: { sec: number; nsec: number } },
-    apply: (db: Database, seq: bigint) => number,
-    notify: () => void,
-  ): Promise<void> {
-    this.pendingWrites++;
-    try {
-      const seq = await this.wal.append({
-        db: dbName,
-        rp: rp.name,
-        precision: entry.precision,
-        defaultSec: entry.now.sec,
-        defaultNsec: entry.now.nsec,
-        lines: entry.lines,
-      });
-      const db = this.databases.get(dbName);
-      if (db) this.noteApplied(apply(db, seq), seq);
-      notify();
-    } finally {
-      if (--this.pendingWrites === 0) for (const f of this.idle.splice(0)) f();
-    }
+  /** In the slot's turn: wait for its record to be durable, then apply to the caches and tell the listeners. */
+  private async commit(slot: LogSlot, dbName: string, apply: (db: Database, seq: bigint) => number, notify: () => void): Promise<void> {
+    const seq = await slot.seq;
+    const db = this.databases.get(dbName);
+    if (db) this.noteApplied(apply(db, seq), seq);
+    notify();
   }
 
   private noteApplied(bytes: number, seq: bigint): void {
@@ -499,19 +509,13 @@ export class Engine {
     return this.wal.lastSeq;
   }
 
-  /** Wait until no write is between its WAL append and its cache apply. */
-  private waitIdle(): Promise<void> {
-    if (this.pendingWrites === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idle.push(resolve));
-  }
-
   /** Stop accepting writes, wait for in-flight ones, run one final flush, release everything. */
   async close(): Promise<void> {
     if (this.state.stopping) return;
     this.state.stopping = true;
     this.flusher.stop();
     await this.compactor.stop();
-    await this.waitIdle();
+    await this.orderedLog.whenIdle();
     try {
       await this.flusher.flush();
     } catch (err) {
@@ -525,4 +529,9 @@ export class Engine {
     await this.parsePool.close();
     await this.flushWorker?.close();
   }
+}
+
+/** The WAL record of a body: what replay needs to parse it exactly as the live write did. */
+function walEntry(db: string, rp: string, body: { precision: Precision; lines: Uint8Array; now: { sec: number; nsec: number } }): WalWriteAppend {
+  return { db, rp, precision: body.precision, defaultSec: body.now.sec, defaultNsec: body.now.nsec, lines: body.lines };
 }

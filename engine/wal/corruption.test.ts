@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { collectingLogger } from '../logger.js';
 import { fixtureEntry } from './crash-writer.fixture.js';
 import { QUARANTINE_DIR, RECORD_HEADER_SIZE, SEGMENT_HEADER_SIZE, decodeRecord, segmentFileName } from './record.js';
-import type { WalAppend, WalWriteEntry } from './record.js';
+import type { WalWriteAppend, WalWriteEntry } from './record.js';
 import { Wal } from './wal.js';
 
 const ENTRIES = 60;
@@ -182,7 +182,7 @@ const rows: Row[] = [
   },
 ];
 
-const entries: WalAppend[] = Array.from({ length: ENTRIES }, (_, i) => fixtureEntry(i, 600 + ((i * 137) % 500)));
+const entries: WalWriteAppend[] = Array.from({ length: ENTRIES }, (_, i) => fixtureEntry(i, 600 + ((i * 137) % 500)));
 
 async function buildWal(): Promise<Layout> {
   const dir = await mkdtemp(join(tmpdir(), 'strata-wal-corrupt-'));

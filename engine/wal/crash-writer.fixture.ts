@@ -8,7 +8,7 @@
  */
 import { argv, stdout } from 'node:process';
 import { fileURLToPath } from 'node:url';
-import type { WalAppend } from './record.js';
+import type { WalWriteAppend } from './record.js';
 import { Wal } from './wal.js';
 import { mulberry32 } from '../random.js';
 
@@ -16,7 +16,7 @@ const PRECISIONS = ['ns', 'ms', 's'] as const;
 const CONCURRENT_APPENDERS = 16;
 
 /** A deterministic entry of `size` line bytes whose content depends on `nonce`. */
-export function fixtureEntry(nonce: number, size: number): WalAppend {
+export function fixtureEntry(nonce: number, size: number): WalWriteAppend {
   const line = Buffer.from(`m${nonce % 97},host=h${nonce} v=${nonce}i ${nonce}\n`);
   const lines = Buffer.allocUnsafe(size);
   for (let at = 0; at < size; at += line.length) lines.set(line.subarray(0, Math.min(line.length, size - at)), at);

@@ -21,9 +21,9 @@ import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { moveFile, removeTempFiles, writeFileAtomic } from '../fs/atomic.js';
 import { initChecksum } from '../fs/checksum.js';
-import type { EngineLogger } from '../logger.js';
-import { QUARANTINE_DIR, SEGMENT_HEADER_SIZE, decodeSegmentHeader, quarantineFileName } from './record.js';
-import type { WalWriteEntry } from './record.js';
+import { silentLogger, type EngineLogger } from '../logger.js';
+import { QUARANTINE_DIR, SEGMENT_HEADER_SIZE, decodeSegmentHeader, isCancel, quarantineFileName } from './record.js';
+import type { WalRecord, WalWriteEntry } from './record.js';
 import { listSegments } from './segment.js';
 import type { SegmentRef } from './segment.js';
 import { readAt, scanSegment } from './scan.js';
@@ -104,9 +104,10 @@ export interface ActiveLimit {
 }
 
 /**
- * Stream entries with seq > afterSeq from `segments` (a snapshot). Segments deleted by a
- * concurrent truncation are skipped. Damage that appeared after open (a disk going bad) is
- * logged as an error and skipped, never thrown: replay feeds start-up.
+ * Stream write entries with seq > afterSeq from `segments` (a snapshot), without the ones a
+ * cancel record names. Segments deleted by a concurrent truncation are skipped. Damage that
+ * appeared after open (a disk going bad) is logged as an error and skipped, never thrown:
+ * replay feeds start-up.
  */
 export async function* replaySegments(
   dir: string,
@@ -115,6 +116,20 @@ export async function* replaySegments(
   afterSeq: bigint,
   logger: EngineLogger,
 ): AsyncGenerator<WalWriteEntry> {
+  // A cancel follows the record it names, possibly segments later: find them all first. The
+  // second read of each segment comes from the page cache.
+  const cancelled = new Set<bigint>();
+  for await (const e of records(dir, segments, active, afterSeq, silentLogger)) if (isCancel(e)) cancelled.add(e.cancels);
+  for await (const e of records(dir, segments, active, afterSeq, logger)) if (!isCancel(e) && !cancelled.has(e.seq)) yield e;
+}
+
+async function* records(
+  dir: string,
+  segments: readonly SegmentRef[],
+  active: ActiveLimit | undefined,
+  afterSeq: bigint,
+  logger: EngineLogger,
+): AsyncGenerator<WalRecord> {
   for (const [i, ref] of segments.entries()) {
     const next = segments[i + 1];
     if (next !== undefined && next.firstSeq - 1n <= afterSeq) continue;

@@ -13,10 +13,11 @@ import {
   decodeSegmentHeader,
   encodeRecord,
   encodeSegmentHeader,
+  isCancel,
   parseSegmentFileName,
   segmentFileName,
 } from './record.js';
-import type { WalWriteEntry } from './record.js';
+import type { WalRecord, WalWriteEntry } from './record.js';
 import { openWal } from './reader.js';
 
 await initChecksum();
@@ -31,7 +32,8 @@ const entryArb: fc.Arbitrary<WalWriteEntry> = fc.record({
   lines: fc.uint8Array({ maxLength: 3000 }),
 });
 
-function assertSameEntry(actual: WalWriteEntry, expected: WalWriteEntry): void {
+function assertSameEntry(actual: WalRecord, expected: WalWriteEntry): void {
+  assert.ok(!isCancel(actual), 'decoded a cancel record');
   assert.deepEqual({ ...actual, lines: Uint8Array.from(actual.lines) }, { ...expected, lines: Uint8Array.from(expected.lines) });
 }
 
@@ -44,6 +46,20 @@ test('record round-trips every field, bytes of lines exactly', () => {
       if (d.status !== 'ok') return;
       assert.equal(d.size, bytes.length);
       assertSameEntry(d.entry, entry);
+    }),
+  );
+});
+
+test('cancel record round-trips, and any flipped byte in it is damage', () => {
+  fc.assert(
+    fc.property(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), fc.nat(35), (seq, cancels, flip) => {
+      const bytes = Buffer.from(encodeRecord({ seq, cancels }));
+      assert.equal(bytes.length, RECORD_HEADER_SIZE + 8);
+      const d = decodeRecord(bytes, 0);
+      assert.ok(d.status === 'ok' && isCancel(d.entry));
+      assert.deepEqual(d.entry, { seq, cancels });
+      bytes[flip] = (bytes[flip] ?? 0) ^ 0x41;
+      assert.notEqual(decodeRecord(bytes, 0).status, 'ok');
     }),
   );
 });

@@ -28,7 +28,7 @@
  *             searching for it rarely stops on a false candidate.
  *   checksum  xxhash64 of bytes [12, 28 + length): kind, length, seq and body. It follows
  *             the magic so the covered bytes are contiguous (one hash call, no copy).
- *   kind      1 = write. Room for delete / delete-range later; an unknown kind is damage.
+ *   kind      1 = write, 2 = cancel. An unknown kind is damage.
  *
  *   Write body (kind 1)
  *   +------------+-------------+-----------+------+-------+-------+----+----+-------+
@@ -36,8 +36,16 @@
  *   | i64        | u32         | u8        | 1 B  | u16   | u16   |    |    | rest  |
  *   +------------+-------------+-----------+------+-------+-------+----+----+-------+
  *   0            8             12          13     14      16      18
- *   precision codes: 0 ns, 1 us, 2 ms, 3 s, 4 m, 5 h. db, rp: UTF-8. lines: the accepted
- *   line-protocol bytes, re-parsed on replay (so the ack path is a memcpy).
+ *   precision codes: 0 ns, 1 us, 2 ms, 3 s, 4 m, 5 h. db, rp: UTF-8. lines: line-protocol
+ *   bytes, re-parsed on replay (so the ack path is a memcpy).
+ *
+ *   Cancel body (kind 2)
+ *   +--------+
+ *   | target |   u64: the seq of an earlier write record that replay must skip
+ *   +--------+
+ *   A client's body is logged while it is parsed, before the server knows whether every line
+ *   will be kept; when some are refused, that record is cancelled and the kept points are
+ *   logged again in a record of their own (engine/write/ordered-log.ts).
  */
 import { checksum64 } from '../fs/checksum.js';
 import { InvalidRequestError } from '../errors.js';
@@ -57,13 +65,14 @@ export const RECORD_MAGIC = Uint8Array.of(0xf5, 0x52, 0x45, 0x43);
 export const RECORD_HEADER_SIZE = 28;
 /** Largest body accepted; also what makes a corrupted length field recognisable. */
 export const MAX_RECORD_BODY = 1 << 30;
-export const RecordKind = { Write: 1 } as const;
+export const RecordKind = { Write: 1, Cancel: 2 } as const;
 
 const CHECKSUM_AT = 4;
 const COVERED_FROM = 12;
 const LENGTH_AT = 16;
 const SEQ_AT = 20;
 const WRITE_FIXED_SIZE = 18;
+const CANCEL_BODY_SIZE = 8;
 const MAX_NAME_BYTES = 0xffff;
 const SEQ_DIGITS = 20;
 const MAX_U64 = 0xffff_ffff_ffff_ffffn;
@@ -85,8 +94,22 @@ export interface WalWriteEntry {
   readonly lines: Uint8Array;
 }
 
+/** A cancel record: the write record `cancels` is not to be replayed. */
+export interface WalCancelEntry {
+  readonly seq: bigint;
+  readonly cancels: bigint;
+}
+
+/** Any record of the WAL. */
+export type WalRecord = WalWriteEntry | WalCancelEntry;
+
 /** What a caller hands to append(); the WAL assigns the seq. */
-export type WalAppend = Omit<WalWriteEntry, 'seq'>;
+export type WalAppend = WalWriteAppend | Omit<WalCancelEntry, 'seq'>;
+export type WalWriteAppend = Omit<WalWriteEntry, 'seq'>;
+
+export function isCancel<T extends WalAppend | WalRecord>(entry: T): entry is Extract<T, { cancels: bigint }> {
+  return 'cancels' in entry;
+}
 
 export function segmentFileName(firstSeq: bigint): string {
   return firstSeq.toString().padStart(SEQ_DIGITS, '0') + SEGMENT_SUFFIX;
@@ -124,6 +147,7 @@ export function decodeSegmentHeader(bytes: Uint8Array): { firstSeq: bigint } | {
 
 /** Encoded size of a write record; throws InvalidRequestError for entries the format cannot hold. */
 export function writeRecordSize(entry: WalAppend): number {
+  if (isCancel(entry)) return RECORD_HEADER_SIZE + CANCEL_BODY_SIZE;
   const db = Buffer.byteLength(entry.db, 'utf8');
   const rp = Buffer.byteLength(entry.rp, 'utf8');
   if (db > MAX_NAME_BYTES || rp > MAX_NAME_BYTES) throw new InvalidRequestError('database or retention policy name too long for the WAL');
@@ -143,19 +167,16 @@ export function writeRecordSize(entry: WalAppend): number {
  * one buffer, one write().
  */
 export function encodeRecordInto(target: Buffer, offset: number, seq: bigint, entry: WalAppend): number {
+  if (isCancel(entry)) {
+    view(target).setBigUint64(offset + RECORD_HEADER_SIZE, entry.cancels, true);
+    return sealRecord(target, offset, offset + RECORD_HEADER_SIZE + CANCEL_BODY_SIZE, RecordKind.Cancel, seq);
+  }
   const dv = view(target);
   const dbLen = target.write(entry.db, offset + RECORD_HEADER_SIZE + WRITE_FIXED_SIZE, 'utf8');
   const rpLen = target.write(entry.rp, offset + RECORD_HEADER_SIZE + WRITE_FIXED_SIZE + dbLen, 'utf8');
   const linesAt = offset + RECORD_HEADER_SIZE + WRITE_FIXED_SIZE + dbLen + rpLen;
   target.set(entry.lines, linesAt);
   const end = linesAt + entry.lines.length;
-
-  target.set(RECORD_MAGIC, offset);
-  target[offset + COVERED_FROM] = RecordKind.Write;
-  target.fill(0, offset + COVERED_FROM + 1, offset + LENGTH_AT);
-  dv.setUint32(offset + LENGTH_AT, end - offset - RECORD_HEADER_SIZE, true);
-  dv.setBigUint64(offset + SEQ_AT, seq, true);
-
   const b = offset + RECORD_HEADER_SIZE;
   dv.setBigInt64(b, BigInt(entry.defaultSec), true);
   dv.setUint32(b + 8, entry.defaultNsec, true);
@@ -163,13 +184,23 @@ export function encodeRecordInto(target: Buffer, offset: number, seq: bigint, en
   target[b + 13] = 0;
   dv.setUint16(b + 14, dbLen, true);
   dv.setUint16(b + 16, rpLen, true);
+  return sealRecord(target, offset, end, RecordKind.Write, seq);
+}
 
+/** Write the header of the record whose body is already at `target[offset + 28 .. end)`; returns `end`. */
+function sealRecord(target: Buffer, offset: number, end: number, kind: number, seq: bigint): number {
+  const dv = view(target);
+  target.set(RECORD_MAGIC, offset);
+  target[offset + COVERED_FROM] = kind;
+  target.fill(0, offset + COVERED_FROM + 1, offset + LENGTH_AT);
+  dv.setUint32(offset + LENGTH_AT, end - offset - RECORD_HEADER_SIZE, true);
+  dv.setBigUint64(offset + SEQ_AT, seq, true);
   dv.setBigUint64(offset + CHECKSUM_AT, checksum64(target.subarray(offset + COVERED_FROM, end)), true);
   return end;
 }
 
 /** Encode one record into a fresh buffer (tests, tools; the writer uses encodeRecordInto). */
-export function encodeRecord(entry: WalWriteEntry): Uint8Array {
+export function encodeRecord(entry: WalRecord): Uint8Array {
   const out = Buffer.allocUnsafe(writeRecordSize(entry));
   encodeRecordInto(out, 0, entry.seq, entry);
   return out;
@@ -181,12 +212,13 @@ export type RecordHeaderCheck = { ok: true; size: number } | { ok: false; reason
 export function checkRecordHeader(bytes: Uint8Array, offset: number): RecordHeaderCheck {
   if (!startsWith(bytes, offset, RECORD_MAGIC)) return { ok: false, reason: 'bad record magic' };
   const length = view(bytes).getUint32(offset + LENGTH_AT, true);
-  if (length > MAX_RECORD_BODY || length < WRITE_FIXED_SIZE) return { ok: false, reason: `implausible record length ${length}` };
+  const least = bytes[offset + COVERED_FROM] === RecordKind.Cancel ? CANCEL_BODY_SIZE : WRITE_FIXED_SIZE;
+  if (length > MAX_RECORD_BODY || length < least) return { ok: false, reason: `implausible record length ${length}` };
   return { ok: true, size: RECORD_HEADER_SIZE + length };
 }
 
 export type DecodeResult =
-  | { status: 'ok'; entry: WalWriteEntry; size: number }
+  | { status: 'ok'; entry: WalRecord; size: number }
   /** The record continues past the end of `bytes`; `size` is its full size when known. */
   | { status: 'short'; size: number | undefined }
   | { status: 'bad'; reason: string };
@@ -205,9 +237,14 @@ export function decodeRecord(bytes: Uint8Array, offset: number): DecodeResult {
   const sum = checksum64(bytes.subarray(offset + COVERED_FROM, end));
   if (sum !== dv.getBigUint64(offset + CHECKSUM_AT, true)) return { status: 'bad', reason: 'checksum mismatch' };
   const kind = bytes[offset + COVERED_FROM];
+  const b = offset + RECORD_HEADER_SIZE;
+  const seq = dv.getBigUint64(offset + SEQ_AT, true);
+  if (kind === RecordKind.Cancel) {
+    if (head.size !== RECORD_HEADER_SIZE + CANCEL_BODY_SIZE) return { status: 'bad', reason: `cancel record of ${head.size} bytes` };
+    return { status: 'ok', entry: { seq, cancels: dv.getBigUint64(b, true) }, size: head.size };
+  }
   if (kind !== RecordKind.Write) return { status: 'bad', reason: `unknown record kind ${kind}` };
 
-  const b = offset + RECORD_HEADER_SIZE;
   const precision = PRECISIONS[bytes[b + 12] ?? 0xff];
   const dbLen = dv.getUint16(b + 14, true);
   const rpLen = dv.getUint16(b + 16, true);
@@ -217,7 +254,7 @@ export function decodeRecord(bytes: Uint8Array, offset: number): DecodeResult {
   if (linesAt > end) return { status: 'bad', reason: 'name lengths exceed record' };
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const entry: WalWriteEntry = {
-    seq: dv.getBigUint64(offset + SEQ_AT, true),
+    seq,
     db: text.toString('utf8', dbAt, dbAt + dbLen),
     rp: text.toString('utf8', dbAt + dbLen, linesAt),
     precision,

@@ -11,13 +11,13 @@
 import type { FileHandle } from 'node:fs/promises';
 import { StorageIoError } from '../errors.js';
 import { RECORD_HEADER_SIZE, RECORD_MAGIC, checkRecordHeader, decodeRecord } from './record.js';
-import type { WalWriteEntry } from './record.js';
+import type { WalRecord } from './record.js';
 
 /** Read granularity of the good path. */
 const CHUNK_BYTES = 1 << 20;
 
 export type ScanEvent =
-  | { readonly type: 'entry'; readonly offset: number; readonly size: number; readonly entry: WalWriteEntry }
+  | { readonly type: 'entry'; readonly offset: number; readonly size: number; readonly entry: WalRecord }
   | {
       readonly type: 'damage';
       /** First unreadable byte. */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { StorageIoError } from '../errors.js';
 import { collectingLogger } from '../logger.js';
 import { fixtureEntry } from './crash-writer.fixture.js';
-import type { WalAppend, WalWriteEntry } from './record.js';
+import type { WalWriteAppend, WalWriteEntry } from './record.js';
 import { defaultSegmentIo } from './segment.js';
 import type { SegmentIo } from './segment.js';
 import { Wal } from './wal.js';
@@ -19,7 +19,7 @@ async function collect(it: AsyncIterable<WalWriteEntry>): Promise<WalWriteEntry[
   return out;
 }
 
-function assertEntry(actual: WalWriteEntry | undefined, seq: bigint, expected: WalAppend): void {
+function assertEntry(actual: WalWriteEntry | undefined, seq: bigint, expected: WalWriteAppend): void {
   assert.ok(actual, `entry ${seq} missing`);
   assert.equal(actual.seq, seq);
   assert.deepEqual({ ...actual, lines: Buffer.from(actual.lines) }, { ...expected, seq, lines: Buffer.from(expected.lines) });
@@ -39,9 +39,30 @@ test('group commit: 1000 concurrent appends share few fdatasyncs; seqs follow ca
   assert.equal(wal.lastSeq, 1000n);
   const replayed = await collect(wal.replay());
   assert.equal(replayed.length, 1000);
-  replayed.forEach((e, i) => assertEntry(e, BigInt(i + 1), entries[i] as WalAppend));
+  replayed.forEach((e, i) => assertEntry(e, BigInt(i + 1), entries[i] as WalWriteAppend));
   await wal.close();
   assert.deepEqual(problems(log), []);
+});
+
+test('replay skips write records that a later cancel names, across segments and reopen', async () => {
+  const dir = await tempDir();
+  const wal = await Wal.open(dir, { segmentSizeBytes: 4096 });
+  const entries = Array.from({ length: 40 }, (_, i) => fixtureEntry(i, 300));
+  const seqs = await Promise.all(entries.map((e) => wal.append(e)));
+  // Cancels of seqs 3 and 17 land segments after them; one of a seq the WAL never held is harmless.
+  assert.equal(await wal.append({ cancels: 3n }), 41n);
+  await wal.append(fixtureEntry(99, 300));
+  await wal.append({ cancels: 17n });
+  await wal.append({ cancels: 1000n });
+  assert.ok(wal.segmentCount > 2);
+  const kept = (await collect(wal.replay())).map((e) => e.seq);
+  const want = [...seqs.filter((s) => s !== 3n && s !== 17n), 42n];
+  assert.deepEqual(kept, want);
+  await wal.close();
+  const reopened = await Wal.open(dir, {});
+  assert.deepEqual((await collect(reopened.replay())).map((e) => e.seq), want);
+  assert.equal(reopened.lastSeq, 44n, 'cancel records count as seqs');
+  await reopened.close();
 });
 
 test('batchSize 0 disables batching: one fdatasync per append', async () => {
@@ -137,12 +158,12 @@ test('segments roll at segmentSizeBytes; truncateUpTo deletes only fully flushed
   await wal.truncateUpTo(40n);
   assert.deepEqual((await readdir(dir)).filter((n) => n.endsWith('.wal')), ['00000000000000000041.wal']);
   assert.deepEqual(await collect(wal.replay()), []);
-  assert.equal(await wal.append(entries[0] as WalAppend), 41n);
+  assert.equal(await wal.append(entries[0] as WalWriteAppend), 41n);
   await wal.close();
 
   const reopened = await Wal.open(dir);
   assert.equal(reopened.lastSeq, 41n);
-  assertEntry((await collect(reopened.replay()))[0], 41n, entries[0] as WalAppend);
+  assertEntry((await collect(reopened.replay()))[0], 41n, entries[0] as WalWriteAppend);
   await reopened.truncateUpTo(41n);
   await reopened.close();
   const last = await Wal.open(dir);
