@@ -3,7 +3,7 @@
  * applied to the caches (so visible to queries), each listener learns, per measurement, the
  * time range of the points just written. Listeners run synchronously on the write path, so
  * they must be cheap (record the range, do the work later); an exception in one is swallowed.
- * With no listener registered the cost is one length check per write.
+ * With no listener interested in the database the cost is one check per listener per write.
  */
 import type { Point } from '../point.js';
 import type { ColumnBatch } from '../lineprotocol/columns.js';
@@ -29,19 +29,33 @@ interface Acc {
   n: number;
 }
 
-export class WriteListeners {
-  private list: WriteListener[] = [];
+interface Registered {
+  readonly fn: WriteListener;
+  readonly wants: (db: string) => boolean;
+}
 
-  /** Register a listener; returns its removal. */
-  add(fn: WriteListener): () => void {
-    this.list = [...this.list, fn];
+export class WriteListeners {
+  private list: Registered[] = [];
+
+  /**
+   * Register a listener; returns its removal. `wants` says whether writes to a database
+   * concern it at all: the ranges are computed (a pass over the batch) only when one does.
+   */
+  add(fn: WriteListener, wants: (db: string) => boolean = () => true): () => void {
+    const entry = { fn, wants };
+    this.list = [...this.list, entry];
     return () => {
-      this.list = this.list.filter((f) => f !== fn);
+      this.list = this.list.filter((e) => e !== entry);
     };
   }
 
+  private wanted(db: string): boolean {
+    for (const e of this.list) if (e.wants(db)) return true;
+    return false;
+  }
+
   notify(db: string, rp: string, points: readonly Point[]): void {
-    if (this.list.length === 0 || points.length === 0) return;
+    if (points.length === 0 || !this.wanted(db)) return;
     const by = new Map<string, Acc>();
     for (const p of points) widen(accFor(by, p.measurement), p.sec, p.nsec);
     this.emit(db, rp, by);
@@ -49,7 +63,7 @@ export class WriteListeners {
 
   /** notify for a columnar batch, without building Points; one map lookup per series. */
   notifyColumns(db: string, rp: string, b: ColumnBatch): void {
-    if (this.list.length === 0 || b.pointSeries.length === 0) return;
+    if (b.pointSeries.length === 0 || !this.wanted(db)) return;
     const by = new Map<string, Acc>();
     const ofSeries: (Acc | undefined)[] = new Array<Acc | undefined>(b.series.length);
     for (let i = 0; i < b.pointSeries.length; i++) {
@@ -66,7 +80,8 @@ export class WriteListeners {
     for (const [measurement, a] of by) {
       ranges.push({ db, rp, measurement, minNs: ns(a.minSec, a.minNsec), maxNs: ns(a.maxSec, a.maxNsec), points: a.n });
     }
-    for (const fn of this.list) {
+    for (const { fn, wants } of this.list) {
+      if (!wants(db)) continue;
       try {
         fn(ranges);
       } catch {

@@ -77,9 +77,13 @@ export class MaterializedViewMaintainer {
   /** Subscribe to writes, queue the start-up catch-up, start ticking. */
   start(): void {
     if (this.timer) return;
-    this.unsubscribe = this.engine.writeListeners.add((ranges) => {
-      for (const r of ranges) this.noteWrite(r.db, r.rp, r.measurement, r.minNs, r.maxNs);
-    });
+    this.unsubscribe = this.engine.writeListeners.add(
+      (ranges) => {
+        for (const r of ranges) this.noteWrite(r.db, r.rp, r.measurement, r.minNs, r.maxNs);
+      },
+      // Most servers have no view: their writes skip the range computation altogether.
+      (db) => parsedViews(this.engine.catalog).some((v) => v.info.database === db || v.sources.some((s) => s.db === db)),
+    );
     const now = this.now();
     const lookback = this.options.startupLookbackNs ?? 3_600_000_000_000n;
     for (const v of parsedViews(this.engine.catalog)) this.markDirty(v, now - lookback, now);
