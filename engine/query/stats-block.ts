@@ -10,7 +10,7 @@
  * request; a consumer of the values alone still decodes only those and keeps nothing.
  */
 import { CorruptionError } from '../errors.js';
-import { decodeBlock, decodeBlockTimes, decodeBlockValues } from '../encoding/block.js';
+import { decodeBlock, decodeBlockLastValue, decodeBlockTimes, decodeBlockValues } from '../encoding/block.js';
 import type { ValueColumn } from '../point.js';
 import type { BlockEntry } from '../tsm/block-index.js';
 import type { Batch, BatchStats } from './cursor.js';
@@ -73,6 +73,18 @@ export class StatsBlock implements Batch {
       this.values = this.ascending ? column : reverseOwnedColumn(column);
     }
     return this.values;
+  }
+
+  /**
+   * A column whose element 0 is the batch's first row (cursor.ts `head`): the decoded column
+   * when there is one, else only that value: the first (ascending; integer blocks stop
+   * there) or, descending, the block's last (integer blocks add up their deltas without
+   * storing them). Nothing is kept: a reader of one row per block wants no more.
+   */
+  head(): ValueColumn {
+    if (this.values || this.keptBlock(false)) return this.column;
+    if (this.ascending) return decodeBlockValues(this.payload, this.stats.count, undefined, 1);
+    return decodeBlockLastValue(this.payload, this.stats.count);
   }
 
   /** The kept decoded block; with `decode`, decoded (and checked) and kept when missing. */
