@@ -69,3 +69,12 @@ test('head(): element 0 is the batch first row, ascending and descending, intege
   }
   assert.throws(() => new StatsBlock(BASE, payload, false, stats(N + 1), 'test').head(), CorruptionError);
 });
+
+test('a descending head() keeps the last value with the decoded blocks: later blocks over the payload share it, whole blocks are not kept', () => {
+  const kept = new DecodedBlocks();
+  const first = new StatsBlock(BASE, payload, false, stats(), 'test', kept).head();
+  assert.equal(first.values[0], values[N - 1]);
+  assert.equal(new StatsBlock(BASE, payload, false, stats(), 'test', kept).head(), first, 'the kept column, not a new decode');
+  assert.equal(kept.size, 0);
+  assert.notEqual(new StatsBlock(BASE, payload, false, stats(), 'test', undefined).head(), first, 'without a cache nothing is shared');
+});

@@ -79,12 +79,18 @@ export class StatsBlock implements Batch {
    * A column whose element 0 is the batch's first row (cursor.ts `head`): the decoded column
    * when there is one, else only that value: the first (ascending; integer blocks stop
    * there) or, descending, the block's last (integer blocks add up their deltas without
-   * storing them). Nothing is kept: a reader of one row per block wants no more.
+   * storing them), kept with the decoded blocks when the payload is the block cache's
+   * (decoded-blocks.ts lastValue: a few bytes, where the whole block is not worth keeping).
    */
   head(): ValueColumn {
     if (this.values || this.keptBlock(false)) return this.column;
     if (this.ascending) return decodeBlockValues(this.payload, this.stats.count, undefined, 1);
-    return decodeBlockLastValue(this.payload, this.stats.count);
+    let last = this.kept?.lastValue(this.payload);
+    if (!last) {
+      last = decodeBlockLastValue(this.payload, this.stats.count);
+      this.kept?.setLastValue(this.payload, last);
+    }
+    return last;
   }
 
   /** The kept decoded block; with `decode`, decoded (and checked) and kept when missing. */
