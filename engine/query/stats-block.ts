@@ -39,10 +39,13 @@ export class StatsBlock implements Batch {
     const last = Number(entry.maxTime - base);
     const n = entry.count;
     const s = entry.stats;
-    const row = (i: number) => (ascending ? i : n - 1 - i);
-    const extent = ascending ? { firstOffset: first, lastOffset: last } : { firstOffset: last, lastOffset: first };
-    if (!s) return { count: n, ...extent };
-    return { count: n, ...extent, min: s.min, max: s.max, minRow: row(s.minIndex), maxRow: row(s.maxIndex), sum: s.sum };
+    // Object literals of one shape each (no spread, no closure: one of these per block per cursor).
+    const firstOffset = ascending ? first : last;
+    const lastOffset = ascending ? last : first;
+    if (!s) return { count: n, firstOffset, lastOffset };
+    const minRow = ascending ? s.minIndex : n - 1 - s.minIndex;
+    const maxRow = ascending ? s.maxIndex : n - 1 - s.maxIndex;
+    return { count: n, firstOffset, lastOffset, min: s.min, max: s.max, minRow, maxRow, sum: s.sum };
   }
 
   get offsets(): Float64Array {
