@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { encodeBlock, decodeBlock, decodeBlockValues, blockType, blockCount } from './block.js';
+import { encodeBlock, decodeBlock, decodeBlockLastValue, decodeBlockValues, blockType, blockCount } from './block.js';
+import { INT_HUF, INT_RLE, INT_S8B } from './integer.js';
 import { FieldType } from '../point.js';
 import type { ValueColumn } from '../point.js';
 import { InvariantError, CorruptionError } from '../errors.js';
@@ -91,6 +92,50 @@ test('decodeBlockValues with a limit: at least `limit` values, the first ones of
     { numRuns: 400 },
   );
 });
+
+test('decodeBlockLastValue equals the last value of the whole column, in its representation, and checks the count', () => {
+  // Walks whose deltas are small (Huffman), mixed with escapes and huge jumps (simple8b's wide
+  // selectors, Huffman escapes), constant (RLE), plus every general column.
+  const delta = fc.oneof({ weight: 8, arbitrary: fc.integer({ min: -3, max: 3 }) }, { weight: 1, arbitrary: fc.integer({ min: -(2 ** 40), max: 2 ** 40 }) });
+  const walk = (type: typeof FieldType.Integer | typeof FieldType.Unsigned, steps: number[], from: number): ValueColumn => ({ type, values: Float64Array.from(steps, (d) => (from += d)) });
+  const column = (n: number): fc.Arbitrary<ValueColumn> =>
+    fc.oneof(
+      columnOf(n),
+      fc.array(delta, { minLength: n, maxLength: n }).map((d) => walk(FieldType.Integer, d, -(2 ** 45))),
+      fc.array(fc.integer({ min: -3, max: 3 }), { minLength: n, maxLength: n }).map((d) => walk(FieldType.Integer, d, 50)),
+      fc.integer({ min: -5, max: 5 }).map((d) => walk(FieldType.Integer, new Array<number>(n).fill(d), 7)),
+      fc.array(fc.integer({ min: 0, max: 3 }), { minLength: n, maxLength: n }).map((d) => walk(FieldType.Unsigned, d, 1000)),
+    );
+  const block = fc.integer({ min: 1, max: 1000 }).chain((n) => fc.tuple(fc.constant(Float64Array.from({ length: n }, (_, i) => i * 10)), column(n)));
+  const modes = new Set<number>();
+  fc.assert(
+    fc.property(block, ([offs, col]) => {
+      const bytes = encodeBlock(BASE, offs, col, 0, offs.length);
+      const whole = decodeBlock(bytes, BASE).column;
+      const last = decodeBlockLastValue(bytes, offs.length);
+      assert.equal(last.type, col.type);
+      assert.equal(last.values.length, 1);
+      assert.equal(last.values.constructor, whole.values.constructor, 'same column representation');
+      assert.deepEqual(comparable(last), (comparable(whole) as unknown[]).slice(-1));
+      assertCorrupt(() => decodeBlockLastValue(bytes, offs.length + 1));
+      if (col.type === FieldType.Integer) modes.add(valueMode(bytes));
+    }),
+    { numRuns: 400 },
+  );
+  for (const m of [INT_RLE, INT_S8B, INT_HUF]) assert.ok(modes.has(m), `integer mode ${m} generated`);
+});
+
+/** The integer encoding mode byte of a block (past the type and the timestamp section). */
+function valueMode(bytes: Uint8Array): number {
+  let p = 1;
+  let tlen = 0;
+  for (let shift = 0; ; shift += 7) {
+    const b = bytes[p++]!;
+    tlen += (b & 0x7f) * 2 ** shift;
+    if (b < 0x80) break;
+  }
+  return bytes[p + tlen]!;
+}
 
 test('pinned: 1000-value blocks of each type, empty and single-value blocks', () => {
   const t = seq(1000, (i) => i * 10e9);

@@ -19,8 +19,8 @@ import type { ValueColumn } from '../point.js';
 import { ByteWriter, ByteReader } from './varint.js';
 import { appendTimestamps, readTimeGrid, readTimestamps, type TimeGrid } from './timestamp.js';
 import { appendFloatColumn, readFloatColumn } from './float-block.js';
-import { appendIntegers, readIntegers } from './integer.js';
-import { appendUnsigned, readUnsigned } from './unsigned.js';
+import { appendIntegers, readIntegers, readLastInteger } from './integer.js';
+import { appendUnsigned, readLastUnsigned, readUnsigned } from './unsigned.js';
 import { appendBooleans, readBooleans } from './boolean.js';
 import { appendStrings, readStrings } from './string.js';
 import { InvariantError } from '../errors.js';
@@ -97,8 +97,28 @@ export function decodeBlock(bytes: Uint8Array, base: bigint, buffers?: DecodeBuf
  * unsigned blocks stop decoding there, other types decode all `count`).
  */
 export function decodeBlockValues(bytes: Uint8Array, count: number, buffers?: DecodeBuffers, limit = count): ValueColumn {
+  return readColumn(valuesReader(bytes, count), bytes[0]!, count, buffers, limit);
+}
+
+/**
+ * Only the last value of a block of `count` values (checked as decodeBlockValues does), as a
+ * one-element column: the newest row, which a descending read that stops there (ORDER BY time
+ * DESC LIMIT 1) is all it needs. Integer and unsigned blocks add up their deltas without
+ * storing them (integer.ts readInt64Last); other types decode the column and copy its last value.
+ */
+export function decodeBlockLastValue(bytes: Uint8Array, count: number): ValueColumn {
+  const r = valuesReader(bytes, count);
+  const type = bytes[0]!;
+  if (count > 0 && type === FieldType.Integer) return { type, values: readLastInteger(r, count) };
+  if (count > 0 && type === FieldType.Unsigned) return { type, values: readLastUnsigned(r, count) };
+  const all = readColumn(r, type, count, undefined);
+  return { type: all.type, values: all.values.slice(Math.max(0, count - 1)) } as ValueColumn;
+}
+
+/** A reader at the block's value section (past the timestamps, not decoded); checks the block holds `count` values. The type is byte 0. */
+function valuesReader(bytes: Uint8Array, count: number): ByteReader {
   const r = new ByteReader(bytes);
-  const type = r.byte();
+  r.byte();
   const tlen = r.uvarint();
   r.need(tlen);
   const counted = new ByteReader(bytes, r.pos, r.pos + tlen);
@@ -106,7 +126,7 @@ export function decodeBlockValues(bytes: Uint8Array, count: number, buffers?: De
   const n = counted.uvarint();
   if (n !== count) throw r.corrupt(`block holds ${n} values, the caller expected ${count}`, 0);
   r.pos += tlen;
-  return readColumn(r, type, n, buffers, limit);
+  return r;
 }
 
 function readColumn(r: ByteReader, type: number, n: number, buffers: DecodeBuffers | undefined, limit = n): ValueColumn {

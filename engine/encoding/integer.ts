@@ -20,8 +20,8 @@
  * the same rule. The unsigned encoding (unsigned.ts) shares this core with `signed = false`.
  */
 import { ByteWriter, ByteReader, TWO_32, MAX_SAFE, zigzag, unzigzag } from './varint.js';
-import { packHalves, unpackNumbers, unpackHalves, fitsSimple8b } from './simple8b.js';
-import { readHuffman } from './huffman.js';
+import { packHalves, unpackNumbers, unpackHalves, fitsSimple8b, sumPackedDeltas } from './simple8b.js';
+import { readHuffman, sumHuffmanDeltas } from './huffman.js';
 import { appendPacked, prefersHuffman } from './packing.js';
 
 export const INT_RAW = 0;
@@ -219,6 +219,40 @@ export function readInt64(r: ByteReader, count: number, signed: boolean, out?: F
     throw r.corrupt(`unknown integer encoding ${mode}`, at);
   }
   return narrowIfSafe(h, count, signed) ?? h;
+}
+
+/** readIntegers' last value alone, as a one-element array (readInt64Last). */
+export function readLastInteger(r: ByteReader, count: number): Float64Array | BigInt64Array {
+  const v = readInt64Last(r, count, true);
+  return v instanceof Float64Array ? v : new BigInt64Array(v.buffer, v.byteOffset, 1);
+}
+
+/**
+ * The last of `count` values, as readInt64 would give it, in a one-element array (empty for
+ * count 0). Narrow blocks add up their deltas without storing them (a descending read of a
+ * block's newest row, ORDER BY time DESC LIMIT 1, needs no other value); the other modes
+ * decode the block and take its last value. `r` ends past the section.
+ */
+export function readInt64Last(r: ByteReader, count: number, signed: boolean): Float64Array | Uint32Array {
+  const at = r.pos;
+  const mode = r.byte();
+  if (count === 0) return new Float64Array(0);
+  if (mode === INT_RLE || mode === INT_S8B || mode === INT_HUF) {
+    let v = r.svarint();
+    if (mode === INT_RLE) {
+      // Added step by step, as the full decode does: d * (count - 1) may round beyond 2^53.
+      const d = count > 1 ? r.svarint() : 0;
+      for (let i = 1; i < count; i++) v += d;
+    } else if (mode === INT_S8B) {
+      v = sumPackedDeltas(r, v, count - 1);
+    } else {
+      v = sumHuffmanDeltas(r, v, count - 1);
+    }
+    return Float64Array.of(v);
+  }
+  r.pos = at;
+  const all = readInt64(r, count, signed);
+  return all instanceof Float64Array ? all.subarray(count - 1) : all.subarray(2 * (count - 1));
 }
 
 /** Turns entries 1..n-1 (zigzag deltas) into values, wrapping modulo 2^64. */

@@ -16,7 +16,7 @@
  * Uint32Array view of a BigUint64Array). A value ≥ 2^60 is a caller bug: check `fitsSimple8b`
  * first and use a raw encoding instead.
  */
-import { ByteWriter, ByteReader, TWO_32 } from './varint.js';
+import { ByteWriter, ByteReader, TWO_32, unzigzag } from './varint.js';
 import { InvariantError } from '../errors.js';
 
 const N = [240, 120, 60, 30, 20, 15, 12, 10, 8, 7, 6, 5, 4, 3, 2, 1] as const;
@@ -139,6 +139,20 @@ function writeWord(out: ByteWriter, h: Uint32Array, from: number, n: number, sel
 
 /** Reads words until `count` values are written to out[outStart..]; values as numbers. */
 export function unpackNumbers(r: ByteReader, out: Float64Array, outStart: number, count: number): void {
+  walkPacked(r, out, outStart, count, 0);
+}
+
+/**
+ * `from` plus the next `count` values read as zigzag deltas (varint.ts unzigzag), without
+ * storing them: the last value of a delta-coded column (integer.ts). Every partial sum is a
+ * value of that column, so for a column of safe integers the running double is exact.
+ */
+export function sumPackedDeltas(r: ByteReader, from: number, count: number): number {
+  return walkPacked(r, null, 0, count, from);
+}
+
+/** The one unpacking loop of both: stores values into `out` when given, else adds them to `acc` as zigzag deltas. */
+function walkPacked(r: ByteReader, out: Float64Array | null, outStart: number, count: number, acc: number): number {
   const b = r.buf;
   let p = r.pos;
   let i = outStart;
@@ -156,26 +170,38 @@ export function unpackNumbers(r: ByteReader, out: Float64Array, outStart: number
     const rem = end - i;
     const n = rem < N[sel]! ? rem : N[sel]!;
     if (sel <= 1) {
-      out.fill(0, i, i + n);
+      if (out !== null) out.fill(0, i, i + n);
     } else if (sel === 15) {
-      out[i] = hi * TWO_32 + lo;
+      if (out !== null) out[i] = hi * TWO_32 + lo;
+      else acc += unzigzag(hi * TWO_32 + lo);
     } else {
       const w = W[sel]!;
       const mask = (1 << w) - 1;
       // Values wholly in lo, then the one straddling, then those wholly in hi.
       let j = 0;
       let q = 0;
-      for (; q + w <= 32 && j < n; j++, q += w) out[i + j] = (lo >>> q) & mask;
-      if (j < n && q < 32) {
-        out[i + j] = ((lo >>> q) | (hi << (32 - q))) & mask;
-        j++;
-        q += w;
+      if (out === null) {
+        for (; q + w <= 32 && j < n; j++, q += w) acc += unzigzag((lo >>> q) & mask);
+        if (j < n && q < 32) {
+          acc += unzigzag(((lo >>> q) | (hi << (32 - q))) & mask);
+          j++;
+          q += w;
+        }
+        for (; j < n; j++, q += w) acc += unzigzag((hi >>> (q - 32)) & mask);
+      } else {
+        for (; q + w <= 32 && j < n; j++, q += w) out[i + j] = (lo >>> q) & mask;
+        if (j < n && q < 32) {
+          out[i + j] = ((lo >>> q) | (hi << (32 - q))) & mask;
+          j++;
+          q += w;
+        }
+        for (; j < n; j++, q += w) out[i + j] = (hi >>> (q - 32)) & mask;
       }
-      for (; j < n; j++, q += w) out[i + j] = (hi >>> (q - 32)) & mask;
     }
     i += n;
   }
   r.pos = p;
+  return acc;
 }
 
 /** Like unpackNumbers, into interleaved halves out[2*outStart..]. */

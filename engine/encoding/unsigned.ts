@@ -8,7 +8,7 @@
  * The value count is stored by the caller.
  */
 import { ByteWriter, ByteReader } from './varint.js';
-import { appendInt64, readInt64 } from './integer.js';
+import { appendInt64, readInt64, readInt64Last } from './integer.js';
 
 export function appendUnsigned(out: ByteWriter, values: Float64Array | BigUint64Array, start: number, end: number): void {
   appendInt64(out, values, start, end);
@@ -23,6 +23,12 @@ export function encodeUnsigned(values: Float64Array | BigUint64Array, start: num
 export function readUnsigned(r: ByteReader, count: number, out?: Float64Array, limit = count): Float64Array | BigUint64Array {
   const v = readInt64(r, count, false, out, limit);
   return v instanceof Float64Array ? v : new BigUint64Array(v.buffer, v.byteOffset, count);
+}
+
+/** readUnsigned's last value alone, as a one-element array (integer.ts readInt64Last). */
+export function readLastUnsigned(r: ByteReader, count: number): Float64Array | BigUint64Array {
+  const v = readInt64Last(r, count, false);
+  return v instanceof Float64Array ? v : new BigUint64Array(v.buffer, v.byteOffset, 1);
 }
 
 export function decodeUnsigned(bytes: Uint8Array, count: number): Float64Array | BigUint64Array {

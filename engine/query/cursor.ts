@@ -42,6 +42,12 @@ export interface Batch {
   readonly offsets: Float64Array;
   readonly column: ValueColumn;
   readonly stats?: BatchStats;
+  /**
+   * Optional (stats batches): a column whose element 0 is the batch's first row, decoding no
+   * more of the block than that needs where the encoding allows. For a reader that takes one
+   * row of a batch (ORDER BY time DESC LIMIT 1): reading `column` would decode all of it.
+   */
+  head?(): ValueColumn;
 }
 
 export interface CursorRequest {

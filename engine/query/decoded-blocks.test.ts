@@ -35,3 +35,18 @@ test('the cache stays within its budget, counting arrays, payload and overhead, 
   cache.set(new Uint8Array(10), 0n, block(cache.maxBytes));
   assert.ok(cache.usedBytes <= cache.maxBytes, 'a block larger than the budget is not kept');
 });
+
+test('last values: found for their own payload object only, within their own budget, apart from whole blocks', () => {
+  const budget = 4 * (50 + DECODED_BLOCK_OVERHEAD);
+  const cache = new DecodedBlocks(1 << 20, budget);
+  const payloads = Array.from({ length: 20 }, () => new Uint8Array(50));
+  const last = { type: FieldType.Integer, values: Float64Array.of(7) } as const;
+  for (const p of payloads) cache.setLastValue(p, last);
+  assert.equal(cache.lastValue(payloads[19]!), last);
+  assert.equal(cache.lastValue(payloads[0]!), undefined, 'evicted: at most four fit');
+  assert.equal(cache.lastValue(new Uint8Array(50)), undefined);
+  assert.equal(cache.size, 0, 'whole blocks untouched');
+  assert.equal(cache.get(payloads[19]!, 0n), undefined, 'a last value is never handed out as a whole block');
+  cache.setLastValue(payloads[1]!, { type: FieldType.String, values: ['x'] });
+  assert.equal(cache.lastValue(payloads[1]!), undefined, 'strings are not kept');
+});

@@ -30,11 +30,35 @@ export interface DecodedBlock {
   readonly column: ValueColumn;
 }
 
+/** Budget of the last values kept apart from whole blocks (lastValue): ~2,500 blocks of 300 bytes. */
+export const DECODED_LAST_VALUES_MAX_BYTES = 1024 * 1024;
+
 export class DecodedBlocks {
   private readonly map: ClockMap<Uint8Array, { readonly base: bigint; readonly block: DecodedBlock }>;
+  /**
+   * Blocks' last values alone (one-element columns), from descending reads that take a
+   * block's newest row and nothing else (ORDER BY time DESC LIMIT 1 over every series: one
+   * row per series-field). Kept apart: a whole block costs ~60 times as much, and a budget
+   * shared with those made such reads evict each other's whole blocks.
+   */
+  private readonly lastValues: ClockMap<Uint8Array, ValueColumn>;
 
-  constructor(readonly maxBytes = DECODED_BLOCKS_MAX_BYTES) {
+  constructor(
+    readonly maxBytes = DECODED_BLOCKS_MAX_BYTES,
+    lastValueBytes = DECODED_LAST_VALUES_MAX_BYTES,
+  ) {
     this.map = new ClockMap(maxBytes);
+    this.lastValues = new ClockMap(lastValueBytes);
+  }
+
+  /** The last value of `payload` (as a one-element column), if kept. Shared: read-only. */
+  lastValue(payload: Uint8Array): ValueColumn | undefined {
+    return this.lastValues.get(payload);
+  }
+
+  setLastValue(payload: Uint8Array, column: ValueColumn): void {
+    if (column.type === FieldType.String) return;
+    this.lastValues.set(payload, column, payload.byteLength + DECODED_BLOCK_OVERHEAD);
   }
 
   /** The decoded form of `payload` relative to `base`, if kept. Shared: read-only. */

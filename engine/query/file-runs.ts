@@ -81,7 +81,7 @@ export function tsmRuns(
     release: () => {
       if (released) return;
       released = true;
-      void snap.release().catch(() => undefined);
+      void snap.release()?.catch(() => undefined);
     },
   };
 }

@@ -46,7 +46,7 @@ export class RunMerger {
     const s = this.sign;
     // Runs without a bound are opened in the first round: give them the earliest key.
     const key = (r: SortedRun) => (r.startBound === undefined ? -Infinity : r.startBound * s);
-    this.pending = [...runs].sort((a, b) => key(a) - key(b));
+    this.pending = runs.length < 2 ? [...runs] : [...runs].sort((a, b) => key(a) - key(b));
   }
 
   /** Cursor-order key of the next pending run (Infinity: none). */

@@ -51,3 +51,30 @@ test('an index entry whose count disagrees with the block is corruption, kept or
   assert.throws(() => block(new DecodedBlocks(), true, N + 1).offsets, CorruptionError);
   assert.throws(() => block(undefined, true, N + 1).offsets, CorruptionError);
 });
+
+test('head(): element 0 is the batch first row, ascending and descending, integer and float blocks; nothing is kept', () => {
+  const walk = Float64Array.from({ length: N }, (_, i) => 100 + ((i * 5) % 7) - 3 + i);
+  const intPayload = encodeBlock(BASE, offsets, { type: FieldType.Integer, values: walk }, 0, N);
+  for (const [bytes, vals] of [
+    [payload, values],
+    [intPayload, walk],
+  ] as const) {
+    for (const ascending of [true, false]) {
+      const kept = new DecodedBlocks();
+      const b = new StatsBlock(BASE, bytes, ascending, stats(), 'test', kept);
+      assert.equal(b.head().values[0], ascending ? vals[0] : vals[N - 1]);
+      assert.equal(kept.size, 0);
+      assert.equal(b.column.values[0], b.head().values[0], 'the same row once the column is decoded');
+    }
+  }
+  assert.throws(() => new StatsBlock(BASE, payload, false, stats(N + 1), 'test').head(), CorruptionError);
+});
+
+test('a descending head() keeps the last value with the decoded blocks: later blocks over the payload share it, whole blocks are not kept', () => {
+  const kept = new DecodedBlocks();
+  const first = new StatsBlock(BASE, payload, false, stats(), 'test', kept).head();
+  assert.equal(first.values[0], values[N - 1]);
+  assert.equal(new StatsBlock(BASE, payload, false, stats(), 'test', kept).head(), first, 'the kept column, not a new decode');
+  assert.equal(kept.size, 0);
+  assert.notEqual(new StatsBlock(BASE, payload, false, stats(), 'test', undefined).head(), first, 'without a cache nothing is shared');
+});

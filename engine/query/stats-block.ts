@@ -10,7 +10,7 @@
  * request; a consumer of the values alone still decodes only those and keeps nothing.
  */
 import { CorruptionError } from '../errors.js';
-import { decodeBlock, decodeBlockTimes, decodeBlockValues } from '../encoding/block.js';
+import { decodeBlock, decodeBlockLastValue, decodeBlockTimes, decodeBlockValues } from '../encoding/block.js';
 import type { ValueColumn } from '../point.js';
 import type { BlockEntry } from '../tsm/block-index.js';
 import type { Batch, BatchStats } from './cursor.js';
@@ -39,10 +39,13 @@ export class StatsBlock implements Batch {
     const last = Number(entry.maxTime - base);
     const n = entry.count;
     const s = entry.stats;
-    const row = (i: number) => (ascending ? i : n - 1 - i);
-    const extent = ascending ? { firstOffset: first, lastOffset: last } : { firstOffset: last, lastOffset: first };
-    if (!s) return { count: n, ...extent };
-    return { count: n, ...extent, min: s.min, max: s.max, minRow: row(s.minIndex), maxRow: row(s.maxIndex), sum: s.sum };
+    // Object literals of one shape each (no spread, no closure: one of these per block per cursor).
+    const firstOffset = ascending ? first : last;
+    const lastOffset = ascending ? last : first;
+    if (!s) return { count: n, firstOffset, lastOffset };
+    const minRow = ascending ? s.minIndex : n - 1 - s.minIndex;
+    const maxRow = ascending ? s.maxIndex : n - 1 - s.maxIndex;
+    return { count: n, firstOffset, lastOffset, min: s.min, max: s.max, minRow, maxRow, sum: s.sum };
   }
 
   get offsets(): Float64Array {
@@ -73,6 +76,24 @@ export class StatsBlock implements Batch {
       this.values = this.ascending ? column : reverseOwnedColumn(column);
     }
     return this.values;
+  }
+
+  /**
+   * A column whose element 0 is the batch's first row (cursor.ts `head`): the decoded column
+   * when there is one, else only that value: the first (ascending; integer blocks stop
+   * there) or, descending, the block's last (integer blocks add up their deltas without
+   * storing them), kept with the decoded blocks when the payload is the block cache's
+   * (decoded-blocks.ts lastValue: a few bytes, where the whole block is not worth keeping).
+   */
+  head(): ValueColumn {
+    if (this.values || this.keptBlock(false)) return this.column;
+    if (this.ascending) return decodeBlockValues(this.payload, this.stats.count, undefined, 1);
+    let last = this.kept?.lastValue(this.payload);
+    if (!last) {
+      last = decodeBlockLastValue(this.payload, this.stats.count);
+      this.kept?.setLastValue(this.payload, last);
+    }
+    return last;
   }
 
   /** The kept decoded block; with `decode`, decoded (and checked) and kept when missing. */

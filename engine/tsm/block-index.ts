@@ -154,25 +154,26 @@ export class BlockIndex {
     const n = this.entryCountAt(i);
     const first = this.t.firstEntry[i]!;
     const { minTimes, maxTimes } = this.t;
-    // Entries are sorted by both minTime and maxTime (non-overlapping), so two lower bounds do.
-    const start = lowerBound(n, (j) => maxTimes[first + j]! < minTime);
-    const end = lowerBound(n, (j) => minTimes[first + j]! <= maxTime);
-    return { start, end: Math.max(start, end) };
+    // Entries are sorted by both minTime and maxTime (non-overlapping), so two lower bounds do
+    // (written out: a closure per bound per cursor was most of this call's cost).
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (maxTimes[first + mid]! < minTime) lo = mid + 1;
+      else hi = mid;
+    }
+    const start = lo;
+    hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (minTimes[first + mid]! <= maxTime) lo = mid + 1;
+      else hi = mid;
+    }
+    return { start, end: lo };
   }
 
   private check(i: number): void {
     if (!(i >= 0 && i < this.keyCount)) throw new InvariantError(`key position ${i} out of range 0..${this.keyCount - 1}`);
   }
-}
-
-/** First j in [0, n) for which `before(j)` is false; `before` must be monotone (true…false). */
-function lowerBound(n: number, before: (j: number) => boolean): number {
-  let lo = 0;
-  let hi = n;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (before(mid)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

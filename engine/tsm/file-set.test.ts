@@ -73,7 +73,7 @@ test('replace: a snapshot taken before keeps reading the old files; they are del
   assert.ok(old);
   await assert.rejects(old.readBlock('k', { minTime: 1n, maxTime: 2n, offset: 8, size: 64, count: 2 }), bug);
   assert.equal(logger.entries.filter((e) => e.msg === 'removed replaced TSM file').length, 2);
-  await assert.rejects(before.release(), bug, 'double release is a bug');
+  await assert.rejects(before.release()!, bug, 'double release is a bug');
 
   // Without snapshots, replaced files go at once.
   const next = await writeFileWith(set, { generation: 2, sequence: 3 }, 4);

@@ -40,7 +40,12 @@ export interface TsmFileSetOptions {
 export interface TsmSnapshot {
   /** In (generation, sequence) order: later files win duplicate timestamps. */
   readonly files: readonly TsmReader[];
-  release(): Promise<void>;
+  /**
+   * Unpins the files; the promise settles when files this closed are closed (and removed,
+   * when replaced). Undefined when no file had to close (the usual case: a query's cursor
+   * releases its shard's files once per series-field, so no promise is made for that).
+   */
+  release(): Promise<void> | undefined;
 }
 
 interface LiveFile {
@@ -129,10 +134,19 @@ export class TsmFileSet {
     let released = false;
     return {
       files: pinned.map((f) => f.reader),
-      release: async () => {
-        if (released) throw new InvariantError('TSM snapshot released twice');
+      release: () => {
+        if (released) return Promise.reject(new InvariantError('TSM snapshot released twice'));
         released = true;
-        await Promise.all(pinned.map((f) => this.unref(f)));
+        let closing: Promise<void>[] | undefined;
+        try {
+          for (const f of pinned) {
+            const done = this.unref(f);
+            if (done) (closing ??= []).push(done);
+          }
+        } catch (err) {
+          return Promise.reject(err as Error);
+        }
+        return closing && Promise.all(closing).then(() => undefined);
       },
     };
   }
@@ -198,10 +212,11 @@ export class TsmFileSet {
     await Promise.all(old.map((f) => this.unref(f)));
   }
 
-  private unref(f: LiveFile): Promise<void> {
+  /** Drops one reference; the file's disposal when that was the last (undefined: still referenced). */
+  private unref(f: LiveFile): Promise<void> | undefined {
     f.refs--;
     if (f.refs < 0) throw new InvariantError(`TSM file ${f.reader.path} released more often than acquired`);
-    if (f.refs > 0) return Promise.resolve();
+    if (f.refs > 0) return undefined;
     const done = this.dispose(f).finally(() => this.pending.delete(done));
     this.pending.add(done);
     return done;

@@ -107,7 +107,9 @@ export class RowReader {
       const base = bases[k];
       if (base === undefined || !sameTime(base, offs[k]!, bestBase, bestOff)) continue;
       const h = heads[k]!;
-      values[k] = cellAt(h.batch!.column, h.i);
+      const b = h.batch!;
+      // A row at the start of a stored block: only its value is decoded (lastpoint reads one row per block).
+      values[k] = h.i === 0 && b.head ? cellAt(b.head(), 0) : cellAt(b.column, h.i);
       h.i++;
     }
     return { time: bestBase + BigInt(bestOff), values };

@@ -66,8 +66,9 @@ export function parseDimensions(dims: readonly Expr[], nowNs: bigint, tz: string
 /** The tag keys a source is grouped by, sorted. */
 export function dimensionTags(dims: Dimensions, src: MeasurementSource): string[] {
   const out = new Set(dims.names);
-  for (const k of src.tagKeys()) if (dims.all || dims.regexes.some((r) => r.test(k))) out.add(k);
-  return [...out].sort();
+  // The source's tag keys only when a wildcard or a regex asks for them (a copy and a sort per request otherwise).
+  if (dims.all || dims.regexes.length > 0) for (const k of src.tagKeys()) if (dims.all || dims.regexes.some((r) => r.test(k))) out.add(k);
+  return out.size === 0 ? [] : [...out].sort();
 }
 
 export function unionSchema(sources: readonly MeasurementSource[]): SchemaInfo {

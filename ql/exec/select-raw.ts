@@ -63,37 +63,73 @@ export function evalTypes(source: MeasurementSource, extra?: ReadonlyMap<string,
 }
 
 /**
- * Rows of one output series. With `emit`, rows are handed over in pieces of `chunkSize` as
- * they are produced (memory bounded by one piece) and the return value holds the remainder.
+ * What every group of a raw SELECT over one source shares: the fields read and their slots,
+ * the plain columns, the LIMIT in effect. Worked out once per source, not per group
+ * (lastpoint has a group per host, and this cost as much as a group's reads).
  */
-export async function runRawGroup(g: GroupRun, emit?: (rows: Cell[][]) => Promise<void>, chunkSize = 10_000): Promise<Cell[][]> {
-  const { plan, source, ctx } = g;
+export interface RawLayout {
+  readonly fields: readonly string[];
+  readonly fieldIndex: ReadonlyMap<string, number>;
+  /** Slots of the fields the columns read (a row is emitted when one of them has a value). */
+  readonly selected: readonly number[];
+  readonly types: EvalTypes;
+  /** The subset of `fields` the row filter reads. */
+  readonly condFields: readonly string[];
+  readonly plain: readonly (ReturnType<typeof plainReference>)[];
+  /** Field slots of plain columns (-1: not a plain field column), read per row without the interpreter. */
+  readonly slots: readonly number[];
+  readonly allPlain: boolean;
+  readonly limit: number;
+}
+
+export function rawLayout(plan: SelectPlan, source: MeasurementSource, rowFilter: Expr | null): RawLayout {
   const columns = plan.projection.columns;
-  const fields = fieldRefs([...columns.map((c) => c.expr), g.rowFilter], plan).filter((f) => source.fieldTypes().has(f));
+  const fields = fieldRefs([...columns.map((c) => c.expr), rowFilter], plan).filter((f) => source.fieldTypes().has(f));
   const fieldIndex = new Map(fields.map((f, i) => [f, i]));
   const selected = fieldRefs(columns.map((c) => c.expr), plan).flatMap((f) => (fieldIndex.has(f) ? [fieldIndex.get(f)!] : []));
   // The row-cursor slot (series-rows.ts): a subquery row that exists with every field null.
   if (source.rowCursor) selected.push(fields.length);
-  const types = evalTypes(source);
   checkTransformInputs(columns.map((c) => c.expr), source.fieldTypes());
-  const transforms = new Map<string, Transform>();
-  const condFields = fieldRefs([g.rowFilter], plan).filter((f) => fieldIndex.has(f));
   const plain = columns.map((c) => plainReference(c.expr, plan.schema, fieldIndex));
+  // 1.6.7 answers a raw OFFSET without LIMIT from storage with the one row at that offset (not
+  // so with a transform such as derivative(x), nor from a subquery: all rows after the offset).
+  const hasTransform = columns.some((c) => callsIn(c.expr).some((k) => TRANSFORMS.has(k.name.toLowerCase())));
+  return {
+    fields,
+    fieldIndex,
+    selected,
+    types: evalTypes(source),
+    condFields: fieldRefs([rowFilter], plan).filter((f) => fieldIndex.has(f)),
+    plain,
+    slots: plain.map((p) => (p && 'slot' in p ? p.slot : -1)),
+    allPlain: plain.every((p) => p !== undefined),
+    limit: plan.stmt.limit === 0 && plan.stmt.offset > 0 && !hasTransform && !source.fromSubquery ? 1 : plan.stmt.limit,
+  };
+}
+
+/**
+ * Rows of one output series. With `emit`, rows are handed over in pieces of `chunkSize` as
+ * they are produced (memory bounded by one piece) and the return value holds the remainder.
+ * `layout`: rawLayout of the group's plan, source and row filter (made here when not given).
+ */
+export async function runRawGroup(
+  g: GroupRun,
+  emit?: (rows: Cell[][]) => Promise<void>,
+  chunkSize = 10_000,
+  layout: RawLayout = rawLayout(g.plan, g.source, g.rowFilter),
+): Promise<Cell[][]> {
+  const { plan, ctx } = g;
+  const columns = plan.projection.columns;
+  const { fields, fieldIndex, selected, types, condFields, plain, slots, allPlain, limit } = layout;
+  const transforms = new Map<string, Transform>();
   const open: SeriesRows[] = g.series.map((ref) => ({
     ref,
     reader: openSeriesRows(g, ref, fields, condFields, types),
     row: null,
     tagCells: plain.map((p) => (p && 'tag' in p ? (ref.tags[p.tag] ?? null) : null)),
   }));
-  // Field slots of plain columns (-1: not a plain field column), read per row without the interpreter.
-  const slots = plain.map((p) => (p && 'slot' in p ? p.slot : -1));
-  const allPlain = plain.every((p) => p !== undefined);
   let out: Cell[][] = [];
   let emitted = 0;
-  // 1.6.7 answers a raw OFFSET without LIMIT from storage with the one row at that offset (not
-  // so with a transform such as derivative(x), nor from a subquery: all rows after the offset).
-  const hasTransform = columns.some((c) => callsIn(c.expr).some((k) => TRANSFORMS.has(k.name.toLowerCase())));
-  const limit = plan.stmt.limit === 0 && plan.stmt.offset > 0 && !hasTransform && !source.fromSubquery ? 1 : plan.stmt.limit;
   let skip = plan.stmt.offset;
   try {
     let n = 0;

@@ -16,7 +16,7 @@ import { runAggregateGroup } from './select-agg.js';
 import { dimensionTags, parseDimensions, type SelectPlan } from './select-plan.js';
 import { compiledSelect } from './plan-memo.js';
 import { conditionOf } from './plan-derived.js';
-import { runRawGroup } from './select-raw.js';
+import { rawLayout, runRawGroup } from './select-raw.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
 import { SubquerySource } from './subquery-source.js';
 import { mergeSameName } from './union-source.js';
@@ -146,6 +146,7 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
     const dims = dimensionTags(plan.dims, source);
     const groups = pageTagSets(groupSeries(source.series(split.tags), dims), dims, stmt.slimit, stmt.soffset);
     if (!plan.ascending) groups.reverse();
+    const layout = plan.projection.shape === 'raw' && groups.length > 0 ? rawLayout(plan, source, split.rows) : undefined;
     for (const group of groups) {
       const run = { plan, source, series: group.series, rowFilter: split.rows, ctx };
       const tags = dims.length ? Object.fromEntries(dims.map((d, i) => [d, group.key[i]!])) : undefined;
@@ -155,7 +156,7 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
           any = true;
           await sink.push({ name: source.name, tags, columns, timeColumn, values }, true);
         };
-        const rest = plan.projection.shape === 'raw' ? await runRawGroup(run, emit, sink.chunkSize) : await runAggregateGroup(run);
+        const rest = plan.projection.shape === 'raw' ? await runRawGroup(run, emit, sink.chunkSize, layout) : await runAggregateGroup(run);
         for (let i = 0; i < rest.length; i += sink.chunkSize) {
           const more = i + sink.chunkSize < rest.length;
           any = true;
@@ -164,7 +165,7 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
         if (any && rest.length === 0) await sink.push({ name: source.name, tags, columns, timeColumn, values: [] }, false);
         continue;
       }
-      const values = plan.projection.shape === 'raw' ? await runRawGroup(run) : await runAggregateGroup(run);
+      const values = plan.projection.shape === 'raw' ? await runRawGroup(run, undefined, undefined, layout) : await runAggregateGroup(run);
       if (values.length === 0) continue;
       out.push({ name: source.name, tags, columns, timeColumn, tagColumns, values });
     }
