@@ -141,7 +141,7 @@ export class DenseWindows {
   }
 
   /** The same rows as window numbers and a value per window of each column (window-rows.ts). */
-  windowRows(f: DenseFill): WindowRows {
+  windowRows(f: DenseFill): WindowRows & { readonly windows: number[] } {
     const { count, first, interval, columnCalls } = this.layout;
     const windows: number[] = [];
     if (!this.any.includes(true)) return { first, interval, windows, columns: [] };

@@ -10,7 +10,7 @@ import { DenseWindows, type DenseLayout } from './dense-windows.js';
 import type { GroupRun } from './select-raw.js';
 
 /** The group's rows in ascending time, or undefined when a batch needs the general path. */
-export async function runDenseGroup(g: GroupRun, calls: readonly AggCall[], types: ReadonlyMap<string, FieldType>, layout: DenseLayout): Promise<WindowRows | undefined> {
+export async function runDenseGroup(g: GroupRun, calls: readonly AggCall[], types: ReadonlyMap<string, FieldType>, layout: DenseLayout): Promise<(WindowRows & { readonly windows: number[] }) | undefined> {
   const { plan, source, ctx } = g;
   const windows = new DenseWindows(layout, calls.map((c) => c.reducer));
   const byField = new Map<string, number[]>();

@@ -93,7 +93,7 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][] | WindowR
   const layout = g.rowFilter === null ? denseLayoutOf(plan) : undefined;
   if (layout) {
     const rows = await runDenseGroup(g, calls, types, layout);
-    if (rows) return { ...rows, windows: page(g, [...rows.windows], true) };
+    if (rows) return { ...rows, windows: page(g, rows.windows, true) };
   }
   // The window holding an unaligned edge of the range reads points outside it for a transform's
   // inner call; the query's other calls keep only the range's points (clipped-reducer.ts).

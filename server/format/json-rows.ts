@@ -25,9 +25,9 @@ export function cellJson(c: Cell): string {
 const SMALL_INTS = Array.from({ length: 1024 }, (_, i) => String(i));
 const COMMA_SMALL_INTS = SMALL_INTS.map((t) => ',' + t);
 
-/** cellJson, the small non-negative integers from a table. */
-export function plainCellJson(c: Cell): string {
-  return typeof c === 'number' && c >= 0 && c < 1024 && (c | 0) === c ? SMALL_INTS[c]! : cellJson(c);
+/** `,` and cellJson(c); the small non-negative integers from a table (no string made). */
+export function commaCellJson(c: Cell): string {
+  return typeof c === 'number' && c >= 0 && c < 1024 && (c | 0) === c ? COMMA_SMALL_INTS[c]! : ',' + cellJson(c);
 }
 
 /**
