@@ -194,7 +194,8 @@ export class RunMerger {
   }
 }
 
-async function nextNonEmpty(run: SortedRun): Promise<RunBlock | null> {
+/** The run's next block with rows (also used by one-run.ts). */
+export async function nextNonEmpty(run: SortedRun): Promise<RunBlock | null> {
   for (;;) {
     const b = await run.next();
     if (!b || rowCount(b) > 0) return b;
@@ -202,7 +203,7 @@ async function nextNonEmpty(run: SortedRun): Promise<RunBlock | null> {
 }
 
 /** nextNonEmpty without waiting: undefined when the run must read (empty blocks before that are gone, as they would be). */
-function nextNonEmptyNow(run: SortedRun): RunBlock | null | undefined {
+export function nextNonEmptyNow(run: SortedRun): RunBlock | null | undefined {
   for (;;) {
     const b = run.nextNow?.();
     if (b === undefined || !b || rowCount(b) > 0) return b;

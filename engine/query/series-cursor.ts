@@ -1,7 +1,7 @@
 /**
  * The storage-side Cursor implementation: walks the shards overlapping the range in cursor
  * order and, per shard, merges its sources (TSM files oldest→newest, frozen snapshots, the
- * active cache) with RunMerger. Sources are captured when a shard is entered, so a flush
+ * active cache) with RunMerger, or passes a single source through OneRun. Sources are captured when a shard is entered, so a flush
  * or compaction that finishes mid-query does not change what this cursor sees twice.
  */
 import type { FieldType } from '../point.js';
@@ -9,6 +9,7 @@ import type { Shard } from '../shard/shard.js';
 import type { Cache } from '../cache/cache.js';
 import type { Batch, Cursor, CursorRequest } from './cursor.js';
 import { RunMerger } from './merge.js';
+import { OneRun } from './one-run.js';
 import { CacheRun, type RunBlock, type SortedRun } from './run.js';
 import { StatsBlock } from './stats-block.js';
 
@@ -23,7 +24,7 @@ export type FileRunSource = (
 
 export class SeriesCursor implements Cursor {
   private i = 0;
-  private merger: RunMerger | undefined;
+  private merger: RunMerger | OneRun | undefined;
   private shard: Shard | undefined;
   private release: (() => void) | undefined;
   /** Caches this cursor has read from (pinned: their memory is not reused until close). */
@@ -37,7 +38,7 @@ export class SeriesCursor implements Cursor {
     private readonly fileRuns: FileRunSource,
   ) {}
 
-  private openShard(shard: Shard): RunMerger | undefined {
+  private openShard(shard: Shard): RunMerger | OneRun | undefined {
     const span = BigInt(shard.spanSec) * 1_000_000_000n;
     const lo = this.req.startNs - shard.baseNs;
     const hi = this.req.endNs - shard.baseNs;
@@ -59,6 +60,7 @@ export class SeriesCursor implements Cursor {
       }
     }
     if (runs.length === 0) return undefined;
+    if (runs.length === 1) return new OneRun(runs[0]!);
     return new RunMerger(runs, this.type, this.req.ascending);
   }
 
