@@ -324,7 +324,7 @@ export class Engine {
     const rp = this.catalog.resolveRetentionPolicy(req.db, req.rp);
     const now = nowTime();
     const opts = { precision: req.precision, defaultSec: now.sec, defaultNsec: now.nsec };
-    const slot = this.orderedLog.reserve(walEntry(req.db, rp.name, { precision: req.precision, lines: req.body, now }));
+    const slot = this.orderedLog.reserve(walEntry(req.db, rp.name, req.precision, req.body, now));
     // True once the slot's record is applied as logged, or cancelled: else the finally cancels it.
     let settled = false;
     try {
@@ -429,7 +429,7 @@ export class Engine {
   /** Log points re-encoded as line protocol under a slot of their own, then apply them in its turn. */
   private async logPoints(dbName: string, rp: RetentionPolicyInfo, points: Point[]): Promise<void> {
     const lines = Buffer.from(points.map(formatPoint).join('\n'), 'utf8');
-    const slot = this.orderedLog.reserve(walEntry(dbName, rp.name, { precision: 'ns', lines, now: nowTime() }));
+    const slot = this.orderedLog.reserve(walEntry(dbName, rp.name, 'ns', lines, nowTime()));
     try {
       await slot.turn;
       await this.commit(
@@ -532,6 +532,6 @@ export class Engine {
 }
 
 /** The WAL record of a body: what replay needs to parse it exactly as the live write did. */
-function walEntry(db: string, rp: string, body: { precision: Precision; lines: Uint8Array; now: { sec: number; nsec: number } }): WalWriteAppend {
-  return { db, rp, precision: body.precision, defaultSec: body.now.sec, defaultNsec: body.now.nsec, lines: body.lines };
+function walEntry(db: string, rp: string, precision: Precision, lines: Uint8Array, now: { sec: number; nsec: number }): WalWriteAppend {
+  return { db, rp, precision, defaultSec: now.sec, defaultNsec: now.nsec, lines };
 }

@@ -29,4 +29,3 @@ export { MaterializedViewMaintainer, type MvMaintainerOptions, type MvRun, type 
 export { isViewTarget, viewTargetOf, assertNotViewTarget } from './exec/services/mv-views.js';
 export { ViewTargetWriteError } from './exec/services/errors.js';
 export * from './sql/index.js';
-export { windowRowsOf, seriesRowCount, type WindowRows } from './window-rows.js';

@@ -49,21 +49,25 @@ export class WriteListeners {
     };
   }
 
-  private wanted(db: string): boolean {
-    for (const e of this.list) if (e.wants(db)) return true;
-    return false;
+  /** The listeners that want writes to `db`; undefined when none does (no array made). */
+  private wanting(db: string): Registered[] | undefined {
+    let to: Registered[] | undefined;
+    for (const e of this.list) if (e.wants(db)) (to ??= []).push(e);
+    return to;
   }
 
   notify(db: string, rp: string, points: readonly Point[]): void {
-    if (points.length === 0 || !this.wanted(db)) return;
+    const to = points.length === 0 ? undefined : this.wanting(db);
+    if (!to) return;
     const by = new Map<string, Acc>();
     for (const p of points) widen(accFor(by, p.measurement), p.sec, p.nsec);
-    this.emit(db, rp, by);
+    emit(to, db, rp, by);
   }
 
   /** notify for a columnar batch, without building Points; one map lookup per series. */
   notifyColumns(db: string, rp: string, b: ColumnBatch): void {
-    if (b.pointSeries.length === 0 || !this.wanted(db)) return;
+    const to = b.pointSeries.length === 0 ? undefined : this.wanting(db);
+    if (!to) return;
     const by = new Map<string, Acc>();
     const ofSeries: (Acc | undefined)[] = new Array<Acc | undefined>(b.series.length);
     for (let i = 0; i < b.pointSeries.length; i++) {
@@ -71,22 +75,22 @@ export class WriteListeners {
       const a = ofSeries[s] ?? (ofSeries[s] = accFor(by, b.series[s]!.measurement));
       widen(a, b.sec[i]!, b.nsec[i]!);
     }
-    this.emit(db, rp, by);
+    emit(to, db, rp, by);
   }
+}
 
-  private emit(db: string, rp: string, by: Map<string, Acc>): void {
-    const ns = (sec: number, nsec: number) => BigInt(sec) * NS_PER_SEC_BIG + BigInt(nsec);
-    const ranges: WrittenRange[] = [];
-    for (const [measurement, a] of by) {
-      ranges.push({ db, rp, measurement, minNs: ns(a.minSec, a.minNsec), maxNs: ns(a.maxSec, a.maxNsec), points: a.n });
-    }
-    for (const { fn, wants } of this.list) {
-      if (!wants(db)) continue;
-      try {
-        fn(ranges);
-      } catch {
-        // A listener's failure must not fail a write that is already durable.
-      }
+/** Tell `to` the time range of each measurement in `by`. */
+function emit(to: readonly Registered[], db: string, rp: string, by: Map<string, Acc>): void {
+  const ns = (sec: number, nsec: number) => BigInt(sec) * NS_PER_SEC_BIG + BigInt(nsec);
+  const ranges: WrittenRange[] = [];
+  for (const [measurement, a] of by) {
+    ranges.push({ db, rp, measurement, minNs: ns(a.minSec, a.minNsec), maxNs: ns(a.maxSec, a.maxNsec), points: a.n });
+  }
+  for (const { fn } of to) {
+    try {
+      fn(ranges);
+    } catch {
+      // A listener's failure must not fail a write that is already durable.
     }
   }
 }

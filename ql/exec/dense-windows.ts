@@ -22,7 +22,6 @@
 import { FieldType, type Batch } from '../../engine/index.js';
 import type { FillOption } from '../ast/nodes.js';
 import type { Cell } from '../result.js';
-import { windowRowValues, type WindowRows } from '../window-rows.js';
 import type { AggCall, AggTransform } from './agg-calls.js';
 import { callKey } from './eval.js';
 import type { SelectPlan } from './select-plan.js';
@@ -137,20 +136,29 @@ export class DenseWindows {
 
   /** Rows in ascending time: `[window start, column values...]`, filled as the general path fills. */
   rows(f: DenseFill): Cell[][] {
-    return windowRowValues(this.windowRows(f));
-  }
-
-  /** The same rows as window numbers and a value per window of each column (window-rows.ts). */
-  windowRows(f: DenseFill): WindowRows & { readonly windows: number[] } {
     const { count, first, interval, columnCalls } = this.layout;
-    const windows: number[] = [];
-    if (!this.any.includes(true)) return { first, interval, windows, columns: [] };
-    const filled = this.reducers.map((_, c) => (this.any[c] ? this.fillCall(c, f) : undefined));
+    const n = this.reducers.length;
+    const filled: Scalar[][] = [];
+    let anyCall = false;
+    for (let c = 0; c < n; c++) {
+      filled.push(this.any[c] ? this.fillCall(c, f) : []);
+      anyCall ||= this.any[c]!;
+    }
+    if (!anyCall) return [];
     const everyWindow = f.fill.mode !== 'none';
-    for (let k = 0; k < count; k++) if (everyWindow || this.has.some((h) => h[k] === 1)) windows.push(k);
-    // A call that saw no point shows null in every row.
-    const columns = columnCalls.map((call) => filled[call] ?? new Array<Cell>(count).fill(null));
-    return { first, interval, windows, columns };
+    const rows: Cell[][] = [];
+    let t = first;
+    for (let k = 0; k < count; k++, t += interval) {
+      if (!everyWindow && !this.has.some((h) => h[k] === 1)) continue;
+      const row = new Array<Cell>(columnCalls.length + 1);
+      row[0] = t;
+      for (let col = 0; col < columnCalls.length; col++) {
+        const call = columnCalls[col]!;
+        row[col + 1] = this.any[call] ? filled[call]![k]! : null;
+      }
+      rows.push(row);
+    }
+    return rows;
   }
 
   /** Window k's start - base is where window k - 1 ends; as a Number when exact, else +Infinity. */

@@ -3,14 +3,14 @@
  * field, each batch added to the calls over that field.
  */
 import { FieldType } from '../../engine/index.js';
-import type { WindowRows } from '../window-rows.js';
+import type { Cell } from '../result.js';
 import type { AggCall } from './agg-calls.js';
 import { eachBatch } from './each-batch.js';
 import { DenseWindows, type DenseLayout } from './dense-windows.js';
 import type { GroupRun } from './select-raw.js';
 
 /** The group's rows in ascending time, or undefined when a batch needs the general path. */
-export async function runDenseGroup(g: GroupRun, calls: readonly AggCall[], types: ReadonlyMap<string, FieldType>, layout: DenseLayout): Promise<(WindowRows & { readonly windows: number[] }) | undefined> {
+export async function runDenseGroup(g: GroupRun, calls: readonly AggCall[], types: ReadonlyMap<string, FieldType>, layout: DenseLayout): Promise<Cell[][] | undefined> {
   const { plan, source, ctx } = g;
   const windows = new DenseWindows(layout, calls.map((c) => c.reducer));
   const byField = new Map<string, number[]>();
@@ -30,7 +30,7 @@ export async function runDenseGroup(g: GroupRun, calls: readonly AggCall[], type
       }
     }
   }
-  return windows.windowRows({
+  return windows.rows({
     fill: plan.stmt.fill,
     outputTypes: calls.map((c) => (c.reducer === 'count' ? FieldType.Integer : (types.get(c.field) ?? FieldType.Float))),
     nested: plan.nested === true,

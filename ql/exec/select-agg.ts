@@ -6,7 +6,6 @@
  */
 import { FieldType, type ValueColumn } from '../../engine/index.js';
 import type { Cell } from '../result.js';
-import type { WindowRows } from '../window-rows.js';
 import { FORECASTS, SELECTORS } from '../plan/functions.js';
 import { hasRawRef, isTag } from '../plan/projection.js';
 import type { AggCall, AggTransform } from './agg-calls.js';
@@ -51,8 +50,7 @@ function singleValueColumn(type: FieldType, v: Scalar): ValueColumn | undefined 
   }
 }
 
-/** The group's rows; from the dense path as window rows (made into values only when read, window-rows.ts). */
-export async function runAggregateGroup(g: GroupRun): Promise<Cell[][] | WindowRows> {
+export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
   const { plan, source, ctx } = g;
   const spec = plan.window;
   const { calls, transforms } = aggregatesOf(plan);
@@ -93,7 +91,7 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][] | WindowR
   const layout = g.rowFilter === null ? denseLayoutOf(plan) : undefined;
   if (layout) {
     const rows = await runDenseGroup(g, calls, types, layout);
-    if (rows) return { ...rows, windows: page(g, rows.windows, true) };
+    if (rows) return finish(g, rows);
   }
   // The window holding an unaligned edge of the range reads points outside it for a transform's
   // inner call; the query's other calls keep only the range's points (clipped-reducer.ts).
@@ -455,12 +453,7 @@ function reverseWindows(rows: Cell[][], g: GroupRun): Cell[][] {
  * selected points by time after choosing them).
  */
 function finish(g: GroupRun, rows: Cell[][], keepWindowOrder = false, paged = false): Cell[][] {
-  return page(g, g.plan.ascending || !keepWindowOrder ? rows : reverseWindows(rows, g), !keepWindowOrder, paged);
-}
-
-/** Rows (or window numbers) in output order, cut by OFFSET and LIMIT unless already paged. */
-function page<T>(g: GroupRun, rows: T[], reverse: boolean, paged = false): T[] {
-  let out = g.plan.ascending || !reverse ? rows : rows.reverse();
+  let out = g.plan.ascending ? rows : keepWindowOrder ? reverseWindows(rows, g) : rows.reverse();
   const { offset, limit } = paged ? { offset: 0, limit: 0 } : g.plan.stmt;
   if (offset > 0) out = out.slice(offset);
   if (limit > 0) out = out.slice(0, limit);

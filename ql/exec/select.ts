@@ -8,7 +8,6 @@ import type { Expr, SelectStatement, Source } from '../ast/nodes.js';
 import { compileRegex } from '../ast/regex.js';
 import { QueryError } from '../errors.js';
 import type { Cell, ResultSeries } from '../result.js';
-import { windowRowValues, windowSeries, type WindowRows } from '../window-rows.js';
 import { isTag } from '../plan/projection.js';
 import { MAX_NS, MIN_NS, splitTimeRange, type TimeSplit } from '../plan/time-range.js';
 import type { QueryContext, SeriesSink } from './context.js';
@@ -126,10 +125,6 @@ function tagColumnsOf(plan: SelectPlan): string[] | undefined {
   return out.length > 0 ? out : undefined;
 }
 
-function rowValues(rows: Cell[][] | WindowRows): Cell[][] {
-  return Array.isArray(rows) ? rows : windowRowValues(rows);
-}
-
 /**
  * Run a SELECT. With a `sink` (chunked responses), series are streamed to it and
  * the returned list is empty; otherwise the whole result is returned.
@@ -161,7 +156,7 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
           any = true;
           await sink.push({ name: source.name, tags, columns, timeColumn, values }, true);
         };
-        const rest = plan.projection.shape === 'raw' ? await runRawGroup(run, emit, sink.chunkSize, layout) : rowValues(await runAggregateGroup(run));
+        const rest = plan.projection.shape === 'raw' ? await runRawGroup(run, emit, sink.chunkSize, layout) : await runAggregateGroup(run);
         for (let i = 0; i < rest.length; i += sink.chunkSize) {
           const more = i + sink.chunkSize < rest.length;
           any = true;
@@ -171,9 +166,8 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
         continue;
       }
       const values = plan.projection.shape === 'raw' ? await runRawGroup(run, undefined, undefined, layout) : await runAggregateGroup(run);
-      if (Array.isArray(values)) {
-        if (values.length > 0) out.push({ name: source.name, tags, columns, timeColumn, tagColumns, values });
-      } else if (values.windows.length > 0) out.push(windowSeries({ name: source.name, tags, columns, timeColumn, tagColumns }, values));
+      if (values.length === 0) continue;
+      out.push({ name: source.name, tags, columns, timeColumn, tagColumns, values });
     }
   }
   return out;

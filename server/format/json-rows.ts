@@ -25,11 +25,6 @@ export function cellJson(c: Cell): string {
 const SMALL_INTS = Array.from({ length: 1024 }, (_, i) => String(i));
 const COMMA_SMALL_INTS = SMALL_INTS.map((t) => ',' + t);
 
-/** `,` and cellJson(c); the small non-negative integers from a table (no string made). */
-export function commaCellJson(c: Cell): string {
-  return typeof c === 'number' && c >= 0 && c < 1024 && (c | 0) === c ? COMMA_SMALL_INTS[c]! : ',' + cellJson(c);
-}
-
 /**
  * `[[...],[...]]` of `rows`; when the first column is time, a bigint cell 0 goes through
  * `time` (RFC 3339 text is quoted, epoch integers are not). Built by concatenation (no

@@ -4,10 +4,9 @@
  * text), times per `epoch`, and `pretty` indentation of 4 spaces like Go's MarshalIndent.
  */
 import type { Cell, ResultSeries, StatementResult } from '../../ql/index.js';
-import { hasTimeColumn, seriesRowCount, windowRowsOf, zoneOffsetNs } from '../../ql/index.js';
+import { hasTimeColumn, zoneOffsetNs } from '../../ql/index.js';
 import { formatTimeNs, type Epoch } from './epoch.js';
 import { rowsJson } from './json-rows.js';
-import { windowRowsJson } from './window-rows-json.js';
 import { rfc3339Formatter } from './time-text.js';
 
 /** Text already in compact JSON form, inserted as is (the rows of a series). */
@@ -83,8 +82,8 @@ const EMITTER_CHUNK_ROWS = 10_000;
  * `partial: true`: every SELECT series of more than 10,000 rows carries it.
  */
 function mergedPartial(r: StatementResult): StatementResult {
-  if (!r.series?.some((s) => seriesRowCount(s) > EMITTER_CHUNK_ROWS)) return r;
-  return { ...r, series: r.series.map((s) => (seriesRowCount(s) > EMITTER_CHUNK_ROWS && hasTimeColumn(s) ? { ...s, partial: true } : s)) };
+  if (!r.series?.some((s) => s.values.length > EMITTER_CHUNK_ROWS)) return r;
+  return { ...r, series: r.series.map((s) => (s.values.length > EMITTER_CHUNK_ROWS && hasTimeColumn(s) ? { ...s, partial: true } : s)) };
 }
 
 /** The whole `/query` body for non-chunked responses. */
@@ -124,10 +123,7 @@ function compactSeries(s: ResultSeries, epoch: Epoch | undefined, tz: string | u
   if (s.name) field('"name":' + JSON.stringify(s.name));
   if (s.tags && Object.keys(s.tags).length > 0) field('"tags":' + stringify(sortKeys(s.tags), false));
   if (s.columns.length) field('"columns":' + stringify(s.columns as string[], false));
-  const windows = windowRowsOf(s);
-  if (windows) {
-    if (windows.windows.length > 0) field('"values":' + windowRowsJson(windows, epoch === undefined && tz === undefined, timeText(epoch, tz)));
-  } else if (s.values.length > 0) field('"values":' + rowsJson(s.values, hasTimeColumn(s), timeText(epoch, tz)));
+  if (s.values.length > 0) field('"values":' + rowsJson(s.values, hasTimeColumn(s), timeText(epoch, tz)));
   if (s.partial) field('"partial":true');
   return out === '' ? '{}' : out + '}';
 }

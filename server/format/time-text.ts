@@ -55,23 +55,6 @@ export class Rfc3339Cache {
     this.lastNs = ns;
     this.lastSec = s;
     this.lastFrac = frac;
-    if (frac === 0) return this.second(s);
-    const hour = this.hourOf(s);
-    const inHour = s - hour * 3600;
-    const mm = Math.floor(inHour / 60);
-    const ss = inHour - mm * 60;
-    const text = this.prefix + (mm < 10 ? '0' : '') + mm + (ss < 10 ? ':0' : ':') + ss;
-    return `${text}.${fraction(frac)}Z`;
-  }
-
-  /** The same text as rfc3339Nano of the whole second `s` (seconds since the epoch, an integer). */
-  second(s: number): string {
-    const hour = this.hourOf(s);
-    return this.prefix + wholeSecond(s - hour * 3600);
-  }
-
-  /** The hour of second `s`, its `YYYY-MM-DDTHH:` prefix made when the hour changes. */
-  private hourOf(s: number): number {
     const hour = Math.floor(s / 3600);
     if (hour !== this.hour) {
       // The hour start is in Date's range whenever the time is (its limit, 8.64e15 ms, is a whole hour).
@@ -79,7 +62,12 @@ export class Rfc3339Cache {
       this.prefix = iso.slice(0, iso.indexOf('T') + 4);
       this.hour = hour;
     }
-    return hour;
+    const inHour = s - hour * 3600;
+    if (frac === 0) return this.prefix + wholeSecond(inHour);
+    const mm = Math.floor(inHour / 60);
+    const ss = inHour - mm * 60;
+    const text = this.prefix + (mm < 10 ? '0' : '') + mm + (ss < 10 ? ':0' : ':') + ss;
+    return `${text}.${fraction(frac)}Z`;
   }
 }
 

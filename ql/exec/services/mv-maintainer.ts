@@ -27,7 +27,7 @@ import type { QueryContext } from '../context.js';
 import { executeStatements, type MetaExecutor } from '../executor.js';
 import { chunks, DirtyRanges } from './dirty-ranges.js';
 import { ServiceError, type ServiceRun } from './errors.js';
-import { parsedViews, viewKey, viewReads, type ParsedView } from './mv-views.js';
+import { parsedViews, viewKey, viewReads, viewReadsDatabase, type ParsedView } from './mv-views.js';
 import { windowStart, withTimeRange } from './select-window.js';
 
 export interface MvMaintainerOptions {
@@ -82,7 +82,7 @@ export class MaterializedViewMaintainer {
         for (const r of ranges) this.noteWrite(r.db, r.rp, r.measurement, r.minNs, r.maxNs);
       },
       // Most servers have no view: their writes skip the range computation altogether.
-      (db) => parsedViews(this.engine.catalog).some((v) => v.info.database === db || v.sources.some((s) => s.db === db)),
+      (db) => parsedViews(this.engine.catalog).some((v) => viewReadsDatabase(v, db)),
     );
     const now = this.now();
     const lookback = this.options.startupLookbackNs ?? 3_600_000_000_000n;

@@ -63,9 +63,14 @@ export function parsedViews(catalog: Catalog): readonly ParsedView[] {
   return views;
 }
 
+/** Can a write to database `db` change what `view` shows at all? */
+export function viewReadsDatabase(view: ParsedView, db: string): boolean {
+  return view.info.database === db || view.sources.some((s) => s.db === db);
+}
+
 /** Does a write to (db, rp, measurement) change what `view` shows? */
 export function viewReads(view: ParsedView, db: string, rp: string, measurement: string): boolean {
-  if (view.info.database !== db && view.sources.every((s) => s.db !== db)) return false;
+  if (!viewReadsDatabase(view, db)) return false;
   if (ownsMeasurement(view, db, rp, measurement)) return false; // its own output
   if (view.anySource && view.info.database === db) return true;
   return view.sources.some((s) => s.db === db && (s.rp === '' || s.rp === rp) && (s.regex ? s.regex.test(measurement) : s.name === measurement));
