@@ -30,9 +30,8 @@ function resolveDb(name: string, ctx: QueryContext): string {
   return db;
 }
 
-/** Time bounds of the outer query as a condition, pushed into subqueries without their own. */
-function outerTimeCondition(stmt: SelectStatement, ctx: QueryContext): Expr | null {
-  const t = statementTime(stmt, ctx);
+/** Time bounds of the outer query as a condition, pushed into its subqueries. */
+function outerTimeCondition(t: TimeSplit): Expr | null {
   const parts: Expr[] = [];
   const time: Expr = { kind: 'VarRef', name: 'time', type: null };
   if (t.hasMin && t.min > MIN_NS) parts.push({ kind: 'Binary', op: '>=', lhs: time, rhs: { kind: 'Integer', value: t.min } });
@@ -65,8 +64,11 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext): Promise
   for (const src of stmt.sources as readonly Source[]) {
     if (src.kind === 'SubQuery') {
       const inner = src.statement;
-      const hasTime = inner.condition !== null && JSON.stringify(inner.condition, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)).includes('"time"');
-      const extra = hasTime ? null : outerTimeCondition(stmt, ctx);
+      // 1.x runs the inner query over the intersection of both time ranges and then does not
+      // filter the inner rows by the outer range again: a window of the inner GROUP BY time that
+      // starts before the outer lower bound still reaches the outer query.
+      const outer = statementTime(stmt, ctx);
+      const extra = outerTimeCondition(outer);
       const cond = extra ? (inner.condition ? { kind: 'Binary' as const, op: 'AND' as const, lhs: inner.condition, rhs: extra } : extra) : inner.condition;
       // 1.x adds the outer GROUP BY tags to the subquery's, so the inner series carry them.
       const has = new Set(inner.dimensions.flatMap((d) => (d.kind === 'VarRef' ? [d.name] : [])));
@@ -75,7 +77,7 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext): Promise
       const byName = new Map<string, ResultSeries[]>();
       for (const s of result) byName.set(s.name ?? '', [...(byName.get(s.name ?? '') ?? []), s]);
       const keepsNullRows = inner.fill.mode === 'previous' || inner.fill.mode === 'linear';
-      for (const [name, series] of byName) out.push(new SubquerySource(name, series, new Set(), keepsNullRows));
+      for (const [name, series] of byName) out.push(new SubquerySource(name, series, new Set(), keepsNullRows, outer));
       continue;
     }
     if (!src.regex && src.name === '') throw new QueryError('invalid measurement');

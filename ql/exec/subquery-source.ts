@@ -4,6 +4,7 @@
  */
 import { FieldType, matchesTags, type Batch, type Cursor, type TagExpr, type ValueColumn } from '../../engine/index.js';
 import { hasTimeColumn, type ResultSeries } from '../result.js';
+import { MAX_NS, MIN_NS } from '../plan/time-range.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
 
 interface Stored {
@@ -37,6 +38,11 @@ export class SubquerySource implements MeasurementSource {
     floatColumns: ReadonlySet<string>,
     /** The inner query fills with previous or linear: its rows reach the outer query even when null (1.x). */
     private readonly keepsNullRows = false,
+    /**
+     * The outer statement's own bounds: the inner query already ran within them, and 1.x does
+     * not filter its rows by them again, so a read bounded by them is not bounded at all.
+     */
+    private readonly outer?: { readonly min: bigint; readonly max: bigint },
   ) {
     for (const s of results) {
       for (const c of s.tagColumns ?? []) this.fromTags.add(c);
@@ -77,6 +83,7 @@ export class SubquerySource implements MeasurementSource {
   }
 
   cursor(series: SeriesRef, field: string, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor {
+    [minNs, maxNs] = this.widened(minNs, maxNs);
     const rows: { t: bigint; v: unknown }[] = [];
     for (const s of this.stored.filter((x) => x.ref === series)) {
       const col = s.columns.get(field);
@@ -91,9 +98,15 @@ export class SubquerySource implements MeasurementSource {
 
   rowCursor(series: SeriesRef, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor | undefined {
     if (!this.keepsNullRows) return undefined;
+    [minNs, maxNs] = this.widened(minNs, maxNs);
     const rows: { t: bigint; v: unknown }[] = [];
     for (const s of this.stored.filter((x) => x.ref === series)) for (const t of s.times) if (t >= minNs && t <= maxNs) rows.push({ t, v: true });
     return cursorOver(rows, FieldType.Boolean, ascending);
+  }
+
+  private widened(minNs: bigint, maxNs: bigint): [bigint, bigint] {
+    if (!this.outer) return [minNs, maxNs];
+    return [minNs <= this.outer.min ? MIN_NS : minNs, maxNs >= this.outer.max ? MAX_NS : maxNs];
   }
 }
 
