@@ -84,6 +84,19 @@ function envelope(a: Bounds, b: Bounds): Bounds {
   return out;
 }
 
+/**
+ * The OR subtree that stays in the condition, with every time value resolved to its ns: rows
+ * compare their time with an integer, never with `'2024-03-09T06:25:00Z'` or `now() - 1h`.
+ */
+function timesAsIntegers(e: Expr, nowNs: bigint): Expr {
+  if (e.kind !== 'Binary') return e;
+  if (e.op === 'AND' || e.op === 'OR') return { ...e, lhs: timesAsIntegers(e.lhs, nowNs), rhs: timesAsIntegers(e.rhs, nowNs) };
+  if (!(e.op in FLIP)) return e;
+  if (isTimeRef(e.lhs) && !isTimeRef(e.rhs)) return { ...e, rhs: { kind: 'Integer', value: evalTime(e.rhs, nowNs) } };
+  if (isTimeRef(e.rhs) && !isTimeRef(e.lhs)) return { ...e, lhs: { kind: 'Integer', value: evalTime(e.lhs, nowNs) } };
+  return e;
+}
+
 /** Bounds implied by a whole subtree (used for OR branches). */
 function boundsOf(e: Expr, nowNs: bigint, lenient: boolean): Bounds {
   if (e.kind === 'Binary' && e.op === 'AND') return intersect(boundsOf(e.lhs, nowNs, lenient), boundsOf(e.rhs, nowNs, lenient));
@@ -114,7 +127,7 @@ function split(e: Expr, nowNs: bigint, lenient: boolean): { bounds: Bounds; rest
   const c = comparison(e, nowNs, lenient);
   if (c === 'unbounded') return { bounds: {}, rest: e };
   if (c !== 'not-time') return { bounds: c, rest: null };
-  if (e.kind === 'Binary' && e.op === 'OR' && mentionsTime(e)) return { bounds: boundsOf(e, nowNs, lenient), rest: e };
+  if (e.kind === 'Binary' && e.op === 'OR' && mentionsTime(e)) return { bounds: boundsOf(e, nowNs, lenient), rest: timesAsIntegers(e, nowNs) };
   return { bounds: {}, rest: e };
 }
 
