@@ -114,6 +114,6 @@ export async function seriesInShards(ctx: QueryContext, db: string, m: Measureme
 /** Series of `m` matching a WHERE condition (tags, and shards in the time range when WHERE has one). */
 export async function matchingSeries(ctx: QueryContext, db: string, m: MeasurementIndex, cond: TagCondition): Promise<number[]> {
   if (cond.empty) return [];
-  const ids = selectSeries(m, cond.exprFor(m.name));
+  const ids = selectSeries(m, cond.exprFor(m));
   return cond.timed ? seriesInShards(ctx, db, m, ids, cond.minNs, cond.maxNs) : ids;
 }

@@ -39,8 +39,22 @@ test('non-string literals: ignored by SHOW, never widen a delete', () => {
 
 test('_name compares the measurement per measurement', () => {
   const c = tagCondition(where("_name = 'cpu' AND host = 'a'"), 0n, SHOW_OPTIONS);
-  assert.deepEqual(c.exprFor('cpu'), { op: 'eq', key: 'host', value: 'a' });
-  assert.deepEqual(c.exprFor('mem'), { op: 'false' });
+  assert.deepEqual(c.exprFor({ name: 'cpu', fields: new Map() }), { op: 'eq', key: 'host', value: 'a' });
+  assert.deepEqual(c.exprFor({ name: 'mem', fields: new Map() }), { op: 'false' });
+});
+
+test('SHOW: a comparison on a field key of the measurement matches every series (1.x index)', () => {
+  const c = tagCondition(where("level = 'error' OR level = 'warn'"), 0n, SHOW_OPTIONS);
+  const asTag = { op: 'or', left: { op: 'eq', key: 'level', value: 'error' }, right: { op: 'eq', key: 'level', value: 'warn' } };
+  assert.deepEqual(c.exprFor({ name: 'events', fields: new Map([['code', 1]]) }), asTag);
+  assert.deepEqual(c.exprFor({ name: 'sparse', fields: new Map([['level', 1]]) }), { op: 'true' });
+  assert.deepEqual(tagCondition(where("level::tag = 'error'"), 0n, SHOW_OPTIONS).exprFor({ name: 'sparse', fields: new Map([['level', 1]]) }), {
+    op: 'eq',
+    key: 'level',
+    value: 'error',
+  });
+  // A delete never widens: it names the field to its guard instead.
+  assert.deepEqual(tagCondition(where("level = 'error'"), 0n).exprFor({ name: 'sparse', fields: new Map([['level', 1]]) }), { op: 'eq', key: 'level', value: 'error' });
 });
 
 test('operators other than = != =~ !~ are 1.x invalid tag comparisons; onKey sees field names first', () => {

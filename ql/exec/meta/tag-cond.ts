@@ -10,7 +10,7 @@ import { TRUE_EXPR } from '../../../engine/index.js';
 import type { TagExpr } from '../../../engine/index.js';
 import type { Expr } from '../../ast/nodes.js';
 import { compileRegex } from '../../ast/regex.js';
-import { someExpr } from '../../ast/walk.js';
+import { walkExpr } from '../../ast/walk.js';
 import { isTimeRef, mentionsTime, splitTimeRange } from '../../plan/time-range.js';
 import { invalidTagComparison, MetaError } from './errors.js';
 
@@ -19,8 +19,8 @@ export { mentionsTime };
 export interface TagCondition {
   /** The tag filter (`_name` comparisons left as tags). */
   readonly expr: TagExpr;
-  /** The tag filter for one measurement (`_name` comparisons decided). */
-  exprFor(measurement: string): TagExpr;
+  /** The tag filter for one measurement (`_name` comparisons and, for SHOW, its field keys decided). */
+  exprFor(measurement: MeasurementKeys): TagExpr;
   /** True when WHERE bounds time (on either side). */
   readonly timed: boolean;
   readonly minNs: bigint;
@@ -29,11 +29,22 @@ export interface TagCondition {
   readonly empty: boolean;
 }
 
+/** What exprFor needs to know of a measurement. */
+export interface MeasurementKeys {
+  readonly name: string;
+  readonly fields: ReadonlyMap<string, unknown>;
+}
+
 export interface TranslateOptions {
   /** Called for every tag key the condition names (DELETE rejects field keys through it). */
   readonly onKey?: (key: string) => void;
   /** Evaluate `_name` comparisons against this measurement name (1.x SHOW statements). */
   readonly measurement?: string;
+  /**
+   * Field keys of that measurement: 1.x's index answers a comparison on a field key with every
+   * series (the field would be checked on data, which SHOW statements do not read).
+   */
+  readonly fieldsMatchAll?: ReadonlyMap<string, unknown>;
   /**
    * What a comparison with a number or boolean means: 1.x SHOW statements ignore it (`true`);
    * deletes must never widen, so they match nothing (`false`, the default).
@@ -44,6 +55,8 @@ export interface TranslateOptions {
    * instead of widening them to `true`: a delete must not remove more than asked.
    */
   readonly exactTime?: boolean;
+  /** Decide comparisons on a measurement's field keys as 1.x's index does (SHOW statements). */
+  readonly fieldsFromIndex?: boolean;
 }
 
 const FALSE_EXPR: TagExpr = { op: 'false' };
@@ -54,15 +67,16 @@ const or = (left: TagExpr, right: TagExpr): TagExpr =>
 const constant = (b: boolean): TagExpr => (b ? TRUE_EXPR : FALSE_EXPR);
 
 function comparison(e: Expr & { kind: 'Binary' }, opts: TranslateOptions): TagExpr {
-  let key: string | undefined;
+  let ref: Expr & { kind: 'VarRef' };
   let value: Expr;
   if (e.lhs.kind === 'VarRef') {
-    key = e.lhs.name;
+    ref = e.lhs;
     value = e.rhs;
   } else if (e.rhs.kind === 'VarRef') {
-    key = e.rhs.name;
+    ref = e.rhs;
     value = e.lhs;
   } else throw invalidTagComparison();
+  const key = ref.name;
   opts.onKey?.(key);
   const positive = e.op === '=' || e.op === '=~';
   if (key === '_name' && opts.measurement !== undefined) {
@@ -70,6 +84,7 @@ function comparison(e: Expr & { kind: 'Binary' }, opts: TranslateOptions): TagEx
     if (value.kind === 'Regex') return constant(compileRegex(value.source).test(name) === positive);
     return constant(value.kind === 'String' && (value.value === name) === positive);
   }
+  if (ref.type !== 'tag' && opts.fieldsMatchAll?.has(key)) return TRUE_EXPR;
   if (value.kind === 'Regex') {
     if (e.op === '=' || e.op === '!=') throw invalidTagComparison();
     const re = compileRegex(value.source);
@@ -102,10 +117,17 @@ export function tagCondition(cond: Expr | null, nowNs: bigint, opts: TranslateOp
   const split = splitTimeRange(cond, nowNs, false, true);
   const rest = split.rest;
   const expr = rest ? toTagExpr(rest, opts) : TRUE_EXPR;
-  const mentionsName = rest !== null && someExpr(rest, (n) => n.kind === 'VarRef' && n.name === '_name');
+  const names = new Set<string>();
+  if (rest) {
+    walkExpr(rest, (n) => {
+      if (n.kind === 'VarRef' && n.type !== 'tag') names.add(n.name);
+      return true;
+    });
+  }
+  const decidedPer = (m: MeasurementKeys): boolean => names.has('_name') || (opts.fieldsFromIndex === true && [...names].some((k) => m.fields.has(k)));
   return {
     expr,
-    exprFor: (measurement) => (rest && mentionsName ? toTagExpr(rest, { ...opts, measurement }) : expr),
+    exprFor: (m) => (rest && decidedPer(m) ? toTagExpr(rest, { ...opts, measurement: m.name, fieldsMatchAll: opts.fieldsFromIndex ? m.fields : undefined }) : expr),
     timed: split.hasMin || split.hasMax || (cond !== null && mentionsTime(cond)),
     minNs: split.min,
     maxNs: split.max,
@@ -114,4 +136,4 @@ export function tagCondition(cond: Expr | null, nowNs: bigint, opts: TranslateOp
 }
 
 /** How SHOW statements translate WHERE (1.x: `_name` is the measurement, non-string comparisons are ignored). */
-export const SHOW_OPTIONS: TranslateOptions = { nonString: 'true' };
+export const SHOW_OPTIONS: TranslateOptions = { nonString: 'true', fieldsFromIndex: true };
