@@ -97,9 +97,9 @@ export function compileSelect(stmt: SelectStatement, sources: readonly Measureme
   const { window, dims } = parseDimensions(stmt.dimensions, nowNs, stmt.location);
   const time = splitTimeRange(stmt.condition, nowNs, window !== undefined);
   const schema = unionSchema(sources);
-  const dimTags = new Set<string>(dims.names);
-  if (dims.all) for (const t of schema.tags) dimTags.add(t);
-  for (const t of schema.tags) if (dims.regexes.some((r) => r.test(t))) dimTags.add(t);
+  // Tags a wildcard or regex field list leaves out: the GROUP BY tags, and with a regex or
+  // wildcard dimension every tag (1.x, also when the regex matches no tag at all).
+  const dimTags = new Set<string>(dims.all || dims.regexes.length > 0 ? schema.tags : dims.names);
   const projection = analyzeProjection(stmt.fields, schema, dimTags, window !== undefined);
   checkTopBottomLimit(projection, stmt.limit);
   const ascending = !stmt.sortFields.some((s) => !s.ascending);
