@@ -1,0 +1,61 @@
+/**
+ * Writes a file of random differential cases in the shared runner's format, for finding where
+ * Strata and InfluxDB 1.6.7 answer differently (a search tool, not a test: record the answers
+ * from the oracle, then check Strata against them):
+ *
+ *   node build/cli/random-cases.js --seed 7 --selects 600 --shows 200 --writes 200 > /tmp/cases.json
+ *   ../shared/conformance/oracle.sh start 18796 18798
+ *   node ../shared/conformance/run.mjs --url http://127.0.0.1:18796 --cases /tmp/cases.json --record /tmp/exp
+ *   node ../shared/conformance/run.mjs --url http://STRATA --cases /tmp/cases.json --check /tmp/exp --settle-ms 1500
+ *
+ * Every difference found this way is either fixed with a golden script recorded from 1.6.7
+ * (fixtures/queries/) or is one of the documented deviations and 1.6.7 quirks (README,
+ * fixtures/conformance/README.md).
+ */
+import { argv, stdout } from 'node:process';
+import { picker } from './random-cases/pick.js';
+import { randomSelect } from './random-cases/select.js';
+import { randomShow } from './random-cases/show.js';
+import { randomWrite } from './random-cases/write.js';
+
+interface Case {
+  readonly id: string;
+  readonly category: string;
+  readonly [k: string]: unknown;
+}
+
+function option(name: string, fallback: number): number {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(argv[i + 1]) : fallback;
+}
+
+function unique(n: number, make: () => string): string[] {
+  const seen = new Set<string>();
+  for (let tries = 0; seen.size < n && tries < n * 20; tries++) seen.add(make());
+  return [...seen];
+}
+
+const seed = option('seed', 1);
+const p = picker(seed);
+const id = (kind: string, i: number): string => `r${seed}-${kind}${String(i).padStart(4, '0')}`;
+const cases: Case[] = [
+  ...unique(option('selects', 400), () => randomSelect(p)).map((q, i) => ({ id: id('q', i), category: 'random', db: 'telemetry', q })),
+  ...unique(option('shows', 100), () => randomShow(p)).map((q, i) => ({ id: id('s', i), category: 'random', db: 'telemetry', q })),
+  ...Array.from({ length: option('writes', 100) }, (_, i) => {
+    const db = `rnd_w${seed}_${i}`;
+    const w = randomWrite(p);
+    return {
+      id: id('w', i),
+      category: 'random',
+      path: '/write',
+      method: 'POST',
+      db,
+      body: w.body,
+      ...(w.precision ? { params: { precision: w.precision } } : {}),
+      setup: [{ q: `DROP DATABASE ${db}` }, { q: `CREATE DATABASE ${db}` }],
+      teardown: [{ q: `DROP DATABASE ${db}` }],
+      verify: [{ q: 'SELECT * FROM /.*/', db, params: { epoch: 'ns' } }, { q: 'SHOW FIELD KEYS', db }, { q: 'SHOW SERIES', db }],
+    };
+  }),
+];
+stdout.write(`${JSON.stringify(cases, null, 1)}\n`);
