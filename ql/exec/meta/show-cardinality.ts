@@ -92,9 +92,12 @@ export async function showCardinality(stmt: ShowCardinalityStatement, ctx: Query
       return output(out);
     }
     case 'measurement': {
+      // Measurements are picked by their tags only, as SHOW MEASUREMENTS does: a field key in
+      // WHERE does not widen to every series here (1.6.7).
+      const byTags = stmt.condition ? tagCondition(stmt.condition, ctx.nowNs, { ...SHOW_OPTIONS, fieldsFromIndex: false }) : null;
       let n = 0;
       for (const m of selectMeasurements(index, stmt.sources)) {
-        if (!cond || (await matchingSeries(ctx, db, m, cond)).length > 0) n++;
+        if (!byTags || (await matchingSeries(ctx, db, m, byTags)).length > 0) n++;
       }
       return output(countSeries(undefined, n, stmt));
     }
