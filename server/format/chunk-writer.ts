@@ -20,6 +20,8 @@ export class StatementChunkWriter implements SeriesSink {
     private readonly write: (line: string) => Promise<void>,
     /** Layout of a result that was not streamed (meta statements), see chunk-style.ts. */
     private readonly style: ChunkStyle = 'rows',
+    /** The statement's TZ() zone: streamed rows print their times with its offset. */
+    private readonly timeZone?: string,
   ) {}
 
   async push(series: ResultSeries, more: boolean): Promise<void> {
@@ -34,7 +36,7 @@ export class StatementChunkWriter implements SeriesSink {
   private async emit(h: { series: ResultSeries; more: boolean }, statementContinues: boolean): Promise<void> {
     this.wrote = true;
     const series = { ...h.series, partial: h.more || undefined };
-    await this.write(chunkToJson({ statementId: this.statementId, series: [series], partial: statementContinues || undefined }, this.opts));
+    await this.write(chunkToJson({ statementId: this.statementId, series: [series], partial: statementContinues || undefined, timeZone: this.timeZone }, this.opts));
   }
 
   /** The statement finished: flush the held piece, or write its non-streamed result. */

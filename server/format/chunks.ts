@@ -17,7 +17,7 @@ export function chunkLines(results: readonly StatementResult[], chunkSize: numbe
       continue;
     }
     if (style === 'series') {
-      for (const s of series) lines.push(chunkToJson({ statementId: r.statementId, series: [s], messages: r.messages }, opts));
+      for (const s of series) lines.push(chunkToJson({ statementId: r.statementId, series: [s], messages: r.messages, timeZone: r.timeZone }, opts));
       continue;
     }
     series.forEach((s, si) => {
@@ -26,7 +26,7 @@ export function chunkLines(results: readonly StatementResult[], chunkSize: numbe
       for (let c = 0; c < n; c++) {
         const lastChunk = c === n - 1;
         const part = { ...s, values: s.values.slice(c * chunkSize, (c + 1) * chunkSize), partial: !lastChunk || undefined };
-        lines.push(chunkToJson({ statementId: r.statementId, series: [part], messages: r.messages, partial: !(lastChunk && lastSeries) || undefined }, opts));
+        lines.push(chunkToJson({ statementId: r.statementId, series: [part], messages: r.messages, partial: !(lastChunk && lastSeries) || undefined, timeZone: r.timeZone }, opts));
       }
     });
   }

@@ -280,7 +280,11 @@ async function streamChunked(
   const writers = new Map<number, StatementChunkWriter>();
   const writerFor = (id: number) => {
     let w = writers.get(id);
-    if (!w) writers.set(id, (w = new StatementChunkWriter(id, o.chunkSize, { epoch: o.epoch, pretty: o.pretty }, out.write, chunkStyleOf(o.run.statements[id]))));
+    if (!w) {
+      const st = o.run.statements[id];
+      const zone = st?.kind === 'Select' ? (st.location ?? undefined) : undefined;
+      writers.set(id, (w = new StatementChunkWriter(id, o.chunkSize, { epoch: o.epoch, pretty: o.pretty }, out.write, chunkStyleOf(st), zone)));
+    }
     return w;
   };
   const finish = (r: StatementResult) => {
