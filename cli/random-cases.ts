@@ -35,11 +35,20 @@ function unique(n: number, make: () => string): string[] {
   return [...seen];
 }
 
+/** Half of the SELECTs ask for another answer layout: chunks of a random size, CSV, an epoch. */
+function answerFormat(): { params?: Record<string, string>; accept?: string } {
+  const k = p.r();
+  if (k < 0.5) return {};
+  if (k < 0.7) return { params: { chunked: 'true', chunk_size: String(p.pick([1, 2, 3, 7, 50])) } };
+  if (k < 0.85) return { accept: 'application/csv' };
+  return { params: { epoch: p.pick(['ns', 'ms', 's', 'h']), ...(p.chance(0.5) ? { chunked: 'true' } : {}) } };
+}
+
 const seed = option('seed', 1);
 const p = picker(seed);
 const id = (kind: string, i: number): string => `r${seed}-${kind}${String(i).padStart(4, '0')}`;
 const cases: Case[] = [
-  ...unique(option('selects', 400), () => randomSelect(p)).map((q, i) => ({ id: id('q', i), category: 'random', db: 'telemetry', q })),
+  ...unique(option('selects', 400), () => randomSelect(p)).map((q, i) => ({ id: id('q', i), category: 'random', db: 'telemetry', q, ...answerFormat() })),
   ...unique(option('shows', 100), () => randomShow(p)).map((q, i) => ({ id: id('s', i), category: 'random', db: 'telemetry', q })),
   ...Array.from({ length: option('writes', 100) }, (_, i) => {
     const db = `rnd_w${seed}_${i}`;
