@@ -52,6 +52,11 @@ function intOp(op: BinaryOp, a: bigint, b: bigint): Scalar {
     default:
       return null;
   }
+  return int64(r);
+}
+
+/** An integer result as 1.x's int64 gives it: wrapped, a number while it is exact. */
+function int64(r: bigint): Scalar {
   const w = BigInt.asIntN(64, r);
   return w >= -9007199254740991n && w <= 9007199254740991n ? Number(w) : w;
 }
@@ -168,7 +173,7 @@ export function evaluate(e: Expr, scope: RowScope, types: EvalTypes): Scalar {
       const v = evaluate(e.expr, scope, types);
       if (e.op === 'NOT') return typeof v === 'boolean' ? !v : null;
       if (typeof v === 'number') return -v;
-      if (typeof v === 'bigint') return -v;
+      if (typeof v === 'bigint') return int64(-v); // -(-2^63) wraps to itself in Go
       return null;
     }
     case 'Call': {

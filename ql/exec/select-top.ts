@@ -70,7 +70,9 @@ export async function runTopWithTags(g: GroupRun, call: AggCall): Promise<Cell[]
   }
   const rows: Cell[][] = [];
   const types = evalTypes(source);
-  const auxFields = fieldRefs(plan.projection.columns.map((col) => col.expr), plan).filter((f) => f !== call.field);
+  // A field named as a tag argument groups as '' (it is no tag) but shows its value at the point (1.x).
+  const fieldArgs = call.tagArgs.filter((t) => !plan.schema.tags.has(t) && plan.schema.fields.has(t));
+  const auxFields = [...new Set([...fieldRefs(plan.projection.columns.map((col) => col.expr), plan), ...fieldArgs])].filter((f) => f !== call.field);
   for (const start of [...windows.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
     const cands = [...windows.get(start)!.values()];
     cands.sort((a, b) => better(a, b, top));
@@ -81,7 +83,8 @@ export async function runTopWithTags(g: GroupRun, call: AggCall): Promise<Cell[]
         time: c.time,
         lookup: (name: string, hint: string | null) => {
           const i = call.tagArgs.indexOf(name);
-          if (i >= 0) return c.tuple[i] ?? null;
+          if (i >= 0 && !(aux && fieldArgs.includes(name))) return c.tuple[i] ?? null;
+          if (i >= 0) return aux!(name, 'field');
           // The call's own field beside it (`top(n, host, 3), n`) is the selected value.
           if (name === call.field && !isTag(name, hint, plan.schema)) return c.value;
           return aux ? aux(name, hint) : (c.ref.tags[name] ?? null);
