@@ -34,33 +34,37 @@ export function applyColumns(db: Database, rp: RetentionPolicyInfo, b: ColumnBat
 
 /** Applies points [from, to), all in `shard`. */
 function applyRun(shard: Shard, b: ColumnBatch, from: number, to: number, seq: bigint): number {
-  const entries: (CacheEntry | undefined)[][] = [];
-  const types = b.fieldType;
-  const num = b.num;
+  const order = pointsBySeries(b, from, to);
+  const { sec, nsec, fieldEnd, fieldName, fieldType, num } = b;
+  const fieldCount = b.fieldNames.length;
+  const row = rowScratch(fieldCount);
   let bytes = 0;
-  let values = 0;
-  for (const i of pointsBySeries(b, from, to)) {
-    const s = b.pointSeries[i]!;
-    const row = entries[s] ?? (entries[s] = []);
-    const offset = shard.offsetOf(b.sec[i]!, b.nsec[i]!);
-    const end = b.fieldEnd[i]!;
-    let j = i === 0 ? 0 : b.fieldEnd[i - 1]!;
-    values += end - j;
-    for (; j < end; j++) {
-      const k = b.fieldName[j]!;
-      const entry = row[k] ?? (row[k] = entryFor(shard, b, s, k, j));
-      if ((types[j]! & BOXED) === 0) {
-        entry.appendNumber(offset, num[j]!);
-        bytes += 16;
-      } else {
-        const v = b.boxed[num[j]!]!;
-        entry.append(offset, v);
-        bytes += typeof v === 'string' ? 16 + v.length * 2 : 16;
+  let q = 0;
+  for (let s = 0; s < b.series.length; s++) {
+    const seriesEnd = seriesEnds[s]!;
+    if (q === seriesEnd) continue;
+    // The series' entries, looked up once per run: row[k] is its entry for field name k.
+    row.fill(undefined, 0, fieldCount);
+    for (; q < seriesEnd; q++) {
+      const i = order[q]!;
+      const offset = shard.offsetOf(sec[i]!, nsec[i]!);
+      const end = fieldEnd[i]!;
+      for (let j = i === 0 ? 0 : fieldEnd[i - 1]!; j < end; j++) {
+        const k = fieldName[j]!;
+        const entry = row[k] ?? (row[k] = entryFor(shard, b, s, k, j));
+        if ((fieldType[j]! & BOXED) === 0) {
+          entry.appendNumber(offset, num[j]!);
+          bytes += 16;
+        } else {
+          const v = b.boxed[num[j]!]!;
+          entry.append(offset, v);
+          bytes += typeof v === 'string' ? 16 + v.length * 2 : 16;
+        }
       }
     }
   }
   const cache = shard.cache;
-  cache.noteAppends(bytes, values);
+  cache.noteAppends(bytes, (to === 0 ? 0 : fieldEnd[to - 1]!) - (from === 0 ? 0 : fieldEnd[from - 1]!));
   if (seq > cache.maxSeq) cache.maxSeq = seq;
   return bytes;
 }
@@ -68,9 +72,11 @@ function applyRun(shard: Shard, b: ColumnBatch, from: number, to: number, seq: b
 /**
  * Scratch of pointsBySeries, reused from batch to batch: fresh arrays per batch were V8
  * external memory that counts towards the next mark-compact (perf/README.md, session 7).
+ * After a call, series s's points are order[seriesEnds[s - 1] (0 for s = 0) .. seriesEnds[s]).
  */
-let starts = new Uint32Array(1024);
+let seriesEnds = new Uint32Array(1024);
 let order = new Uint32Array(8192);
+let row: (CacheEntry | undefined)[] = [];
 
 /**
  * Indices [from, to) grouped by series, in body order within a series (stable counting sort).
@@ -78,13 +84,21 @@ let order = new Uint32Array(8192);
  */
 function pointsBySeries(b: ColumnBatch, from: number, to: number): Uint32Array {
   const series = b.series.length;
-  if (starts.length < series + 1) starts = new Uint32Array(2 * (series + 1));
+  const pointSeries = b.pointSeries;
+  if (seriesEnds.length < series + 1) seriesEnds = new Uint32Array(2 * (series + 1));
   if (order.length < to - from) order = new Uint32Array(2 * (to - from));
-  const start = starts.fill(0, 0, series + 1);
-  for (let i = from; i < to; i++) start[b.pointSeries[i]! + 1]!++;
+  // Counted one place up, so that placing the points below leaves each series' end in its own place.
+  const start = seriesEnds.fill(0, 0, series + 1);
+  for (let i = from; i < to; i++) start[pointSeries[i]! + 1]!++;
   for (let s = 1; s <= series; s++) start[s]! += start[s - 1]!;
-  for (let i = from; i < to; i++) order[start[b.pointSeries[i]!]!++] = i;
-  return order.subarray(0, to - from);
+  for (let i = from; i < to; i++) order[start[pointSeries[i]!]!++] = i;
+  return order;
+}
+
+/** The entries of one series by field name index, as a reused array of at least `fields` places. */
+function rowScratch(fields: number): (CacheEntry | undefined)[] {
+  if (row.length < fields) row = new Array<CacheEntry | undefined>(fields).fill(undefined);
+  return row;
 }
 
 function entryFor(shard: Shard, b: ColumnBatch, s: number, k: number, j: number): CacheEntry {
