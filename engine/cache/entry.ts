@@ -13,6 +13,7 @@ type Store = Float64Array | BigInt64Array | BigUint64Array | Uint8Array | string
 const INITIAL = 8;
 /** Beyond this many out-of-order runs the column is treated as unordered (one comparator sort). */
 const MAX_RUNS = 4096;
+const NO_FLOATS = new Float64Array(0);
 
 function allocValues(memory: ColumnMemory, type: FieldType, n: number): Store {
   switch (type) {
@@ -39,6 +40,12 @@ function allocLike(memory: ColumnMemory, like: Store, n: number): Store {
 export class CacheEntry {
   private times: Float64Array;
   private values: Store;
+  /**
+   * `values` when it is a Float64Array (float and safe-integer columns), else an empty array:
+   * appendNumber's fast path needs no type test of the store, and its capacity test covers
+   * `times` too (both grow together).
+   */
+  private floats: Float64Array = NO_FLOATS;
   private n = 0;
   /** True while offsets are strictly increasing (no sort or dedupe needed). */
   private ordered = true;
@@ -58,6 +65,7 @@ export class CacheEntry {
     const n = Math.max(INITIAL, capacity);
     this.times = memory.float64(n);
     this.values = allocValues(memory, type, n);
+    this.floats = floatsOf(this.values);
   }
 
   get length(): number {
@@ -106,6 +114,20 @@ export class CacheEntry {
    */
   appendNumber(offset: number, value: number): void {
     const n = this.n;
+    const t = this.times;
+    const f = this.floats;
+    if (n < f.length && (n === 0 || offset > t[n - 1]!)) {
+      t[n] = offset;
+      f[n] = value;
+      this.n = n + 1;
+      return;
+    }
+    this.appendNumberSlow(offset, value);
+  }
+
+  /** appendNumber when the column is full, out of order, or not a Float64Array. */
+  private appendNumberSlow(offset: number, value: number): void {
+    const n = this.n;
     if (n === this.times.length) this.grow();
     if (n > 0 && offset <= this.times[n - 1]!) this.noteRunStart();
     this.times[n] = offset;
@@ -134,6 +156,7 @@ export class CacheEntry {
     const nv = allocLike(this.memory, v, cap);
     (nv as { set(a: typeof v): void }).set(v);
     this.values = nv;
+    this.floats = floatsOf(nv);
   }
 
   /** Switch an integer column to exact 64-bit storage when a value beyond 2^53 arrives. */
@@ -146,6 +169,7 @@ export class CacheEntry {
     }
     for (let i = 0; i < this.n; i++) wide[i] = BigInt(v[i]!);
     this.values = wide;
+    this.floats = NO_FLOATS;
   }
 
   /** Sort by time (stable) and keep the last write of each timestamp. */
@@ -169,6 +193,7 @@ export class CacheEntry {
     }
     this.times = nt;
     this.values = dst;
+    this.floats = floatsOf(dst);
     this.n = out;
     this.ordered = true;
     this.runStarts = [];
@@ -222,11 +247,16 @@ export class CacheEntry {
     }
     this.times = nt;
     this.values = nv;
+    this.floats = floatsOf(nv);
     this.n = out;
     this.runStarts = [];
     if (Array.isArray(nv)) this.stringBytes = nv.reduce((s, x) => s + x.length * 2, 0);
     return removed;
   }
+}
+
+function floatsOf(values: Store): Float64Array {
+  return values instanceof Float64Array ? values : NO_FLOATS;
 }
 
 /** Indices ordered by (time, index): the general case, for columns appended in no useful order. */

@@ -53,9 +53,13 @@ function newColumns(): GrowingColumns {
  */
 let spare: GrowingColumns | undefined;
 
+/** Builders made so far in this thread (their marks). */
+let builders = 0;
+
 export class ColumnBuilder {
   private readonly series: SeriesRef[] = [];
-  private readonly byInfo = new Map<KeyInfo, number>();
+  /** Tells this builder's numbering in KeyInfo.batchMark from earlier builders'. */
+  private readonly mark = ++builders;
   private readonly byKey = new Map<string, number>();
   private readonly fieldNames: string[] = [];
   private readonly fieldIdx = new Map<string, number>();
@@ -92,12 +96,11 @@ export class ColumnBuilder {
 
   /** A line from the parser: `info` is its cached key. */
   addLine(info: KeyInfo, fields: FieldSet, sec: number, nsec: number): void {
-    let s = this.byInfo.get(info);
-    if (s === undefined) {
-      s = this.seriesIndex(info.seriesKey, info.measurement, info.tags);
-      this.byInfo.set(info, s);
+    if (info.batchMark !== this.mark) {
+      info.batchSeries = this.seriesIndex(info.seriesKey, info.measurement, info.tags);
+      info.batchMark = this.mark;
     }
-    this.add(s, fields, sec, nsec);
+    this.add(info.batchSeries, fields, sec, nsec);
   }
 
   /** A point given by its parts (Points re-encoded as columns). */

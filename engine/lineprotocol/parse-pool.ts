@@ -18,6 +18,7 @@ import type { ColumnBatch } from './columns.js';
 import type { ParseOptions } from './parse.js';
 import type { ParseInit, ParseReply } from './parse-worker.js';
 import { ParseSlots, unslotted } from './parse-slots.js';
+import { SeriesReceiver } from './series-wire.js';
 
 const WORKER_URL = new URL('./parse-worker.js', import.meta.url);
 /**
@@ -37,9 +38,18 @@ export interface ParsedBody {
 
 const NOTHING_TO_RELEASE = (): void => {};
 
+/** A reply with transferred columns, its series decoded; undefined when there is none (the caller parses). */
+function transferred(lane: Lane, reply: ParseReply | undefined): ParsedBody | undefined {
+  if (!reply || !('batch' in reply)) return undefined;
+  const series = lane.series.decode(reply.batch.series);
+  return series && { batch: { ...reply.batch, series }, release: NOTHING_TO_RELEASE };
+}
+
 interface Lane {
   readonly client: WorkerClient<ParseReply>;
   readonly slots: ParseSlots;
+  /** The series its worker has sent (series-wire.ts); replies are decoded in arrival order. */
+  readonly series: SeriesReceiver;
 }
 
 export class ParsePool {
@@ -52,7 +62,7 @@ export class ParsePool {
     this.lanes = Array.from({ length: Math.max(0, size) }, () => {
       const slots = new ParseSlots();
       const init: ParseInit = { slots: slots.buffers };
-      return { client: new WorkerClient<ParseReply>(WORKER_URL, WORKER_LIMITS, onOnline, init), slots };
+      return { client: new WorkerClient<ParseReply>(WORKER_URL, WORKER_LIMITS, onOnline, init), slots, series: new SeriesReceiver() };
     });
   }
 
@@ -77,24 +87,25 @@ export class ParsePool {
     const slot = lane.slots.take(body);
     if (slot === undefined) return this.parseTransferred(lane, body, job);
     const reply = await lane.client.request({ slot, length: body.byteLength, opts: job });
-    if (reply && 'slotted' in reply) {
+    const series = reply && 'slotted' in reply ? lane.series.decode(reply.slotted.series) : undefined;
+    if (reply && 'slotted' in reply && series) {
       let released = false;
       const release = (): void => {
         if (released) return;
         released = true;
         lane.slots.give(slot);
       };
-      return { batch: unslotted(lane.slots.buffers[slot]!, reply.slotted), release };
+      return { batch: unslotted(lane.slots.buffers[slot]!, reply.slotted, series), release };
     }
     lane.slots.give(slot);
-    return reply && 'batch' in reply ? { batch: reply.batch, release: NOTHING_TO_RELEASE } : undefined;
+    return transferred(lane, reply);
   }
 
   private async parseTransferred(lane: Lane, body: Uint8Array, opts: ParseOptions): Promise<ParsedBody | undefined> {
     const copy = this.bodies.copyOf(body);
     const reply = await lane.client.request({ body: copy, opts }, [copy.buffer as ArrayBuffer]);
     if (reply && 'body' in reply && reply.body) this.bodies.release(reply.body);
-    return reply && 'batch' in reply ? { batch: reply.batch, release: NOTHING_TO_RELEASE } : undefined;
+    return transferred(lane, reply);
   }
 
   private leastBusy(): Lane | undefined {

@@ -12,6 +12,7 @@ import { parseLineProtocol } from './parse.js';
 import { ParsePool } from './parse-pool.js';
 import { ParseSlots, SLOT_BYTES, SLOT_COUNT, slotted, unslotted } from './parse-slots.js';
 import { corpusLines } from './fuzz-corpus.test.js';
+import { SeriesReceiver, SeriesSender } from './series-wire.js';
 import { mulberry32 } from '../random.js';
 
 const OPTS = { precision: 'ns' as const, defaultSec: 1_700_000_000, defaultNsec: 1 };
@@ -41,13 +42,16 @@ test('column views are aligned, disjoint and fill exactly layoutBytes', () => {
 test('a batch finished into a shared buffer and read back equals the batch finished on its own (fuzz corpus)', () => {
   const rnd = mulberry32(20261124);
   const shared = new SharedArrayBuffer(SLOT_BYTES);
+  const sender = new SeriesSender();
+  const receiver = new SeriesReceiver();
   for (let round = 0; round < 20; round++) {
     const body = Buffer.from(corpusLines(rnd, 1 + Math.floor(rnd() * 800)).join('\n'));
     const at = alignUp8(body.byteLength);
     const own = parseToColumns(body, OPTS);
     const inSlot = parseToColumns(body, OPTS, { buffer: shared, at });
     assert.equal(inSlot.sec.buffer, shared);
-    const back = unslotted(shared, structuredClone(slotted(inSlot, at)));
+    const sent = structuredClone(slotted(inSlot, sender.encode(inSlot.series), at));
+    const back = unslotted(shared, sent, receiver.decode(sent.series)!);
     assert.deepEqual(decodeColumns(back), decodeColumns(own));
     assert.deepEqual([...back.kinds], [...own.kinds]);
     assert.deepEqual(decodeColumns(back), parseLineProtocol(body, OPTS));

@@ -13,7 +13,8 @@
  * and their columns reach: a small device writing small bodies pays for what it uses. The
  * most recently freed slot is reused first for the same reason.
  */
-import type { ColumnBatch } from './columns.js';
+import type { ColumnBatch, SeriesRef } from './columns.js';
+import type { SeriesWire } from './series-wire.js';
 import { columnViews, type ColumnCounts, type ColumnViews } from './column-layout.js';
 
 /** Four bodies in flight per worker before the transferring way; 4 MiB holds a 5000-line cpu body and its columns. */
@@ -21,7 +22,7 @@ export const SLOT_COUNT = 4;
 export const SLOT_BYTES = 4 * 1024 * 1024;
 
 /** A batch whose columns are in its slot: what the worker posts instead of the batch. */
-export type SlottedBatch = Omit<ColumnBatch, keyof ColumnViews> & { readonly at: number; readonly counts: ColumnCounts };
+export type SlottedBatch = Omit<ColumnBatch, keyof ColumnViews | 'series'> & { readonly series: SeriesWire; readonly at: number; readonly counts: ColumnCounts };
 
 export class ParseSlots {
   readonly buffers: SharedArrayBuffer[];
@@ -49,12 +50,12 @@ export class ParseSlots {
 }
 
 /** The worker's side of a batch finished into its slot: everything but the column views. */
-export function slotted(batch: ColumnBatch, at: number): SlottedBatch {
-  const { series, fieldNames, boxed, errors, minSec } = batch;
+export function slotted(batch: ColumnBatch, series: SeriesWire, at: number): SlottedBatch {
+  const { fieldNames, boxed, errors, minSec } = batch;
   return { series, fieldNames, boxed, errors, minSec, at, counts: { points: batch.pointSeries.length, values: batch.num.length, kinds: batch.kinds.length } };
 }
 
-/** The event loop's side: the batch over its slot's memory. */
-export function unslotted(buffer: SharedArrayBuffer, s: SlottedBatch): ColumnBatch {
-  return { ...columnViews(buffer, s.at, s.counts), series: s.series, fieldNames: s.fieldNames, boxed: s.boxed, errors: s.errors, minSec: s.minSec };
+/** The event loop's side: the batch over its slot's memory (`series` decoded from `s.series`). */
+export function unslotted(buffer: SharedArrayBuffer, s: SlottedBatch, series: readonly SeriesRef[]): ColumnBatch {
+  return { ...columnViews(buffer, s.at, s.counts), series, fieldNames: s.fieldNames, boxed: s.boxed, errors: s.errors, minSec: s.minSec };
 }

@@ -11,6 +11,7 @@ import { columnBuffers, parseToColumns, type ColumnBatch } from './columns.js';
 import { alignUp8 } from './column-layout.js';
 import { slotted, type SlottedBatch } from './parse-slots.js';
 import type { ParseOptions } from './parse.js';
+import { SeriesSender, type SeriesWire } from './series-wire.js';
 
 /** Sent once when the thread starts: the shared slots jobs refer to. */
 export interface ParseInit {
@@ -20,14 +21,18 @@ export interface ParseInit {
 /** A body in slot `slot` (its first `length` bytes), or a transferred copy in `body`. */
 export type ParseJob = { readonly id: number; readonly opts: ParseOptions } & ({ readonly slot: number; readonly length: number } | { readonly body: Uint8Array });
 
+/** A transferred batch with its series as numbers (series-wire.ts). */
+export type WiredBatch = Omit<ColumnBatch, 'series'> & { readonly series: SeriesWire };
+
 /** `body` is the job's transferred body buffer, handed back for reuse. */
 export type ParseReply =
-  | { id: number; body?: ArrayBuffer; batch: ColumnBatch }
+  | { id: number; body?: ArrayBuffer; batch: WiredBatch }
   | { id: number; slotted: SlottedBatch }
   | { id: number; body?: ArrayBuffer; failed: true };
 
 const port = parentPort;
 let slots: readonly SharedArrayBuffer[] = [];
+const series = new SeriesSender();
 
 if (port) {
   port.on('message', (m: ParseInit | ParseJob) => {
@@ -55,9 +60,10 @@ function answer(job: ParseJob): void {
     port!.postMessage({ id: job.id, body: returned, failed: true } satisfies ParseReply, back);
     return;
   }
+  const wire = series.encode(batch.series);
   if (shared && batch.sec.buffer === shared) {
-    port!.postMessage({ id: job.id, slotted: slotted(batch, batch.sec.byteOffset) } satisfies ParseReply);
+    port!.postMessage({ id: job.id, slotted: slotted(batch, wire, batch.sec.byteOffset) } satisfies ParseReply);
   } else {
-    port!.postMessage({ id: job.id, body: returned, batch } satisfies ParseReply, [...back, ...columnBuffers(batch)]);
+    port!.postMessage({ id: job.id, body: returned, batch: { ...batch, series: wire } } satisfies ParseReply, [...back, ...columnBuffers(batch)]);
   }
 }

@@ -26,7 +26,7 @@ import { FieldSet } from './field-set.js';
 import { parseFields } from './fields.js';
 import { clearInterned } from './interning.js';
 import { KeyCache, type KeyInfo, MAX_KEY_LENGTH, parseKey } from './key.js';
-import { parseTimestamp, type TimeSlot, truncateToPrecision } from './timestamp.js';
+import { parsePlainTimestamp, parseTimestamp, type TimeSlot, truncateToPrecision } from './timestamp.js';
 
 export interface LineError {
   /** The line as 1.x prints it: leading whitespace and the line ending removed. */
@@ -239,28 +239,9 @@ function parseInto(s: string, opts: ParseOptions, sink: PointSink, errors: LineE
     let ts = fe;
     while (ts < le && isBlank(s.charCodeAt(ts))) ts++;
     if (ts < le) {
-      let te = ts;
-      let bad = false;
-      for (; te < le; te++) {
-        const c = s.charCodeAt(te);
-        if (c === SPACE) break;
-        if ((c < 0x30 || c > 0x39) && !(c === 0x2d && te === ts)) {
-          bad = true;
-          break;
-        }
-      }
-      if (bad) {
-        errors.push({ line: s.slice(ls, le), reason: 'bad timestamp' });
-        continue;
-      }
-      const err = parseTimestamp(s, ts, te, precision, time);
+      const err = parsePlainTimestamp(s, ts, le, precision, time) ? null : timestampAt(s, ts, le, precision, time);
       if (err !== null) {
         errors.push({ line: s.slice(ls, le), reason: err });
-        continue;
-      }
-      while (te < le && s.charCodeAt(te) === SPACE) te++;
-      if (te < le) {
-        errors.push({ line: s.slice(ls, le), reason: 'point is invalid' });
         continue;
       }
       sec = time.sec;
@@ -276,6 +257,23 @@ function parseInto(s: string, opts: ParseOptions, sink: PointSink, errors: LineE
     }
     sink.addLine(info, fields, sec, nsec);
   }
+}
+
+/**
+ * The timestamp token from `ts` (not blank) to the line end `le` into `time`, or the error
+ * reason: only spaces may follow it.
+ */
+function timestampAt(s: string, ts: number, le: number, precision: Precision, time: TimeSlot): string | null {
+  let te = ts;
+  for (; te < le; te++) {
+    const c = s.charCodeAt(te);
+    if (c === SPACE) break;
+    if ((c < 0x30 || c > 0x39) && !(c === 0x2d && te === ts)) return 'bad timestamp';
+  }
+  const err = parseTimestamp(s, ts, te, precision, time);
+  if (err !== null) return err;
+  while (te < le && s.charCodeAt(te) === SPACE) te++;
+  return te < le ? 'point is invalid' : null;
 }
 
 function refusal(s: string, ls: number, le: number, reason: string): LineError {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Precision } from '../point.js';
-import { parseTimestamp, truncateToPrecision } from './timestamp.js';
+import { parsePlainTimestamp, parseTimestamp, truncateToPrecision } from './timestamp.js';
 
 const MULT: Record<Precision, bigint> = { ns: 1n, us: 1000n, ms: 1000000n, s: 1000000000n, m: 60000000000n, h: 3600000000000n };
 const MIN = -(2n ** 63n) + 2n;
@@ -64,4 +64,31 @@ test('truncateToPrecision rounds down, also before 1970', () => {
   assert.deepEqual(out, { sec: -1, nsec: 123_456_000 });
   truncateToPrecision(3599, 5, 'h', out);
   assert.deepEqual(out, { sec: 0, nsec: 0 });
+});
+
+test('property: parsePlainTimestamp answers what parseTimestamp answers, or declines without writing', () => {
+  const digitsNear = fc
+    .tuple(fc.constantFrom(...Object.values(MULT)), fc.bigInt({ min: -3n, max: 3n }))
+    .map(([m, d]) => String(MAX / m + d));
+  const token = fc.oneof(
+    fc.stringMatching(/^[0-9]{1,21}$/),
+    fc.bigInt({ min: 0n, max: 2n ** 63n - 1n }).map(String),
+    digitsNear,
+    fc.stringMatching(/^-?[0-9]{0,5}[ x-]?[0-9]{0,14}$/),
+  );
+  fc.assert(
+    fc.property(token, fc.constantFrom<Precision>('ns', 'us', 'ms', 's', 'm', 'h'), (t, p) => {
+      const s = `x ${t}`;
+      const plain = { sec: -7, nsec: -7 };
+      if (!parsePlainTimestamp(s, 2, s.length, p, plain)) {
+        assert.deepEqual(plain, { sec: -7, nsec: -7 }, 'nothing written');
+        return;
+      }
+      assert.match(t, /^[0-9]+$/);
+      const general = { sec: 0, nsec: 0 };
+      assert.equal(parseTimestamp(s, 2, s.length, p, general), null);
+      assert.deepEqual(plain, general);
+    }),
+    { numRuns: 3000 },
+  );
 });

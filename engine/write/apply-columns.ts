@@ -2,13 +2,13 @@
  * applyPoints for a parse worker's ColumnBatch: the same cache appends and byte estimate,
  * read straight from the typed columns, without materialising Point objects.
  *
- * Why the points are applied series by series: a body interleaves its series (TSBS-like
- * loads cycle through every host), so appending in body order touches a different cache entry
- * for every value, and on the cpu bench each append was then mostly a cache miss on the
- * entry's object and arrays. Points are grouped by series within each run of points that fall
- * in one shard (a stable counting sort, so each entry still receives its values in body
- * order: later writes of a timestamp still win), and a series' handful of entries stay hot
- * while its points are appended. Each (series, field) entry is looked up once per run.
+ * Points are applied in body order, so the batch's columns are read front to back (the CPU
+ * prefetches them; they were just written by the parse worker on another core). Grouping the
+ * points by series first (a counting sort, so that a series' entries stay hot while its points
+ * are appended) paid off while an append was costly; with CacheEntry.appendNumber's fast
+ * path the scattered reads of the columns cost more than it saved: in process, sensor bodies
+ * 47 vs 63 ns per value, 1000 sensor series 88 vs 135, cpu bodies (100 or 1000 hosts) at
+ * parity (perf/README.md, section 10). Each (series, field) entry is looked up once per run.
  */
 import type { Database } from '../database.js';
 import type { RetentionPolicyInfo } from '../meta/model.js';
@@ -34,22 +34,19 @@ export function applyColumns(db: Database, rp: RetentionPolicyInfo, b: ColumnBat
 
 /** Applies points [from, to), all in `shard`. */
 function applyRun(shard: Shard, b: ColumnBatch, from: number, to: number, seq: bigint): number {
-  const entries: (CacheEntry | undefined)[][] = [];
-  const types = b.fieldType;
-  const num = b.num;
+  const { pointSeries, sec, nsec, fieldEnd, fieldName, fieldType, num } = b;
+  // rows[s][k]: the entry of series s for field name k, looked up on first use in this run.
+  const rows: (CacheEntry | undefined)[][] = [];
   let bytes = 0;
-  let values = 0;
-  for (const i of pointsBySeries(b, from, to)) {
-    const s = b.pointSeries[i]!;
-    const row = entries[s] ?? (entries[s] = []);
-    const offset = shard.offsetOf(b.sec[i]!, b.nsec[i]!);
-    const end = b.fieldEnd[i]!;
-    let j = i === 0 ? 0 : b.fieldEnd[i - 1]!;
-    values += end - j;
-    for (; j < end; j++) {
-      const k = b.fieldName[j]!;
+  for (let i = from; i < to; i++) {
+    const s = pointSeries[i]!;
+    const row = rows[s] ?? (rows[s] = []);
+    const offset = shard.offsetOf(sec[i]!, nsec[i]!);
+    const end = fieldEnd[i]!;
+    for (let j = i === 0 ? 0 : fieldEnd[i - 1]!; j < end; j++) {
+      const k = fieldName[j]!;
       const entry = row[k] ?? (row[k] = entryFor(shard, b, s, k, j));
-      if ((types[j]! & BOXED) === 0) {
+      if ((fieldType[j]! & BOXED) === 0) {
         entry.appendNumber(offset, num[j]!);
         bytes += 16;
       } else {
@@ -60,31 +57,9 @@ function applyRun(shard: Shard, b: ColumnBatch, from: number, to: number, seq: b
     }
   }
   const cache = shard.cache;
-  cache.noteAppends(bytes, values);
+  cache.noteAppends(bytes, (to === 0 ? 0 : fieldEnd[to - 1]!) - (from === 0 ? 0 : fieldEnd[from - 1]!));
   if (seq > cache.maxSeq) cache.maxSeq = seq;
   return bytes;
-}
-
-/**
- * Scratch of pointsBySeries, reused from batch to batch: fresh arrays per batch were V8
- * external memory that counts towards the next mark-compact (perf/README.md, session 7).
- */
-let starts = new Uint32Array(1024);
-let order = new Uint32Array(8192);
-
-/**
- * Indices [from, to) grouped by series, in body order within a series (stable counting sort).
- * A view of scratch memory: valid until the next call.
- */
-function pointsBySeries(b: ColumnBatch, from: number, to: number): Uint32Array {
-  const series = b.series.length;
-  if (starts.length < series + 1) starts = new Uint32Array(2 * (series + 1));
-  if (order.length < to - from) order = new Uint32Array(2 * (to - from));
-  const start = starts.fill(0, 0, series + 1);
-  for (let i = from; i < to; i++) start[b.pointSeries[i]! + 1]!++;
-  for (let s = 1; s <= series; s++) start[s]! += start[s - 1]!;
-  for (let i = from; i < to; i++) order[start[b.pointSeries[i]!]!++] = i;
-  return order.subarray(0, to - from);
 }
 
 function entryFor(shard: Shard, b: ColumnBatch, s: number, k: number, j: number): CacheEntry {
