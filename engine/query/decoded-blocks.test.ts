@@ -11,10 +11,14 @@ test('an entry is found for its own payload object and base only', () => {
   const payload = new Uint8Array([1, 2, 3]);
   const b = block(10);
   cache.set(payload, 5n, b);
+  assert.equal(cache.get(payload, 5n), undefined, 'a first decode is not kept (reuse-admitted-map.ts)');
+  cache.set(payload, 5n, b);
   assert.equal(cache.get(payload, 5n), b);
   assert.equal(cache.get(payload, 6n), undefined, 'another shard base');
   assert.equal(cache.get(new Uint8Array([1, 2, 3]), 5n), undefined, 'equal bytes of another block (a replaced file) are another key');
-  cache.set(payload, 5n, { offsets: new Float64Array(1), column: { type: FieldType.String, values: ['x'] } });
+  const strings = { offsets: new Float64Array(1), column: { type: FieldType.String, values: ['x'] } } as const;
+  cache.set(payload, 5n, strings);
+  cache.set(payload, 5n, strings);
   assert.equal(cache.get(payload, 5n), undefined, 'string blocks are not kept; the older form is gone');
 });
 
@@ -24,6 +28,7 @@ test('the cache stays within its budget, counting arrays, payload and overhead, 
   const payloads = Array.from({ length: 20 }, () => new Uint8Array(50));
   const hot = payloads[0]!;
   for (const p of payloads) {
+    cache.set(p, 0n, block(100));
     cache.set(p, 0n, block(100));
     cache.get(hot, 0n);
     assert.ok(cache.usedBytes <= cache.maxBytes);

@@ -9,8 +9,10 @@
  * every read of it returns the same Uint8Array, and a block of a replaced or removed file is
  * never handed out again (its reader's entries are evicted, a new file has new payloads), so
  * an entry can only be found for the exact bytes it was decoded from. Entries of such files
- * are not found any more and age out under the same CLOCK eviction as the block cache
- * (block-cache.ts); the bytes counted include the pinned payload.
+ * are not found any more and age out under CLOCK eviction as in the block cache; a block is
+ * kept only when it is decoded a second time while its payload is still remembered
+ * (reuse-admitted-map.ts), so a query over more blocks than the budget keeps nothing of them
+ * instead of flushing the reused ones. The bytes counted include the pinned payload.
  *
  * Bounded memory is a promise to edge users: the budget is a small fixed constant (no spec
  * key covers it), counted per entry as decoded arrays + payload + a fixed overhead. String
@@ -18,6 +20,7 @@
  */
 import { ClockMap } from '../clock-map.js';
 import { FieldType, type ValueColumn } from '../point.js';
+import { ReuseAdmittedMap } from './reuse-admitted-map.js';
 
 /** Budget of one DecodedBlocks: ~250 blocks of 1000 numeric rows. */
 export const DECODED_BLOCKS_MAX_BYTES = 4 * 1024 * 1024;
@@ -34,7 +37,8 @@ export interface DecodedBlock {
 export const DECODED_LAST_VALUES_MAX_BYTES = 1024 * 1024;
 
 export class DecodedBlocks {
-  private readonly map: ClockMap<Uint8Array, { readonly base: bigint; readonly block: DecodedBlock }>;
+  /** Kept on the second decode only (reuse-admitted-map.ts): a block kept briefly and evicted is old-space garbage. */
+  private readonly map: ReuseAdmittedMap<Uint8Array, { readonly base: bigint; readonly block: DecodedBlock }>;
   /**
    * Blocks' last values alone (one-element columns), from descending reads that take a
    * block's newest row and nothing else (ORDER BY time DESC LIMIT 1 over every series: one
@@ -47,7 +51,7 @@ export class DecodedBlocks {
     readonly maxBytes = DECODED_BLOCKS_MAX_BYTES,
     lastValueBytes = DECODED_LAST_VALUES_MAX_BYTES,
   ) {
-    this.map = new ClockMap(maxBytes);
+    this.map = new ReuseAdmittedMap(maxBytes);
     this.lastValues = new ClockMap(lastValueBytes);
   }
 

@@ -50,15 +50,32 @@ class QueryTimeoutError extends StrataError {
   }
 }
 
-/** 1.x warns about writes sent with GET but runs them. */
-function deprecationMessages(stmts: readonly Statement[], method: string): Map<number, string> {
-  const out = new Map<number, string>();
-  if (method !== 'GET') return out;
-  stmts.forEach((s, i) => {
+/** 1.x warns about writes sent with GET but runs them; undefined when there is nothing to warn about (most requests). */
+function deprecationMessages(stmts: readonly Statement[], method: string): Map<number, string> | undefined {
+  if (method !== 'GET') return undefined;
+  let out: Map<number, string> | undefined;
+  for (let i = 0; i < stmts.length; i++) {
+    const s = stmts[i]!;
     const readOnly = READ_ONLY_KINDS.has(s.kind) ? !(s.kind === 'Select' && s.target) : s.kind.startsWith('Show');
-    if (!readOnly) out.set(i, `deprecated use of '${statementText(s)}' in a read only context, please use a POST request instead`);
-  });
+    if (!readOnly) (out ??= new Map()).set(i, `deprecated use of '${statementText(s)}' in a read only context, please use a POST request instead`);
+  }
   return out;
+}
+
+/** The result with its statement's deprecation warning, if any. */
+function withWarning(r: StatementResult, warnings: ReadonlyMap<number, string> | undefined): StatementResult {
+  const w = warnings?.get(r.statementId);
+  return w && !r.error ? { ...r, messages: [...(r.messages ?? []), { level: 'warning', text: w }] } : r;
+}
+
+/** Whether the batch needs the request's database to exist (a loop, not two closures per request). */
+function needsDatabase(stmts: readonly Statement[]): boolean {
+  let uses = false;
+  for (const s of stmts) {
+    if (s.kind === 'CreateDatabase' || s.kind === 'DropDatabase') return false;
+    if (!DB_INDEPENDENT_KINDS.has(s.kind)) uses = true;
+  }
+  return uses;
 }
 
 /** server.query_timeout_secs of every running /query batch. */
@@ -98,7 +115,7 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
     const method = req.getMethod().toUpperCase();
     const url = queryStrings.parse(req.getQuery());
     const csv = wantsCsv(req.getHeader('accept'));
-    const isForm = /application\/x-www-form-urlencoded/i.test(req.getHeader('content-type'));
+    const isForm = method === 'POST' && /application\/x-www-form-urlencoded/i.test(req.getHeader('content-type'));
     const fail = (err: unknown, pretty: boolean) => {
       meter.done(reply.aborted ? undefined : errorStatus(err));
       if (csv && err instanceof StrataError) reply.send(err.status, errorCsv(err.message), 'text/csv');
@@ -149,9 +166,7 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
         }
         const db = params.get('db') ?? '';
         authorizeQuery(granted, statements, db); // [auth] 403 before the database is looked up
-        const createsDb = statements.some((s) => s.kind === 'CreateDatabase' || s.kind === 'DropDatabase');
-        const usesDb = statements.some((s) => !DB_INDEPENDENT_KINDS.has(s.kind));
-        if (db !== '' && !createsDb && usesDb && !ctx.deps.databaseExists(db)) {
+        if (db !== '' && needsDatabase(statements) && !ctx.deps.databaseExists(db)) {
           meter.done(404); // [ops]
           reply.send(404, errorJson(`database not found: ${db}`, pretty), 'application/json');
           return;
@@ -177,10 +192,7 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
             throw err;
           }
         }
-        const answered = results.map((r) => {
-          const w = warnings.get(r.statementId);
-          return w && !r.error ? { ...r, messages: [...(r.messages ?? []), { level: 'warning', text: w }] } : r;
-        });
+        const answered = warnings ? results.map((r) => withWarning(r, warnings)) : results;
         try {
           respond(reply, answered, { csv, epoch, pretty, chunked: false, chunkSize });
         } finally {
@@ -273,7 +285,7 @@ async function streamChunked(
     epoch: Epoch | undefined;
     pretty: boolean;
     chunkSize: number;
-    warnings: Map<number, string>;
+    warnings: Map<number, string> | undefined;
   },
 ): Promise<void> {
   const out = reply.stream(200, 'application/json');
@@ -287,11 +299,7 @@ async function streamChunked(
     }
     return w;
   };
-  const finish = (r: StatementResult) => {
-    const w = o.warnings.get(r.statementId);
-    const result = w && !r.error ? { ...r, messages: [...(r.messages ?? []), { level: 'warning', text: w }] } : r;
-    return writerFor(r.statementId).finish(result);
-  };
+  const finish = (r: StatementResult) => writerFor(r.statementId).finish(withWarning(r, o.warnings));
   try {
     await runRegistered(ctx, { ...o.run, sinkFor: writerFor }, reply, finish, false);
   } catch (err) {
