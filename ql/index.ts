@@ -17,7 +17,7 @@ export { compileRegex } from './ast/regex.js';
 export { quoteIdent, quoteString, isKeyword } from './ast/keywords.js';
 export type * from './result.js';
 export { hasTimeColumn } from './result.js';
-export { executeStatements, type MetaExecutor } from './exec/executor.js';
+export { executeStatements, statementTimeZone, type MetaExecutor } from './exec/executor.js';
 export type { QueryContext, QueryUser, StatementOutput, SeriesSink } from './exec/context.js';
 export { eventLoopTurned } from './exec/context.js';
 export { zoneOffsetNs } from './exec/zone.js';

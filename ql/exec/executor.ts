@@ -12,11 +12,16 @@ import { writeInto } from './into.js';
 /** Non-SELECT statements (SHOW, DDL, users, CQs): provided by ql/exec/meta. */
 export type MetaExecutor = (stmt: Statement, ctx: QueryContext) => Promise<StatementOutput>;
 
+/** The TZ() zone a statement's row times are printed in (a SELECT's, unless it writes INTO). */
+export function statementTimeZone(stmt: Statement | undefined): string | undefined {
+  return stmt?.kind === 'Select' && !stmt.target ? (stmt.location ?? undefined) : undefined;
+}
+
 async function runStatement(stmt: Statement, ctx: QueryContext, meta: MetaExecutor | undefined, sink?: SeriesSink): Promise<StatementOutput> {
   if (stmt.kind === 'Select') {
     const series = await executeSelect(stmt, ctx, stmt.target ? undefined : sink);
     if (stmt.target) return { series: [await writeInto(stmt.target, series, ctx)] };
-    return { series, timeZone: stmt.location ?? undefined };
+    return { series, timeZone: statementTimeZone(stmt) };
   }
   if (stmt.kind === 'Explain') {
     const plan = `EXPLAIN: ${stmt.statement.sources.length} source(s), ${stmt.statement.fields.length} field(s)`;

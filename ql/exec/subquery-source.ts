@@ -104,8 +104,9 @@ export class SubquerySource implements MeasurementSource {
     return cursorOver(rows, FieldType.Boolean, ascending);
   }
 
+  /** A point lookup (an auxiliary column at the selected row's time) stays exact. */
   private widened(minNs: bigint, maxNs: bigint): [bigint, bigint] {
-    if (!this.outer) return [minNs, maxNs];
+    if (!this.outer || minNs === maxNs) return [minNs, maxNs];
     return [minNs <= this.outer.min ? MIN_NS : minNs, maxNs >= this.outer.max ? MAX_NS : maxNs];
   }
 }

@@ -12,7 +12,7 @@
  */
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import { DatabaseNotFoundError, StrataError } from '../../engine/index.js';
-import { eventLoopTurned, ParseCache, parseParams, printQuery, QueryKilledError, QueryStop, TooManyQueriesError, type Statement, type StatementResult } from '../../ql/index.js';
+import { eventLoopTurned, ParseCache, parseParams, printQuery, QueryKilledError, QueryStop, statementTimeZone, TooManyQueriesError, type Statement, type StatementResult } from '../../ql/index.js';
 import type { QueryRunRequest } from '../deps.js';
 import type { Reply } from '../http/respond.js';
 import { authorizeQuery, queryUser, type Access } from '../auth/gate.js';
@@ -294,8 +294,7 @@ async function streamChunked(
     let w = writers.get(id);
     if (!w) {
       const st = o.run.statements[id];
-      const zone = st?.kind === 'Select' ? (st.location ?? undefined) : undefined;
-      writers.set(id, (w = new StatementChunkWriter(id, o.chunkSize, { epoch: o.epoch, pretty: o.pretty }, out.write, chunkStyleOf(st), zone)));
+      writers.set(id, (w = new StatementChunkWriter(id, o.chunkSize, { epoch: o.epoch, pretty: o.pretty }, out.write, chunkStyleOf(st), statementTimeZone(st))));
     }
     return w;
   };

@@ -124,7 +124,8 @@ export function tagCondition(cond: Expr | null, nowNs: bigint, opts: TranslateOp
       return true;
     });
   }
-  const decidedPer = (m: MeasurementKeys): boolean => names.has('_name') || (opts.fieldsFromIndex === true && [...names].some((k) => m.fields.has(k)));
+  const keys = opts.fieldsFromIndex ? [...names] : [];
+  const decidedPer = (m: MeasurementKeys): boolean => names.has('_name') || keys.some((k) => m.fields.has(k));
   return {
     expr,
     exprFor: (m) => (rest && decidedPer(m) ? toTagExpr(rest, { ...opts, measurement: m.name, fieldsMatchAll: opts.fieldsFromIndex ? m.fields : undefined }) : expr),
