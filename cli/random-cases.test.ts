@@ -5,12 +5,13 @@ import { picker } from './random-cases/pick.js';
 import { randomSelect } from './random-cases/select.js';
 import { randomShow } from './random-cases/show.js';
 import { randomWrite } from './random-cases/write.js';
+import { randomMutation } from './random-cases/mutate.js';
 
 describe('random differential cases', () => {
   it('are reproducible from the seed', () => {
     const run = (seed: number) => {
       const p = picker(seed);
-      return [randomSelect(p), randomShow(p), randomWrite(p).body];
+      return [randomSelect(p), randomShow(p), randomWrite(p).body, JSON.stringify(randomMutation(p, 'db'))];
     };
     assert.deepEqual(run(5), run(5));
     assert.notDeepEqual(run(5), run(6));
@@ -21,6 +22,18 @@ describe('random differential cases', () => {
     for (let i = 0; i < 300; i++) {
       const q = i % 4 === 3 ? randomShow(p) : randomSelect(p);
       assert.doesNotThrow(() => parseQuery(q), q);
+    }
+  });
+
+  it('state changes parse, and every setup write names its timestamps (no server clock)', () => {
+    const p = picker(3);
+    for (let i = 0; i < 200; i++) {
+      const m = randomMutation(p, 'scratch');
+      assert.doesNotThrow(() => parseQuery(m.q), m.q);
+      for (const step of m.setup) {
+        if (!('write' in step)) continue;
+        for (const line of step.write.split('\n')) assert.match(line, / \d{18,19}$/, line);
+      }
     }
   });
 

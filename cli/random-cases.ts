@@ -3,7 +3,7 @@
  * Strata and InfluxDB 1.6.7 answer differently (a search tool, not a test: record the answers
  * from the oracle, then check Strata against them):
  *
- *   node build/cli/random-cases.js --seed 7 --selects 600 --shows 200 --writes 200 > /tmp/cases.json
+ *   node build/cli/random-cases.js --seed 7 --selects 600 --shows 200 --writes 200 --mutations 200 > /tmp/cases.json
  *   ../shared/conformance/oracle.sh start 18796 18798
  *   node ../shared/conformance/run.mjs --url http://127.0.0.1:18796 --cases /tmp/cases.json --record /tmp/exp
  *   node ../shared/conformance/run.mjs --url http://STRATA --cases /tmp/cases.json --check /tmp/exp --settle-ms 1500
@@ -17,6 +17,7 @@ import { picker } from './random-cases/pick.js';
 import { randomSelect } from './random-cases/select.js';
 import { randomShow } from './random-cases/show.js';
 import { randomWrite } from './random-cases/write.js';
+import { randomMutation } from './random-cases/mutate.js';
 
 interface Case {
   readonly id: string;
@@ -65,6 +66,10 @@ const cases: Case[] = [
       teardown: [{ q: `DROP DATABASE ${db}` }],
       verify: [{ q: 'SELECT * FROM /.*/', db, params: { epoch: 'ns' } }, { q: 'SHOW FIELD KEYS', db }, { q: 'SHOW SERIES', db }],
     };
+  }),
+  ...Array.from({ length: option('mutations', 0) }, (_, i) => {
+    const db = `rnd_m${seed}_${i}`;
+    return { id: id('m', i), category: 'random', method: 'POST', db, ...randomMutation(p, db), teardown: [{ q: `DROP DATABASE ${db}` }] };
   }),
 ];
 stdout.write(`${JSON.stringify(cases, null, 1)}\n`);

@@ -4,6 +4,8 @@
  * column under an alias), cell 0 of every row is the row time as a bigint of ns (formatted per `epoch` by the server). Integers beyond 2^53 are
  * bigint so they print exactly; other numbers are JS numbers.
  */
+import type { FieldType } from '../engine/index.js';
+
 export type Cell = number | bigint | string | boolean | null;
 
 export interface ResultSeries {
@@ -17,6 +19,11 @@ export interface ResultSeries {
   readonly values: readonly (readonly Cell[])[];
   /** Set on all but the last chunk of a series split by chunk_size. */
   readonly partial?: boolean;
+  /**
+   * SELECT ... INTO only: each column's type (index 0 is the time column), where the statement
+   * says it; a cell does not tell an integer 76 from a float 76.
+   */
+  readonly columnTypes?: readonly (FieldType | undefined)[];
 }
 
 /** Is cell 0 of each row the row time (a bigint of ns)? */

@@ -1,6 +1,20 @@
 /** MeasurementSource over stored data: the database's series index and engine cursors. */
-import { selectSeries, type Cursor, type Engine, type FieldType, type MeasurementIndex, type TagExpr } from '../../engine/index.js';
+import { selectSeries, type Cursor, type Database, type Engine, type FieldType, type MeasurementIndex, type TagExpr } from '../../engine/index.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
+
+/**
+ * The fields of `m` written into retention policy `rp` (1.x keeps a field set per shard: it
+ * outlives DELETE and DROP SERIES while the measurement has series, as the record does here).
+ */
+export function policyFields(db: Database | undefined, rp: string, m: MeasurementIndex): ReadonlyMap<string, FieldType> {
+  const inRp = db?.fieldsInRp(rp, m.name);
+  // No record for this policy: it holds no data of the measurement, unless the database
+  // predates per-policy field records (none at all), where every field is assumed.
+  if (!inRp) return db && db.rpFields.size > 0 ? new Map() : m.fields;
+  const out = new Map<string, FieldType>();
+  for (const [k, t] of m.fields) if (inRp.has(k)) out.set(k, t);
+  return out;
+}
 
 export class EngineSource implements MeasurementSource {
   constructor(
@@ -22,14 +36,7 @@ export class EngineSource implements MeasurementSource {
   }
 
   private computeFields(): ReadonlyMap<string, FieldType> {
-    const db = this.engine.openedDatabase(this.db);
-    const inRp = db?.fieldsInRp(this.rp, this.m.name);
-    // No record for this policy: it holds no data of the measurement, unless the database
-    // predates per-policy field records (none at all), where every field is assumed.
-    if (!inRp) return db && db.rpFields.size > 0 ? new Map() : this.m.fields;
-    const out = new Map<string, FieldType>();
-    for (const [k, t] of this.m.fields) if (inRp.has(k)) out.set(k, t);
-    return out;
+    return policyFields(this.engine.openedDatabase(this.db), this.rp, this.m);
   }
 
   tagKeys(): readonly string[] {

@@ -19,9 +19,12 @@ export function statementTimeZone(stmt: Statement | undefined): string | undefin
 
 async function runStatement(stmt: Statement, ctx: QueryContext, meta: MetaExecutor | undefined, sink?: SeriesSink): Promise<StatementOutput> {
   if (stmt.kind === 'Select') {
-    const series = await executeSelect(stmt, ctx, stmt.target ? undefined : sink);
-    if (stmt.target) return { series: [await writeInto(stmt.target, series, ctx)] };
-    return { series, timeZone: statementTimeZone(stmt) };
+    if (stmt.target) {
+      // 1.x writes no row for an empty window under fill(null), count()'s 0 included.
+      const select = stmt.fill.mode === 'null' ? { ...stmt, fill: { mode: 'none' as const } } : stmt;
+      return { series: [await writeInto(stmt.target, await executeSelect(select, ctx), ctx)] };
+    }
+    return { series: await executeSelect(stmt, ctx, sink), timeZone: statementTimeZone(stmt) };
   }
   if (stmt.kind === 'Explain') {
     const plan = `EXPLAIN: ${stmt.statement.sources.length} source(s), ${stmt.statement.fields.length} field(s)`;

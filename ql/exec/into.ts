@@ -8,6 +8,16 @@ import type { Target } from '../ast/nodes.js';
 import type { ResultSeries } from '../result.js';
 import type { QueryContext } from './context.js';
 
+/** A cell as the field 1.x writes: integer columns stay integers (cells hold them as numbers when safe). */
+function fieldOf(key: string, v: number | bigint | string | boolean, type: FieldType | undefined): Field {
+  if (typeof v === 'string') return { key, type: FieldType.String, value: v };
+  if (typeof v === 'boolean') return { key, type: FieldType.Boolean, value: v };
+  const integral = typeof v === 'bigint' || Number.isInteger(v);
+  if (integral && type === FieldType.Unsigned) return { key, type: FieldType.Unsigned, value: BigInt(v) };
+  if (typeof v === 'bigint' || (integral && type === FieldType.Integer)) return { key, type: FieldType.Integer, value: BigInt(v) };
+  return { key, type: FieldType.Float, value: v };
+}
+
 export async function writeInto(target: Target, series: readonly ResultSeries[], ctx: QueryContext): Promise<ResultSeries> {
   const db = target.database || ctx.database;
   const points: Point[] = [];
@@ -24,10 +34,7 @@ export async function writeInto(target: Target, series: readonly ResultSeries[],
         if (i === 0) return;
         const v = row[i];
         if (v === null || v === undefined) return;
-        if (typeof v === 'string') fields.push({ key: c, type: FieldType.String, value: v });
-        else if (typeof v === 'boolean') fields.push({ key: c, type: FieldType.Boolean, value: v });
-        else if (typeof v === 'bigint') fields.push({ key: c, type: FieldType.Integer, value: v });
-        else fields.push({ key: c, type: FieldType.Float, value: v });
+        fields.push(fieldOf(c, v, s.columnTypes?.[i]));
       });
       if (fields.length === 0) continue;
       const { sec, nsec } = fromNs(typeof row[0] === 'bigint' ? row[0] : 0n);

@@ -176,7 +176,9 @@ export async function runRawGroup(
       const tags = best.ref.tags;
       const tagCells = best.tagCells;
       if (++n % 1024 === 0) await checkpoint(ctx);
-      let transformMissing = false;
+      // 1.x joins the transforms' outputs by time: a row needs a value from one of them.
+      let transformsAsked = false;
+      let transformsAnswered = false;
       const cells = new Array<Cell>(columns.length + 1);
       cells[0] = row.time;
       if (allPlain) {
@@ -207,7 +209,8 @@ export async function runRawGroup(
             }
             const v = evaluate(inner, scoped(), types);
             const r = v === null ? null : t.push(row.time, v);
-            if (!r) transformMissing = true;
+            transformsAsked = true;
+            if (r) transformsAnswered = true;
             return r ? r.value : null;
           },
         });
@@ -216,7 +219,7 @@ export async function runRawGroup(
           cells[i + 1] = slot >= 0 ? (row.values[slot] ?? null) : plain[i] ? tagCells[i]! : evaluate(columns[i]!.expr, scoped(), types);
         }
       }
-      if (!transformMissing && hasSelectedValue(row.values, selected)) {
+      if ((transformsAnswered || !transformsAsked) && hasSelectedValue(row.values, selected)) {
         if (skip > 0) skip--;
         else {
           out.push(cells);

@@ -8,6 +8,7 @@ import type { Expr, SelectStatement, Source } from '../ast/nodes.js';
 import { compileRegex } from '../ast/regex.js';
 import { QueryError } from '../errors.js';
 import type { Cell, ResultSeries } from '../result.js';
+import { columnType } from '../plan/column-types.js';
 import { isTag } from '../plan/projection.js';
 import { MAX_NS, MIN_NS, splitTimeRange, type TimeSplit } from '../plan/time-range.js';
 import type { QueryContext, SeriesSink } from './context.js';
@@ -140,6 +141,7 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
   const columns = [plan.projection.timeName, ...plan.projection.columns.map((c) => c.name)];
   const timeColumn = plan.projection.timeName !== 'time' || undefined;
   const tagColumns = plan.projection.shape === 'raw' ? tagColumnsOf(plan) : undefined;
+  const columnTypes = stmt.target ? [undefined, ...plan.projection.columns.map((c) => columnType(c.expr, plan.schema))] : undefined;
   // 1.x pages the tag sets of each measurement (tag-set-page.ts), also under ORDER BY time DESC
   // in ascending order, counting tag sets without a point in the range (they answer nothing).
   // DESC then reverses the measurements too.
@@ -169,7 +171,7 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
       }
       const values = plan.projection.shape === 'raw' ? await runRawGroup(run, undefined, undefined, layout) : await runAggregateGroup(run);
       if (values.length === 0) continue;
-      out.push({ name: source.name, tags, columns, timeColumn, tagColumns, values });
+      out.push({ name: source.name, tags, columns, timeColumn, tagColumns, values, ...(columnTypes && { columnTypes }) });
     }
   }
   return out;

@@ -2,14 +2,13 @@
  * Questions the series index cannot answer alone, asked through engine cursors:
  * - which series have data in the shards a time range touches (SHOW SERIES / TAG KEYS / TAG
  *   VALUES with a time condition) or at all (DELETE deciding which series are left empty),
- * - which fields a measurement has in one retention policy (1.x keeps field sets per shard,
- *   so SHOW FIELD KEYS answers for the default or the named policy only).
  * One cursor is opened per (series, field, policy) until the first hit; cost grows with the
  * number of candidate series, which is acceptable for metadata statements.
  */
 import { MAX_TIME_NS, MIN_TIME_NS, selectSeries } from '../../../engine/index.js';
 import type { FieldType, MeasurementIndex } from '../../../engine/index.js';
 import { checkpoint, type QueryContext } from '../context.js';
+import { policyFields } from '../engine-source.js';
 import type { TagCondition } from './tag-cond.js';
 
 async function hasData(ctx: QueryContext, db: string, rp: string, m: MeasurementIndex, seriesKey: string, field: string, minNs: bigint, maxNs: bigint): Promise<boolean> {
@@ -58,26 +57,48 @@ export async function seriesWithData(ctx: QueryContext, db: string, m: Measureme
 }
 
 /**
- * Fields of `m` with data in policy `rp`. When `rp` is the only policy with storage, every
- * registered field belongs to it (no probing).
+ * Fields of `m` in policy `rp`: those written into it (see policyFields). When no other
+ * policy has storage, every registered field, also one whose only write was refused for a
+ * type conflict within its batch (1.x registers it in the shard before the conflict shows).
  */
-export async function fieldsInPolicy(ctx: QueryContext, db: string, rp: string, m: MeasurementIndex): Promise<Map<string, FieldType>> {
+export function fieldsInPolicy(ctx: QueryContext, db: string, rp: string, m: MeasurementIndex): ReadonlyMap<string, FieldType> {
   const opened = ctx.engine.openedDatabase(db);
   if (!opened) return new Map();
   const others = [...opened.shardSets.keys()].filter((k) => k !== rp);
   if (others.length === 0) return m.fields;
   if (!opened.shardSets.has(rp)) return new Map();
-  const out = new Map<string, FieldType>();
-  for (const [field, type] of m.fields) {
-    for (const id of m.seriesIds) {
-      const info = opened.index.seriesById(id);
-      if (info && (await hasData(ctx, db, rp, m, info.key, field, MIN_TIME_NS, MAX_TIME_NS))) {
-        out.set(field, type);
-        break;
-      }
-    }
-  }
-  return out;
+  return policyFields(opened, rp, m);
+}
+
+/** The policy SHOW statements read: the request's `rp` for its own database, else the default. */
+function readPolicy(ctx: QueryContext, db: string): string {
+  return (db === ctx.database ? ctx.retentionPolicy : '') || ctx.engine.catalog.database(db)?.defaultRp || '';
+}
+
+/**
+ * The series of `m` held by the shards of the policy SHOW statements read: 1.x rewrites
+ * SHOW SERIES (and the EXACT or filtered cardinality statements) into reads of those shards,
+ * so a policy without shards answers nothing even where other policies hold data (a new
+ * DEFAULT policy, say). Undefined: every series (no other policy has shards).
+ */
+export async function seriesInPolicy(ctx: QueryContext, db: string, m: MeasurementIndex): Promise<readonly number[] | undefined> {
+  const sets = ctx.engine.openedDatabase(db)?.shardSets;
+  const rp = readPolicy(ctx, db);
+  if (!sets?.get(rp)?.shards.length) return [];
+  for (const [other, set] of sets) if (other !== rp && set.shards.length > 0) return seriesInShards(ctx, db, m, m.seriesIds, MIN_TIME_NS, MAX_TIME_NS);
+  return undefined;
+}
+
+/** Does the policy SHOW statements read have a shard? (1.6.7's SHOW SERIES answers nothing otherwise.) */
+export function readPolicyHasShards(ctx: QueryContext, db: string): boolean {
+  return (ctx.engine.openedDatabase(db)?.shardSets.get(readPolicy(ctx, db))?.shards.length ?? 0) > 0;
+}
+
+/** `ids` limited to `scope` (undefined: no limit), in the order of `ids`. */
+export function withinScope(ids: readonly number[], scope: readonly number[] | undefined): readonly number[] {
+  if (!scope) return ids;
+  const keep = new Set(scope);
+  return ids.filter((id) => keep.has(id));
 }
 
 /**
@@ -87,8 +108,7 @@ export async function fieldsInPolicy(ctx: QueryContext, db: string, rp: string, 
  */
 export async function seriesInShards(ctx: QueryContext, db: string, m: MeasurementIndex, ids: readonly number[], minNs: bigint, maxNs: bigint): Promise<number[]> {
   const opened = ctx.engine.openedDatabase(db);
-  const info = ctx.engine.catalog.database(db);
-  const rp = (db === ctx.database ? ctx.retentionPolicy : '') || info?.defaultRp || '';
+  const rp = readPolicy(ctx, db);
   const shards = opened?.shardSets.get(rp)?.shards.filter((s) => s.endNs > minNs && s.baseNs <= maxNs) ?? [];
   if (!opened || shards.length === 0 || ids.length === 0) return [];
   const out: number[] = [];

@@ -5,6 +5,8 @@
  * - SERIES otherwise: one series per measurement (`count`), split by GROUP BY tags;
  * - MEASUREMENT otherwise: one unnamed series `count`;
  * - TAG KEY / TAG VALUES / FIELD KEY: one series per measurement (`count`), EXACT or not.
+ * Those other than the estimates count only series in the shards of the policy read (the
+ * request's `rp` or the default), as 1.x's rewritten SELECTs do.
  * LIMIT or OFFSET also make SERIES and MEASUREMENT exact. Counts of 0 give no series. LIMIT/OFFSET apply to the rows of each series (1.x rewrites these
  * statements into SELECT count(...)), so any OFFSET leaves nothing.
  */
@@ -13,7 +15,7 @@ import type { ShowCardinalityStatement } from '../../ast/statements.js';
 import type { Cell, ResultSeries } from '../../result.js';
 import type { QueryContext, StatementOutput } from '../context.js';
 import { byteOrder, databaseName, defaultPolicy, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
-import { matchingSeries } from './data-probe.js';
+import { matchingSeries, seriesInPolicy, withinScope } from './data-probe.js';
 import { MetaError } from './errors.js';
 import { measurementsWithPolicy, fieldsOf } from './show-field-keys.js';
 import { tagKeysOf } from './show-tag-keys.js';
@@ -82,11 +84,13 @@ export async function showCardinality(stmt: ShowCardinalityStatement, ctx: Query
   const outOfRange = cond !== null && cond.timed && (cond.empty || cond.minNs > 0n || cond.maxNs < 0n || !ctx.engine.hasShardOverlapping(db, rp, cond.minNs, cond.maxNs));
   if (stmt.of === 'tagValues' && outOfRange) return output([]);
   const out: ResultSeries[] = [];
+  // 1.x rewrites these into SELECTs over the shards of the policy read: only its series count.
+  const inPolicy = async (m: MeasurementIndex) => seriesInPolicy(ctx, db, m);
   switch (stmt.of) {
     case 'series': {
       const keys = groupTagKeys(stmt);
       for (const m of selectMeasurements(index, stmt.sources)) {
-        const ids = cond ? await matchingSeries(ctx, db, m, cond) : m.seriesIds;
+        const ids = withinScope(cond ? await matchingSeries(ctx, db, m, cond) : m.seriesIds, await inPolicy(m));
         out.push(...seriesCounts(index, m, ids, keys, stmt));
       }
       return output(out);
@@ -97,17 +101,17 @@ export async function showCardinality(stmt: ShowCardinalityStatement, ctx: Query
       const byTags = stmt.condition ? tagCondition(stmt.condition, ctx.nowNs, { ...SHOW_OPTIONS, fieldsFromIndex: false }) : null;
       let n = 0;
       for (const m of selectMeasurements(index, stmt.sources)) {
-        if (!byTags || (await matchingSeries(ctx, db, m, byTags)).length > 0) n++;
+        if (withinScope(byTags ? await matchingSeries(ctx, db, m, byTags) : m.seriesIds, await inPolicy(m)).length > 0) n++;
       }
       return output(countSeries(undefined, n, stmt));
     }
     case 'tagKey':
-      for (const m of selectMeasurements(index, stmt.sources)) out.push(...countSeries(m.name, (await tagKeysOf(ctx, db, m, cond)).length, stmt));
+      for (const m of selectMeasurements(index, stmt.sources)) out.push(...countSeries(m.name, (await tagKeysOf(ctx, db, m, cond, await inPolicy(m))).length, stmt));
       return output(out);
     case 'tagValues': {
       const keep = stmt.tagKey ? keyFilter(stmt.tagKey) : () => true;
       for (const m of selectMeasurements(index, stmt.sources)) {
-        out.push(...countSeries(m.name, (await tagValuesOf(ctx, db, m, keep, cond)).length, stmt));
+        out.push(...countSeries(m.name, (await tagValuesOf(ctx, db, m, keep, cond, await inPolicy(m))).length, stmt));
       }
       return output(out);
     }
@@ -115,7 +119,7 @@ export async function showCardinality(stmt: ShowCardinalityStatement, ctx: Query
       // A WHERE keeps the measurements with a matching series; their fields all count (1.6.7).
       for (const { m, rp } of measurementsWithPolicy(ctx, info, stmt.sources)) {
         if (cond && (await matchingSeries(ctx, db, m, cond)).length === 0) continue;
-        out.push(...countSeries(m.name, (await fieldsOf(ctx, db, rp, m)).length, stmt));
+        out.push(...countSeries(m.name, fieldsOf(ctx, db, rp, m).length, stmt));
       }
       return output(out);
   }

@@ -38,8 +38,8 @@ export function measurementsWithPolicy(ctx: QueryContext, info: DatabaseInfo, so
   return [...seen.values()].sort((a, b) => byteOrder(a.m.name, b.m.name));
 }
 
-export async function fieldsOf(ctx: QueryContext, db: string, rp: string, m: MeasurementIndex): Promise<[string, FieldType][]> {
-  const fields = await fieldsInPolicy(ctx, db, rp, m);
+export function fieldsOf(ctx: QueryContext, db: string, rp: string, m: MeasurementIndex): [string, FieldType][] {
+  const fields = fieldsInPolicy(ctx, db, rp, m);
   return [...fields].sort((a, b) => byteOrder(a[0], b[0]));
 }
 
@@ -48,7 +48,7 @@ export async function showFieldKeys(stmt: ShowFieldKeysStatement, ctx: QueryCont
   const info = requireDatabase(ctx, db);
   const out: ResultSeries[] = [];
   for (const { m, rp } of measurementsWithPolicy(ctx, info, stmt.sources)) {
-    const rows = page(await fieldsOf(ctx, db, rp, m), stmt.limit, stmt.offset);
+    const rows = page(fieldsOf(ctx, db, rp, m), stmt.limit, stmt.offset);
     if (rows.length > 0) out.push(series(m.name, ['fieldKey', 'fieldType'], rows.map(([k, t]) => [k, FIELD_TYPE_NAMES[t]])));
   }
   return output(out);

@@ -1,13 +1,14 @@
 /**
  * SHOW SERIES [ON db] [FROM ...] [WHERE tags/time] [LIMIT] [OFFSET]: one unnamed series with
  * column `key` (the canonical series key, line-protocol escaped), measurements in byte order
- * and keys in byte order within each; with a time condition only series with data in range.
+ * and keys in byte order within each; with a time condition only series with data in range,
+ * without one every series, or none when the policy read (request `rp` or default) has no shard.
  */
 import type { ShowSeriesStatement } from '../../ast/statements.js';
 import type { QueryContext, StatementOutput } from '../context.js';
 import { EMPTY_OUTPUT } from '../context.js';
 import { byteOrder, databaseName, defaultPolicy, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
-import { matchingSeries } from './data-probe.js';
+import { matchingSeries, readPolicyHasShards } from './data-probe.js';
 import { SHOW_OPTIONS, tagCondition } from './tag-cond.js';
 
 export async function showSeries(stmt: ShowSeriesStatement, ctx: QueryContext): Promise<StatementOutput> {
@@ -16,6 +17,8 @@ export async function showSeries(stmt: ShowSeriesStatement, ctx: QueryContext): 
   const index = seriesIndex(ctx, db);
   if (!index) return EMPTY_OUTPUT;
   const cond = tagCondition(stmt.condition, ctx.nowNs, SHOW_OPTIONS);
+  // 1.6.7 lists the database-wide index through a shard of the policy it reads: none, nothing.
+  if (!cond.timed && !readPolicyHasShards(ctx, db)) return EMPTY_OUTPUT;
   const keys: string[] = [];
   for (const m of selectMeasurements(index, stmt.sources)) {
     const own: string[] = [];

@@ -8,14 +8,16 @@ import type { MeasurementIndex } from '../../../engine/index.js';
 import type { ShowTagKeysStatement } from '../../ast/statements.js';
 import type { QueryContext, StatementOutput } from '../context.js';
 import { byteOrder, databaseName, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
-import { matchingSeries } from './data-probe.js';
+import { matchingSeries, withinScope } from './data-probe.js';
 import { SHOW_OPTIONS, tagCondition, type TagCondition } from './tag-cond.js';
 import type { ResultSeries } from '../../result.js';
 
 /** Tag keys of the series of `m` matching `cond`, byte order. */
-export async function tagKeysOf(ctx: QueryContext, db: string, m: MeasurementIndex, cond: TagCondition | null): Promise<string[]> {
-  if (!cond || (cond.expr.op === 'true' && !cond.timed)) return m.tagKeys().sort(byteOrder);
-  const ids = new Set(await matchingSeries(ctx, db, m, cond));
+/** Tag keys of the series of `m` that match `cond` and (when given) are among `scope`. */
+export async function tagKeysOf(ctx: QueryContext, db: string, m: MeasurementIndex, cond: TagCondition | null, scope?: readonly number[]): Promise<string[]> {
+  const filtered = cond && !(cond.expr.op === 'true' && !cond.timed);
+  if (!filtered && !scope) return m.tagKeys().sort(byteOrder);
+  const ids = new Set(withinScope(filtered ? await matchingSeries(ctx, db, m, cond) : m.seriesIds, scope));
   if (ids.size === 0) return [];
   const keys: string[] = [];
   for (const [key, values] of m.tags) {

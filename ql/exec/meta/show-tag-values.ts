@@ -10,7 +10,7 @@ import type { ShowTagValuesStatement, TagKeyFilter } from '../../ast/statements.
 import type { ResultSeries } from '../../result.js';
 import type { QueryContext, StatementOutput } from '../context.js';
 import { byteOrder, databaseName, defaultPolicy, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
-import { matchingSeries } from './data-probe.js';
+import { matchingSeries, withinScope } from './data-probe.js';
 import { SHOW_OPTIONS, tagCondition, type TagCondition } from './tag-cond.js';
 
 export function keyFilter(f: TagKeyFilter): (key: string) => boolean {
@@ -59,11 +59,13 @@ export async function tagValuesOf(
   m: MeasurementIndex,
   keep: (key: string) => boolean,
   cond: TagCondition | null,
+  /** Only values of these series (undefined: of every series). */
+  scope?: readonly number[],
 ): Promise<[string, string][]> {
   const keys = [...m.tags.keys()].filter(keep).sort(byteOrder);
   if (keys.length === 0) return [];
   const filtered = cond && !(cond.expr.op === 'true' && !cond.timed);
-  const has = filtered ? idMembership(await matchingSeries(ctx, db, m, cond)) : null;
+  const has = filtered || scope ? idMembership(withinScope(filtered ? await matchingSeries(ctx, db, m, cond) : m.seriesIds, scope)) : null;
   const rows: [string, string][] = [];
   for (const key of keys) {
     const values: string[] = [];
