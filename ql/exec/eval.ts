@@ -75,7 +75,8 @@ export function arithmetic(op: BinaryOp, a: Scalar, b: Scalar, aInt: boolean, bI
     }
     return null;
   }
-  if (typeof a === 'string' || typeof b === 'string') return op === '+' && typeof a === 'string' && typeof b === 'string' ? a + b : null;
+  // 1.x has no string arithmetic (`+` included): in a WHERE it is null, so the row fails.
+  if (typeof a === 'string' || typeof b === 'string') return null;
   if (aInt && bInt && isInt(a) && isInt(b) && op !== '/') return intOp(op, BigInt(a), BigInt(b));
   const x = num(a);
   const y = num(b);
@@ -124,15 +125,8 @@ export function compare(op: BinaryOp, a: Scalar, b: Scalar): boolean {
         return a === b;
       case '!=':
         return a !== b;
-      case '<':
-        return a < b;
-      case '<=':
-        return a <= b;
-      case '>':
-        return a > b;
-      case '>=':
-        return a >= b;
       default:
+        // 1.x does not order strings: `message > 'm'` is false for every row.
         return false;
     }
   }

@@ -4,7 +4,7 @@
  * joined and filtered first. Then, per aggregate, fill() over the windows, transforms over
  * the aggregate sequence, and finally each column's expression is evaluated per row.
  */
-import { FieldType, type ValueColumn } from '../../engine/index.js';
+import { FieldType } from '../../engine/index.js';
 import type { Cell } from '../result.js';
 import { FORECASTS, SELECTORS } from '../plan/functions.js';
 import { hasRawRef, isTag } from '../plan/projection.js';
@@ -16,7 +16,6 @@ import { eachBatch } from './each-batch.js';
 import { evaluate, type RowScope } from './eval.js';
 import { fillSeries, type FillMode } from './fill.js';
 import { createReducer, type PartialClock, type Reducer, type ReducerArgs } from './reducers/index.js';
-import { RowReader } from './row-reader.js';
 import { evalTypes, fieldRefs, transformArgs, type GroupRun } from './select-raw.js';
 import { createTransform, runTransform, type TransformName } from './transform.js';
 import type { Scalar, TimedValue } from './value.js';
@@ -29,26 +28,11 @@ import { runDenseGroup } from './select-agg-dense.js';
 import { transformMultiRows, windowsNewestFirst } from './multi-row-transforms.js';
 import { fillNullCells } from './fill-cells.js';
 import { clippedReducer } from './clipped-reducer.js';
+import { forEachPassingRow, singleValueColumn } from './passing-rows.js';
 
 type Windows = Map<bigint, Reducer[]>;
 
 const NO_FORECASTS: ReadonlySet<bigint> = new Set();
-
-function singleValueColumn(type: FieldType, v: Scalar): ValueColumn | undefined {
-  if (v === null) return undefined;
-  switch (type) {
-    case FieldType.Float:
-      return { type, values: Float64Array.of(Number(v)) };
-    case FieldType.Integer:
-      return typeof v === 'bigint' ? { type, values: BigInt64Array.of(v) } : { type, values: Float64Array.of(Number(v)) };
-    case FieldType.Unsigned:
-      return typeof v === 'bigint' ? { type, values: BigUint64Array.of(v) } : { type, values: Float64Array.of(Number(v)) };
-    case FieldType.Boolean:
-      return { type, values: Uint8Array.of(v ? 1 : 0) };
-    case FieldType.String:
-      return { type, values: [String(v)] };
-  }
-}
 
 export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
   const { plan, source, ctx } = g;
@@ -160,32 +144,19 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
       }
     }
   } else {
-    const fields = [...new Set([...calls.map((c) => c.field), ...fieldRefs([g.rowFilter], plan)])].filter((f) => types.has(f));
-    const fi = new Map(fields.map((f, i) => [f, i]));
-    const et = evalTypes(source);
+    const fields = calls.map((c) => c.field);
     for (const [seriesIndex, ref] of g.series.entries()) {
       // Rows carry no shard: partials are per series here.
       clock.series = seriesIndex;
       clock.shard = 0n;
-      const reader = new RowReader(fields.map((f) => source.cursor(ref, f, min, max, true)), true);
-      try {
-        for (let row = await reader.next(); row; row = await reader.next()) {
-          const r = row;
-          const scope: RowScope = {
-            time: r.time,
-            lookup: (name, hint) => (isTag(name, hint, plan.schema) ? (ref.tags[name] ?? null) : (r.values[fi.get(name) ?? -1] ?? null)),
-          };
-          if (evaluate(g.rowFilter, scope, et) !== true) continue;
-          const rs = reducersAt(spec ? windowOf(r.time, spec).start : single!);
-          calls.forEach((c, i) => {
-            const t = types.get(c.field);
-            const col = t === undefined ? undefined : singleValueColumn(t, r.values[fi.get(c.field)!] ?? null);
-            if (col) rs[i]!.add(r.time, Float64Array.of(0), col, 0, 1);
-          });
-        }
-      } finally {
-        reader.close();
-      }
+      await forEachPassingRow(g, ref, fields, min, max, (time, valueOf) => {
+        const rs = reducersAt(spec ? windowOf(time, spec).start : single!);
+        calls.forEach((c, i) => {
+          const t = types.get(c.field);
+          const col = t === undefined ? undefined : singleValueColumn(t, valueOf(c.field));
+          if (col) rs[i]!.add(time, Float64Array.of(0), col, 0, 1);
+        });
+      });
     }
   }
   return assembleRows(g, calls, transforms, windows, min, max);

@@ -14,7 +14,8 @@ import { isTag } from '../plan/projection.js';
 import { evalTypes, fieldRefs, type GroupRun } from './select-raw.js';
 import type { SeriesRef } from './source.js';
 import type { Scalar } from './value.js';
-import { forEachWindowRun } from './window.js';
+import { forEachWindowRun, window as windowOf } from './window.js';
+import { forEachPassingRow, singleValueColumn } from './passing-rows.js';
 
 interface Candidate {
   readonly tuple: readonly string[];
@@ -43,20 +44,28 @@ export async function runTopWithTags(g: GroupRun, call: AggCall): Promise<Cell[]
     const tuple = call.tagArgs.map((t) => ref.tags[t] ?? '');
     const tkey = tuple.join('\u0000');
     const perWindow = new Map<bigint, Reducer>();
-    const cursor = source.cursor(ref, call.field, plan.time.min, plan.time.max, true);
-    try {
-      await eachBatch(cursor, g.ctx, (b) => {
-        const { base, offsets, column } = b;
-        const feed = (start: bigint, from: number, to: number) => {
-          let r = perWindow.get(start);
-          if (!r) perWindow.set(start, (r = createReducer(top ? 'max' : 'min', type, {})));
-          r.add(base, offsets, column, from, to);
-        };
-        if (spec) forEachWindowRun(base, offsets, 0, offsets.length, spec, (start, _e, from, to) => feed(start, from, to));
-        else feed(0n, 0, offsets.length);
+    const reducerAt = (start: bigint): Reducer => {
+      let r = perWindow.get(start);
+      if (!r) perWindow.set(start, (r = createReducer(top ? 'max' : 'min', type, {})));
+      return r;
+    };
+    if (g.rowFilter) {
+      // A WHERE on fields: only the points of rows it keeps compete.
+      await forEachPassingRow(g, ref, [call.field], plan.time.min, plan.time.max, (time, valueOf) => {
+        const col = singleValueColumn(type, valueOf(call.field));
+        if (col) reducerAt(spec ? windowOf(time, spec).start : 0n).add(time, Float64Array.of(0), col, 0, 1);
       });
-    } finally {
-      cursor.close();
+    } else {
+      const cursor = source.cursor(ref, call.field, plan.time.min, plan.time.max, true);
+      try {
+        await eachBatch(cursor, g.ctx, (b) => {
+          const { base, offsets, column } = b;
+          if (spec) forEachWindowRun(base, offsets, 0, offsets.length, spec, (start, _e, from, to) => reducerAt(start).add(base, offsets, column, from, to));
+          else reducerAt(0n).add(base, offsets, column, 0, offsets.length);
+        });
+      } finally {
+        cursor.close();
+      }
     }
     for (const [start, r] of perWindow) {
       const res = r.result()[0];
