@@ -3,7 +3,7 @@
  * Strata and InfluxDB 1.6.7 answer differently (a search tool, not a test: record the answers
  * from the oracle, then check Strata against them):
  *
- *   node build/cli/random-cases.js --seed 7 --selects 600 --shows 200 --writes 200 --mutations 200 --typed 300 > /tmp/cases.json
+ *   node build/cli/random-cases.js --seed 7 --selects 600 --shows 200 --writes 200 --mutations 200 --typed 300 --nested 300 > /tmp/cases.json
  *   ../shared/conformance/oracle.sh start 18796 18798
  *   node ../shared/conformance/run.mjs --url http://127.0.0.1:18796 --cases /tmp/cases.json --record /tmp/exp
  *   node ../shared/conformance/run.mjs --url http://STRATA --cases /tmp/cases.json --check /tmp/exp --settle-ms 1500
@@ -19,6 +19,7 @@ import { randomShow } from './random-cases/show.js';
 import { randomWrite } from './random-cases/write.js';
 import { randomMutation } from './random-cases/mutate.js';
 import { randomTypedSelect } from './random-cases/select-typed.js';
+import { randomNestedSelect } from './random-cases/select-nested.js';
 
 interface Case {
   readonly id: string;
@@ -52,6 +53,7 @@ const id = (kind: string, i: number): string => `r${seed}-${kind}${String(i).pad
 const cases: Case[] = [
   ...unique(option('selects', 400), () => randomSelect(p)).map((q, i) => ({ id: id('q', i), category: 'random', db: 'telemetry', q, ...answerFormat() })),
   ...unique(option('typed', 0), () => randomTypedSelect(p)).map((q, i) => ({ id: id('t', i), category: 'random', db: 'telemetry', q, ...answerFormat() })),
+  ...unique(option('nested', 0), () => randomNestedSelect(p)).map((q, i) => ({ id: id('n', i), category: 'random', db: 'telemetry', q, ...answerFormat() })),
   ...unique(option('shows', 100), () => randomShow(p)).map((q, i) => ({ id: id('s', i), category: 'random', db: 'telemetry', q })),
   ...Array.from({ length: option('writes', 100) }, (_, i) => {
     const db = `rnd_w${seed}_${i}`;

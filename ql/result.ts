@@ -20,7 +20,7 @@ export interface ResultSeries {
   /** Set on all but the last chunk of a series split by chunk_size. */
   readonly partial?: boolean;
   /**
-   * SELECT ... INTO only: each column's type (index 0 is the time column), where the statement
+   * SELECT ... INTO and subqueries only: each column's type (index 0 is the time column), where the statement
    * says it; a cell does not tell an integer 76 from a float 76.
    */
   readonly columnTypes?: readonly (FieldType | undefined)[];

@@ -64,10 +64,14 @@ export function parseDimensions(dims: readonly Expr[], nowNs: bigint, tz: string
 }
 
 /** The tag keys a source is grouped by, sorted. */
-export function dimensionTags(dims: Dimensions, src: MeasurementSource): string[] {
+/**
+ * The GROUP BY tag keys. `*` and regexes expand over the tag keys of every source of the
+ * statement, as 1.x expands them once: a measurement without one of them groups it as ''.
+ */
+export function dimensionTags(dims: Dimensions, tagKeys: Iterable<string>): string[] {
   const out = new Set(dims.names);
-  // The source's tag keys only when a wildcard or a regex asks for them (a copy and a sort per request otherwise).
-  if (dims.all || dims.regexes.length > 0) for (const k of src.tagKeys()) if (dims.all || dims.regexes.some((r) => r.test(k))) out.add(k);
+  // Tag keys only when a wildcard or a regex asks for them (a copy and a sort per request otherwise).
+  if (dims.all || dims.regexes.length > 0) for (const k of tagKeys) if (dims.all || dims.regexes.some((r) => r.test(k))) out.add(k);
   return out.size === 0 ? [] : [...out].sort();
 }
 

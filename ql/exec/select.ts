@@ -4,22 +4,23 @@
  * set, and apply SLIMIT/SOFFSET over whole series.
  */
 import { DatabaseNotFoundError, RetentionPolicyNotFoundError } from '../../engine/index.js';
-import type { Expr, SelectStatement, Source } from '../ast/nodes.js';
+import type { SelectStatement, Source } from '../ast/nodes.js';
 import { compileRegex } from '../ast/regex.js';
 import { QueryError } from '../errors.js';
 import type { Cell, ResultSeries } from '../result.js';
 import { columnType } from '../plan/column-types.js';
 import { isTag } from '../plan/projection.js';
-import { MAX_NS, MIN_NS, splitTimeRange, type TimeSplit } from '../plan/time-range.js';
+import type { TimeSplit } from '../plan/time-range.js';
 import type { QueryContext, SeriesSink } from './context.js';
 import { EngineSource } from './engine-source.js';
 import { runAggregateGroup } from './select-agg.js';
-import { dimensionTags, parseDimensions, type SelectPlan } from './select-plan.js';
+import { dimensionTags, type SelectPlan } from './select-plan.js';
 import { compiledSelect } from './plan-memo.js';
 import { conditionOf } from './plan-derived.js';
 import { rawLayout, runRawGroup } from './select-raw.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
 import { SubquerySource } from './subquery-source.js';
+import { innerStatement, statementTime } from './subquery-statement.js';
 import { mergeSameName } from './union-source.js';
 import { unifyFieldTypes } from './typed-source.js';
 import { pageTagSets } from './tag-set-page.js';
@@ -29,21 +30,6 @@ function resolveDb(name: string, ctx: QueryContext): string {
   if (!db) throw new QueryError('database name required');
   if (!ctx.engine.catalog.database(db)) throw new DatabaseNotFoundError(db);
   return db;
-}
-
-/** Time bounds of the outer query as a condition, pushed into its subqueries. */
-function outerTimeCondition(t: TimeSplit): Expr | null {
-  const parts: Expr[] = [];
-  const time: Expr = { kind: 'VarRef', name: 'time', type: null };
-  if (t.hasMin && t.min > MIN_NS) parts.push({ kind: 'Binary', op: '>=', lhs: time, rhs: { kind: 'Integer', value: t.min } });
-  if (t.hasMax && t.max < MAX_NS) parts.push({ kind: 'Binary', op: '<=', lhs: time, rhs: { kind: 'Integer', value: t.max } });
-  return parts.reduce<Expr | null>((a, b) => (a ? { kind: 'Binary', op: 'AND', lhs: a, rhs: b } : b), null);
-}
-
-/** The statement's time range, as compileSelect computes it (throws on a condition it cannot split). */
-function statementTime(stmt: SelectStatement, ctx: QueryContext): TimeSplit {
-  const { window } = parseDimensions(stmt.dimensions, ctx.nowNs, stmt.location);
-  return splitTimeRange(stmt.condition, ctx.nowNs, window !== undefined);
 }
 
 async function resolveSources(stmt: SelectStatement, ctx: QueryContext): Promise<MeasurementSource[]> {
@@ -65,20 +51,12 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext): Promise
   for (const src of stmt.sources as readonly Source[]) {
     if (src.kind === 'SubQuery') {
       const inner = src.statement;
-      // 1.x runs the inner query over the intersection of both time ranges and then does not
-      // filter the inner rows by the outer range again: a window of the inner GROUP BY time that
-      // starts before the outer lower bound still reaches the outer query.
       const outer = statementTime(stmt, ctx);
-      const extra = outerTimeCondition(outer);
-      const cond = extra ? (inner.condition ? { kind: 'Binary' as const, op: 'AND' as const, lhs: inner.condition, rhs: extra } : extra) : inner.condition;
-      // 1.x adds the outer GROUP BY tags to the subquery's, so the inner series carry them.
-      const has = new Set(inner.dimensions.flatMap((d) => (d.kind === 'VarRef' ? [d.name] : [])));
-      const pushed = stmt.dimensions.filter((d) => d.kind === 'VarRef' && !has.has(d.name));
-      const result = await executeSelect({ ...inner, condition: cond, dimensions: [...inner.dimensions, ...pushed] }, ctx, undefined, true);
+      const result = await executeSelect(innerStatement(stmt, inner, ctx), ctx, undefined, true);
       const byName = new Map<string, ResultSeries[]>();
       for (const s of result) byName.set(s.name ?? '', [...(byName.get(s.name ?? '') ?? []), s]);
       const keepsNullRows = inner.fill.mode === 'previous' || inner.fill.mode === 'linear';
-      for (const [name, series] of byName) out.push(new SubquerySource(name, series, new Set(), keepsNullRows, outer));
+      for (const [name, series] of byName) out.push(new SubquerySource(name, series, keepsNullRows, outer));
       continue;
     }
     if (!src.regex && src.name === '') throw new QueryError('invalid measurement');
@@ -141,13 +119,14 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
   const columns = [plan.projection.timeName, ...plan.projection.columns.map((c) => c.name)];
   const timeColumn = plan.projection.timeName !== 'time' || undefined;
   const tagColumns = plan.projection.shape === 'raw' ? tagColumnsOf(plan) : undefined;
-  const columnTypes = stmt.target ? [undefined, ...plan.projection.columns.map((c) => columnType(c.expr, plan.schema))] : undefined;
+  // Writes (INTO) and outer queries (a subquery's columns) need the types cells cannot show.
+  const columnTypes = stmt.target || nested ? [undefined, ...plan.projection.columns.map((c) => columnType(c.expr, plan.schema))] : undefined;
   // 1.x pages the tag sets of each measurement (tag-set-page.ts), also under ORDER BY time DESC
   // in ascending order, counting tag sets without a point in the range (they answer nothing).
   // DESC then reverses the measurements too.
   for (const source of plan.ascending ? sources : [...sources].reverse()) {
     const split = conditionOf(plan);
-    const dims = dimensionTags(plan.dims, source);
+    const dims = dimensionTags(plan.dims, plan.schema.tags);
     const groups = pageTagSets(groupSeries(source.series(split.tags), dims), dims, stmt.slimit, stmt.soffset);
     if (!plan.ascending) groups.reverse();
     const layout = plan.projection.shape === 'raw' && groups.length > 0 ? rawLayout(plan, source, split.rows) : undefined;

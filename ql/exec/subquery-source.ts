@@ -24,6 +24,14 @@ function typeOf(values: unknown[]): FieldType | undefined {
   return t;
 }
 
+/** `declared` unless the values contradict it (an integer column holding 0.5), else what the values show. */
+function fitType(declared: FieldType | undefined, values: unknown[]): FieldType | undefined {
+  const seen = typeOf(values);
+  if (declared === undefined || seen === undefined) return declared ?? seen;
+  const integral = declared === FieldType.Integer || declared === FieldType.Unsigned;
+  return integral && seen === FieldType.Float ? FieldType.Float : declared;
+}
+
 export class SubquerySource implements MeasurementSource {
   readonly fromSubquery = true;
   private readonly stored: Stored[] = [];
@@ -34,8 +42,6 @@ export class SubquerySource implements MeasurementSource {
   constructor(
     readonly name: string,
     results: readonly ResultSeries[],
-    /** Columns that are integer-typed in the inner query (a mean of 2.0 is still a float). */
-    floatColumns: ReadonlySet<string>,
     /** The inner query fills with previous or linear: its rows reach the outer query even when null (1.x). */
     private readonly keepsNullRows = false,
     /**
@@ -50,14 +56,17 @@ export class SubquerySource implements MeasurementSource {
       for (const k of Object.keys(tags)) this.tags.add(k);
       const key = Object.keys(tags).sort().map((k) => `${k}=${tags[k]}`).join(',');
       const columns = new Map<string, unknown[]>();
+      const declared = new Map<string, FieldType | undefined>();
       s.columns.forEach((c, i) => {
         if (i === 0 && hasTimeColumn(s)) return;
         columns.set(c, s.values.map((r) => r[i] ?? null));
+        declared.set(c, s.columnTypes?.[i]);
       });
       const times = s.values.map((r) => (typeof r[0] === 'bigint' ? r[0] : 0n));
       this.stored.push({ ref: { key, tags }, times, columns });
       for (const [c, vals] of columns) {
-        const t = floatColumns.has(c) ? FieldType.Float : typeOf(vals);
+        // The inner statement's type where it says one (a spread of 0 is still a float).
+        const t = fitType(declared.get(c), vals);
         if (t !== undefined && !this.types.has(c)) this.types.set(c, t);
       }
     }

@@ -1,0 +1,76 @@
+/**
+ * The inner statement of a subquery as 1.x runs it, from the outer statement:
+ * - over the intersection of both time ranges (the outer range does not filter the inner rows
+ *   again: select.ts's SubquerySource keeps a window starting before the outer lower bound);
+ * - grouped by the outer GROUP BY tags too, so the inner series carry them;
+ * - 1.x passes the outer GROUP BY time interval down to an inner statement without one: an
+ *   inner aggregate runs per outer window (`SELECT max(m) FROM (SELECT last(x) AS m ... GROUP
+ *   BY host) ... GROUP BY time(1h)` takes each host's last point of every hour), and a
+ *   derivative of a raw field without a unit takes the interval as its unit (1s otherwise).
+ */
+import type { Call, Expr, Field, SelectStatement } from '../ast/nodes.js';
+import { walkExpr } from '../ast/walk.js';
+import { AGGREGATES } from '../plan/functions.js';
+import { MAX_NS, MIN_NS, splitTimeRange, type TimeSplit } from '../plan/time-range.js';
+import type { QueryContext } from './context.js';
+import { parseDimensions } from './select-plan.js';
+
+/** The statement's time range, as compileSelect computes it (throws on a condition it cannot split). */
+export function statementTime(stmt: SelectStatement, ctx: QueryContext): TimeSplit {
+  const { window } = parseDimensions(stmt.dimensions, ctx.nowNs, stmt.location);
+  return splitTimeRange(stmt.condition, ctx.nowNs, window !== undefined);
+}
+
+function timeCondition(t: TimeSplit): Expr | null {
+  const parts: Expr[] = [];
+  const time: Expr = { kind: 'VarRef', name: 'time', type: null };
+  if (t.hasMin && t.min > MIN_NS) parts.push({ kind: 'Binary', op: '>=', lhs: time, rhs: { kind: 'Integer', value: t.min } });
+  if (t.hasMax && t.max < MAX_NS) parts.push({ kind: 'Binary', op: '<=', lhs: time, rhs: { kind: 'Integer', value: t.max } });
+  return parts.reduce<Expr | null>((a, b) => (a ? { kind: 'Binary', op: 'AND', lhs: a, rhs: b } : b), null);
+}
+
+const UNIT_DEFAULTED: ReadonlySet<string> = new Set(['derivative', 'non_negative_derivative']);
+
+/** `e` with every unit-less derivative of a raw field given `unitNs` as its unit. */
+function withDerivativeUnit(e: Expr, unitNs: bigint): Expr {
+  if (e.kind === 'Binary') return { ...e, lhs: withDerivativeUnit(e.lhs, unitNs), rhs: withDerivativeUnit(e.rhs, unitNs) };
+  if (e.kind === 'Unary') return { ...e, expr: withDerivativeUnit(e.expr, unitNs) };
+  if (e.kind !== 'Call') return e;
+  const call: Call = e;
+  if (UNIT_DEFAULTED.has(call.name.toLowerCase()) && call.args.length === 1 && call.args[0]!.kind === 'VarRef') {
+    return { ...call, args: [call.args[0]!, { kind: 'Duration', ns: unitNs }] };
+  }
+  return { ...call, args: call.args.map((a) => withDerivativeUnit(a, unitNs)) };
+}
+
+/** The inner statement to run for `outer`'s subquery `inner`. */
+export function innerStatement(outer: SelectStatement, inner: SelectStatement, ctx: QueryContext): SelectStatement {
+  const range = statementTime(outer, ctx);
+  const extra = timeCondition(range);
+  const condition = extra ? (inner.condition ? { kind: 'Binary' as const, op: 'AND' as const, lhs: inner.condition, rhs: extra } : extra) : inner.condition;
+  const has = new Set(inner.dimensions.flatMap((d) => (d.kind === 'VarRef' ? [d.name] : [])));
+  const pushed = outer.dimensions.filter((d) => d.kind === 'VarRef' && !has.has(d.name));
+  const interval = parseDimensions(outer.dimensions, ctx.nowNs, outer.location).window?.interval;
+  if (interval === undefined || parseDimensions(inner.dimensions, ctx.nowNs, inner.location).window) {
+    return { ...inner, condition, dimensions: [...inner.dimensions, ...pushed] };
+  }
+  if (aggregates(inner)) {
+    const time = outer.dimensions.filter(isTimeDimension);
+    return { ...inner, condition, dimensions: [...time, ...inner.dimensions, ...pushed] };
+  }
+  const fields: readonly Field[] = inner.fields.map((f) => ({ ...f, expr: withDerivativeUnit(f.expr, interval) }));
+  return { ...inner, fields, condition, dimensions: [...inner.dimensions, ...pushed] };
+}
+
+const isTimeDimension = (d: Expr): boolean => d.kind === 'Call' && d.name.toLowerCase() === 'time';
+
+function aggregates(stmt: SelectStatement): boolean {
+  let found = false;
+  for (const f of stmt.fields) {
+    walkExpr(f.expr, (e) => {
+      if (e.kind === 'Call' && AGGREGATES.has(e.name.toLowerCase())) found = true;
+      if (e.kind === 'Distinct') found = true;
+    });
+  }
+  return found;
+}
