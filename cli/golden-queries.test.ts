@@ -19,12 +19,7 @@ import { goldenFiles } from './golden-record.js';
 import { parseScript, replay } from './golden-script.js';
 
 /** `file: query` → why Strata's answer still differs from 1.6.7's. */
-const KNOWN_FAILURES: ReadonlyMap<string, string> = new Map<string, string>([
-  [
-    '14-subqueries.test: SELECT host, m FROM (SELECT max(u) AS m FROM cpu WHERE time >= 0s AND time < 60s GROUP BY host) WHERE m >= 50',
-    'a subquery of selectors without GROUP BY time gives one row per series labelled with the point time; 1.6.7 merges those rows by window start (all equal, so series by series), Strata by point time',
-  ],
-]);
+const KNOWN_FAILURES: ReadonlyMap<string, string> = new Map<string, string>([]);
 
 function freePort(): Promise<number> {
   return new Promise((res, rej) => {

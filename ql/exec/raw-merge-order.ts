@@ -51,3 +51,9 @@ export function rawRowLess(
     return false;
   };
 }
+
+/** Series one after the other, in the order given (rowsInSeriesOrder sources). */
+export function seriesRankLess(series: readonly SeriesRef[]): (a: MergeItem, b: MergeItem) => boolean {
+  const rank = new Map(series.map((s, i) => [s, i]));
+  return (x, y) => (rank.get(x.ref) ?? 0) < (rank.get(y.ref) ?? 0);
+}

@@ -20,7 +20,7 @@ import { conditionOf } from './plan-derived.js';
 import { rawLayout, runRawGroup } from './select-raw.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
 import { SubquerySource } from './subquery-source.js';
-import { innerStatement, statementTime } from './subquery-statement.js';
+import { innerStatement, rowsInSeriesOrder, statementTime } from './subquery-statement.js';
 import { mergeSameName } from './union-source.js';
 import { unifyFieldTypes } from './typed-source.js';
 import { pageTagSets } from './tag-set-page.js';
@@ -52,11 +52,13 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext): Promise
     if (src.kind === 'SubQuery') {
       const inner = src.statement;
       const outer = statementTime(stmt, ctx);
-      const result = await executeSelect(innerStatement(stmt, inner, ctx), ctx, undefined, true);
+      const run = innerStatement(stmt, inner, ctx);
+      const result = await executeSelect(run, ctx, undefined, true);
+      const bySeries = rowsInSeriesOrder(run, ctx);
       const byName = new Map<string, ResultSeries[]>();
       for (const s of result) byName.set(s.name ?? '', [...(byName.get(s.name ?? '') ?? []), s]);
       const keepsNullRows = inner.fill.mode === 'previous' || inner.fill.mode === 'linear';
-      for (const [name, series] of byName) out.push(new SubquerySource(name, series, keepsNullRows, outer));
+      for (const [name, series] of byName) out.push(new SubquerySource(name, series, keepsNullRows, outer, bySeries));
       continue;
     }
     if (!src.regex && src.name === '') throw new QueryError('invalid measurement');

@@ -15,6 +15,8 @@ export interface MeasurementSource {
   readonly name: string;
   /** Rows come from a subquery's result, not from storage (1.x's storage-only quirks do not apply). */
   readonly fromSubquery?: boolean;
+  /** A raw SELECT reads this source's series one after the other, not merged by time (subquery-statement.ts). */
+  readonly rowsInSeriesOrder?: boolean;
   /** Field name → type. */
   fieldTypes(): ReadonlyMap<string, FieldType>;
   tagKeys(): readonly string[];

@@ -49,6 +49,7 @@ export class SubquerySource implements MeasurementSource {
      * not filter its rows by them again, so a read bounded by them is not bounded at all.
      */
     private readonly outer?: { readonly min: bigint; readonly max: bigint },
+    readonly rowsInSeriesOrder = false,
   ) {
     for (const s of results) {
       for (const c of s.tagColumns ?? []) this.fromTags.add(c);

@@ -74,3 +74,12 @@ function aggregates(stmt: SelectStatement): boolean {
   }
   return found;
 }
+
+/**
+ * 1.x emits an aggregate's rows window by window and, within a window, series by series: the
+ * rows of an inner aggregate without GROUP BY time (one window) reach an outer raw SELECT in
+ * series order, whatever times its selectors give them.
+ */
+export function rowsInSeriesOrder(inner: SelectStatement, ctx: QueryContext): boolean {
+  return aggregates(inner) && !parseDimensions(inner.dimensions, ctx.nowNs, inner.location).window;
+}

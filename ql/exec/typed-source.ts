@@ -77,6 +77,10 @@ class TypedSource implements MeasurementSource {
     return this.inner.fromSubquery;
   }
 
+  get rowsInSeriesOrder(): boolean | undefined {
+    return this.inner.rowsInSeriesOrder;
+  }
+
   fieldTypes(): ReadonlyMap<string, FieldType> {
     return this.types;
   }
