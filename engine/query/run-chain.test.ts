@@ -15,7 +15,7 @@ import { FieldType } from '../point.js';
 function run(from: number, counts: number[], withStats: boolean[], ascending: boolean, priority: number, now: boolean[]): SortedRun & { closed: boolean } {
   let t = from;
   let blocks: RunBlock[] = counts.map((n, j) => {
-    const offsets = Float64Array.from({ length: n }, () => (t += 1 + (t % 3)));
+    const offsets = Float64Array.from({ length: n }, () => (t += 1 + (((t % 3) + 3) % 3)));
     const values = Float64Array.from(offsets, (o) => o * 0.5 + priority * 1e9);
     if (!ascending) {
       offsets.reverse();
