@@ -3,11 +3,12 @@
  * cpuOnly: 100 hosts x 10 tags, 10 integer random-walk fields every 10 s from 2016-01-01).
  *
  *   node build/perf/query-bench.js --strata http://127.0.0.1:P1 --influx http://127.0.0.1:P2
- *        [--hours 12] [--runs 20] [--warmup 3] [--no-load] [--only name,name]
+ *        [--hours 12] [--runs 20] [--warmup 3] [--no-load | --load-strata-only] [--only name,name]
  *        [--strata-pid N --influx-pid N] [--client fetch|socket]
  *
  * Both servers must already run (loopback). Unless --no-load, database `benchmark` is dropped,
- * created and loaded on both (5000-line bodies, ns precision). Each query then runs `warmup`
+ * created and loaded on both (5000-line bodies, ns precision); with --load-strata-only on Strata
+ * alone (a fresh Strata process against an InfluxDB loaded earlier and left to settle). Each query then runs `warmup`
  * times on each server, then `runs` times alternating the two servers, so both see the same
  * neighbours on a shared machine. Reported: median and p90 wall time of one GET /query from
  * send to the last body byte, and Strata/InfluxDB of the medians. `--client fetch` (default)
@@ -34,7 +35,8 @@ interface Options {
   hours: number;
   runs: number;
   warmup: number;
-  load: boolean;
+  /** Which servers get the data loaded before the passes. */
+  load: 'both' | 'strata' | 'none';
   only?: Set<string>;
   strataPid?: number;
   influxPid?: number;
@@ -42,7 +44,7 @@ interface Options {
 }
 
 function parseArgs(args: string[]): Options {
-  const o: Options = { strata: '', influx: '', hours: 12, runs: 20, warmup: 3, load: true, client: 'fetch' };
+  const o: Options = { strata: '', influx: '', hours: 12, runs: 20, warmup: 3, load: 'both', client: 'fetch' };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const next = (): string => args[++i] ?? '';
@@ -51,14 +53,15 @@ function parseArgs(args: string[]): Options {
     else if (a === '--hours') o.hours = Number(next());
     else if (a === '--runs') o.runs = Number(next());
     else if (a === '--warmup') o.warmup = Number(next());
-    else if (a === '--no-load') o.load = false;
+    else if (a === '--no-load') o.load = 'none';
+    else if (a === '--load-strata-only') o.load = 'strata';
     else if (a === '--only') o.only = new Set(next().split(','));
     else if (a === '--strata-pid') o.strataPid = Number(next());
     else if (a === '--influx-pid') o.influxPid = Number(next());
     else if (a === '--client') o.client = next() === 'socket' ? 'socket' : 'fetch';
   }
   if (!o.strata || !o.influx) {
-    console.error('usage: node build/perf/query-bench.js --strata URL --influx URL [--hours 12] [--runs 20] [--warmup 3] [--no-load] [--only a,b]');
+    console.error('usage: node build/perf/query-bench.js --strata URL --influx URL [--hours 12] [--runs 20] [--warmup 3] [--no-load | --load-strata-only] [--only a,b]');
     process.exit(2);
   }
   return o;
@@ -166,7 +169,8 @@ function stats(xs: number[]): { median: number; p90: number } {
 
 async function main(): Promise<void> {
   const o = parseArgs(argv.slice(2));
-  if (o.load) await Promise.all([load(o.strata, o.hours), load(o.influx, o.hours)]);
+  if (o.load === 'both') await Promise.all([load(o.strata, o.hours), load(o.influx, o.hours)]);
+  if (o.load === 'strata') await load(o.strata, o.hours);
   const strata = await getter(o.strata, o.client);
   const influx = await getter(o.influx, o.client);
   console.log(`client: ${o.client}`);

@@ -6,9 +6,11 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { StorageIoError } from '../engine/index.js';
+import { collectingLogger, StorageIoError } from '../engine/index.js';
+import { startServer } from './app.js';
+import { defaultServerOptions } from './options.js';
 import { ListenError } from './errors.js';
-import { request, startTestServer, type TestResponse, type TestServer } from './testing.js';
+import { RecordingDeps, request, startTestServer, type TestResponse, type TestServer } from './testing.js';
 import { SERVICE_VERSION } from './version.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -209,5 +211,22 @@ describe('server close', () => {
         sock.on('error', reject);
       }),
     );
+  });
+});
+
+describe('access log', () => {
+  it('writes no request line when the logger says debug is off, and one when it says on', async () => {
+    for (const debug of [false, true]) {
+      const log = Object.assign(collectingLogger(), { isLevelEnabled: (level: string) => level !== 'debug' || debug });
+      const handle = await startServer(new RecordingDeps(), defaultServerOptions({ server: { bind_address: '127.0.0.1', port: 0 } }), log);
+      try {
+        const res = await request(handle.port, { path: '/ping' });
+        assert.equal(res.status, 204);
+        assertCommonHeaders(res);
+        assert.equal(log.entries.filter((e) => e.msg === 'request').length, debug ? 1 : 0);
+      } finally {
+        await handle.close({ drainTimeoutMs: 1000 });
+      }
+    }
   });
 });

@@ -75,6 +75,12 @@ function createApp(options: ServerOptions): ClosableApp {
   }
 }
 
+/** Whether `log` writes debug lines: pino says so; a logger that cannot say is taken to write them. */
+function logsDebug(log: EngineLogger): boolean {
+  const levels = log as EngineLogger & { isLevelEnabled?: (level: string) => boolean };
+  return log !== silentLogger && (levels.isLevelEnabled?.('debug') ?? true);
+}
+
 /** Test seams: the clock of the rate limiter and the verification cache (ms, monotonic). */
 export interface ServerRuntime {
   readonly clock?: Clock;
@@ -101,6 +107,11 @@ export async function startServer(
   const app = createApp(options);
   let inFlight = 0;
   let stopping = false;
+  // The access log's line, its clock reads and its closure only when debug lines are written.
+  const accessLog = logsDebug(log);
+  const requestDone = () => void inFlight--;
+  // While stopping, tell keep-alive clients to reconnect (to a live node).
+  const closeConnections = () => stopping;
   const ctx: RouteContext = {
     deps,
     options,
@@ -112,19 +123,19 @@ export async function startServer(
     queries: deps.queries ?? new QueryRegistry(options.server.max_concurrent_queries),
     begin(res, req) {
       inFlight++;
+      const origin = req.getHeader('origin');
+      if (!accessLog) return new Reply(res, { origin, onFinish: requestDone, closeConnections });
       const method = req.getMethod();
       const url = req.getUrl();
-      const origin = req.getHeader('origin');
       const started = performance.now();
       return new Reply(res, {
         origin,
         onFinish(status) {
-          inFlight--;
+          requestDone();
           const ms = Math.round((performance.now() - started) * 10) / 10;
           log.debug({ method, url, status: status ?? 'aborted', ms }, 'request');
         },
-        // While stopping, tell keep-alive clients to reconnect (to a live node).
-        closeConnections: () => stopping,
+        closeConnections,
       });
     },
   };

@@ -31,6 +31,8 @@ class DeferredRun implements SortedRun {
   constructor(
     private readonly open: () => SortedRun | null,
     readonly startBound: number,
+    /** The file's last time in the range in cursor order (its index's time range, not the key's). */
+    readonly endBound: number,
     readonly priority: number,
   ) {}
 
@@ -73,7 +75,7 @@ export function tsmRuns(
       const hidden = filter.isClean(shard) ? [] : hiddenOffsets(filter, shard, req, reader.path);
       return new TsmRun(reader, key, blocks, shard.baseNs, minOff, maxOff, req.ascending, i, hidden);
     };
-    runs.push(new DeferredRun(open, req.ascending ? first : last, i));
+    runs.push(new DeferredRun(open, req.ascending ? first : last, req.ascending ? last : first, i));
   });
   let released = false;
   return {

@@ -60,3 +60,21 @@ test('OneRun hands out the batches RunMerger makes of a single run: empty blocks
     { numRuns: 150 },
   );
 });
+
+test('OneRun passes a stored block with stats on without reading its rows (a StatsBlock decodes on access)', async () => {
+  const undecoded = (count: number, first: number): RunBlock => ({
+    stats: { count, firstOffset: first, lastOffset: first + count - 1 },
+    get offsets(): Float64Array {
+      throw new Error('decoded');
+    },
+    get column(): never {
+      throw new Error('decoded');
+    },
+  });
+  for (const now of [undefined, [true]]) {
+    const cursor = new OneRun(run([undecoded(1000, 0), undecoded(10, 2000)], now));
+    const counts: number[] = [];
+    for (let b = cursor.nextNow() ?? (await cursor.next()); b; b = cursor.nextNow() ?? (await cursor.next())) counts.push(b.stats!.count);
+    assert.deepEqual(counts, [1000, 10]);
+  }
+});

@@ -45,8 +45,14 @@ export class OneRun {
   }
 
   private take(b: RunBlock): RunBlock {
+    // A stored block with stats goes out whole before anything reads `offsets`, which would
+    // decode it (StatsBlock): a count or first/last over whole blocks never decodes them.
+    if (b.stats) {
+      this.block = undefined;
+      return b;
+    }
     const n = b.offsets.length;
-    if (b.stats || (this.i === 0 && n <= BATCH_SIZE)) {
+    if (this.i === 0 && n <= BATCH_SIZE) {
       this.block = undefined;
       return b;
     }

@@ -28,6 +28,11 @@ export interface SortedRun {
    * merge open the run only when it gets there.
    */
   readonly startBound?: number;
+  /**
+   * When known without reading data: no row of the run comes after this offset in cursor
+   * order. With startBound it tells runs that cannot share a timestamp (run-chain.ts).
+   */
+  readonly endBound?: number;
   next(): Promise<RunBlock | null>;
   /** next()'s answer when it needs no read; undefined (nothing consumed) when it does. Absent: always read with next(). */
   nextNow?(): RunBlock | null | undefined;
@@ -89,9 +94,11 @@ export class CacheRun implements SortedRun {
   ) {
     this.block = clipBlock(entry.view(), minOff, maxOff, ascending);
     this.startBound = this.block?.offsets[0];
+    this.endBound = this.block?.offsets[this.block.offsets.length - 1];
   }
 
   readonly startBound: number | undefined;
+  readonly endBound: number | undefined;
 
   next(): Promise<RunBlock | null> {
     return Promise.resolve(this.nextNow());

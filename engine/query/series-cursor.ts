@@ -1,8 +1,9 @@
 /**
  * The storage-side Cursor implementation: walks the shards overlapping the range in cursor
  * order and, per shard, merges its sources (TSM files oldest→newest, frozen snapshots, the
- * active cache) with RunMerger, or passes a single source through OneRun. Sources are captured when a shard is entered, so a flush
- * or compaction that finishes mid-query does not change what this cursor sees twice.
+ * active cache) with RunMerger, passes a single source through OneRun, and reads sources
+ * whose time ranges do not overlap one after the other (RunChain). Sources are captured when
+ * a shard is entered, so a flush or compaction that finishes mid-query does not change what this cursor sees twice.
  */
 import type { FieldType } from '../point.js';
 import type { Shard } from '../shard/shard.js';
@@ -10,6 +11,7 @@ import type { Cache } from '../cache/cache.js';
 import type { Batch, Cursor, CursorRequest } from './cursor.js';
 import { RunMerger } from './merge.js';
 import { OneRun } from './one-run.js';
+import { disjointInCursorOrder, RunChain } from './run-chain.js';
 import { CacheRun, type RunBlock, type SortedRun } from './run.js';
 import { StatsBlock } from './stats-block.js';
 
@@ -24,7 +26,7 @@ export type FileRunSource = (
 
 export class SeriesCursor implements Cursor {
   private i = 0;
-  private merger: RunMerger | OneRun | undefined;
+  private merger: RunMerger | OneRun | RunChain | undefined;
   private shard: Shard | undefined;
   private release: (() => void) | undefined;
   /** Caches this cursor has read from (pinned: their memory is not reused until close). */
@@ -38,7 +40,7 @@ export class SeriesCursor implements Cursor {
     private readonly fileRuns: FileRunSource,
   ) {}
 
-  private openShard(shard: Shard): RunMerger | OneRun | undefined {
+  private openShard(shard: Shard): RunMerger | OneRun | RunChain | undefined {
     const span = BigInt(shard.spanSec) * 1_000_000_000n;
     const lo = this.req.startNs - shard.baseNs;
     const hi = this.req.endNs - shard.baseNs;
@@ -61,7 +63,8 @@ export class SeriesCursor implements Cursor {
     }
     if (runs.length === 0) return undefined;
     if (runs.length === 1) return new OneRun(runs[0]!);
-    return new RunMerger(runs, this.type, this.req.ascending);
+    const chain = disjointInCursorOrder(runs, this.req.ascending);
+    return chain ? new RunChain(chain) : new RunMerger(runs, this.type, this.req.ascending);
   }
 
   async next(): Promise<Batch | null> {

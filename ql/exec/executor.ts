@@ -48,8 +48,14 @@ export async function executeStatements(
     let failed = false;
     try {
       checkAborted(ctx); // [auth] a timed-out or killed batch runs no further statement
-      const out = await runStatement(statements[i]!, ctx, meta, sinkFor?.(i));
-      result = { statementId: i, series: out.series, messages: out.messages, timeZone: out.timeZone };
+      const stmt = statements[i]!;
+      if (stmt.kind === 'Select' && !stmt.target) {
+        // The common case without runStatement's frame and await in between.
+        result = { statementId: i, series: await executeSelect(stmt, ctx, sinkFor?.(i)), messages: undefined, timeZone: statementTimeZone(stmt) };
+      } else {
+        const out = await runStatement(stmt, ctx, meta, sinkFor?.(i));
+        result = { statementId: i, series: out.series, messages: out.messages, timeZone: out.timeZone };
+      }
     } catch (err) {
       if (ctx.signal?.aborted && err === ctx.signal.reason) throw err;
       if (!(err instanceof Error) || !('status' in err)) throw err;

@@ -6,12 +6,12 @@
  *
  * Every response carries the common headers (spec "Common response headers"; decisions.md):
  * X-Service-Version / X-Service-Build, the same values as X-Influxdb-Version / X-Influxdb-Build,
- * and one UUID as both Request-Id and X-Request-Id. A request with an Origin header also gets
+ * and one UUID (time-based, as 1.x's; request-id.ts) as both Request-Id and X-Request-Id. A request with an Origin header also gets
  * 1.x's CORS headers (browser clients such as Grafana in browser-access mode need them).
  */
-import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { HttpResponse } from 'uWebSockets.js';
+import { RequestIds } from './request-id.js';
 import { INFLUXDB_BUILD_HEADER, INFLUXDB_VERSION_HEADER, SERVICE_BUILD, SERVICE_VERSION_HEADER } from '../version.js';
 
 export interface SendOptions {
@@ -48,10 +48,13 @@ export interface ReplyHooks {
   readonly origin?: string;
 }
 
+/** One generator per process: its random node and clock sequence are drawn once. */
+const requestIds = new RequestIds();
+
 const NO_HOOKS: ReplyHooks = { onFinish: () => {}, closeConnections: () => false };
 
 export class Reply {
-  readonly requestId = randomUUID();
+  readonly requestId = requestIds.next();
   #aborted = false;
   #done = false;
   readonly #abortListeners: (() => void)[] = [];

@@ -15,6 +15,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { RetentionCounters } from '../../engine/index.js';
+import { PlainCounter } from './plain-counter.js';
 import { PlainHistogram } from './plain-histogram.js';
 
 export type ReplicationMode = 'async' | 'sync_quorum';
@@ -63,8 +64,8 @@ export class ServiceMetrics {
   readonly writeErrors = this.#counter('service_write_errors_total', 'Write requests answered with an error status.');
   readonly writePayloadBytes = this.#histogram('service_write_payload_bytes', 'Write request body size in bytes, after decompression.', PAYLOAD_BUCKETS);
   readonly writeDuration = new PlainHistogram('service_write_duration_seconds', 'Time to answer a write request.', LATENCY_BUCKETS, this.registry);
-  readonly queryRequests = this.#counter('service_query_requests_total', 'Query requests received on /query.');
-  readonly queryErrors = this.#counter('service_query_errors_total', 'Query requests answered with an error status or with a failed statement.');
+  readonly queryRequests = new PlainCounter('service_query_requests_total', 'Query requests received on /query.', this.registry);
+  readonly queryErrors = new PlainCounter('service_query_errors_total', 'Query requests answered with an error status or with a failed statement.', this.registry);
   readonly queryDuration = new PlainHistogram('service_query_duration_seconds', 'Time to answer a query request.', LATENCY_BUCKETS, this.registry);
   /** Incremented by the rate limiter for each request it answers with 429. */
   readonly rateLimitDenied = this.#counter('service_rate_limit_denied_total', 'Requests rejected with 429 by the rate limiter.');

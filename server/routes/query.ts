@@ -260,12 +260,24 @@ async function runRegistered(
     throw err;
   }
   const detach = () => ctx.queries.detach(id);
-  void running.then(detach, detach);
   try {
-    if (!early) return await running;
-    // A buffered answer settles as soon as the query is stopped, without waiting for the executor.
+    if (!early) {
+      void running.then(detach, detach);
+      return await running;
+    }
+    // A buffered answer settles as soon as the query is stopped, without waiting for the
+    // executor; the registry entry goes when the executor has stopped (one reaction for both).
     return await new Promise<StatementResult[]>((resolve, reject) => {
-      running.then(resolve, reject);
+      running.then(
+        (results) => {
+          detach();
+          resolve(results);
+        },
+        (err: unknown) => {
+          detach();
+          reject(err);
+        },
+      );
       stop.onStop(reject);
     });
   } catch (err) {
