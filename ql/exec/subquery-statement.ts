@@ -3,6 +3,11 @@
  * - over the intersection of both time ranges (the outer range does not filter the inner rows
  *   again: select.ts's SubquerySource keeps a window starting before the outer lower bound);
  * - grouped by the outer GROUP BY tags too, so the inner series carry them;
+ * - in the outer statement's time order (an inner ORDER BY in the other direction is an error,
+ *   1.x's text): under an outer ORDER BY time DESC an inner LIMIT keeps the newest rows and an
+ *   inner derivative runs backwards;
+ * - without the empty windows of fill(null) (none reach the outer query, and an inner LIMIT
+ *   counts only windows with data, as under fill(none));
  * - 1.x passes the outer GROUP BY time interval down to an inner statement without one: an
  *   inner aggregate runs per outer window (`SELECT max(m) FROM (SELECT last(x) AS m ... GROUP
  *   BY host) ... GROUP BY time(1h)` takes each host's last point of every hour), and a
@@ -12,6 +17,7 @@ import type { Call, Expr, Field, SelectStatement } from '../ast/nodes.js';
 import { walkExpr } from '../ast/walk.js';
 import { AGGREGATES } from '../plan/functions.js';
 import { MAX_NS, MIN_NS, splitTimeRange, type TimeSplit } from '../plan/time-range.js';
+import { QueryError } from '../errors.js';
 import type { QueryContext } from './context.js';
 import { parseDimensions } from './select-plan.js';
 
@@ -44,7 +50,11 @@ function withDerivativeUnit(e: Expr, unitNs: bigint): Expr {
 }
 
 /** The inner statement to run for `outer`'s subquery `inner`. */
-export function innerStatement(outer: SelectStatement, inner: SelectStatement, ctx: QueryContext): SelectStatement {
+export function innerStatement(outer: SelectStatement, given: SelectStatement, ctx: QueryContext): SelectStatement {
+  const ascending = !outer.sortFields.some((f) => !f.ascending);
+  if (given.sortFields.some((f) => f.ascending !== ascending)) throw new QueryError('subqueries must be ordered in the same direction as the query itself');
+  let inner: SelectStatement = ascending ? given : { ...given, sortFields: [{ name: 'time', ascending: false }] };
+  if (inner.fill.mode === 'null') inner = { ...inner, fill: { mode: 'none' } };
   const range = statementTime(outer, ctx);
   const extra = timeCondition(range);
   const condition = extra ? (inner.condition ? { kind: 'Binary' as const, op: 'AND' as const, lhs: inner.condition, rhs: extra } : extra) : inner.condition;
