@@ -8,7 +8,8 @@
  *   data (1.x drops the shards and their index); of a missing database or policy it is a no-op.
  * - Shard durations below 1h are raised to 1h; an explicit shard duration longer than a finite
  *   policy duration is `retention policy duration must be greater than the shard duration`.
- * - ALTER keeps every property not given (the shard duration too).
+ * - ALTER keeps every property not given (the shard duration too); SHARD DURATION 0s takes the
+ *   default of the policy's duration.
  */
 import { defaultShardGroupDurationSec, MAX_TIME_NS, MIN_TIME_NS, TRUE_EXPR } from '../../../engine/index.js';
 import type { RetentionPolicyInfo, RetentionPolicySpec } from '../../../engine/index.js';
@@ -91,6 +92,8 @@ export async function alterRetentionPolicy(stmt: AlterRetentionPolicyStatement, 
   if (stmt.replication !== null) change.replicaN = stmt.replication;
   const shard = shardSec(stmt.shardDuration);
   if (shard !== undefined) change.shardGroupDurationSec = shard;
+  // An explicit 0s asks for the default of the (new) duration, as 1.x's normalisation does.
+  else if (stmt.shardDuration === 0n) change.shardGroupDurationSec = defaultShardGroupDurationSec(change.durationSec ?? have?.durationSec ?? 0);
   if (stmt.isDefault) change.makeDefault = true;
   if (have) {
     const duration = change.durationSec ?? have.durationSec;

@@ -1,7 +1,8 @@
 /**
- * distinct(): each distinct value once, in the order of its first occurrence (time, then
- * value for equal times), keeping that point's time; the planner replaces the times with the
- * window start as 1.x does. count(distinct(x)): the number of distinct values (integer).
+ * distinct(): each distinct value once, with the time of the first point 1.x meets holding it
+ * (the earliest; under ORDER BY time DESC, which feeds points newest first, the latest), in
+ * the order of those times (then value for equal times); the planner replaces the times with
+ * the window start as 1.x does. count(distinct(x)): the number of distinct values (integer).
  */
 import { FieldType } from '../../../engine/index.js';
 import type { ValueColumn } from '../../../engine/index.js';
@@ -26,7 +27,11 @@ export class DistinctReducer implements Reducer {
   readonly outputType: FieldType;
   protected readonly seen = new Map<unknown, Seen>();
 
-  constructor(inputType: FieldType) {
+  constructor(
+    inputType: FieldType,
+    /** ORDER BY time DESC: keep each value's latest point. */
+    private readonly latest = false,
+  ) {
     this.outputType = inputType;
   }
 
@@ -37,7 +42,7 @@ export class DistinctReducer implements Reducer {
       const off = offsets[i] as number;
       const s = this.seen.get(k);
       if (s === undefined) this.seen.set(k, { value: v, base, off });
-      else if (compareTimes(base, off, s.base, s.off) < 0) {
+      else if (this.latest ? compareTimes(base, off, s.base, s.off) > 0 : compareTimes(base, off, s.base, s.off) < 0) {
         s.base = base;
         s.off = off;
       }

@@ -94,7 +94,7 @@ export function createReducer(name: string, inputType: FieldType, args: ReducerA
   switch (name) {
     case 'count': return new CountReducer();
     case 'count_distinct': return new CountDistinctReducer(inputType);
-    case 'distinct': return new DistinctReducer(inputType);
+    case 'distinct': return new DistinctReducer(inputType, args.descending === true);
     case 'first': return new FirstReducer(inputType);
     case 'last': return new LastReducer(inputType);
     case 'mode': return new ModeReducer(inputType, args.partials);
