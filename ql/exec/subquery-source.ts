@@ -122,8 +122,9 @@ export class SubquerySource implements MeasurementSource {
 }
 
 function cursorOver(rows: { t: bigint; v: unknown }[], type: FieldType | undefined, ascending: boolean): Cursor {
-    rows.sort((a, b) => (a.t < b.t ? -1 : a.t > b.t ? 1 : 0));
-    if (!ascending) rows.reverse();
+    // A stable sort in the read direction: rows sharing a time (an inner raw query merges its
+    // series) keep the order the inner statement, run in the same direction, gave them.
+    rows.sort(ascending ? (a, b) => (a.t < b.t ? -1 : a.t > b.t ? 1 : 0) : (a, b) => (a.t > b.t ? -1 : a.t < b.t ? 1 : 0));
     let done = rows.length === 0 || type === undefined;
     return {
       type,
