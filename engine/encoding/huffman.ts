@@ -97,6 +97,23 @@ function canonical(): void {
  * value is 2^24 or more. `appendHuffman` must follow immediately (it reuses the tables).
  */
 export function huffmanCost(z: Float64Array, start: number, count: number): number {
+  const escapeBits = countSymbols(z, start, count);
+  if (escapeBits === Infinity) return Infinity;
+  codeLengths(freq, lens);
+  canonical();
+  let bits = SYMBOLS * 4 + escapeBits;
+  for (let s = 0; s < SYMBOLS; s++) bits += freq[s]! * lens[s]!;
+  return bits;
+}
+
+/**
+ * Symbol counts of the values into `freq`; returns the escapes' extra bits, Infinity when a
+ * value is at or above LIMIT. A function of its own, returning right after its loop, for the
+ * reason given at buildTables: huffmanCost's OSR code deoptimised in the code-length step
+ * after this loop on every block that needed its lengths capped (15 times in the flush worker
+ * in a 3 h run, perf/README.md section 11).
+ */
+function countSymbols(z: Float64Array, start: number, count: number): number {
   freq.fill(0);
   let escapeBits = 0;
   for (let i = start; i < start + count; i++) {
@@ -109,11 +126,7 @@ export function huffmanCost(z: Float64Array, start: number, count: number): numb
       freq[v]!++;
     }
   }
-  codeLengths(freq, lens);
-  canonical();
-  let bits = SYMBOLS * 4 + escapeBits;
-  for (let s = 0; s < SYMBOLS; s++) bits += freq[s]! * lens[s]!;
-  return bits;
+  return escapeBits;
 }
 
 /** Writes the code built by the last `huffmanCost` call and the values. */
