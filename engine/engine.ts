@@ -114,6 +114,7 @@ export class Engine {
       maxPointsPerBlock: options.maxPointsPerBlock,
       coldAfterMs: options.compaction.coldAfterMs,
       maxFileBytes: options.compaction.maxFileBytes,
+      ...(this.flushWorker && { worker: this.flushWorker }),
       afterRound: async () => {
         const { marksDropped, tombstonesRemoved } = await this.collectTombstones();
         if (marksDropped > 0 || tombstonesRemoved > 0) options.logger.info({ marksDropped, tombstonesRemoved }, 'collected tombstones');

@@ -16,47 +16,8 @@ import { mergeFiles } from './merge.js';
 import type { OutputWriter, WriterFactory } from './outputs.js';
 import { planCompactions } from './planner.js';
 import type { CompactionPlan } from './planner.js';
-import { addFile, lastWriteWins, openShard, planFiles, readRows, readThroughEngine } from './test-support.js';
-import type { KeyRows, Row } from './test-support.js';
-
-const KEYS: readonly [string, FieldType][] = [
-  [fieldKey('cpu,host=a', 'idle'), FieldType.Float],
-  [fieldKey('cpu,host=a', 'n'), FieldType.Integer],
-  [fieldKey('cpu,host=b', 'idle'), FieldType.Float],
-  [fieldKey('mem,host=a', 'state'), FieldType.String],
-];
-
-/** File `i` of four: overlapping windows (0..1500 shifted by 400 per file), step 3, so duplicates abound. */
-function fileKeys(i: number): KeyRows[] {
-  return KEYS.map(([key, type]) => {
-    const rows: Row[] = [];
-    for (let t = i * 400; t < i * 400 + 1500; t += 3) {
-      const n = (t * 7 + i * 13) % 101;
-      rows.push([t * 1000, type === FieldType.String ? `s${n}-${i}` : type === FieldType.Float ? n / 4 + i : n + i * 1000]);
-    }
-    return { key, type, rows };
-  });
-}
-
-async function fourFileShard(prefix: string, logger = silentLogger): Promise<{ shard: Shard; dir: string; plan: CompactionPlan }> {
-  const dir = await tempDir(prefix);
-  const shard = await openShard(dir, logger);
-  for (let i = 0; i < 4; i++) await addFile(shard, fileKeys(i), 100);
-  const [plan] = planCompactions(planFiles(shard), { nowMs: 0, lastWriteMs: 0, coldAfterMs: 1 });
-  assert.ok(plan);
-  return { shard, dir, plan };
-}
-
-async function readAll(shard: Shard): Promise<Map<string, Row[]>> {
-  const out = new Map<string, Row[]>();
-  for (const [key, type] of KEYS) out.set(key, await readThroughEngine(shard, key, type));
-  return out;
-}
-
-async function cleanup(shard: Shard, dir: string): Promise<void> {
-  await shard.close();
-  await rm(dir, { recursive: true, force: true });
-}
+import { SAMPLE_KEYS as KEYS, addFile, closeAndRemove as cleanup, fourFileShard, lastWriteWins, planFiles, readAllKeys as readAll, readRows } from './test-support.js';
+import type { KeyRows } from './test-support.js';
 
 test('compaction swaps inputs for outputs atomically; a snapshot of the old files still reads them', async () => {
   const { shard, dir, plan } = await fourFileShard('compact-swap');

@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Database } from '../database.js';
 import { Engine } from '../engine.js';
-import { silentLogger } from '../logger.js';
+import { collectingLogger } from '../logger.js';
+import { FlushWorker } from '../flush/flush-worker-pool.js';
 import { openTestEngine } from '../testing/open-engine.js';
 import type { Shard } from '../shard/shard.js';
 import { readSeries } from '../testing/read-all.js';
@@ -36,7 +37,10 @@ async function readEverything(engine: Engine): Promise<unknown> {
   return out;
 }
 
-test('engine: flushed files compacted by the service read the same, before and after restart', async () => {
+for (const inWorker of [false, true]) {
+test(`engine: flushed files compacted by the service${inWorker ? ' (merged in the flush worker)' : ''} read the same, before and after restart`, async () => {
+  const worker = inWorker ? new FlushWorker() : undefined;
+  const logger = collectingLogger();
   const root = await mkdtemp(join(tmpdir(), 'strata-compact-engine-'));
   let engine = await open(root);
   await engine.catalog.createDatabase('db');
@@ -61,7 +65,7 @@ test('engine: flushed files compacted by the service read the same, before and a
   assert.equal(shardsOf(engine)[0]!.files!.files().length, 9);
 
   const clock = { now: 0 };
-  const svc = new CompactionService({ shards: () => shardsOf(engine), filter: NO_TOMBSTONES, logger: silentLogger, coldAfterMs: 1000, now: () => clock.now });
+  const svc = new CompactionService({ shards: () => shardsOf(engine), filter: NO_TOMBSTONES, logger, coldAfterMs: 1000, now: () => clock.now, ...(worker && { worker }) });
   await svc.runOnce();
   assert.equal(svc.counters.compactions, 2, 'two level-0 groups of four');
   assert.deepEqual(await readEverything(engine), before);
@@ -71,10 +75,15 @@ test('engine: flushed files compacted by the service read the same, before and a
   assert.equal(shardsOf(engine)[0]!.files!.files().length, 1);
   assert.deepEqual(await readEverything(engine), before);
 
+  const merged = logger.entries.filter((e) => e.msg === 'compacted TSM files');
+  assert.equal(merged.length, 3);
+  assert.ok(merged.every((e) => (e.obj as { worker?: boolean }).worker === (inWorker || undefined)), 'merged where asked');
   await svc.stop();
+  await worker?.close();
   await engine.close();
   engine = await open(root);
   assert.deepEqual(await readEverything(engine), before);
   await engine.close();
   await rm(root, { recursive: true, force: true });
 });
+}

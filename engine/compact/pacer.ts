@@ -8,9 +8,10 @@
  * group's write and fdatasync completion waits for the slice in progress, and a /write is
  * acknowledged only after both (sensor A/B in perf/README.md, session 7).
  *
- * Why not a worker thread: TsmReader, TsmFileSet and the block cache live on the main thread
- * and cannot be shared with a worker; a worker would reopen every input and hand outputs back
- * through the file set anyway. Slicing costs one macrotask per slice and keeps one code path.
+ * When the engine has a flush worker, a compaction's merge runs there instead (merge-job.ts:
+ * it reopens the pinned inputs by path and hands the outputs back for the swap), with a long
+ * slice, as only the worker's other requests wait for its turns; the event loop keeps this
+ * pacing for shards with tombstones and engines without the worker.
  *
  * `tick()` is also the cancellation point: when `shouldStop()` turns true it throws
  * CompactionAbortedError and the compactor discards its outputs.

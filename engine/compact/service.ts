@@ -28,6 +28,7 @@ import { compact } from './compactor.js';
 import type { CompactionResult } from './compactor.js';
 import { CompactionAbortedError } from './errors.js';
 import type { WriterFactory } from './outputs.js';
+import type { MergeRunner } from './merge-job.js';
 import { Pacer } from './pacer.js';
 import { DEFAULT_COLD_AFTER_MS, planCompactions } from './planner.js';
 import type { PlanFile } from './planner.js';
@@ -85,6 +86,8 @@ export interface CompactionServiceOptions {
   /** Stamp recorded at the start of each compaction, e.g. the engine's tombstone sequence. */
   readonly epoch?: () => number;
   readonly createWriter?: WriterFactory;
+  /** Where merges run when they can (the flush worker; compactor.ts says when they cannot). */
+  readonly worker?: MergeRunner;
   /** Read-ahead memory per compaction (default 16 MiB). */
   readonly readAheadBudget?: number;
   /** How long a file's "holds tombstoned rows" answer is reused (default 5 min). */
@@ -221,7 +224,7 @@ export class CompactionService {
           logger: this.options.logger,
           filter: this.options.filter,
           shouldStop: () => this.stopping,
-          ...pick(this.options, ['maxFileBytes', 'maxPointsPerBlock', 'sliceMs', 'createWriter', 'readAheadBudget']),
+          ...pick(this.options, ['maxFileBytes', 'maxPointsPerBlock', 'sliceMs', 'createWriter', 'readAheadBudget', 'worker']),
         });
       } catch (err) {
         if (err instanceof CompactionAbortedError) {

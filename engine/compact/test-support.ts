@@ -8,7 +8,11 @@ import { decodeBlock, encodeBlock } from '../encoding/block.js';
 import { FieldType } from '../point.js';
 import type { ValueColumn } from '../point.js';
 import { basename } from 'node:path';
-import { splitFieldKey } from '../cache/cache.js';
+import { rm } from 'node:fs/promises';
+import { fieldKey, splitFieldKey } from '../cache/cache.js';
+import { tempDir } from '../tsm/test-support.js';
+import { planCompactions } from './planner.js';
+import type { CompactionPlan } from './planner.js';
 import type { EngineLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { tsmRuns } from '../query/file-runs.js';
@@ -166,4 +170,47 @@ export async function readThroughEngine(shard: Shard, key: string, type: FieldTy
     cursor.close();
   }
   return rows;
+}
+
+// ── a four-file shard with overlapping rows of every kind ────────────────────────────────────
+
+export const SAMPLE_KEYS: readonly [string, FieldType][] = [
+  [fieldKey('cpu,host=a', 'idle'), FieldType.Float],
+  [fieldKey('cpu,host=a', 'n'), FieldType.Integer],
+  [fieldKey('cpu,host=b', 'idle'), FieldType.Float],
+  [fieldKey('mem,host=a', 'state'), FieldType.String],
+];
+
+/** File `i` of four: overlapping windows (0..1500 shifted by 400 per file), step 3, so duplicates abound. */
+function sampleFileKeys(i: number): KeyRows[] {
+  return SAMPLE_KEYS.map(([key, type]) => {
+    const rows: Row[] = [];
+    for (let t = i * 400; t < i * 400 + 1500; t += 3) {
+      const n = (t * 7 + i * 13) % 101;
+      rows.push([t * 1000, type === FieldType.String ? `s${n}-${i}` : type === FieldType.Float ? n / 4 + i : n + i * 1000]);
+    }
+    return { key, type, rows };
+  });
+}
+
+/** A shard of four overlapping level-0 files (blocks of 100) and the plan that merges them. */
+export async function fourFileShard(prefix: string, logger = silentLogger): Promise<{ shard: Shard; dir: string; plan: CompactionPlan }> {
+  const dir = await tempDir(prefix);
+  const shard = await openShard(dir, logger);
+  for (let i = 0; i < 4; i++) await addFile(shard, sampleFileKeys(i), 100);
+  const [plan] = planCompactions(planFiles(shard), { nowMs: 0, lastWriteMs: 0, coldAfterMs: 1 });
+  assert.ok(plan);
+  return { shard, dir, plan };
+}
+
+/** Every SAMPLE_KEYS key read through the engine's read path. */
+export async function readAllKeys(shard: Shard): Promise<Map<string, Row[]>> {
+  const out = new Map<string, Row[]>();
+  for (const [key, type] of SAMPLE_KEYS) out.set(key, await readThroughEngine(shard, key, type));
+  return out;
+}
+
+export async function closeAndRemove(shard: Shard, dir: string): Promise<void> {
+  await shard.close();
+  await rm(dir, { recursive: true, force: true });
 }

@@ -97,6 +97,23 @@ function canonical(): void {
  * value is 2^24 or more. `appendHuffman` must follow immediately (it reuses the tables).
  */
 export function huffmanCost(z: Float64Array, start: number, count: number): number {
+  const escapeBits = countSymbols(z, start, count);
+  if (escapeBits === Infinity) return Infinity;
+  codeLengths(freq, lens);
+  canonical();
+  let bits = SYMBOLS * 4 + escapeBits;
+  for (let s = 0; s < SYMBOLS; s++) bits += freq[s]! * lens[s]!;
+  return bits;
+}
+
+/**
+ * Symbol counts of the values into `freq`; returns the escapes' extra bits, Infinity when a
+ * value is at or above LIMIT. A function of its own, returning right after its loop, for the
+ * reason given at buildTables: huffmanCost's OSR code deoptimised in the code-length step
+ * after this loop on every block that needed its lengths capped (15 times in the flush worker
+ * in a 3 h run, perf/README.md section 11).
+ */
+function countSymbols(z: Float64Array, start: number, count: number): number {
   freq.fill(0);
   let escapeBits = 0;
   for (let i = start; i < start + count; i++) {
@@ -109,11 +126,7 @@ export function huffmanCost(z: Float64Array, start: number, count: number): numb
       freq[v]!++;
     }
   }
-  codeLengths(freq, lens);
-  canonical();
-  let bits = SYMBOLS * 4 + escapeBits;
-  for (let s = 0; s < SYMBOLS; s++) bits += freq[s]! * lens[s]!;
-  return bits;
+  return escapeBits;
 }
 
 /** Writes the code built by the last `huffmanCost` call and the values. */
@@ -165,17 +178,34 @@ interface KnownCode extends DecodeTables {
 const known: KnownCode[] = [];
 const KNOWN_LIMIT = 256;
 
+/**
+ * The loops live in their own functions, with nothing after them: V8 compiles a long loop on
+ * stack replacement (OSR) while this runs for the first time, and an OSR'd function with an
+ * object literal after its loop (no feedback yet for it) deoptimised there on every new code
+ * a compaction met, ~35 times a second, re-entering the same OSR code each time.
+ */
 function buildTables(): DecodeTables {
   canonical();
   const single = new Uint16Array(1 << MAX_LEN);
+  fillSingle(single);
+  const multi = new Uint32Array(1 << MAX_LEN);
+  const multiDelta = new Int8Array(1 << MAX_LEN);
+  fillMulti(single, multi, multiDelta);
+  return { single, multi, multiDelta };
+}
+
+/** Each window's first code: (symbol << 4) | length, 0 where no code starts. */
+function fillSingle(single: Uint16Array): void {
   for (let s = 0; s < SYMBOLS; s++) {
     const len = lens[s]!;
     if (len === 0) continue;
     const from = codes[s]! << (MAX_LEN - len);
     single.fill((s << 4) | len, from, from + (1 << (MAX_LEN - len)));
   }
-  const multi = new Uint32Array(1 << MAX_LEN);
-  const multiDelta = new Int8Array(1 << MAX_LEN);
+}
+
+/** Each window's up to MULTI whole codes without escapes, and the sum of their deltas. */
+function fillMulti(single: Uint16Array, multi: Uint32Array, multiDelta: Int8Array): void {
   const mask = (1 << MAX_LEN) - 1;
   for (let w = 0; w <= mask; w++) {
     let used = 0;
@@ -195,7 +225,6 @@ function buildTables(): DecodeTables {
     multi[w] = entry | (k << 4) | used;
     multiDelta[w] = delta;
   }
-  return { single, multi, multiDelta };
 }
 
 /** The tables of the code whose lengths start `b`, checked when first seen. */

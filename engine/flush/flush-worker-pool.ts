@@ -14,9 +14,11 @@
  * An I/O error in the worker rejects with StorageIoError, as the event-loop path would.
  */
 import type { TransferListItem } from 'node:worker_threads';
-import { StorageIoError } from '../errors.js';
+import { InvariantError, StorageIoError } from '../errors.js';
 import { FieldType, type ValueColumn } from '../point.js';
 import { WorkerClient } from '../worker-client.js';
+import type { MergeJob, MergeOutcome, MergeRunner } from '../compact/merge-job.js';
+import { mergeErrorFromWire } from '../compact/merge-error-wire.js';
 import type { FlushReply } from './flush-worker.js';
 import type { SnapshotColumn, SnapshotFile } from './snapshot-file.js';
 
@@ -24,7 +26,7 @@ const WORKER_URL = new URL('./flush-worker.js', import.meta.url);
 /** Encoders allocate a block's worth at a time; a small young generation keeps RSS down. */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256 };
 
-export class FlushWorker {
+export class FlushWorker implements MergeRunner {
   private readonly client: WorkerClient<FlushReply>;
 
   /** @param onOnline told each time the thread came up (operators see it runs, e.g. in a bundle) */
@@ -42,10 +44,21 @@ export class FlushWorker {
       if (column.type !== FieldType.String && !isShared(column.values)) transfer.push(column.values.buffer as ArrayBuffer);
       return { key: c.key, type: c.type, offsets, column };
     });
-    const reply = await this.client.request({ path, baseNs, columns: copies, maxPointsPerBlock }, transfer);
+    const reply = await this.client.request({ kind: 'snapshot', path, baseNs, columns: copies, maxPointsPerBlock }, transfer);
     if (!reply) return undefined;
     if ('error' in reply) throw new StorageIoError(`flush worker: ${reply.error}`);
+    if (!('info' in reply)) throw new InvariantError('flush worker answered a snapshot with a merge reply');
     return { values: reply.values, info: reply.info };
+  }
+
+  /** The file merge of a compaction on the worker (compact/merge-job.ts); undefined when it cannot answer. */
+  async merge(job: MergeJob, stop: Int32Array): Promise<MergeOutcome | undefined> {
+    if (!this.client.available) return undefined;
+    const reply = await this.client.request({ kind: 'merge', job, stop });
+    if (!reply) return undefined;
+    if ('mergeError' in reply) throw mergeErrorFromWire(reply.mergeError, job.dir);
+    if (!('merged' in reply)) throw new InvariantError('flush worker answered a merge with a snapshot reply');
+    return reply.merged;
   }
 
   close(): Promise<void> {

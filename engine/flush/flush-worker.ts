@@ -1,12 +1,18 @@
 /**
  * Entry point of the flush worker thread (see flush-worker-pool.ts): writes one snapshot file
- * per request with the same function the event loop uses, and answers with its summary.
+ * per snapshot request, and runs the file merge of a compaction per merge request, each with
+ * the same function the event loop uses, and answers with its summary. Requests interleave at
+ * their awaits (I/O, the merge's pacer), so a snapshot does not wait for a long merge.
  */
 import { parentPort } from 'node:worker_threads';
 import type { TsmFileInfo } from '../tsm/writer.js';
+import { runMergeJob, type MergeJob, type MergeOutcome } from '../compact/merge-job.js';
+import { mergeErrorToWire, type MergeErrorWire } from '../compact/merge-error-wire.js';
+import { Pacer } from '../compact/pacer.js';
 import { writeSnapshotFile, type SnapshotColumn } from './snapshot-file.js';
 
 export interface FlushJob {
+  readonly kind: 'snapshot';
   readonly id: number;
   readonly path: string;
   readonly baseNs: bigint;
@@ -14,11 +20,37 @@ export interface FlushJob {
   readonly maxPointsPerBlock: number;
 }
 
-export type FlushReply = { id: number; values: number; info: TsmFileInfo | undefined } | { id: number; error: string };
+export interface MergeRequest {
+  readonly kind: 'merge';
+  readonly id: number;
+  readonly job: MergeJob;
+  /** Element 0 turns non-zero when the compaction must stop (checked at the merge's pacer ticks). */
+  readonly stop: Int32Array;
+}
+
+export type FlushReply =
+  | { id: number; values: number; info: TsmFileInfo | undefined }
+  | { id: number; error: string }
+  | { id: number; merged: MergeOutcome }
+  | { id: number; mergeError: MergeErrorWire };
+
+/**
+ * Work between two yields of a merge here: nothing waits on this thread's turns but other
+ * snapshot and merge requests, and the stop flag is read at each yield.
+ */
+const MERGE_SLICE_MS = 20;
 
 const port = parentPort;
 if (port) {
-  port.on('message', (job: FlushJob) => {
+  port.on('message', (job: FlushJob | MergeRequest) => {
+    if (job.kind === 'merge') {
+      const pacer = new Pacer(job.job.dir, MERGE_SLICE_MS, () => Atomics.load(job.stop, 0) !== 0);
+      runMergeJob(job.job, pacer).then(
+        (merged) => port.postMessage({ id: job.id, merged } satisfies FlushReply),
+        (err: unknown) => port.postMessage({ id: job.id, mergeError: mergeErrorToWire(err) } satisfies FlushReply),
+      );
+      return;
+    }
     writeSnapshotFile(job.path, job.baseNs, job.columns, job.maxPointsPerBlock).then(
       (r) => port.postMessage({ id: job.id, values: r.values, info: r.info } satisfies FlushReply),
       (err: unknown) => port.postMessage({ id: job.id, error: err instanceof Error ? err.message : String(err) } satisfies FlushReply),

@@ -16,6 +16,7 @@ import type { FieldSet } from './field-set.js';
 import type { KeyInfo } from './key.js';
 import type { LineError } from './parse.js';
 import { alignUp8, columnViews, layoutBytes, type ColumnCounts } from './column-layout.js';
+import { columnBatch } from './column-batch.js';
 
 /** fieldType bit of a value held in `boxed` (strings, integers beyond 2^53). */
 export const BOXED = 0x80;
@@ -216,6 +217,6 @@ export class ColumnBuilder {
     v.kinds.set(this.kinds);
     const { pointSeries, sec, nsec, fieldEnd, fieldName, fieldType, num } = this;
     spare = { pointSeries, sec, nsec, fieldEnd, fieldName, fieldType, num };
-    return { ...v, series: this.series, fieldNames: this.fieldNames, boxed: this.boxed, errors, minSec: this.minSec };
+    return columnBatch(v, { series: this.series, fieldNames: this.fieldNames, boxed: this.boxed, errors, minSec: this.minSec });
   }
 }

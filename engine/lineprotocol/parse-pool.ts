@@ -18,6 +18,7 @@ import type { ColumnBatch } from './columns.js';
 import type { ParseOptions } from './parse.js';
 import type { ParseInit, ParseReply } from './parse-worker.js';
 import { ParseSlots, unslotted } from './parse-slots.js';
+import { columnBatch } from './column-batch.js';
 import { SeriesReceiver } from './series-wire.js';
 
 const WORKER_URL = new URL('./parse-worker.js', import.meta.url);
@@ -42,7 +43,9 @@ const NOTHING_TO_RELEASE = (): void => {};
 function transferred(lane: Lane, reply: ParseReply | undefined): ParsedBody | undefined {
   if (!reply || !('batch' in reply)) return undefined;
   const series = lane.series.decode(reply.batch.series);
-  return series && { batch: { ...reply.batch, series }, release: NOTHING_TO_RELEASE };
+  if (!series) return undefined;
+  const { fieldNames, boxed, errors, minSec } = reply.batch;
+  return { batch: columnBatch(reply.batch, { series, fieldNames, boxed, errors, minSec }), release: NOTHING_TO_RELEASE };
 }
 
 interface Lane {

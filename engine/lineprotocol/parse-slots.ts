@@ -16,6 +16,7 @@
 import type { ColumnBatch, SeriesRef } from './columns.js';
 import type { SeriesWire } from './series-wire.js';
 import { columnViews, type ColumnCounts, type ColumnViews } from './column-layout.js';
+import { columnBatch } from './column-batch.js';
 
 /** Four bodies in flight per worker before the transferring way; 4 MiB holds a 5000-line cpu body and its columns. */
 export const SLOT_COUNT = 4;
@@ -57,5 +58,5 @@ export function slotted(batch: ColumnBatch, series: SeriesWire, at: number): Slo
 
 /** The event loop's side: the batch over its slot's memory (`series` decoded from `s.series`). */
 export function unslotted(buffer: SharedArrayBuffer, s: SlottedBatch, series: readonly SeriesRef[]): ColumnBatch {
-  return { ...columnViews(buffer, s.at, s.counts), series, fieldNames: s.fieldNames, boxed: s.boxed, errors: s.errors, minSec: s.minSec };
+  return columnBatch(columnViews(buffer, s.at, s.counts), { series, fieldNames: s.fieldNames, boxed: s.boxed, errors: s.errors, minSec: s.minSec });
 }

@@ -12,7 +12,13 @@ import { TsmFileSet } from '../tsm/file-set.js';
 
 export class Shard {
   readonly baseNs: bigint;
-  cache = new Cache();
+  /**
+   * The active cache, replaced at every freeze. Assigned in the constructor, not by an
+   * initializer: V8 treats a field that only its initializer wrote as constant and folds it
+   * into optimized code, so the first freeze of a server's life used to throw away the cache
+   * apply's optimized code mid-ingest (perf/README.md, section 11).
+   */
+  cache: Cache;
   /** Frozen caches being written to TSM; oldest first. Reads still see them. */
   snapshots: Cache[] = [];
   /** TSM files; opened at start for existing shards, at first flush for new ones. */
@@ -26,6 +32,7 @@ export class Shard {
     readonly dir: string,
   ) {
     this.baseNs = BigInt(startSec) * NS_PER_SEC_BIG;
+    this.cache = new Cache();
   }
 
   /**

@@ -20,20 +20,38 @@ import type { Shard } from '../shard/shard.js';
 /** Returns the approximate cache bytes added (as applyPoints). */
 export function applyColumns(db: Database, rp: RetentionPolicyInfo, b: ColumnBatch, seq: bigint): number {
   const set = db.shardSet(rp.name);
+  const { sec, fieldEnd } = b;
   const n = b.pointSeries.length;
   let bytes = 0;
   for (let from = 0; from < n; ) {
-    const shard = set.findOrCreate(b.sec[from]!, rp.shardGroupDurationSec);
-    let to = from + 1;
-    while (to < n && shard.containsSec(b.sec[to]!)) to++;
-    bytes += applyRun(shard, b, from, to, seq);
+    const shard = set.findOrCreate(sec[from]!, rp.shardGroupDurationSec);
+    const to = runEnd(shard, sec, from, n);
+    const runBytes = applyRun(shard, b, from, to);
+    const cache = shard.cache;
+    cache.noteAppends(runBytes, (to === 0 ? 0 : fieldEnd[to - 1]!) - (from === 0 ? 0 : fieldEnd[from - 1]!));
+    if (seq > cache.maxSeq) cache.maxSeq = seq;
+    bytes += runBytes;
     from = to;
   }
   return bytes;
 }
 
-/** Applies points [from, to), all in `shard`. */
-function applyRun(shard: Shard, b: ColumnBatch, from: number, to: number, seq: bigint): number {
+/*
+ * The two loops over a batch's points are functions of their own that only return after the
+ * loop: a server's first batches run them long enough for V8 to compile them on stack
+ * replacement, and code after such a loop has no type feedback yet, so the OSR code used to
+ * deoptimise there (perf/README.md, section 11).
+ */
+
+/** End of the run of points from `from` that fall in `shard`. */
+function runEnd(shard: Shard, sec: ColumnBatch['sec'], from: number, n: number): number {
+  let to = from + 1;
+  while (to < n && shard.containsSec(sec[to]!)) to++;
+  return to;
+}
+
+/** Appends points [from, to), all in `shard`; returns the approximate cache bytes added. */
+function applyRun(shard: Shard, b: ColumnBatch, from: number, to: number): number {
   const { pointSeries, sec, nsec, fieldEnd, fieldName, fieldType, num } = b;
   // rows[s][k]: the entry of series s for field name k, looked up on first use in this run.
   const rows: (CacheEntry | undefined)[][] = [];
@@ -56,9 +74,6 @@ function applyRun(shard: Shard, b: ColumnBatch, from: number, to: number, seq: b
       }
     }
   }
-  const cache = shard.cache;
-  cache.noteAppends(bytes, (to === 0 ? 0 : fieldEnd[to - 1]!) - (from === 0 ? 0 : fieldEnd[from - 1]!));
-  if (seq > cache.maxSeq) cache.maxSeq = seq;
   return bytes;
 }
 
