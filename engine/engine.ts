@@ -26,7 +26,7 @@ import { FlushWorker } from './flush/flush-worker-pool.js';
 import { WriteListeners } from './write/listeners.js';
 import { OrderedLog, type LogSlot } from './write/ordered-log.js';
 import { partialWriteError, type Rejection } from './write/partial.js';
-import { admitPoints, dropExpired, type Admission } from './write/admit.js';
+import { admitPoints, dropExpired, refusalsOf, type Admission } from './write/admit.js';
 import { EMPTY_CURSOR, type Cursor, type CursorRequest } from './query/cursor.js';
 import { SeriesCursor } from './query/series-cursor.js';
 import { tsmRuns } from './query/file-runs.js';
@@ -64,6 +64,11 @@ export class Engine {
    * the race were invisible to queries and never flushed (the WAL was truncated under them).
    */
   private readonly opening = new Map<string, Promise<Database>>();
+  /**
+   * Drops whose storage is still being closed and deleted: a database created again under the
+   * same name opens its directory only after that, or the delete would take its new files.
+   */
+  private readonly dropping = new Map<string, Promise<void>>();
   /** WAL appends in flight, and the order in which they reach the caches. */
   private readonly orderedLog: OrderedLog;
   /** Highest WAL sequence applied to the caches (every lower one is applied or cancelled: ordered-log.ts). */
@@ -201,7 +206,8 @@ export class Engine {
     if (open) return Promise.resolve(open);
     let pending = this.opening.get(name);
     if (!pending) {
-      pending = this.loadDatabase(name).finally(() => this.opening.delete(name));
+      const dropped = this.dropping.get(name) ?? Promise.resolve();
+      pending = dropped.then(() => this.loadDatabase(name)).finally(() => this.opening.delete(name));
       this.opening.set(name, pending);
     }
     return pending;
@@ -236,14 +242,30 @@ export class Engine {
       if (!live.has(name)) {
         this.databases.delete(name);
         schemaChanged();
-        // The compactor must not be holding the shards we are about to delete.
-        await this.compactor.stop();
-        for (const set of db.shardSets.values()) for (const shard of set.shards) await shard.close();
-        if (!this.state.stopping && this.options.compaction.intervalMs > 0) this.compactor.start(this.options.compaction.intervalMs);
-        await db.close();
-        await rm(db.dir, { recursive: true, force: true });
+        const previous = this.dropping.get(name) ?? Promise.resolve();
+        const removal = previous.then(() => this.removeStorage(db));
+        this.dropping.set(name, removal);
+        try {
+          await removal;
+        } finally {
+          if (this.dropping.get(name) === removal) this.dropping.delete(name);
+        }
       }
     }
+  }
+
+  /** Close a dropped database's shards and delete its directory. */
+  private async removeStorage(db: Database): Promise<void> {
+    // A flush round that listed these shards may still be writing them: closing them under
+    // it failed the round, and a late write re-created the deleted directory. The next
+    // round no longer sees the database.
+    await this.flusher.flush().catch(() => undefined);
+    // The compactor must not be holding the shards we are about to delete.
+    await this.compactor.stop();
+    for (const set of db.shardSets.values()) for (const shard of set.shards) await shard.close();
+    if (!this.state.stopping && this.options.compaction.intervalMs > 0) this.compactor.start(this.options.compaction.intervalMs);
+    await db.close();
+    await rm(db.dir, { recursive: true, force: true });
   }
 
   private async replayWal(): Promise<void> {
@@ -345,10 +367,15 @@ export class Engine {
       } finally {
         worked?.release();
       }
-      const parseFailures = parsed.errors.map(describeLineError);
+      const parseFailures = parsed.errors.filter((e) => e.refused === undefined).map(describeLineError);
+      const refusals = refusalsOf(parsed.errors);
       const fresh = this.options.rejectWritesBeyondRetention ? dropExpired(rp, parsed.points, now.sec) : { points: parsed.points, rejected: [] };
       const guarded = this.applyWriteGuard(req.db, rp.name, fresh);
-      const { accepted, rejected } = await this.admit(req.db, rp.name, guarded.points);
+      const db = await this.database(req.db);
+      const { accepted, rejected, indexedOnly } = admitPoints(db, rp.name, guarded.points, refusals.series);
+      // 1.x creates a point's shard before its shard refuses it: SHOW SERIES then finds the series.
+      for (const sec of indexedOnly) db.shardSet(rp.name).findOrCreate(sec, rp.shardGroupDurationSec);
+      rejected.unshift(...refusals.rejected);
       rejected.push(...guarded.rejected);
       if (parseFailures.length === 0 && rejected.length === 0) {
         if (accepted.length > 0) await this.commit(slot, req.db, (db, seq) => applyPoints(db, rp, accepted, seq), () => this.writeListeners.notify(req.db, rp.name, accepted));

@@ -21,7 +21,7 @@
  */
 import { constants, isAscii } from 'node:buffer';
 import { LineProtocolError } from './errors.js';
-import type { Point, Precision } from '../point.js';
+import type { Point, Precision, Tag } from '../point.js';
 import { FieldSet } from './field-set.js';
 import { parseFields } from './fields.js';
 import { clearInterned } from './interning.js';
@@ -33,10 +33,22 @@ export interface LineError {
   readonly line: string;
   readonly reason: string;
   /**
-   * True when the line is well-formed but refused (a tag or only fields named `time`). 1.x
-   * reports these as `partial write: <reason> dropped=N`, without `unable to parse '<line>'`.
+   * Set when the line is well-formed but refused: 1.x's shard drops these after parsing and
+   * reports them as `partial write: <reason> dropped=N`, without `unable to parse '<line>'`.
+   * `time-tag` (a tag named `time`) is dropped before the series is indexed; `time-field`
+   * (only fields named `time`) after, so 1.x still indexes its series (`series` below).
    */
-  readonly refused?: true;
+  readonly refused?: 'time-tag' | 'time-field';
+  /** The series of a `time-field` refusal, which 1.x indexes although it stores no point. */
+  readonly series?: RefusedSeries;
+}
+
+export interface RefusedSeries {
+  readonly seriesKey: string;
+  readonly measurement: string;
+  readonly tags: readonly Tag[];
+  /** The line's time (s): 1.x creates the shard for it before refusing the point. */
+  readonly sec: number;
 }
 
 export interface ParseResult {
@@ -248,11 +260,12 @@ function parseInto(s: string, opts: ParseOptions, sink: PointSink, errors: LineE
       nsec = time.nsec;
     }
     if (info.timeTag) {
-      errors.push(refusal(s, ls, le, `invalid tag key: input tag "time" on measurement "${info.measurement}" is invalid`));
+      errors.push({ line: s.slice(ls, le), reason: `invalid tag key: input tag "time" on measurement "${info.measurement}" is invalid`, refused: 'time-tag' });
       continue;
     }
     if (fields.count === 0) {
-      errors.push(refusal(s, ls, le, `invalid field name: input field "time" on measurement "${info.measurement}" is invalid`));
+      const series = { seriesKey: info.seriesKey, measurement: info.measurement, tags: info.tags, sec };
+      errors.push({ line: s.slice(ls, le), reason: `invalid field name: input field "time" on measurement "${info.measurement}" is invalid`, refused: 'time-field', series });
       continue;
     }
     sink.addLine(info, fields, sec, nsec);
@@ -274,10 +287,6 @@ function timestampAt(s: string, ts: number, le: number, precision: Precision, ti
   if (err !== null) return err;
   while (te < le && s.charCodeAt(te) === SPACE) te++;
   return te < le ? 'point is invalid' : null;
-}
-
-function refusal(s: string, ls: number, le: number, reason: string): LineError {
-  return { line: s.slice(ls, le), reason, refused: true };
 }
 
 /**

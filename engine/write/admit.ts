@@ -7,27 +7,64 @@ import { BatchFieldTypeConflictError, CardinalityLimitError } from '../errors.js
 import type { RetentionPolicyInfo } from '../meta/model.js';
 import type { FieldType, Point } from '../point.js';
 import type { Rejection } from './partial.js';
+import type { LineError, RefusedSeries } from '../lineprotocol/parse.js';
 
 export interface Admission {
   readonly accepted: Point[];
   readonly rejected: Rejection[];
+  /** Times (s) of the series indexed without a point: their shards exist in 1.x. */
+  readonly indexedOnly: number[];
 }
 
-/** Register what is new and keep the points the index accepts; refused ones carry their 1.x reason. */
-export function admitPoints(db: Database, rpName: string, points: readonly Point[]): Admission {
+/**
+ * Register what is new and keep the points the index accepts; refused ones carry their 1.x
+ * reason. `refusedSeries` are the series of lines the parser refused for having only fields
+ * named `time`: 1.x indexes every series of a batch before it checks the fields, so those
+ * series, and those of points refused for a field type conflict, stay in the index (SHOW
+ * SERIES, tag keys and values) without data.
+ */
+export function admitPoints(db: Database, rpName: string, points: readonly Point[], refusedSeries: readonly RefusedSeries[] = []): Admission {
+  const indexedOnly: number[] = [];
+  for (const s of refusedSeries) if (indexSeriesOnly(db, s)) indexedOnly.push(s.sec);
   checkNewFieldTypes(db, points);
   const accepted: Point[] = [];
   const rejected: Rejection[] = [];
   for (const p of points) {
     const err = db.index.check(p);
-    if (err) rejected.push({ reason: err.message, cardinality: err instanceof CardinalityLimitError });
-    else {
+    if (err) {
+      const cardinality = err instanceof CardinalityLimitError;
+      rejected.push({ reason: err.message, cardinality });
+      if (!cardinality && indexSeriesOnly(db, p)) indexedOnly.push(p.sec);
+    } else {
       db.register(p);
       db.registerRpFields(rpName, p);
       accepted.push(p);
     }
   }
-  return { accepted, rejected };
+  return { accepted, rejected, indexedOnly };
+}
+
+/**
+ * The lines the parser refused (a `time` tag, only `time` fields) as the rejections 1.x's
+ * shard makes of them, and the series 1.x still indexes.
+ */
+export function refusalsOf(errors: readonly LineError[]): { rejected: Rejection[]; series: RefusedSeries[] } {
+  const rejected: Rejection[] = [];
+  const series: RefusedSeries[] = [];
+  for (const e of errors) {
+    if (e.refused === undefined) continue;
+    rejected.push(e.refused === 'time-tag' ? { reason: e.reason, cardinality: false, stage: 'time-tag' } : { reason: e.reason, cardinality: false });
+    if (e.series !== undefined) series.push(e.series);
+  }
+  return { rejected, series };
+}
+
+/** The series of a point that is not stored, when the index has room for it. */
+function indexSeriesOnly(db: Database, s: Omit<RefusedSeries, 'sec'>): boolean {
+  const bare: Point = { seriesKey: s.seriesKey, measurement: s.measurement, tags: s.tags, fields: [], sec: 0, nsec: 0 };
+  if (db.index.check(bare) !== undefined) return false;
+  db.register(bare);
+  return true;
 }
 
 /**
@@ -41,7 +78,7 @@ export function dropExpired(rp: RetentionPolicyInfo, points: readonly Point[], n
   const kept: Point[] = [];
   const rejected: Rejection[] = [];
   for (const p of points) {
-    if (p.sec < cutoff) rejected.push({ reason: 'points beyond retention policy', cardinality: false });
+    if (p.sec < cutoff) rejected.push({ reason: 'points beyond retention policy', cardinality: false, stage: 'retention' });
     else kept.push(p);
   }
   return { points: kept, rejected };

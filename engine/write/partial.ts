@@ -7,8 +7,12 @@ import { StrataError, CardinalityLimitError } from '../errors.js';
 export interface Rejection {
   readonly reason: string;
   readonly cardinality: boolean;
+  /**
+   * Which of 1.x's checks refused the point; it decides which reason the answer names.
+   * Omitted: a field type conflict or a point another rule refused after indexing.
+   */
+  readonly stage?: 'time-tag' | 'retention';
 }
-
 export class PartialWriteError extends StrataError {
   constructor(
     message: string,
@@ -23,20 +27,29 @@ export class PartialWriteError extends StrataError {
 
 /**
  * Build the error for a batch with parse failures (`unable to parse '<line>': <reason>`) and
- * points rejected after parsing (type conflicts, cardinality). Status 422 only when every
- * rejection is a cardinality limit (spec), otherwise 400.
+ * points rejected after parsing (type conflicts, refused `time` keys, cardinality, retention).
+ *
+ * As 1.x: rejected points make the answer and the parse failures are not reported (its
+ * handler returns the shard's error before looking at them); the answer names one reason,
+ * in the order 1.x's shard meets them (cardinality while creating series, then a `time`
+ * tag, then the points' fields; retention only when nothing else was refused), and counts
+ * the rejected points. Among the field checks 1.x names the first line; here lines refused
+ * for fields named `time` come before field type conflicts (the batch no longer tells their
+ * lines apart), a difference only when one batch has both. Status 422 only when every rejection is a cardinality limit
+ * (spec), otherwise 400. `dropped` counts every point the batch lost, for the metrics.
  */
 export function partialWriteError(parseFailures: readonly string[], rejected: readonly Rejection[], stored: number): PartialWriteError {
   const dropped = parseFailures.length + rejected.length;
-  const onlyCardinality = parseFailures.length === 0 && rejected.length > 0 && rejected.every((r) => r.cardinality);
-  const status = onlyCardinality ? 422 : 400;
-  const reasons = [...parseFailures, ...uniq(rejected.map((r) => r.reason))].join('\n');
-  if (stored === 0 && rejected.length === 0) return new PartialWriteError(reasons, status, dropped, stored);
-  return new PartialWriteError(`partial write: ${reasons} dropped=${dropped}`, status, dropped, stored);
-}
-
-function uniq(xs: string[]): string[] {
-  return [...new Set(xs)];
+  if (rejected.length === 0) {
+    const reasons = parseFailures.join('\n');
+    if (stored === 0) return new PartialWriteError(reasons, 400, dropped, stored);
+    return new PartialWriteError(`partial write: ${reasons} dropped=${dropped}`, 400, dropped, stored);
+  }
+  const named =
+    rejected.find((r) => r.cardinality) ?? rejected.find((r) => r.stage === 'time-tag') ?? rejected.find((r) => r.stage !== 'retention') ?? rejected[0]!;
+  const counted = named.stage === 'retention' ? rejected.length : rejected.filter((r) => r.stage !== 'retention').length;
+  const status = rejected.every((r) => r.cardinality) ? 422 : 400;
+  return new PartialWriteError(`partial write: ${named.reason} dropped=${counted}`, status, dropped, stored);
 }
 
 export function isCardinality(err: Error): boolean {
