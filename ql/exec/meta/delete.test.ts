@@ -82,6 +82,14 @@ test('no-ops and errors', async () => {
   assert.equal(await e('DELETE FROM m WHERE v > 1'), 'fields not supported in WHERE clause during deletion');
   assert.equal(await e("DELETE FROM m WHERE s = 'x'"), 'fields not supported in WHERE clause during deletion');
   assert.equal(await e("DROP SERIES FROM m WHERE v = 'x'"), 'fields not supported in WHERE clause during deletion');
+  assert.equal(await e("DELETE FROM m WHERE host = 'a' OR v > 1"), 'fields not supported in WHERE clause during deletion');
+  // An ordering comparison on a key that is not a tag filters data in 1.6.7 too.
+  assert.equal(await e("DELETE FROM other WHERE host = 'c' AND nokey > 1"), 'fields not supported in WHERE clause during deletion');
+  // As 1.6.7: a field comparison is refused only when the tag comparisons leave series under
+  // it; otherwise nothing matches and nothing happens.
+  for (const q of ["DELETE FROM m WHERE host = 'zz' AND v > 1", "DELETE FROM m WHERE v > 1 AND host = 'zz' AND time > 0", "DROP SERIES FROM m WHERE host = 'zz' AND v = 'x'", 'DELETE FROM nope WHERE v > 1', "DELETE FROM other WHERE host = 'zz' AND nokey > 1"]) {
+    assert.deepEqual(await exec(q), [{}], q);
+  }
   assert.equal(await e('DROP SERIES FROM m WHERE time > 0'), "DROP SERIES doesn't support time in WHERE clause");
   assert.match(String(await e("DELETE FROM m WHERE host = 'a' AND time > 1s OR host = 'b'")), /time conditions/);
   assert.match(String(await e('DELETE FROM m WHERE time != 1s')), /time conditions/);

@@ -3,8 +3,9 @@
  *
  * - WHERE: tag comparisons → TagExpr, AND-combined time comparisons → [minNs, maxNs]
  *   (tag-cond.ts); time under OR or `time != x` is refused rather than widened; a field key in
- *   WHERE is 1.x's `fields not supported in WHERE clause during deletion`; DROP SERIES rejects
- *   time (`DROP SERIES doesn't support time in WHERE clause`).
+ *   WHERE is 1.x's `fields not supported in WHERE clause during deletion` when a series would be
+ *   deleted under it, else a no-op; DROP SERIES rejects time (`DROP SERIES doesn't support
+ *   time in WHERE clause`).
  * - FROM: names and regexes → the matching measurements; none matching is a no-op; no FROM
  *   means every measurement.
  * - As in 1.x a series left without data disappears from the index: DELETE without a time
@@ -13,14 +14,15 @@
  */
 import { DatabaseNotFoundError, MAX_TIME_NS, MIN_TIME_NS, selectSeries, TRUE_EXPR } from '../../../engine/index.js';
 import type { MeasurementIndex, SeriesIndex, TagExpr } from '../../../engine/index.js';
-import type { Source } from '../../ast/nodes.js';
+import type { Expr, Source } from '../../ast/nodes.js';
+import { walkExpr } from '../../ast/walk.js';
 import type { DeleteStatement, DropMeasurementStatement, DropSeriesStatement } from '../../ast/statements.js';
 import type { QueryContext, StatementOutput } from '../context.js';
 import { EMPTY_OUTPUT } from '../context.js';
 import { requireDatabase, selectMeasurements, seriesIndex } from './common.js';
 import { seriesWithData } from './data-probe.js';
 import { MetaError } from './errors.js';
-import { mentionsTime, tagCondition, toTagExpr } from './tag-cond.js';
+import { mentionsTime, tagCondition, toTagExpr, type TranslateOptions } from './tag-cond.js';
 
 const FIELDS_IN_WHERE = 'fields not supported in WHERE clause during deletion';
 /** Series per exact-match tombstone when dropping series left without data. */
@@ -45,13 +47,61 @@ function target(ctx: QueryContext, sources: readonly Source[]): Target | undefin
   return measurements.length === 0 ? undefined : { db, index, measurements };
 }
 
-function fieldGuard(t: Target): (key: string) => void {
-  return (key) => {
-    const list = t.measurements ?? t.index.measurementNames().map((n) => t.index.measurement(n)).filter((m) => m !== undefined);
-    for (const m of list) {
-      if (m.fields.has(key) && !m.tags.has(key)) throw new MetaError(FIELDS_IN_WHERE, 'fields_in_delete');
+function measurementsOf(t: Target): MeasurementIndex[] {
+  return t.measurements ?? t.index.measurementNames().map((n) => t.index.measurement(n)).filter((m) => m !== undefined);
+}
+
+/** Keys of `m` that are fields only (a key that is also a tag compares as the tag). */
+function fieldOnlyKeys(m: MeasurementIndex): Map<string, true> {
+  const keys = new Map<string, true>();
+  for (const k of m.fields.keys()) if (!m.tags.has(k)) keys.set(k, true);
+  return keys;
+}
+
+/**
+ * How deletes translate WHERE: time exactly. An ordering comparison on a tag stays an error
+ * (1.6.7 compares the values as strings there; the tag index here has no such operator).
+ */
+const DELETE_OPTIONS: TranslateOptions = { exactTime: true };
+
+const ORDERING = new Set(['<', '<=', '>', '>=']);
+
+/** Keys compared with an ordering operator (`v > 1`): 1.x's index filters data on those. */
+function orderedKeys(cond: Expr): Set<string> {
+  const keys = new Set<string>();
+  walkExpr(cond, (n) => {
+    if (n.kind === 'Binary' && ORDERING.has(n.op)) {
+      for (const side of [n.lhs, n.rhs]) if (side.kind === 'VarRef' && side.type !== 'tag' && side.name.toLowerCase() !== 'time') keys.add(side.name);
     }
-  };
+    return true;
+  });
+  return keys;
+}
+
+/**
+ * A condition naming a field key, or ordering a key that is not a tag: 1.x's index leaves that
+ * comparison as a filter on the series the tag comparisons select, and refuses the delete only
+ * when some series is left with such a filter (`fields not supported in WHERE clause during
+ * deletion`). Otherwise nothing matches and the statement does nothing. Answers true when the
+ * condition has such a comparison for a target measurement (and nothing is to be deleted).
+ */
+function refuseFieldFilters(t: Target, cond: Expr | null, nowNs: bigint): boolean {
+  if (!cond) return false;
+  const named = new Set<string>();
+  walkExpr(cond, (n) => {
+    if (n.kind === 'VarRef' && n.type !== 'tag') named.add(n.name);
+    return true;
+  });
+  const ordered = orderedKeys(cond);
+  let filtered = false;
+  for (const m of measurementsOf(t)) {
+    const fields = fieldOnlyKeys(m);
+    if (![...named].some((k) => fields.has(k)) && ![...ordered].some((k) => !m.tags.has(k))) continue;
+    filtered = true;
+    const { expr } = tagCondition(cond, nowNs, { ...DELETE_OPTIONS, fieldsMatchAll: fields, orderingOnNonTagMatchesAll: m.tags });
+    if (expr.op !== 'false' && selectSeries(m, expr).length > 0) throw new MetaError(FIELDS_IN_WHERE, 'fields_in_delete');
+  }
+  return filtered;
 }
 
 const names = (t: Target): string[] | null => (t.measurements ? t.measurements.map((m) => m.name) : null);
@@ -67,7 +117,8 @@ export async function dropSeries(stmt: DropSeriesStatement, ctx: QueryContext): 
   if (stmt.condition && mentionsTime(stmt.condition)) throw new MetaError("DROP SERIES doesn't support time in WHERE clause", 'time_not_supported');
   const t = target(ctx, stmt.sources);
   if (!t) return EMPTY_OUTPUT;
-  const expr = stmt.condition ? toTagExpr(stmt.condition, { onKey: fieldGuard(t) }) : TRUE_EXPR;
+  if (refuseFieldFilters(t, stmt.condition, ctx.nowNs)) return EMPTY_OUTPUT;
+  const expr = stmt.condition ? toTagExpr(stmt.condition, DELETE_OPTIONS) : TRUE_EXPR;
   await ctx.engine.delete({ db: t.db, measurements: names(t), expr, minNs: MIN_TIME_NS, maxNs: MAX_TIME_NS, dropSeries: true });
   return EMPTY_OUTPUT;
 }
@@ -97,8 +148,7 @@ export async function dropSeriesWithoutData(ctx: QueryContext, db: string, measu
 }
 
 async function dropEmptied(ctx: QueryContext, t: Target, expr: TagExpr): Promise<void> {
-  const list = t.measurements ?? t.index.measurementNames().map((n) => t.index.measurement(n)).filter((m) => m !== undefined);
-  for (const m of list) {
+  for (const m of measurementsOf(t)) {
     const ids = selectSeries(m, expr);
     if (ids.length === 0) continue;
     const alive = new Set(await seriesWithData(ctx, t.db, m, ids, MIN_TIME_NS, MAX_TIME_NS));
@@ -113,7 +163,8 @@ async function dropEmptied(ctx: QueryContext, t: Target, expr: TagExpr): Promise
 export async function deleteData(stmt: DeleteStatement, ctx: QueryContext): Promise<StatementOutput> {
   const t = target(ctx, stmt.sources);
   if (!t) return EMPTY_OUTPUT;
-  const cond = tagCondition(stmt.condition, ctx.nowNs, { onKey: fieldGuard(t), exactTime: true });
+  if (refuseFieldFilters(t, stmt.condition, ctx.nowNs)) return EMPTY_OUTPUT;
+  const cond = tagCondition(stmt.condition, ctx.nowNs, DELETE_OPTIONS);
   if (cond.empty || cond.expr.op === 'false') return EMPTY_OUTPUT;
   const measurements = names(t);
   if (!cond.timed) {

@@ -57,6 +57,11 @@ export interface TranslateOptions {
   readonly exactTime?: boolean;
   /** Decide comparisons on a measurement's field keys as 1.x's index does (SHOW statements). */
   readonly fieldsFromIndex?: boolean;
+  /**
+   * Tag keys of the measurement: an ordering comparison (`<`, `>=`, ...) on any other key is a
+   * filter on data for 1.x's index, like a field comparison (matches every series).
+   */
+  readonly orderingOnNonTagMatchesAll?: ReadonlyMap<string, unknown>;
 }
 
 const FALSE_EXPR: TagExpr = { op: 'false' };
@@ -106,6 +111,11 @@ export function toTagExpr(e: Expr, opts: TranslateOptions = {}): TagExpr {
     return TRUE_EXPR;
   }
   if (e.op === '=' || e.op === '!=' || e.op === '=~' || e.op === '!~') return comparison(e, opts);
+  const fieldRef = e.lhs.kind === 'VarRef' ? e.lhs : e.rhs.kind === 'VarRef' ? e.rhs : undefined;
+  if (fieldRef && fieldRef.type !== 'tag') {
+    const tags = opts.orderingOnNonTagMatchesAll;
+    if (opts.fieldsMatchAll?.has(fieldRef.name) || (tags !== undefined && !tags.has(fieldRef.name))) return TRUE_EXPR;
+  }
   // Let the caller name a field first (DELETE's error), then reject the operator.
   if (e.lhs.kind === 'VarRef') opts.onKey?.(e.lhs.name);
   if (e.rhs.kind === 'VarRef') opts.onKey?.(e.rhs.name);
