@@ -57,3 +57,19 @@ export function seriesRankLess(series: readonly SeriesRef[]): (a: MergeItem, b: 
   const rank = new Map(series.map((s, i) => [s, i]));
   return (x, y) => (rank.get(x.ref) ?? 0) < (rank.get(y.ref) ?? 0);
 }
+
+/**
+ * Rows of one subquery series split into lanes (subquery-source.ts) keep the inner order at
+ * equal times: 1.x streams an inner series' rows as they come and merges only across series.
+ */
+export function lanesInInnerOrder(less: (a: MergeItem, b: MergeItem) => boolean, ascending: boolean): (a: MergeItem, b: MergeItem) => boolean {
+  return (x, y) => {
+    const lx = x.ref.lane;
+    const ly = y.ref.lane;
+    if (lx === undefined || ly === undefined || lx.of !== ly.of) return less(x, y);
+    const tx = x.row!.time;
+    const ty = y.row!.time;
+    if (tx !== ty) return ascending ? tx < ty : tx > ty;
+    return lx.index < ly.index;
+  };
+}

@@ -15,7 +15,7 @@ import type { Row } from './row-reader.js';
 import type { Scalar } from './value.js';
 import { openSeriesRows, plainReference, type RowSource } from './series-rows.js';
 import { GoHeap } from './go-heap.js';
-import { rawRowLess, seriesRankLess } from './raw-merge-order.js';
+import { rawRowLess, seriesRankLess, lanesInInnerOrder } from './raw-merge-order.js';
 import { checkpoint, type QueryContext } from './context.js';
 import type { SelectPlan } from './select-plan.js';
 import { isIntegerType } from './select-plan.js';
@@ -167,7 +167,12 @@ export async function runRawGroup(
     // A heap of one series never compares (GROUP BY every tag: lastpoint's 100 groups).
     const heap = new GoHeap(
       plan.ascending ? live : live.reverse(),
-      live.length <= 1 ? () => false : g.source.rowsInSeriesOrder ? seriesRankLess(g.series) : rawRowLess(columns.map((c) => c.expr), plan.schema, fieldIndex, plan.ascending),
+      live.length <= 1
+        ? () => false
+        : lanesInInnerOrder(
+            g.source.rowsInSeriesOrder ? seriesRankLess(g.series) : rawRowLess(columns.map((c) => c.expr), plan.schema, fieldIndex, plan.ascending),
+            plan.ascending,
+          ),
     );
     for (;;) {
       const best = heap.pop();

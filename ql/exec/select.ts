@@ -20,7 +20,7 @@ import { conditionOf } from './plan-derived.js';
 import { rawLayout, runRawGroup } from './select-raw.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
 import { SubquerySource } from './subquery-source.js';
-import { innerStatement, rowsInSeriesOrder, statementTime } from './subquery-statement.js';
+import { innerStatement, keepsInnerNullRows, rowsInSeriesOrder, statementTime } from './subquery-statement.js';
 import { mergeSameName } from './union-source.js';
 import { unifyFieldTypes } from './typed-source.js';
 import { pageTagSets } from './tag-set-page.js';
@@ -57,8 +57,7 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext): Promise
       const bySeries = rowsInSeriesOrder(run, ctx);
       const byName = new Map<string, ResultSeries[]>();
       for (const s of result) byName.set(s.name ?? '', [...(byName.get(s.name ?? '') ?? []), s]);
-      const keepsNullRows = inner.fill.mode === 'previous' || inner.fill.mode === 'linear';
-      for (const [name, series] of byName) out.push(new SubquerySource(name, series, keepsNullRows, outer, bySeries));
+      for (const [name, series] of byName) out.push(new SubquerySource(name, series, keepsInnerNullRows(inner), outer, bySeries));
       continue;
     }
     if (!src.regex && src.name === '') throw new QueryError('invalid measurement');

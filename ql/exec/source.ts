@@ -9,6 +9,8 @@ export interface SeriesRef {
   /** Stable identity and sort key (the canonical series key for stored data). */
   readonly key: string;
   readonly tags: Readonly<Record<string, string>>;
+  /** One lane of a subquery series whose rows share times (subquery-source.ts): `of` names the series. */
+  readonly lane?: { readonly of: string; readonly index: number };
 }
 
 export interface MeasurementSource {

@@ -32,6 +32,34 @@ function fitType(declared: FieldType | undefined, values: unknown[]): FieldType 
   return integral && seen === FieldType.Float ? FieldType.Float : declared;
 }
 
+/**
+ * An inner result series whose rows share times (an inner raw query merging several series)
+ * as lanes with one row per time each: lane k holds the k-th row of every time. The outer
+ * query joins a series' fields by time, which pairs the cells of one inner row only when
+ * times are unique (a null cell left out of one field's cursor shifted the rows after it).
+ * Lanes keep the series' tags; their keys sort right after it and in lane order, and the
+ * outer merge puts rows of one time in lane order (raw-merge-order.ts), i.e. the inner order.
+ */
+function lanes(s: Stored): Stored[] {
+  const seen = new Map<bigint, number>();
+  const laneOf = s.times.map((t) => {
+    const k = seen.get(t) ?? 0;
+    seen.set(t, k + 1);
+    return k;
+  });
+  const count = Math.max(0, ...seen.values());
+  if (count <= 1) return [s];
+  const out: Stored[] = [];
+  for (let lane = 0; lane < count; lane++) {
+    const rows = laneOf.flatMap((k, i) => (k === lane ? [i] : []));
+    const columns = new Map<string, unknown[]>();
+    for (const [c, vals] of s.columns) columns.set(c, rows.map((i) => vals[i]));
+    const ref = { key: `${s.ref.key}\u0001${String(lane).padStart(9, '0')}`, tags: s.ref.tags, lane: { of: s.ref.key, index: lane } };
+    out.push({ ref, times: rows.map((i) => s.times[i]!), columns });
+  }
+  return out;
+}
+
 export class SubquerySource implements MeasurementSource {
   readonly fromSubquery = true;
   private readonly stored: Stored[] = [];
@@ -64,7 +92,7 @@ export class SubquerySource implements MeasurementSource {
         declared.set(c, s.columnTypes?.[i]);
       });
       const times = s.values.map((r) => (typeof r[0] === 'bigint' ? r[0] : 0n));
-      this.stored.push({ ref: { key, tags }, times, columns });
+      this.stored.push(...lanes({ ref: { key, tags }, times, columns }));
       for (const [c, vals] of columns) {
         // The inner statement's type where it says one (a spread of 0 is still a float).
         const t = fitType(declared.get(c), vals);

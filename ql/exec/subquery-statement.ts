@@ -93,3 +93,13 @@ function aggregates(stmt: SelectStatement): boolean {
 export function rowsInSeriesOrder(inner: SelectStatement, ctx: QueryContext): boolean {
   return aggregates(inner) && !parseDimensions(inner.dimensions, ctx.nowNs, inner.location).window;
 }
+
+/**
+ * Whether every row of the inner result reaches an outer raw SELECT, even where the columns it
+ * selects are null (1.x streams the inner rows): a raw inner query (its rows each hold some
+ * value), or an inner fill(previous|linear). Other inner aggregates keep 1.x's rule of rows
+ * with a value.
+ */
+export function keepsInnerNullRows(inner: SelectStatement): boolean {
+  return !aggregates(inner) || inner.fill.mode === 'previous' || inner.fill.mode === 'linear';
+}
