@@ -24,6 +24,8 @@ export interface ResultSeries {
    * says it; a cell does not tell an integer 76 from a float 76.
    */
   readonly columnTypes?: readonly (FieldType | undefined)[];
+  /** Subqueries only: each column's 1.x field name (Column.fieldName; index 0 is the time column). */
+  readonly fieldNames?: readonly string[];
 }
 
 /** Is cell 0 of each row the row time (a bigint of ns)? */

@@ -88,7 +88,8 @@ export function rawLayout(plan: SelectPlan, source: MeasurementSource, rowFilter
   const fieldIndex = new Map(fields.map((f, i) => [f, i]));
   const selected = fieldRefs(columns.map((c) => c.expr), plan).flatMap((f) => (fieldIndex.has(f) ? [fieldIndex.get(f)!] : []));
   // The row-cursor slot (series-rows.ts): a subquery row that exists with every field null.
-  if (source.rowCursor) selected.push(fields.length);
+  // Not when no selected column names one of its fields: 1.x then has nothing to read.
+  if (source.rowCursor && selected.length > 0) selected.push(fields.length);
   checkTransformInputs(columns.map((c) => c.expr), source.fieldTypes());
   const plain = columns.map((c) => plainReference(c.expr, plan.schema, fieldIndex));
   // 1.6.7 answers a raw OFFSET without LIMIT from storage with the one row at that offset (not

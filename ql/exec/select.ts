@@ -122,6 +122,7 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
   const tagColumns = plan.projection.shape === 'raw' ? tagColumnsOf(plan) : undefined;
   // Writes (INTO) and outer queries (a subquery's columns) need the types cells cannot show.
   const columnTypes = stmt.target || nested ? [undefined, ...plan.projection.columns.map((c) => columnType(c.expr, plan.schema))] : undefined;
+  const fieldNames = nested ? [plan.projection.timeName, ...plan.projection.columns.map((c) => c.fieldName)] : undefined;
   // 1.x pages the tag sets of each measurement (tag-set-page.ts), also under ORDER BY time DESC
   // in ascending order, counting tag sets without a point in the range (they answer nothing).
   // DESC then reverses the measurements too.
@@ -151,7 +152,7 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
       }
       const values = plan.projection.shape === 'raw' ? await runRawGroup(run, undefined, undefined, layout) : await runAggregateGroup(run);
       if (values.length === 0) continue;
-      out.push({ name: source.name, tags, columns, timeColumn, tagColumns, values, ...(columnTypes && { columnTypes }) });
+      out.push({ name: source.name, tags, columns, timeColumn, tagColumns, values, ...(columnTypes && { columnTypes }), ...(fieldNames && { fieldNames }) });
     }
   }
   return out;

@@ -86,8 +86,12 @@ export class SubquerySource implements MeasurementSource {
       const key = Object.keys(tags).sort().map((k) => `${k}=${tags[k]}`).join(',');
       const columns = new Map<string, unknown[]>();
       const declared = new Map<string, FieldType | undefined>();
-      s.columns.forEach((c, i) => {
+      s.columns.forEach((column, i) => {
         if (i === 0 && hasTimeColumn(s)) return;
+        // 1.x exposes the inner fields by name before de-duplication: the first one wins
+        // (`SELECT a, b AS a` offers `a` with a's values, and no `a_1`).
+        const c = s.fieldNames?.[i] ?? column;
+        if (columns.has(c)) return;
         columns.set(c, s.values.map((r) => r[i] ?? null));
         declared.set(c, s.columnTypes?.[i]);
       });

@@ -26,6 +26,11 @@ export interface SchemaInfo {
 export interface Column {
   readonly name: string;
   readonly expr: Expr;
+  /**
+   * 1.x's Field.Name(): the alias or the expression's name, before duplicates get `_1`. A
+   * subquery exposes its columns to the outer query by these names, the first one winning.
+   */
+  readonly fieldName: string;
 }
 
 export type QueryShape = 'raw' | 'aggregate';
@@ -237,7 +242,7 @@ export function analyzeProjection(allFields: readonly Field[], schema: SchemaInf
   // 1.x checks operand types after validating the fields (`host * free, mean(x)` is mixing first).
   for (const f of fields) checkOperandTypes(f.expr, schema);
   const names = columnNames(expanded);
-  return { timeName, columns: expanded.map((x, i) => ({ name: names[i]!, expr: x.expr })), shape: aggregate ? 'aggregate' : 'raw' };
+  return { timeName, columns: expanded.map((x, i) => ({ name: names[i]!, expr: x.expr, fieldName: x.alias ?? exprName(x.expr) })), shape: aggregate ? 'aggregate' : 'raw' };
 }
 
 /** A field or tag read outside any aggregate or transform (math functions read their arguments as they are). */
