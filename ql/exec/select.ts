@@ -20,6 +20,7 @@ import { conditionOf } from './plan-derived.js';
 import { rawLayout, runRawGroup } from './select-raw.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
 import { SubquerySource } from './subquery-source.js';
+import { leadPercentileMissing } from './percentile-lead.js';
 import { innerStatement, keepsInnerNullRows, rowsInSeriesOrder, statementTime } from './subquery-statement.js';
 import { mergeSameName } from './union-source.js';
 import { unifyFieldTypes } from './typed-source.js';
@@ -112,6 +113,7 @@ function tagColumnsOf(plan: SelectPlan): string[] | undefined {
  * the returned list is empty; otherwise the whole result is returned.
  */
 export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, sink?: SeriesSink, nested = false): Promise<ResultSeries[]> {
+  if (await leadPercentileMissing(stmt, (probe) => executeSelect(probe, ctx, undefined, nested))) return [];
   let compiled = compiledSelect(stmt, ctx, nested, () => resolveSources(stmt, ctx));
   if (compiled instanceof Promise) compiled = await compiled;
   const { sources, plan } = compiled;

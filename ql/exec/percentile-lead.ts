@@ -1,0 +1,45 @@
+/**
+ * 1.6.7 answers nothing at all for a statement whose only field is percentile() when the
+ * first window it reduces (the first series in output order, at its first window with points)
+ * has too few points for the rank (index < 0: percentile(x, 10) of four points). Its reduce
+ * iterator ends the stream at that empty first result; later empty windows print null.
+ * Observed on 1.6.7 with and without GROUP BY time, tags, ORDER BY time DESC and SLIMIT.
+ */
+import { call, type Expr, type SelectStatement } from '../ast/nodes.js';
+import type { ResultSeries } from '../result.js';
+import { percentileIndex } from './reducers/index.js';
+
+interface LonePercentile {
+  readonly arg: Expr;
+  readonly rank: number;
+}
+
+function lonePercentile(stmt: SelectStatement): LonePercentile | undefined {
+  if (stmt.fields.length !== 1) return undefined;
+  const e = stmt.fields[0]!.expr;
+  if (e.kind !== 'Call' || e.name.toLowerCase() !== 'percentile' || e.args.length !== 2) return undefined;
+  const [arg, n] = e.args as [Expr, Expr];
+  if (arg.kind !== 'VarRef') return undefined;
+  const rank = n.kind === 'Number' ? n.value : n.kind === 'Integer' ? Number(n.value) : undefined;
+  return rank === undefined ? undefined : { arg, rank };
+}
+
+/**
+ * Whether `stmt` is such a statement and its first reduced window has no rank: `run` executes
+ * a probe (the same statement counting the points of that window).
+ */
+export async function leadPercentileMissing(stmt: SelectStatement, run: (probe: SelectStatement) => Promise<ResultSeries[]>): Promise<boolean> {
+  const lone = lonePercentile(stmt);
+  if (!lone) return false;
+  const probe: SelectStatement = {
+    ...stmt,
+    fields: [{ kind: 'Field', expr: call('count', [lone.arg]), alias: null }],
+    target: null,
+    fill: { mode: 'none' },
+    limit: 1,
+    offset: 0,
+  };
+  const first = (await run(probe))[0]?.values[0];
+  if (!first) return false;
+  return percentileIndex(Number(first[1]), lone.rank) < 0;
+}
