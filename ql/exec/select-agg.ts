@@ -60,7 +60,9 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
       const t = callTypes[i];
       if (t === undefined) return createReducer(c.reducer === 'count_distinct' ? 'count' : c.reducer, FieldType.Float, c.args);
       if (c.reducer !== 'integral') return createReducer(c.reducer, t, callArgs[i]!);
-      const args = { ...c.args, integral: { ...c.args.integral, window: spec, startNs: hasMin ? min : undefined, merged: g.series.length > 1, clock } };
+      // Without GROUP BY time, ORDER BY time DESC integrates newest first (buffered, then merged descending).
+      const newestFirst = !spec && !plan.ascending ? { descending: true, merged: true, endNs: plan.time.max } : {};
+      const args = { ...c.args, integral: { ...c.args.integral, window: spec, startNs: hasMin ? min : undefined, merged: g.series.length > 1, clock, ...newestFirst } };
       if (!spec || start === undefined) return createReducer(c.reducer, t, args);
       const stream = (streams[i] ??= createReducer(c.reducer, t, args));
       return {

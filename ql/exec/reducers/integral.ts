@@ -9,7 +9,9 @@
  *  - integer/unsigned input: after a crossing, the next trapezoid uses the interpolated value
  *    and the *previous point's original* value (the Go IntegerIntegralReducer does this);
  *  - without GROUP BY time, float input is labelled time 0 and integer input the query's
- *    lower bound (0 when unbounded);
+ *    lower bound (0 when unbounded); under ORDER BY time DESC the points are integrated
+ *    newest first, giving the negated area, and integer input is labelled one ns past the
+ *    upper bound;
  *  - a window whose only point lies exactly at its start emits nothing;
  *  - points sharing a time: the later one replaces the earlier.
  */
@@ -32,6 +34,11 @@ export interface IntegralOptions {
   startNs?: bigint | undefined;
   /** ORDER BY time DESC: points arrive in descending time. */
   descending?: boolean;
+  /**
+   * Query upper bound (1.x EndTime). Without GROUP BY time under ORDER BY time DESC, 1.x
+   * integrates newest first (a negative area) and labels integer input one ns past it.
+   */
+  endNs?: bigint | undefined;
   /**
    * The group has several series, fed one after the other: 1.x integrates their time-merged
    * stream as one series, so points are buffered and merged before integrating, in the order
@@ -79,7 +86,7 @@ export class IntegralReducer implements Reducer {
     if (spec === undefined) {
       if (!this.isFloat) {
         const s = this.opts.startNs ?? MIN_TIME;
-        this.ws = s === MIN_TIME ? 0n : s;
+        this.ws = !this.asc && this.opts.endNs !== undefined ? this.opts.endNs + 1n : s === MIN_TIME ? 0n : s;
       }
       return;
     }
@@ -139,7 +146,11 @@ export class IntegralReducer implements Reducer {
   result(): ResultRow[] {
     if (this.done) return this.done;
     const b = this.buffered;
-    if (b) {
+    if (b && this.opts.window === undefined && !this.asc) {
+      // Newest first over every series (the runs may come in either direction): a stable sort.
+      const order = b.t.map((_, i) => i).sort((i, j) => (b.t[i]! > b.t[j]! ? -1 : b.t[i]! < b.t[j]! ? 1 : i - j));
+      for (const i of order) this.point(b.t[i]!, b.v[i]!);
+    } else if (b) {
       const before = this.asc ? (i: number, j: number) => b.t[i]! < b.t[j]! : (i: number, j: number) => b.t[i]! > b.t[j]!;
       for (const i of heapMergeOrder(seriesRuns(b.s, false), before, !this.asc)) this.point(b.t[i]!, b.v[i]!);
     }
