@@ -52,6 +52,21 @@ export function rawRowLess(
   };
 }
 
+/**
+ * By time, and rows sharing a time in the order of the series given, in either direction
+ * (tiesInSeriesOrder sources: 1.x emits an inner GROUP BY time aggregate window by window,
+ * series by series in key order, also under ORDER BY time DESC).
+ */
+export function timeThenSeriesLess(series: readonly SeriesRef[], ascending: boolean): (a: MergeItem, b: MergeItem) => boolean {
+  const rank = new Map(series.map((s, i) => [s, i]));
+  return (x, y) => {
+    const tx = x.row!.time;
+    const ty = y.row!.time;
+    if (tx !== ty) return ascending ? tx < ty : tx > ty;
+    return (rank.get(x.ref) ?? 0) < (rank.get(y.ref) ?? 0);
+  };
+}
+
 /** Series one after the other, in the order given (rowsInSeriesOrder sources). */
 export function seriesRankLess(series: readonly SeriesRef[]): (a: MergeItem, b: MergeItem) => boolean {
   const rank = new Map(series.map((s, i) => [s, i]));

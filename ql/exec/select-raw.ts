@@ -15,7 +15,7 @@ import type { Row } from './row-reader.js';
 import type { Scalar } from './value.js';
 import { openSeriesRows, plainReference, type RowSource } from './series-rows.js';
 import { GoHeap } from './go-heap.js';
-import { rawRowLess, seriesRankLess, lanesInInnerOrder } from './raw-merge-order.js';
+import { rawRowLess, seriesRankLess, lanesInInnerOrder, timeThenSeriesLess } from './raw-merge-order.js';
 import { checkpoint, type QueryContext } from './context.js';
 import type { SelectPlan } from './select-plan.js';
 import { isIntegerType } from './select-plan.js';
@@ -171,7 +171,11 @@ export async function runRawGroup(
       live.length <= 1
         ? () => false
         : lanesInInnerOrder(
-            g.source.rowsInSeriesOrder ? seriesRankLess(g.series) : rawRowLess(columns.map((c) => c.expr), plan.schema, fieldIndex, plan.ascending),
+            g.source.rowsInSeriesOrder
+              ? seriesRankLess(g.series)
+              : g.source.tiesInSeriesOrder
+                ? timeThenSeriesLess(g.series, plan.ascending)
+                : rawRowLess(columns.map((c) => c.expr), plan.schema, fieldIndex, plan.ascending),
             plan.ascending,
           ),
     );

@@ -21,7 +21,7 @@ import { rawLayout, runRawGroup } from './select-raw.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
 import { SubquerySource } from './subquery-source.js';
 import { leadPercentileMissing } from './percentile-lead.js';
-import { innerStatement, keepsInnerNullRows, rowsInSeriesOrder, statementTime } from './subquery-statement.js';
+import { innerStatement, keepsInnerNullRows, rowsInSeriesOrder, statementTime, tiesInSeriesOrder } from './subquery-statement.js';
 import { mergeSameName } from './union-source.js';
 import { unifyFieldTypes } from './typed-source.js';
 import { pageTagSets } from './tag-set-page.js';
@@ -58,7 +58,8 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext): Promise
       const bySeries = rowsInSeriesOrder(run, ctx);
       const byName = new Map<string, ResultSeries[]>();
       for (const s of result) byName.set(s.name ?? '', [...(byName.get(s.name ?? '') ?? []), s]);
-      for (const [name, series] of byName) out.push(new SubquerySource(name, series, keepsInnerNullRows(inner), outer, bySeries));
+      const ties = tiesInSeriesOrder(run, ctx);
+      for (const [name, series] of byName) out.push(new SubquerySource(name, series, keepsInnerNullRows(inner), outer, bySeries, ties));
       continue;
     }
     if (!src.regex && src.name === '') throw new QueryError('invalid measurement');

@@ -19,6 +19,8 @@ export interface MeasurementSource {
   readonly fromSubquery?: boolean;
   /** A raw SELECT reads this source's series one after the other, not merged by time (subquery-statement.ts). */
   readonly rowsInSeriesOrder?: boolean;
+  /** A raw SELECT puts rows sharing a time in series order, in either direction (subquery-statement.ts). */
+  readonly tiesInSeriesOrder?: boolean;
   /** Field name → type. */
   fieldTypes(): ReadonlyMap<string, FieldType>;
   tagKeys(): readonly string[];

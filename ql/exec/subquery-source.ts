@@ -78,6 +78,7 @@ export class SubquerySource implements MeasurementSource {
      */
     private readonly outer?: { readonly min: bigint; readonly max: bigint },
     readonly rowsInSeriesOrder = false,
+    readonly tiesInSeriesOrder = false,
   ) {
     for (const s of results) {
       for (const c of s.tagColumns ?? []) this.fromTags.add(c);

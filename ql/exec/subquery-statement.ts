@@ -103,3 +103,8 @@ export function rowsInSeriesOrder(inner: SelectStatement, ctx: QueryContext): bo
 export function keepsInnerNullRows(inner: SelectStatement): boolean {
   return !aggregates(inner) || inner.fill.mode === 'previous' || inner.fill.mode === 'linear';
 }
+
+/** An inner aggregate with GROUP BY time: its rows of one window reach the outer query series by series. */
+export function tiesInSeriesOrder(inner: SelectStatement, ctx: QueryContext): boolean {
+  return aggregates(inner) && Boolean(parseDimensions(inner.dimensions, ctx.nowNs, inner.location).window);
+}

@@ -81,6 +81,10 @@ class TypedSource implements MeasurementSource {
     return this.inner.rowsInSeriesOrder;
   }
 
+  get tiesInSeriesOrder(): boolean | undefined {
+    return this.inner.tiesInSeriesOrder;
+  }
+
   fieldTypes(): ReadonlyMap<string, FieldType> {
     return this.types;
   }
