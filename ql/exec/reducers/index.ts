@@ -97,7 +97,7 @@ export function createReducer(name: string, inputType: FieldType, args: ReducerA
     case 'distinct': return new DistinctReducer(inputType, args.descending === true);
     case 'first': return new FirstReducer(inputType);
     case 'last': return new LastReducer(inputType);
-    case 'mode': return new ModeReducer(inputType, args.partials);
+    case 'mode': return new ModeReducer(inputType, args.partials, args.descending === true);
     case 'sample': return new SampleReducer(inputType, args.n ?? 1, args.seed);
     case 'min': return new MinReducer(inputType);
     case 'max': return new MaxReducer(inputType);

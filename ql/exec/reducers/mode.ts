@@ -21,7 +21,12 @@ export class ModeReducer implements Reducer {
   private readonly pts: Collected;
 
   /** `clock`: which series points come from, so ties follow 1.x's merge order (merge-order.ts). */
-  constructor(inputType: FieldType, clock?: PartialClock) {
+  /** `descending`: ORDER BY time DESC feeds 1.x's unstable sort newest first, which moves ties. */
+  constructor(
+    inputType: FieldType,
+    clock?: PartialClock,
+    private readonly descending = false,
+  ) {
     this.outputType = inputType;
     this.pts = new Collected(clock);
   }
@@ -40,7 +45,7 @@ export class ModeReducer implements Reducer {
       for (let i = 0; i < n; i++) if (pts.value(i) === true) t++;
       return [{ value: t >= n - t }];
     }
-    const idx = pts.goSortedByValue();
+    const idx = pts.goSortedByValue(this.descending);
     const i0 = idx[0] as number;
     let mostFreq = 0;
     let currFreq = 0;
