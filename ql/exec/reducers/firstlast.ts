@@ -2,41 +2,92 @@
  * first() / last(): selectors over every type. first keeps the earliest point, last the latest;
  * on equal times 1.x keeps the larger value, except booleans where first prefers false and
  * last prefers true.
+ *
+ * Without GROUP BY time and over several series, 1.6.7 does not compare every series' edge
+ * point: their points go through a Go heap ordered by time (earliest first for first(), latest
+ * first for last()), over the series in key order, and the answer is the better of the first
+ * two the heap gives (observed on 1.6.7 with 2-7 series, tied and untied times:
+ * fixtures/queries/46-first-last-series-ties). With GROUP BY time every series counts.
  */
 import type { FieldType, ValueColumn } from '../../../engine/index.js';
 import { cellAt, compareScalar } from '../value.js';
 import type { ResultRow, Scalar } from '../value.js';
 import { compareTimes } from './types.js';
+import { GoHeap } from '../go-heap.js';
+import type { PartialClock } from './partials.js';
 import type { Reducer } from './types.js';
 
-class Edge implements Reducer {
-  readonly outputType: FieldType;
-  private has = false;
-  private val: Scalar = null;
-  private base = 0n;
-  private off = 0;
+/** The selected point so far (of one series, or of the whole group). */
+class Pick {
+  has = false;
+  val: Scalar = null;
+  base = 0n;
+  off = 0;
 
-  constructor(
-    readonly name: 'first' | 'last',
-    inputType: FieldType,
-  ) {
-    this.outputType = inputType;
-  }
+  constructor(private readonly wantEarlier: boolean) {}
 
-  private offer(v: Scalar, base: bigint, off: number): void {
+  offer(v: Scalar, base: bigint, off: number): void {
     if (this.has) {
       const c = compareTimes(base, off, this.base, this.off);
-      const wantEarlier = this.name === 'first';
       if (c === 0) {
         if (typeof v === 'boolean') {
-          if (!(wantEarlier ? !v && this.val === true : v && this.val === false)) return;
+          if (!(this.wantEarlier ? !v && this.val === true : v && this.val === false)) return;
         } else if (compareScalar(v, this.val) <= 0) return;
-      } else if (wantEarlier ? c > 0 : c < 0) return;
+      } else if (this.wantEarlier ? c > 0 : c < 0) return;
     }
     this.has = true;
     this.val = v;
     this.base = base;
     this.off = off;
+  }
+}
+
+export interface EdgeOptions {
+  /** Which series the points being added come from. */
+  readonly clock?: PartialClock;
+  /** No GROUP BY time: the series' edge points meet through 1.x's heap (see above). */
+  readonly seriesHeap?: boolean;
+}
+
+class Edge implements Reducer {
+  readonly outputType: FieldType;
+  private readonly pick: Pick;
+  /** Per series (seriesHeap): its own edge point. */
+  private readonly perSeries: Map<number, Pick> | undefined;
+
+  constructor(
+    readonly name: 'first' | 'last',
+    inputType: FieldType,
+    private readonly opts: EdgeOptions = {},
+  ) {
+    this.outputType = inputType;
+    this.pick = new Pick(name === 'first');
+    this.perSeries = opts.seriesHeap && opts.clock ? new Map() : undefined;
+  }
+
+  private offer(v: Scalar, base: bigint, off: number): void {
+    const per = this.perSeries;
+    if (!per) return this.pick.offer(v, base, off);
+    const key = this.opts.clock!.series;
+    let p = per.get(key);
+    if (!p) per.set(key, (p = new Pick(this.name === 'first')));
+    p.offer(v, base, off);
+  }
+
+  /** The series' edge points through 1.x's heap: the better of the first two popped. */
+  private fromHeap(per: Map<number, Pick>): Pick {
+    const earliest = this.name === 'first';
+    const items = [...per.entries()].sort((a, b) => a[0] - b[0]).map(([, p]) => p);
+    const heap = new GoHeap(items, (x, y) => {
+      const c = compareTimes(x.base, x.off, y.base, y.off);
+      return earliest ? c < 0 : c > 0;
+    });
+    const out = new Pick(earliest);
+    for (let k = 0; k < 2; k++) {
+      const p = heap.pop();
+      if (p?.has) out.offer(p.val, p.base, p.off);
+    }
+    return out;
   }
 
   add(base: bigint, offsets: Float64Array, column: ValueColumn, from: number, to: number): void {
@@ -52,18 +103,20 @@ class Edge implements Reducer {
   }
 
   result(): ResultRow[] {
-    return this.has ? [{ time: this.base + BigInt(this.off), value: this.val }] : [];
+    const per = this.perSeries;
+    const p = per && per.size > 1 ? this.fromHeap(per) : per && per.size === 1 ? [...per.values()][0]! : this.pick;
+    return p.has ? [{ time: p.base + BigInt(p.off), value: p.val }] : [];
   }
 }
 
 export class FirstReducer extends Edge {
-  constructor(inputType: FieldType) {
-    super('first', inputType);
+  constructor(inputType: FieldType, opts?: EdgeOptions) {
+    super('first', inputType, opts);
   }
 }
 
 export class LastReducer extends Edge {
-  constructor(inputType: FieldType) {
-    super('last', inputType);
+  constructor(inputType: FieldType, opts?: EdgeOptions) {
+    super('last', inputType, opts);
   }
 }

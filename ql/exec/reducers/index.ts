@@ -81,6 +81,8 @@ export interface ReducerArgs {
   descending?: boolean;
   /** Which series and shard the points being added come from: sum()/mean() merge per-series partials (partials.ts), mode()/percentile() replay 1.x's merge order (merge-order.ts). */
   partials?: PartialClock;
+  /** No GROUP BY time: first()/last() meet the series' edge points as 1.x's heap does (firstlast.ts). */
+  seriesHeap?: boolean;
 }
 
 /**
@@ -95,8 +97,8 @@ export function createReducer(name: string, inputType: FieldType, args: ReducerA
     case 'count': return new CountReducer();
     case 'count_distinct': return new CountDistinctReducer(inputType);
     case 'distinct': return new DistinctReducer(inputType, args.descending === true);
-    case 'first': return new FirstReducer(inputType);
-    case 'last': return new LastReducer(inputType);
+    case 'first': return new FirstReducer(inputType, { clock: args.partials, seriesHeap: args.seriesHeap });
+    case 'last': return new LastReducer(inputType, { clock: args.partials, seriesHeap: args.seriesHeap });
     case 'mode': return new ModeReducer(inputType, args.partials, args.descending === true);
     case 'sample': return new SampleReducer(inputType, args.n ?? 1, args.seed);
     case 'min': return new MinReducer(inputType);
