@@ -48,15 +48,17 @@ export interface WarmupLimits {
 }
 
 /**
- * About 3 requests per statement shape and text variant; on the 2-core bench machine the
- * route and the common shapes reach optimized code, and a fresh process's first requests of a
- * one-host group-by-time query cost about half (perf/QUERY.md, q12). The wall budget bounds
- * start-up on a slow or loaded machine.
+ * On the 2-core bench machine, 200-800 priming requests cut a fresh process's CPU for the
+ * requests 6-20 of a one-host group-by-time query from ~0.6-1.0 ms to ~0.2-0.4 ms, with no
+ * clear gain beyond ~200 (perf/QUERY.md, q12). The wall budget (with the ~0.4-1 s of setup)
+ * bounds start-up on a slow or loaded machine.
  */
-export const DEFAULT_WARMUP_LIMITS: WarmupLimits = { requests: 500, budgetMs: 1500 };
+export const DEFAULT_WARMUP_LIMITS: WarmupLimits = { requests: 800, budgetMs: 2000 };
 
 export interface WarmupReport {
   readonly requests: number;
+  /** Of wallMs: opening the scratch engine and server, writing and flushing its data. */
+  readonly setupMs: number;
   readonly wallMs: number;
   /** Process CPU (user + system, all threads) spent priming. */
   readonly cpuMs: number;
@@ -64,10 +66,10 @@ export interface WarmupReport {
 
 const DB = 'warmup';
 const TAGS = ['a', 'b', 'c', 'd'];
-/** Scratch data: 4 series, one point every 10 s for 6 h, in 3 parts (2 TSM files and the cache). */
+/** Scratch data: 4 series, one point every 10 s for 3 h, in 3 parts (2 TSM files and the cache). */
 const START_MS = Date.UTC(2000, 0, 1);
 const STEP_MS = 10_000;
-const POINTS = 2160;
+const POINTS = 1080;
 const PARTS = 3;
 
 /** A small deterministic generator: the same priming on every start. */
@@ -179,6 +181,7 @@ export async function primeQueryPath<D extends ScratchDeps>(config: Config, hook
   const c0 = processCpuMs();
   const dir = await mkdtemp(join(limits.tmpRoot ?? tmpdir(), 'strata-jit-warmup-'));
   let requests = 0;
+  let setupMs = 0;
   try {
     const scratch = scratchConfig(config, dir);
     const deps = await hooks.openDeps(scratch);
@@ -193,6 +196,7 @@ export async function primeQueryPath<D extends ScratchDeps>(config: Config, hook
         await send(agent, port, 'POST', `/write?db=${DB}&precision=ns`, lines(part));
         if (part < PARTS - 1) await deps.flush(); // the last part stays in the cache
       }
+      setupMs = performance.now() - t0;
       const rnd = lcg(42);
       const deadline = t0 + limits.budgetMs;
       for (; requests < limits.requests && performance.now() < deadline; requests++) {
@@ -208,5 +212,5 @@ export async function primeQueryPath<D extends ScratchDeps>(config: Config, hook
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  return { requests, wallMs: Math.round(performance.now() - t0), cpuMs: Math.round(processCpuMs() - c0) };
+  return { requests, setupMs: Math.round(setupMs), wallMs: Math.round(performance.now() - t0), cpuMs: Math.round(processCpuMs() - c0) };
 }
