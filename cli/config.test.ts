@@ -35,6 +35,7 @@ const SPEC_DEFAULTS = {
     tls_enabled: false,
     tls_cert_path: '',
     tls_key_path: '',
+    jit_warmup: true, // not a spec key: start-up priming (cli/jit-warmup.ts)
   },
   auth: { enabled: false, allow_query_param_credentials: false },
   rate_limit: { enabled: false, max_requests_per_second: 0 },

@@ -20,6 +20,7 @@ import { engineOptionsFromConfig } from './engine-options.js';
 import { ServiceMetrics, startServer, type ServerDeps, type ServerOptions } from '../server/index.js';
 import { ConfigError, loadConfig, type Config, type LoadedConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
+import { primeQueryPath } from './jit-warmup.js';
 
 /** What the composition root owns beyond what the server uses: the final flush. */
 export interface AppDeps extends ServerDeps {
@@ -29,18 +30,25 @@ export interface AppDeps extends ServerDeps {
   readonly metrics: ServiceMetrics;
   /** [ops] Disk protection ([disk]); started only when `disk.enabled`. */
   readonly disk: DiskMonitor;
+  /** Write every cache to TSM now (server.jit_warmup's scratch engine reads both). */
+  flush(): Promise<void>;
 }
 
 /** Test seams of openDeps. */
 export interface OpenDepsOverrides {
   /** Free-space source of the disk monitor (default: fs.statfs). */
   readonly statfs?: FreeSpaceSource;
+  /**
+   * prom-client's process collectors (default true). They observe the whole process and stay
+   * registered (GC observer, event-loop delay monitor): a scratch engine must not add its own.
+   */
+  readonly processMetrics?: boolean;
 }
 
 /** Open the storage engine and adapt it to what the HTTP layer needs. */
 export async function openDeps(config: Config, logger: Logger, overrides: OpenDepsOverrides = {}): Promise<AppDeps> {
   // [ops] metrics: the engine reports flushes through its FlushObserver
-  const metrics = new ServiceMetrics({ replicationMode: config.cluster.replication.mode });
+  const metrics = new ServiceMetrics({ replicationMode: config.cluster.replication.mode, processMetrics: overrides.processMetrics ?? true });
   const engine = await Engine.open(engineOptionsFromConfig(config, logger), metrics.flushObserver);
   const state = engine.state;
   // [auth] One registry for the /query route (attach) and the executor (SHOW/KILL QUERY).
@@ -97,6 +105,7 @@ export async function openDeps(config: Config, logger: Logger, overrides: OpenDe
       ),
     databaseExists: (name) => engine.catalog.database(name) !== undefined,
     ready: async () => !state.stopping,
+    flush: () => engine.flush(),
     close: async () => {
       disk.stop();
       await retention?.stop();
@@ -135,6 +144,22 @@ export function serverOptions(config: Config): ServerOptions {
   };
 }
 
+/** server.jit_warmup: the query path primed on a scratch server before the user's storage opens. */
+async function primeJit(config: Config, log: Logger): Promise<void> {
+  // The scratch engine's and server's own lines (opened, replayed, listening) are not the user's.
+  const quiet = log.child({ jit_warmup: true }, { level: log.isLevelEnabled('warn') ? 'warn' : 'error' });
+  try {
+    const report = await primeQueryPath(config, {
+      openDeps: (c) => openDeps(c, quiet, { processMetrics: false }),
+      startServer: (deps, c) => startServer(deps, serverOptions(c), quiet),
+    });
+    log.info(report, 'query path primed (server.jit_warmup)');
+  } catch (err) {
+    // Only speed is lost: serve the user's data anyway.
+    log.warn({ err }, 'query path priming failed (server.jit_warmup); starting without it');
+  }
+}
+
 function nextSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const on = (signal: NodeJS.Signals) => {
@@ -151,6 +176,7 @@ export async function serve(opts: { configPath?: string | undefined }): Promise<
   const log = createLogger(config.logging);
   for (const warning of loaded.warnings) log.warn({}, warning);
 
+  if (config.server.jit_warmup) await primeJit(config, log);
   const deps = await openDeps(config, log);
   const server = await startServer(deps, serverOptions(config), log).catch(async (err: unknown) => {
     await deps.close();

@@ -4,7 +4,7 @@
  *
  *   node build/perf/query-bench.js --strata http://127.0.0.1:P1 --influx http://127.0.0.1:P2
  *        [--hours 12] [--runs 20] [--warmup 3] [--no-load | --load-strata-only] [--only name,name]
- *        [--strata-pid N --influx-pid N] [--client fetch|socket]
+ *        [--strata-pid N --influx-pid N] [--client fetch|socket] [--random SEED] [--block N]
  *
  * Both servers must already run (loopback). Unless --no-load, database `benchmark` is dropped,
  * created and loaded on both (5000-line bodies, ns precision); with --load-strata-only on Strata
@@ -19,10 +19,16 @@
  * Results go in perf/QUERY.md.
  *
  * Query texts follow TSBS (cmd/tsbs_generate_queries/databases/influx/devops.go) with fixed
- * windows and hosts instead of random ones, so runs are comparable.
+ * windows and hosts instead of random ones, so runs are comparable. `--random SEED` draws
+ * them as TSBS's generator does instead (random hosts among the 100, a random second-aligned
+ * start within the data for each window), one text per run from a seeded generator: the same
+ * sequence for both servers, and every run a text neither server has seen. `--block N`
+ * alternates the servers in blocks of N runs (N Strata, the same N texts on InfluxDB, ...)
+ * instead of request by request: still cancels drift, without each server's work refilling the
+ * other's caches between every two requests (TSBS's runner queries one server at a time).
  */
 import { argv, hrtime } from 'node:process';
-import { cpuOnly, TSBS_START } from './datasets.js';
+import { cpuOnly, prng, TSBS_START } from './datasets.js';
 import { SocketGet } from './socket-get.js';
 import { processCpuMs } from './bench-util.js';
 
@@ -41,10 +47,14 @@ interface Options {
   strataPid?: number;
   influxPid?: number;
   client: 'fetch' | 'socket';
+  /** Seed of TSBS-like random hosts and windows; undefined: the fixed texts. */
+  randomSeed?: number;
+  /** Runs per server before switching; 1 = request by request. */
+  block: number;
 }
 
 function parseArgs(args: string[]): Options {
-  const o: Options = { strata: '', influx: '', hours: 12, runs: 20, warmup: 3, load: 'both', client: 'fetch' };
+  const o: Options = { strata: '', influx: '', hours: 12, runs: 20, warmup: 3, load: 'both', client: 'fetch', block: 1 };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const next = (): string => args[++i] ?? '';
@@ -59,6 +69,8 @@ function parseArgs(args: string[]): Options {
     else if (a === '--strata-pid') o.strataPid = Number(next());
     else if (a === '--influx-pid') o.influxPid = Number(next());
     else if (a === '--client') o.client = next() === 'socket' ? 'socket' : 'fetch';
+    else if (a === '--random') o.randomSeed = Number(next());
+    else if (a === '--block') o.block = Math.max(1, Number(next()));
   }
   if (!o.strata || !o.influx) {
     console.error('usage: node build/perf/query-bench.js --strata URL --influx URL [--hours 12] [--runs 20] [--warmup 3] [--no-load | --load-strata-only] [--only a,b]');
@@ -67,30 +79,62 @@ function parseArgs(args: string[]): Options {
   return o;
 }
 
-/** RFC 3339 for TSBS_START + minutes. */
+/** RFC 3339 for TSBS_START + minutes (whole seconds). */
 function at(minutes: number): string {
-  const ms = Number(TSBS_START / 1_000_000n) + minutes * 60_000;
+  const ms = Number(TSBS_START / 1_000_000n) + Math.round(minutes * 60) * 1000;
   return new Date(ms).toISOString().replace('.000Z', 'Z');
+}
+
+const HOSTS = 100;
+
+/** Where a query's hosts and window come from: the fixed choices, or TSBS-like random draws. */
+interface Choices {
+  /** `n` distinct hosts; `fixed` when not drawing. */
+  hosts(fixed: number[]): number[];
+  /** Start (minutes from TSBS_START) of a window of `minutes` inside [0, end); `fixed` when not drawing. */
+  start(minutes: number, end: number, fixed: number): number;
+}
+
+const FIXED: Choices = { hosts: (fixed) => fixed, start: (_m, _e, fixed) => fixed };
+
+/** TSBS's GetRandomHosts and RandWindow (uniform start, here to the second) from a seeded generator. */
+function randomChoices(rnd: () => number): Choices {
+  return {
+    hosts(fixed) {
+      const all = Array.from({ length: HOSTS }, (_, i) => i);
+      for (let i = 0; i < fixed.length; i++) {
+        const j = i + Math.floor(rnd() * (HOSTS - i));
+        [all[i], all[j]] = [all[j]!, all[i]!];
+      }
+      return all.slice(0, fixed.length);
+    },
+    start: (minutes, end) => Math.floor(rnd() * Math.max(0, end - minutes) * 60) / 60,
+  };
 }
 
 const hostWhere = (hosts: number[]): string => '(' + hosts.map((h) => `hostname = 'host_${h}'`).join(' or ') + ')';
 const maxOf = (fields: string[], sep = ', '): string => fields.map((f) => `max(${f})`).join(sep);
 
 /** The TSBS devops queries plus two scans; windows sit inside `hours` of data. */
-function queries(hours: number): Array<{ name: string; q: string }> {
+function queries(hours: number): Array<{ name: string; text: (c: Choices) => string }> {
   const end = hours * 60;
   const mid = Math.floor(end / 2);
   const clamp = (m: number): number => Math.max(0, Math.min(end, m));
+  /** `time >= .. and time < ..` for a window of `minutes` (clamped to the data), fixed at `fixedStart`. */
+  const window = (c: Choices, minutes: number, fixedStart: number): string => {
+    const from = clamp(c.start(minutes, end, fixedStart));
+    return `time >= '${at(from)}' and time < '${at(clamp(from + minutes))}'`;
+  };
   return [
-    { name: 'single-groupby-1-1-1', q: `SELECT ${maxOf(FIELDS.slice(0, 1))} from cpu where ${hostWhere([42])} and time >= '${at(clamp(mid - 43))}' and time < '${at(clamp(mid + 17))}' group by time(1m)` },
-    { name: 'single-groupby-5-1-12', q: `SELECT ${maxOf(FIELDS.slice(0, 5))} from cpu where ${hostWhere([42])} and time >= '${at(clamp(end - 720))}' and time < '${at(end)}' group by time(1m)` },
-    { name: 'cpu-max-all-8', q: `SELECT ${maxOf(FIELDS, ',')} from cpu where ${hostWhere([3, 17, 29, 42, 56, 61, 77, 95])} and time >= '${at(clamp(mid - 240))}' and time < '${at(clamp(mid + 240))}' group by time(1m)` },
-    { name: 'double-groupby-1', q: `SELECT mean(usage_user) from cpu where time >= '${at(clamp(end - 720))}' and time < '${at(end)}' group by time(1h),hostname` },
-    { name: 'high-cpu-1', q: `SELECT * from cpu where usage_user > 90.0 and ${hostWhere([42])} and time >= '${at(clamp(end - 720))}' and time < '${at(end)}'` },
-    { name: 'lastpoint', q: 'SELECT * from cpu group by "hostname" order by time desc limit 1' },
-    { name: 'groupby-orderby-limit', q: `SELECT max(usage_user) from cpu WHERE time < '${at(clamp(mid + 17))}' group by time(1m) limit 5` },
-    { name: 'count-all', q: 'SELECT count(*) FROM cpu' },
-    { name: 'last-1000-raw', q: "SELECT * FROM cpu WHERE hostname = 'host_42' ORDER BY time DESC LIMIT 1000" },
+    { name: 'single-groupby-1-1-1', text: (c) => `SELECT ${maxOf(FIELDS.slice(0, 1))} from cpu where ${hostWhere(c.hosts([42]))} and ${window(c, 60, mid - 43)} group by time(1m)` },
+    { name: 'single-groupby-5-1-12', text: (c) => `SELECT ${maxOf(FIELDS.slice(0, 5))} from cpu where ${hostWhere(c.hosts([42]))} and ${window(c, 720, end - 720)} group by time(1m)` },
+    { name: 'cpu-max-all-8', text: (c) => `SELECT ${maxOf(FIELDS, ',')} from cpu where ${hostWhere(c.hosts([3, 17, 29, 42, 56, 61, 77, 95]))} and ${window(c, 480, mid - 240)} group by time(1m)` },
+    { name: 'double-groupby-1', text: (c) => `SELECT mean(usage_user) from cpu where ${window(c, 720, end - 720)} group by time(1h),hostname` },
+    { name: 'high-cpu-1', text: (c) => `SELECT * from cpu where usage_user > 90.0 and ${hostWhere(c.hosts([42]))} and ${window(c, 720, end - 720)}` },
+    { name: 'lastpoint', text: () => 'SELECT * from cpu group by "hostname" order by time desc limit 1' },
+    { name: 'groupby-orderby-limit', text: (c) => `SELECT max(usage_user) from cpu WHERE time < '${at(clamp(c.start(60, end, mid - 43) + 60))}' group by time(1m) limit 5` },
+    { name: 'count-all', text: () => 'SELECT count(*) FROM cpu' },
+    { name: 'last-1000-raw', text: (c) => `SELECT * FROM cpu WHERE hostname = 'host_${c.hosts([42])[0]}' ORDER BY time DESC LIMIT 1000` },
   ];
 }
 
@@ -173,32 +217,46 @@ async function main(): Promise<void> {
   if (o.load === 'strata') await load(o.strata, o.hours);
   const strata = await getter(o.strata, o.client);
   const influx = await getter(o.influx, o.client);
-  console.log(`client: ${o.client}`);
+  const texts = o.randomSeed === undefined ? 'fixed texts' : `random texts, seed ${o.randomSeed}`;
+  console.log(`client: ${o.client}; ${texts}; ${o.block === 1 ? 'alternating request by request' : `alternating in blocks of ${o.block}`}`);
   const rows: string[] = [];
   let pass = 0;
-  const selected = queries(o.hours).filter((x) => !o.only || o.only.has(x.name));
-  for (const { name, q } of selected) {
-    for (let i = 0; i < o.warmup; i++) {
+  const all = queries(o.hours);
+  const selected = all.filter((x) => !o.only || o.only.has(x.name));
+  for (const { name, text } of selected) {
+    // Each query its own stream, so --only does not change the texts a query gets.
+    const choices = o.randomSeed === undefined ? FIXED : randomChoices(prng(o.randomSeed, all.findIndex((x) => x.name === name)));
+    const warmups = Array.from({ length: o.warmup }, () => text(choices));
+    const measured = Array.from({ length: o.runs }, () => text(choices));
+    for (const q of warmups) {
       await timeQuery(strata, o.strata, q);
       await timeQuery(influx, o.influx, q);
     }
     const s: number[] = [];
     const f: number[] = [];
     let shape = '';
+    let mismatches = 0;
     let sCpu = 0;
     let fCpu = 0;
-    for (let i = 0; i < o.runs; i++) {
-      let c0 = cpuMs(o.strataPid);
-      const a = await timeQuery(strata, o.strata, q);
-      sCpu += cpuMs(o.strataPid) - c0;
-      c0 = cpuMs(o.influxPid);
-      const b = await timeQuery(influx, o.influx, q);
-      fCpu += cpuMs(o.influxPid) - c0;
-      s.push(a.ms);
-      f.push(b.ms);
-      shape = `${b.series} series, ${b.rows} rows`;
-      if (a.rows !== b.rows || a.series !== b.series) shape += ` (Strata: ${a.series} series, ${a.rows} rows!)`;
+    for (let first = 0; first < o.runs; first += o.block) {
+      const block = measured.slice(first, first + o.block);
+      const a: Timed[] = [];
+      for (const q of block) {
+        const c0 = cpuMs(o.strataPid);
+        a.push(await timeQuery(strata, o.strata, q));
+        sCpu += cpuMs(o.strataPid) - c0;
+      }
+      for (const [i, q] of block.entries()) {
+        const c0 = cpuMs(o.influxPid);
+        const b = await timeQuery(influx, o.influx, q);
+        fCpu += cpuMs(o.influxPid) - c0;
+        s.push(a[i]!.ms);
+        f.push(b.ms);
+        shape = `${b.series} series, ${b.rows} rows`;
+        if (a[i]!.rows !== b.rows || a[i]!.series !== b.series) mismatches++;
+      }
     }
+    if (mismatches > 0) shape += ` (Strata's shape differed in ${mismatches} runs!)`;
     const ss = stats(s);
     const fs = stats(f);
     const ratio = ss.median / fs.median;
@@ -211,7 +269,7 @@ async function main(): Promise<void> {
   console.log('|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|');
   for (const r of rows) console.log(r);
   console.log(`\n${pass}/${selected.length} queries at or under half of InfluxDB's median`);
-  for (const { name, q } of selected) console.log(`- ${name}: \`${q}\``);
+  for (const { name, text } of selected) console.log(`- ${name}: \`${text(FIXED)}\`${o.randomSeed === undefined ? '' : ' (hosts and window drawn per run)'}`);
   strata.close();
   influx.close();
 }

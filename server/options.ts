@@ -21,6 +21,11 @@ export const serverSectionSchema = z.strictObject({
   tls_enabled: z.boolean().default(false),
   tls_cert_path: z.string().default(''),
   tls_key_path: z.string().default(''),
+  /**
+   * Prime the JIT before listening: run the request paths on a scratch server in a temporary
+   * directory, so the first requests do not run unoptimized code (cli/jit-warmup.ts).
+   */
+  jit_warmup: z.boolean().default(true),
 });
 
 export const authSectionSchema = z.strictObject({
