@@ -62,6 +62,11 @@ export interface TranslateOptions {
    * filter on data for 1.x's index, like a field comparison (matches every series).
    */
   readonly orderingOnNonTagMatchesAll?: ReadonlyMap<string, unknown>;
+  /**
+   * A comparison of `key` with `value` decided outright (true: every series, false: none), or
+   * undefined to compare it as a tag (CARDINALITY statements that 1.x runs as a SELECT).
+   */
+  readonly fieldVerdict?: (key: string, value: Expr) => boolean | undefined;
 }
 
 const FALSE_EXPR: TagExpr = { op: 'false' };
@@ -89,6 +94,8 @@ function comparison(e: Expr & { kind: 'Binary' }, opts: TranslateOptions): TagEx
     if (value.kind === 'Regex') return constant(compileRegex(value.source).test(name) === positive);
     return constant(value.kind === 'String' && (value.value === name) === positive);
   }
+  const verdict = ref.type !== 'tag' ? opts.fieldVerdict?.(key, value) : undefined;
+  if (verdict !== undefined) return constant(verdict);
   if (ref.type !== 'tag' && opts.fieldsMatchAll?.has(key)) return TRUE_EXPR;
   if (value.kind === 'Regex') {
     if (e.op === '=' || e.op === '!=') throw invalidTagComparison();
@@ -113,6 +120,8 @@ export function toTagExpr(e: Expr, opts: TranslateOptions = {}): TagExpr {
   if (e.op === '=' || e.op === '!=' || e.op === '=~' || e.op === '!~') return comparison(e, opts);
   const fieldRef = e.lhs.kind === 'VarRef' ? e.lhs : e.rhs.kind === 'VarRef' ? e.rhs : undefined;
   if (fieldRef && fieldRef.type !== 'tag') {
+    const verdict = opts.fieldVerdict?.(fieldRef.name, fieldRef === e.lhs ? e.rhs : e.lhs);
+    if (verdict !== undefined) return constant(verdict);
     const tags = opts.orderingOnNonTagMatchesAll;
     if (opts.fieldsMatchAll?.has(fieldRef.name) || (tags !== undefined && !tags.has(fieldRef.name))) return TRUE_EXPR;
   }

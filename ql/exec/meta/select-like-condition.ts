@@ -1,0 +1,26 @@
+/**
+ * SHOW SERIES / MEASUREMENT CARDINALITY with WHERE run in 1.6.7 as a SELECT counting series
+ * keys, so a key that is a field of any of the measurements is a field in all of them, and a
+ * comparison on a field never holds there (the counted rows carry no field values): with
+ * `level` a tag of one measurement and a field of another, `level = 'error'` counts nothing.
+ * Observed on 1.6.7 with string, regex and number comparisons.
+ */
+import type { MeasurementIndex } from '../../../engine/index.js';
+import type { Expr } from '../../ast/nodes.js';
+import { walkExpr } from '../../ast/walk.js';
+import { SHOW_OPTIONS, tagCondition, type TagCondition } from './tag-cond.js';
+
+/**
+ * The condition as 1.6.7's SELECT reads it, or undefined when it names no key that is a field
+ * of one of `measurements` (then the index rules apply unchanged).
+ */
+export function selectLikeCondition(cond: Expr, nowNs: bigint, measurements: readonly MeasurementIndex[]): TagCondition | undefined {
+  const named = new Set<string>();
+  walkExpr(cond, (n) => {
+    if (n.kind === 'VarRef' && n.type !== 'tag') named.add(n.name);
+    return true;
+  });
+  const fields = new Set([...named].filter((k) => measurements.some((m) => !m.tags.has(k) && m.fields.has(k))));
+  if (fields.size === 0) return undefined;
+  return tagCondition(cond, nowNs, { ...SHOW_OPTIONS, fieldsFromIndex: false, fieldVerdict: (key) => (fields.has(key) ? false : undefined) });
+}
