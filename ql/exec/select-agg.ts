@@ -53,7 +53,10 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
   // sum() and mean() merge per-series, per-shard partials as 1.x does (reducers/partials.ts).
   const clock: PartialClock = { series: 0, shard: 0n };
   // Made once: every window's reducers share them (the clock is read, never replaced).
-  const callArgs = calls.map((c): ReducerArgs => ({ ...c.args, partials: clock, ...(plan.ascending ? {} : { descending: true }), ...(spec ? {} : { seriesHeap: true }) }));
+  // first()/last() meet several stored series through 1.x's heap when alone without GROUP BY
+  // time; a subquery is one stream, and auxiliary fields take 1.x's selector path.
+  const seriesHeap = !spec && !source.fromSubquery && !plan.projection.columns.some((c) => hasRawRef(c.expr));
+  const callArgs = calls.map((c): ReducerArgs => ({ ...c.args, partials: clock, ...(plan.ascending ? {} : { descending: true }), ...(seriesHeap ? { seriesHeap } : {}) }));
   const callTypes = calls.map((c) => types.get(c.field));
   const makeReducers = (start?: bigint): Reducer[] =>
     calls.map((c, i) => {
