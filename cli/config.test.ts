@@ -35,6 +35,8 @@ const SPEC_DEFAULTS = {
     tls_enabled: false,
     tls_cert_path: '',
     tls_key_path: '',
+    // Strata's own key (README, Configuration): the write path's JIT warm-up at start-up.
+    jit_warmup: true,
   },
   auth: { enabled: false, allow_query_param_credentials: false },
   rate_limit: { enabled: false, max_requests_per_second: 0 },
@@ -179,6 +181,13 @@ sync_quorum.min_acks = 2
     });
     assert.deepEqual(config.cluster.peers, ['n1:8086', 'n2:8086']);
     assert.equal(config.cluster.replication.sync_quorum.min_acks, 'majority');
+  });
+
+  it('server.jit_warmup (on by default) is switched off from the file or the environment', () => {
+    assert.equal(load().config.server.jit_warmup, true);
+    assert.equal(load({ file: '[server]\njit_warmup = false\n' }).config.server.jit_warmup, false);
+    assert.equal(load({ env: { SERVICE__SERVER__JIT_WARMUP: 'false' } }).config.server.jit_warmup, false);
+    assert.equal(load({ file: '[server]\njit_warmup = false\n', env: { SERVICE__SERVER__JIT_WARMUP: 'true' } }).config.server.jit_warmup, true);
   });
 
   it('ignores environment variables without the SERVICE__ prefix', () => {

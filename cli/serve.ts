@@ -5,7 +5,7 @@
  * final flush (`deps.close()`), exit 0 (spec "What the service does" item 11).
  */
 import { readFileSync } from 'node:fs';
-import { DiskMonitor, Engine, RetentionService, diskThresholds, nowTime, type FreeSpaceSource } from '../engine/index.js';
+import { DiskMonitor, Engine, RetentionService, diskThresholds, nowTime, type FreeSpaceSource, type WarmupReport } from '../engine/index.js';
 import {
   ContinuousQueryScheduler,
   MaterializedViewMaintainer,
@@ -29,6 +29,8 @@ export interface AppDeps extends ServerDeps {
   readonly metrics: ServiceMetrics;
   /** [ops] Disk protection ([disk]); started only when `disk.enabled`. */
   readonly disk: DiskMonitor;
+  /** The write path's JIT warm-up (`server.jit_warmup`): run before the server listens. */
+  warmUpWritePath(): Promise<WarmupReport>;
 }
 
 /** Test seams of openDeps. */
@@ -96,6 +98,7 @@ export async function openDeps(config: Config, logger: Logger, overrides: OpenDe
         req.sinkFor,
       ),
     databaseExists: (name) => engine.catalog.database(name) !== undefined,
+    warmUpWritePath: () => engine.warmUpWritePath(),
     ready: async () => !state.stopping,
     close: async () => {
       disk.stop();
@@ -152,6 +155,13 @@ export async function serve(opts: { configPath?: string | undefined }): Promise<
   for (const warning of loaded.warnings) log.warn({}, warning);
 
   const deps = await openDeps(config, log);
+  if (config.server.jit_warmup) {
+    // A failed warm-up costs only the compile time it would have saved: start anyway.
+    await deps.warmUpWritePath().then(
+      (r) => log.info({ lines: r.lines, compactions: r.compactions, ms: Math.round(r.ms), cpuMs: Math.round(r.cpuMs) }, 'write path warmed up'),
+      (err: unknown) => log.warn({ error: String(err) }, 'write path warm-up failed'),
+    );
+  }
   const server = await startServer(deps, serverOptions(config), log).catch(async (err: unknown) => {
     await deps.close();
     throw err;

@@ -21,6 +21,11 @@ export const serverSectionSchema = z.strictObject({
   tls_enabled: z.boolean().default(false),
   tls_cert_path: z.string().default(''),
   tls_key_path: z.string().default(''),
+  /**
+   * Not in the spec: before listening, run the write path over generic synthetic data in a
+   * scratch directory so that V8 compiles it before the first client waits (engine/write/warmup.ts).
+   */
+  jit_warmup: z.boolean().default(true),
 });
 
 export const authSectionSchema = z.strictObject({
