@@ -93,11 +93,14 @@ function line(shape: SeriesShape, scrape: number, startNs: bigint, precision: 'n
   return `${shape.key} ${shape.fields.map((f, j) => formatField(f, shape, j, rand)).join(',')} ${ts}`;
 }
 
-/** The warm-up bodies, in write order. */
-export function warmupBodies(shape: WarmupShape): WarmupBody[] {
+/**
+ * The warm-up bodies, in write order, each made when it is asked for: bodies made ahead would
+ * live through young-generation collections and make V8 grow the event loop's new space (the
+ * server's peak RSS).
+ */
+export function* warmupBodies(shape: WarmupShape): Generator<WarmupBody> {
   const rand = mulberry32(0x5eed);
   const fleet = Array.from({ length: shape.series }, (_, s) => seriesShape(s, `node-${s}`, rand));
-  const bodies: WarmupBody[] = [];
   let scrape = 0;
   let s = 0;
   for (let b = 0; b < shape.bodies; b++) {
@@ -116,7 +119,6 @@ export function warmupBodies(shape: WarmupShape): WarmupBody[] {
         scrape++;
       }
     }
-    bodies.push({ body: Buffer.from(lines.join('\n') + '\n'), precision });
+    yield { body: Buffer.from(lines.join('\n') + '\n'), precision };
   }
-  return bodies;
 }

@@ -65,7 +65,7 @@ test('the write path warm-up leaves no trace in the engine and keeps its workers
     const report = await engine.warmUpWritePath(scratchParent);
 
     // It ran the whole path: every body stored, a compaction done.
-    assert.equal(report.lines, 48_000);
+    assert.equal(report.lines, 24_000);
     assert.ok(report.compactions >= 1, `compactions ${report.compactions}`);
     assert.deepEqual(await tree(dirs), filesBefore);
     assert.deepEqual(await readdir(scratchParent), []);
