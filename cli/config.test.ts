@@ -35,7 +35,7 @@ const SPEC_DEFAULTS = {
     tls_enabled: false,
     tls_cert_path: '',
     tls_key_path: '',
-    jit_warmup: true, // not a spec key: start-up priming (cli/jit-warmup.ts)
+    jit_warmup: false, // not a spec key: start-up priming (cli/jit-warmup.ts, engine/write/warmup.ts)
   },
   auth: { enabled: false, allow_query_param_credentials: false },
   rate_limit: { enabled: false, max_requests_per_second: 0 },
@@ -180,6 +180,13 @@ sync_quorum.min_acks = 2
     });
     assert.deepEqual(config.cluster.peers, ['n1:8086', 'n2:8086']);
     assert.equal(config.cluster.replication.sync_quorum.min_acks, 'majority');
+  });
+
+  it('server.jit_warmup (off by default) is switched on from the file or the environment', () => {
+    assert.equal(load().config.server.jit_warmup, false);
+    assert.equal(load({ file: '[server]\njit_warmup = true\n' }).config.server.jit_warmup, true);
+    assert.equal(load({ env: { SERVICE__SERVER__JIT_WARMUP: 'true' } }).config.server.jit_warmup, true);
+    assert.equal(load({ file: '[server]\njit_warmup = true\n', env: { SERVICE__SERVER__JIT_WARMUP: 'false' } }).config.server.jit_warmup, false);
   });
 
   it('ignores environment variables without the SERVICE__ prefix', () => {

@@ -42,8 +42,6 @@ before(async () => {
   child = spawn(process.execPath, ['build/cli/main.js', 'serve'], {
     env: {
       ...process.env,
-      // Every test server would spend ~2 s priming the JIT (cli/jit-warmup.ts); jit-warmup.test.ts covers it.
-      SERVICE__SERVER__JIT_WARMUP: 'false',
       SERVICE__SERVER__PORT: String(port),
       SERVICE__SERVER__BIND_ADDRESS: '127.0.0.1',
       SERVICE__STORAGE__WAL_DIR: join(dir, 'wal'),

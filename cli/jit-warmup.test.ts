@@ -84,9 +84,9 @@ describe('server.jit_warmup', { timeout: 60_000 }, () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('defaults to true; SERVICE__SERVER__JIT_WARMUP=false turns it off', () => {
-    assert.equal(configFor(dir).server.jit_warmup, true);
-    assert.equal(configFor(dir, { SERVICE__SERVER__JIT_WARMUP: 'false' }).server.jit_warmup, false);
+  it('defaults to false; SERVICE__SERVER__JIT_WARMUP=true turns it on', () => {
+    assert.equal(configFor(dir).server.jit_warmup, false);
+    assert.equal(configFor(dir, { SERVICE__SERVER__JIT_WARMUP: 'true' }).server.jit_warmup, true);
   });
 
   it('primes on a scratch server and removes it: nothing in the user directories or the temporary root', async () => {
@@ -109,7 +109,7 @@ describe('server.jit_warmup', { timeout: 60_000 }, () => {
     assert.equal(existsSync(user), false, 'the user directories must not be created by priming');
   });
 
-  it('`strata serve` primes by default and shows no trace of it; with the key off it does not prime', async () => {
+  it('`strata serve` primes with the key on and shows no trace of it; with the key off it does not prime', async () => {
     for (const warmup of ['true', 'false']) {
       const home = mkdtempSync(join(dir, `serve-${warmup}-`));
       const srv = await serveProcess(home, { SERVICE__SERVER__JIT_WARMUP: warmup });

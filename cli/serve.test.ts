@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -24,6 +24,20 @@ function freePort(): Promise<number> {
       srv.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))));
     });
   });
+}
+
+/** Anything under `dir` named after the warm-up's scratch directory or database. */
+function leftovers(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (/jit/i.test(e.name)) out.push(join(d, e.name));
+      else if (e.isDirectory()) walk(join(d, e.name));
+      else if (readFileSync(join(d, e.name)).includes('jit_warmup')) out.push(join(d, e.name));
+    }
+  };
+  walk(dir);
+  return out;
 }
 
 /** The parent's env minus any SERVICE__ settings, plus the given ones. */
@@ -68,9 +82,10 @@ describe('strata command line', { timeout: 60_000 }, () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('serve answers /ping and exits 0 on SIGTERM', async () => {
+  it('serve answers /ping and exits 0 on SIGTERM (with server.jit_warmup on)', async () => {
     const port = await freePort();
     const env = envWith({
+      SERVICE__SERVER__JIT_WARMUP: 'true',
       SERVICE__SERVER__PORT: String(port),
       SERVICE__SERVER__BIND_ADDRESS: '127.0.0.1',
       SERVICE__STORAGE__WAL_DIR: join(dir, 'wal'),
@@ -95,6 +110,39 @@ describe('strata command line', { timeout: 60_000 }, () => {
     assert.match(stderr, /strata listening/);
     assert.match(stderr, /final flush/);
     assert.match(stderr, /stopped/);
+    // server.jit_warmup ran before listening, in a scratch directory of its own, and left
+    // nothing in the server's directories.
+    assert.match(stderr, /write path warmed up lines=\d+[^\n]*\n[^\n]*strata listening/);
+    assert.deepEqual(leftovers(dir), []);
+  });
+
+  it('serve starts without the warm-up by default (server.jit_warmup = false)', async () => {
+    const port = await freePort();
+    const root = mkdtempSync(join(dir, 'cold-'));
+    const child = spawn(process.execPath, [MAIN, 'serve'], {
+      cwd: root,
+      env: envWith({
+        SERVICE__SERVER__PORT: String(port),
+        SERVICE__SERVER__BIND_ADDRESS: '127.0.0.1',
+        SERVICE__STORAGE__WAL_DIR: join(root, 'wal'),
+        SERVICE__STORAGE__META_DIR: join(root, 'meta'),
+        SERVICE__CHDB__SESSION_DATA_PATH: join(root, 'engine'),
+      }),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let answer: { status: number } | undefined;
+    for (let i = 0; i < 200 && !answer; i++) {
+      answer = await ping(port).catch(() => undefined);
+      if (!answer) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(answer?.status, 204, stderr);
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0, stderr);
+    assert.match(stderr, /strata listening/);
+    assert.doesNotMatch(stderr, /warm/);
   });
 
   it('serve stops with exit 1 naming a bad env value', async () => {

@@ -5,7 +5,7 @@
  * final flush (`deps.close()`), exit 0 (spec "What the service does" item 11).
  */
 import { readFileSync } from 'node:fs';
-import { DiskMonitor, Engine, RetentionService, diskThresholds, nowTime, type FreeSpaceSource } from '../engine/index.js';
+import { DiskMonitor, Engine, RetentionService, diskThresholds, nowTime, type FreeSpaceSource, type WarmupReport } from '../engine/index.js';
 import {
   ContinuousQueryScheduler,
   MaterializedViewMaintainer,
@@ -32,6 +32,8 @@ export interface AppDeps extends ServerDeps {
   readonly disk: DiskMonitor;
   /** Write every cache to TSM now (server.jit_warmup's scratch engine reads both). */
   flush(): Promise<void>;
+  /** The write path's JIT warm-up (`server.jit_warmup`): run before the server listens. */
+  warmUpWritePath(): Promise<WarmupReport>;
 }
 
 /** Test seams of openDeps. */
@@ -104,6 +106,7 @@ export async function openDeps(config: Config, logger: Logger, overrides: OpenDe
         req.sinkFor,
       ),
     databaseExists: (name) => engine.catalog.database(name) !== undefined,
+    warmUpWritePath: () => engine.warmUpWritePath(),
     ready: async () => !state.stopping,
     flush: () => engine.flush(),
     close: async () => {
@@ -178,6 +181,13 @@ export async function serve(opts: { configPath?: string | undefined }): Promise<
 
   if (config.server.jit_warmup) await primeJit(config, log);
   const deps = await openDeps(config, log);
+  if (config.server.jit_warmup) {
+    // A failed warm-up costs only the compile time it would have saved: start anyway.
+    await deps.warmUpWritePath().then(
+      (r) => log.info({ lines: r.lines, compactions: r.compactions, ms: Math.round(r.ms), cpuMs: Math.round(r.cpuMs) }, 'write path warmed up'),
+      (err: unknown) => log.warn({ error: String(err) }, 'write path warm-up failed'),
+    );
+  }
   const server = await startServer(deps, serverOptions(config), log).catch(async (err: unknown) => {
     await deps.close();
     throw err;

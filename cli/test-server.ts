@@ -27,8 +27,6 @@ export async function startRealServer(settings: Readonly<Record<string, string |
   const dir = mkdtempSync(join(tmpdir(), 'strata-e2e-'));
   const env: Record<string, string> = {
     SERVICE__SERVER__BIND_ADDRESS: '127.0.0.1',
-    // Every test server would spend ~2 s priming the JIT (cli/jit-warmup.ts); jit-warmup.test.ts covers it.
-    SERVICE__SERVER__JIT_WARMUP: 'false',
     SERVICE__SERVER__PORT: '0',
     SERVICE__STORAGE__WAL_DIR: join(dir, 'wal'),
     SERVICE__STORAGE__META_DIR: join(dir, 'meta'),

@@ -34,8 +34,6 @@ export function toolEnv(dirs: Dirs, port: number, extra: Record<string, string> 
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('SERVICE__') && !k.startsWith('STRATA_')) env[k] = v;
   return {
     ...env,
-    // Every test server would spend ~2 s priming the JIT (cli/jit-warmup.ts); jit-warmup.test.ts covers it.
-    SERVICE__SERVER__JIT_WARMUP: 'false',
     SERVICE__SERVER__PORT: String(port),
     SERVICE__SERVER__BIND_ADDRESS: '127.0.0.1',
     SERVICE__STORAGE__WAL_DIR: dirs.wal,

@@ -4,6 +4,7 @@
  * `writePoints` (already parsed points, for SELECT INTO and continuous queries) and `cursor`.
  */
 import { mkdir, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Catalog } from './meta/catalog.js';
 import type { RetentionPolicyInfo } from './meta/model.js';
@@ -25,8 +26,9 @@ import { ParsePool } from './lineprotocol/parse-pool.js';
 import { FlushWorker } from './flush/flush-worker-pool.js';
 import { WriteListeners } from './write/listeners.js';
 import { OrderedLog, type LogSlot } from './write/ordered-log.js';
-import { partialWriteError, type Rejection } from './write/partial.js';
+import { partialWriteError } from './write/partial.js';
 import { admitPoints, dropExpired, refusalsOf, type Admission } from './write/admit.js';
+import { applyWriteGuard, type WriteGuard } from './write/write-guard.js';
 import { EMPTY_CURSOR, type Cursor, type CursorRequest } from './query/cursor.js';
 import { SeriesCursor } from './query/series-cursor.js';
 import { tsmRuns } from './query/file-runs.js';
@@ -41,6 +43,7 @@ import { applyDelete, type DeleteRequest } from './write/delete.js';
 import { MAX_TIME_NS, MIN_TIME_NS } from './time.js';
 import { schemaChanged, schemaVersion } from './meta/schema-version.js';
 import { TRUE_EXPR } from './series/tag-expr.js';
+import { scratchOptions, warmUpInScratch, type WarmupReport } from './write/warmup.js';
 
 export interface WriteRequest {
   readonly db: string;
@@ -53,6 +56,12 @@ export interface WriteRequest {
 export interface EngineState {
   readOnly: boolean;
   stopping: boolean;
+}
+
+/** Worker threads a scratch engine borrows from the engine that owns them (warmUpWritePath). */
+interface BorrowedWorkers {
+  readonly parsePool: ParsePool;
+  readonly flushWorker: FlushWorker | undefined;
 }
 
 export class Engine {
@@ -81,7 +90,7 @@ export class Engine {
    * Refuses client writes to some measurements (materialized-view targets); returns the reason.
    * writePoints (CQs, views, INTO) is not guarded.
    */
-  writeGuard: ((db: string, rp: string, measurement: string) => string | undefined) | undefined;
+  writeGuard: WriteGuard | undefined;
   readonly compactor: CompactionService;
   /** Told the (db, rp, measurement, time range) of every applied write (materialized views). */
   readonly writeListeners = new WriteListeners();
@@ -89,17 +98,25 @@ export class Engine {
   private readonly parsePool: ParsePool;
   /** Encodes snapshots into TSM files beside the event loop (options.flushWorker). */
   private readonly flushWorker: FlushWorker | undefined;
+  /** False for a scratch engine: its workers belong to another engine, which closes them. */
+  private readonly ownsWorkers: boolean;
 
   private constructor(
     readonly options: EngineOptions,
     readonly catalog: Catalog,
     private readonly wal: Wal,
     observer: FlushObserver,
+    borrowed?: BorrowedWorkers,
   ) {
     this.blockCache = new BlockCache({ maxBytes: options.blockCacheBytes });
     this.orderedLog = new OrderedLog((entry) => wal.append(entry));
-    this.parsePool = new ParsePool(options.parseWorkers, (threadId) => options.logger.info({ threadId }, 'write parse worker online'));
-    this.flushWorker = options.flushWorker ? new FlushWorker((threadId) => options.logger.info({ threadId }, 'flush worker online')) : undefined;
+    this.ownsWorkers = borrowed === undefined;
+    this.parsePool = borrowed?.parsePool ?? new ParsePool(options.parseWorkers, (threadId) => options.logger.info({ threadId }, 'write parse worker online'));
+    this.flushWorker = borrowed
+      ? borrowed.flushWorker
+      : options.flushWorker
+        ? new FlushWorker((threadId) => options.logger.info({ threadId }, 'flush worker online'))
+        : undefined;
     const engine = this;
     this.flusher = new Flusher(
       {
@@ -155,23 +172,17 @@ export class Engine {
   }
 
   static async open(options: EngineOptions, observer: FlushObserver = {}): Promise<Engine> {
-    const log = options.logger;
-    await initChecksum();
-    await mkdir(options.dataDir, { recursive: true });
-    const catalog = await Catalog.open(options.metaDir, log);
-    // Sequence numbers must stay above every tombstone's, even if the WAL directory was lost.
-    const minLastSeq = catalog.tombstones().reduce((m, t) => (BigInt(t.seq) > m ? BigInt(t.seq) : m), 0n);
-    const wal = await Wal.open(options.walDir, { ...options.wal, minLastSeq }, log);
-    const engine = new Engine(options, catalog, wal, observer);
+    const engine = await Engine.construct(options, observer);
     // The parse workers load their modules while the WAL replays, not on the first write.
     engine.parsePool.warm();
+    const catalog = engine.catalog;
     engine.tombstones.reset(catalog.tombstones());
     try {
       await engine.openDatabases();
       await engine.replayWal();
     } catch (err) {
       await engine.parsePool.close();
-      await wal.close();
+      await engine.wal.close();
       throw err;
     }
     catalog.onChange(() => {
@@ -181,6 +192,42 @@ export class Engine {
     engine.flusher.start(options.flushIntervalSec);
     if (options.compaction.intervalMs > 0) engine.compactor.start(options.compaction.intervalMs);
     return engine;
+  }
+
+  /** The engine over its catalog and WAL, nothing loaded or started yet. */
+  private static async construct(options: EngineOptions, observer: FlushObserver, borrowed?: BorrowedWorkers): Promise<Engine> {
+    await initChecksum();
+    await mkdir(options.dataDir, { recursive: true });
+    const catalog = await Catalog.open(options.metaDir, options.logger);
+    // Sequence numbers must stay above every tombstone's, even if the WAL directory was lost.
+    const minLastSeq = catalog.tombstones().reduce((m, t) => (BigInt(t.seq) > m ? BigInt(t.seq) : m), 0n);
+    const wal = await Wal.open(options.walDir, { ...options.wal, minLastSeq }, options.logger);
+    return new Engine(options, catalog, wal, observer, borrowed);
+  }
+
+  /**
+   * Runs the write path over generic synthetic data before the first real write, so that V8
+   * compiles it in the event loop and in this engine's workers while no client waits
+   * (write/warmup.ts), through a scratch engine in a fresh directory under `scratchParent`
+   * that borrows this engine's workers: nothing reaches this engine's directories, caches or WAL.
+   */
+  warmUpWritePath(scratchParent = tmpdir()): Promise<WarmupReport> {
+    return warmUpInScratch(scratchParent, async (dir) => {
+      const scratch = await Engine.construct(scratchOptions(this.options, dir), {}, { parsePool: this.parsePool, flushWorker: this.flushWorker });
+      // The function the real writes call (the server's views), so that V8's feedback on that
+      // call stays monomorphic; a scratch database of the same name as a view's would fail the warm-up.
+      scratch.writeGuard = this.writeGuard;
+      return {
+        createDatabase: (name) => scratch.catalog.createDatabase(name),
+        write: (req) => scratch.write(req),
+        flush: () => scratch.flush(),
+        compact: async () => {
+          await scratch.compactor.runOnce();
+          return scratch.compactor.counters.compactions;
+        },
+        close: () => scratch.close(),
+      };
+    });
   }
 
   private async openDatabases(): Promise<void> {
@@ -370,7 +417,7 @@ export class Engine {
       const parseFailures = parsed.errors.filter((e) => e.refused === undefined).map(describeLineError);
       const refusals = refusalsOf(parsed.errors);
       const fresh = this.options.rejectWritesBeyondRetention ? dropExpired(rp, parsed.points, now.sec) : { points: parsed.points, rejected: [] };
-      const guarded = this.applyWriteGuard(req.db, rp.name, fresh);
+      const guarded = applyWriteGuard(this.writeGuard, req.db, rp.name, fresh);
       const db = await this.database(req.db);
       const { accepted, rejected, indexedOnly } = admitPoints(db, rp.name, guarded.points, refusals.series);
       // 1.x creates a point's shard before its shard refuses it: SHOW SERIES then finds the series.
@@ -419,26 +466,6 @@ export class Engine {
       () => this.writeListeners.notifyColumns(req.db, rp.name, b),
     );
     return b.pointSeries.length;
-  }
-
-  private applyWriteGuard(
-    db: string,
-    rp: string,
-    input: { points: readonly Point[]; rejected: Rejection[] },
-  ): { points: readonly Point[]; rejected: Rejection[] } {
-    const guard = this.writeGuard;
-    const points = input.points;
-    if (!guard) return input;
-    const verdict = new Map<string, string | undefined>();
-    const kept: Point[] = [];
-    const rejected: Rejection[] = [];
-    for (const p of points) {
-      let reason = verdict.get(p.measurement);
-      if (!verdict.has(p.measurement)) verdict.set(p.measurement, (reason = guard(db, rp, p.measurement)));
-      if (reason) rejected.push({ reason, cardinality: false });
-      else kept.push(p);
-    }
-    return { points: kept, rejected: [...input.rejected, ...rejected] };
   }
 
   /** Store already parsed points (SELECT INTO, continuous queries); same durability as write(). */
@@ -554,10 +581,12 @@ export class Engine {
       await db.close();
     }
     await this.wal.close();
+    if (!this.ownsWorkers) return;
     await this.parsePool.close();
     await this.flushWorker?.close();
   }
 }
+
 
 /** The WAL record of a body: what replay needs to parse it exactly as the live write did. */
 function walEntry(db: string, rp: string, precision: Precision, lines: Uint8Array, now: { sec: number; nsec: number }): WalWriteAppend {

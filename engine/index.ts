@@ -60,6 +60,7 @@ export { DiskMonitor, diskThresholds, statfsFreeBytes, type DiskMonitorOptions, 
 /** Retention enforcement service (`[retention]`): see retention/service.ts. */
 export { RetentionService, type RetentionOptions, type RetentionCounters } from './retention/service.js';
 export type { WriteListener, WrittenRange } from './write/listeners.js';
+export type { WarmupReport } from './write/warmup.js';
 export { PartialWriteError } from './write/partial.js';
 /** Backup / restore / inspect tools (cli/backup.ts, cli/restore.ts, cli/inspect.ts). */
 export * from './backup/index.js';

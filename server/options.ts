@@ -22,10 +22,12 @@ export const serverSectionSchema = z.strictObject({
   tls_cert_path: z.string().default(''),
   tls_key_path: z.string().default(''),
   /**
-   * Prime the JIT before listening: run the request paths on a scratch server in a temporary
-   * directory, so the first requests do not run unoptimized code (cli/jit-warmup.ts).
+   * Not in the spec. Prime the JIT before listening: run the write path over generic synthetic
+   * data through a scratch engine (engine/write/warmup.ts) and the query path on a scratch
+   * server (cli/jit-warmup.ts), both in temporary directories. Off by default: it costs 2-5 s of
+   * start-up and 35-60 MiB of resident memory for faster first seconds (perf/README.md 12).
    */
-  jit_warmup: z.boolean().default(true),
+  jit_warmup: z.boolean().default(false),
 });
 
 export const authSectionSchema = z.strictObject({

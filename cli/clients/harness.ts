@@ -127,8 +127,6 @@ export async function startServer(opts: StartOptions = {}): Promise<Server> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'strata-clients-'));
   const port = opts.port ?? (await freePort());
   const env = envWith({
-    // Every test server would spend ~2 s priming the JIT (cli/jit-warmup.ts); jit-warmup.test.ts covers it.
-    SERVICE__SERVER__JIT_WARMUP: 'false',
     SERVICE__SERVER__PORT: String(port),
     SERVICE__SERVER__BIND_ADDRESS: '127.0.0.1',
     SERVICE__STORAGE__WAL_DIR: join(dir, 'wal'),
