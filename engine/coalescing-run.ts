@@ -13,6 +13,11 @@ export class CoalescingRun {
     return this.running !== undefined;
   }
 
+  /** Settles when no pass is running (without asking for one); never rejects. */
+  idle(): Promise<void> {
+    return this.running ? this.running.catch(() => undefined) : Promise.resolve();
+  }
+
   run(): Promise<void> {
     if (this.running) {
       this.again = true;

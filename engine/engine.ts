@@ -304,9 +304,9 @@ export class Engine {
   /** Close a dropped database's shards and delete its directory. */
   private async removeStorage(db: Database): Promise<void> {
     // A flush round that listed these shards may still be writing them: closing them under
-    // it failed the round, and a late write re-created the deleted directory. The next
-    // round no longer sees the database.
-    await this.flusher.flush().catch(() => undefined);
+    // it failed the round, and a late write re-created the deleted directory. Rounds after it
+    // no longer see the database, so waiting for that one is enough.
+    await this.flusher.settled();
     // The compactor must not be holding the shards we are about to delete.
     await this.compactor.stop();
     for (const set of db.shardSets.values()) for (const shard of set.shards) await shard.close();

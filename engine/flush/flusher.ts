@@ -52,6 +52,11 @@ export class Flusher {
     return this.runner.busy;
   }
 
+  /** Settles once the round in progress (if any) is over, without starting one. */
+  settled(): Promise<void> {
+    return this.runner.idle();
+  }
+
   /** Flush everything in the caches now; concurrent calls coalesce into at most one more run. */
   flush(): Promise<void> {
     return this.runner.run();

@@ -42,22 +42,19 @@ function fitType(declared: FieldType | undefined, values: unknown[]): FieldType 
  */
 function lanes(s: Stored): Stored[] {
   const seen = new Map<bigint, number>();
-  const laneOf = s.times.map((t) => {
+  const rowsOf: number[][] = [];
+  s.times.forEach((t, i) => {
     const k = seen.get(t) ?? 0;
     seen.set(t, k + 1);
-    return k;
+    (rowsOf[k] ??= []).push(i);
   });
-  const count = Math.max(0, ...seen.values());
-  if (count <= 1) return [s];
-  const out: Stored[] = [];
-  for (let lane = 0; lane < count; lane++) {
-    const rows = laneOf.flatMap((k, i) => (k === lane ? [i] : []));
+  if (rowsOf.length <= 1) return [s];
+  return rowsOf.map((rows, lane) => {
     const columns = new Map<string, unknown[]>();
     for (const [c, vals] of s.columns) columns.set(c, rows.map((i) => vals[i]));
     const ref = { key: `${s.ref.key}\u0001${String(lane).padStart(9, '0')}`, tags: s.ref.tags, lane: { of: s.ref.key, index: lane } };
-    out.push({ ref, times: rows.map((i) => s.times[i]!), columns });
-  }
-  return out;
+    return { ref, times: rows.map((i) => s.times[i]!), columns };
+  });
 }
 
 export class SubquerySource implements MeasurementSource {

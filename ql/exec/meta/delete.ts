@@ -22,7 +22,7 @@ import { EMPTY_OUTPUT } from '../context.js';
 import { requireDatabase, selectMeasurements, seriesIndex } from './common.js';
 import { seriesWithData } from './data-probe.js';
 import { MetaError } from './errors.js';
-import { mentionsTime, tagCondition, toTagExpr, type TranslateOptions } from './tag-cond.js';
+import { fieldOnlyKeys, mentionsTime, namedKeys, tagCondition, toTagExpr, type TranslateOptions } from './tag-cond.js';
 
 const FIELDS_IN_WHERE = 'fields not supported in WHERE clause during deletion';
 /** Series per exact-match tombstone when dropping series left without data. */
@@ -49,13 +49,6 @@ function target(ctx: QueryContext, sources: readonly Source[]): Target | undefin
 
 function measurementsOf(t: Target): MeasurementIndex[] {
   return t.measurements ?? t.index.measurementNames().map((n) => t.index.measurement(n)).filter((m) => m !== undefined);
-}
-
-/** Keys of `m` that are fields only (a key that is also a tag compares as the tag). */
-function fieldOnlyKeys(m: MeasurementIndex): Map<string, true> {
-  const keys = new Map<string, true>();
-  for (const k of m.fields.keys()) if (!m.tags.has(k)) keys.set(k, true);
-  return keys;
 }
 
 /**
@@ -87,11 +80,7 @@ function orderedKeys(cond: Expr): Set<string> {
  */
 function refuseFieldFilters(t: Target, cond: Expr | null, nowNs: bigint): boolean {
   if (!cond) return false;
-  const named = new Set<string>();
-  walkExpr(cond, (n) => {
-    if (n.kind === 'VarRef' && n.type !== 'tag') named.add(n.name);
-    return true;
-  });
+  const named = namedKeys(cond);
   const ordered = orderedKeys(cond);
   let filtered = false;
   for (const m of measurementsOf(t)) {

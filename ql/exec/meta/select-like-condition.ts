@@ -7,20 +7,15 @@
  */
 import type { MeasurementIndex } from '../../../engine/index.js';
 import type { Expr } from '../../ast/nodes.js';
-import { walkExpr } from '../../ast/walk.js';
-import { SHOW_OPTIONS, tagCondition, type TagCondition } from './tag-cond.js';
+import { fieldOnlyKeys, namedKeys, SHOW_OPTIONS, tagCondition, type TagCondition } from './tag-cond.js';
 
 /**
  * The condition as 1.6.7's SELECT reads it, or undefined when it names no key that is a field
  * of one of `measurements` (then the index rules apply unchanged).
  */
 export function selectLikeCondition(cond: Expr, nowNs: bigint, measurements: readonly MeasurementIndex[]): TagCondition | undefined {
-  const named = new Set<string>();
-  walkExpr(cond, (n) => {
-    if (n.kind === 'VarRef' && n.type !== 'tag') named.add(n.name);
-    return true;
-  });
-  const fields = new Set([...named].filter((k) => measurements.some((m) => !m.tags.has(k) && m.fields.has(k))));
+  const fieldKeys = measurements.map(fieldOnlyKeys);
+  const fields = new Set([...namedKeys(cond)].filter((k) => fieldKeys.some((f) => f.has(k))));
   if (fields.size === 0) return undefined;
   return tagCondition(cond, nowNs, { ...SHOW_OPTIONS, fieldsFromIndex: false, fieldVerdict: (key) => (fields.has(key) ? false : undefined) });
 }

@@ -131,18 +131,29 @@ export function toTagExpr(e: Expr, opts: TranslateOptions = {}): TagExpr {
   throw invalidTagComparison();
 }
 
+/** Keys a condition names without a `::tag` hint (fields or tags, depending on the measurement). */
+export function namedKeys(cond: Expr): Set<string> {
+  const names = new Set<string>();
+  walkExpr(cond, (n) => {
+    if (n.kind === 'VarRef' && n.type !== 'tag') names.add(n.name);
+    return true;
+  });
+  return names;
+}
+
+/** Keys of `m` that are fields only (a key that is also a tag compares as the tag). */
+export function fieldOnlyKeys(m: { readonly fields: ReadonlyMap<string, unknown>; readonly tags: ReadonlyMap<string, unknown> }): Map<string, true> {
+  const keys = new Map<string, true>();
+  for (const k of m.fields.keys()) if (!m.tags.has(k)) keys.set(k, true);
+  return keys;
+}
+
 /** Split a WHERE condition into its time range and its tag filter. */
 export function tagCondition(cond: Expr | null, nowNs: bigint, opts: TranslateOptions = {}): TagCondition {
   const split = splitTimeRange(cond, nowNs, false, true);
   const rest = split.rest;
   const expr = rest ? toTagExpr(rest, opts) : TRUE_EXPR;
-  const names = new Set<string>();
-  if (rest) {
-    walkExpr(rest, (n) => {
-      if (n.kind === 'VarRef' && n.type !== 'tag') names.add(n.name);
-      return true;
-    });
-  }
+  const names = rest ? namedKeys(rest) : new Set<string>();
   const keys = opts.fieldsFromIndex ? [...names] : [];
   const decidedPer = (m: MeasurementKeys): boolean => names.has('_name') || keys.some((k) => m.fields.has(k));
   return {
