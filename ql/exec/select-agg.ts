@@ -29,6 +29,7 @@ import { transformMultiRows, windowsNewestFirst } from './multi-row-transforms.j
 import { fillNullCells } from './fill-cells.js';
 import { clippedReducer } from './clipped-reducer.js';
 import { forEachPassingRow, singleValueColumn } from './passing-rows.js';
+import { inputHeadBounds, readsInputHead } from './selector-input-cut.js';
 
 type Windows = Map<bigint, Reducer[]>;
 
@@ -77,7 +78,11 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
     });
   // Validate types before reading anything (1.x reports type errors even on empty data).
   makeReducers();
-  const layout = g.rowFilter === null ? denseLayoutOf(plan) : undefined;
+  const head = calls.length === 1 && readsInputHead(calls[0]!.reducer, calls[0]!.tagArgs.length, plan.stmt.limit, plan.stmt.offset) && !source.fromSubquery
+    ? await inputHeadBounds(g, calls[0]!.field, plan.stmt.limit + plan.stmt.offset + 1, min, max)
+    : undefined;
+  const boundsOf = (i: number) => head?.[i] ?? { min, max };
+  const layout = g.rowFilter === null && head === undefined ? denseLayoutOf(plan) : undefined;
   if (layout) {
     const rows = await runDenseGroup(g, calls, types, layout);
     if (rows) return finish(g, rows);
@@ -126,7 +131,9 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
           }
           continue;
         }
-        const cursor = source.cursor(ref, field, min, max, true);
+        const read = boundsOf(seriesIndex);
+        if (read.min > read.max) continue;
+        const cursor = source.cursor(ref, field, read.min, read.max, true);
         try {
           const names = idx.map((i) => calls[i]!.reducer);
           await eachBatch(cursor, ctx, (b) => {
@@ -154,7 +161,9 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
       // Rows carry no shard: partials are per series here.
       clock.series = seriesIndex;
       clock.shard = 0n;
-      await forEachPassingRow(g, ref, fields, min, max, (time, valueOf) => {
+      const read = boundsOf(seriesIndex);
+      if (read.min > read.max) continue;
+      await forEachPassingRow(g, ref, fields, read.min, read.max, (time, valueOf) => {
         const rs = reducersAt(spec ? windowOf(time, spec).start : single!);
         calls.forEach((c, i) => {
           const t = types.get(c.field);

@@ -1,0 +1,90 @@
+/**
+ * top(x, N) / bottom(x, N) under LIMIT or OFFSET read only the head of their input (1.6.7):
+ * with LIMIT L and OFFSET O, each output series' selector sees just the first L+O+1 points of
+ * its merged stream (the newest ones under ORDER BY time DESC), across all windows. So
+ * `SELECT bottom(v, 1) FROM m LIMIT 1` is the smaller of the first two points, not the series
+ * minimum. The tag-argument form (`top(x, host, N)`) reads everything. Recorded from 1.6.7 in
+ * fixtures/queries/47-top-bottom-limit-input.
+ *
+ * The head is expressed as read bounds per stored series, so the aggregate path reads it like
+ * any time range: points before the cut time in full, and at the cut time only the series whose
+ * point there the merge took.
+ */
+import type { Cursor } from '../../engine/index.js';
+import { GoHeap } from './go-heap.js';
+import { forEachPassingRow } from './passing-rows.js';
+import type { GroupRun } from './select-raw.js';
+
+export interface ReadBounds {
+  readonly min: bigint;
+  readonly max: bigint;
+}
+
+/** Whether `top`/`bottom` of this shape reads only the head of its input. */
+export function readsInputHead(reducer: string, tagArgs: number, limit: number, offset: number): boolean {
+  return (reducer === 'top' || reducer === 'bottom') && tagArgs === 0 && (limit > 0 || offset > 0);
+}
+
+/** Times of `field`'s first `k` points of one series in the query's direction. */
+async function headTimes(g: GroupRun, seriesIndex: number, field: string, k: number, min: bigint, max: bigint): Promise<bigint[]> {
+  const ref = g.series[seriesIndex]!;
+  const ascending = g.plan.ascending;
+  if (g.rowFilter) {
+    const all: bigint[] = [];
+    await forEachPassingRow(g, ref, [field], min, max, (time, valueOf) => {
+      if (valueOf(field) !== null) all.push(time);
+    });
+    return ascending ? all.slice(0, k) : all.slice(-k).reverse();
+  }
+  const out: bigint[] = [];
+  const cursor: Cursor = g.source.cursor(ref, field, min, max, ascending);
+  try {
+    while (out.length < k) {
+      const b = await cursor.next();
+      if (!b) break;
+      for (let i = 0; i < b.offsets.length && out.length < k; i++) out.push(b.base + BigInt(b.offsets[i]!));
+    }
+  } finally {
+    cursor.close();
+  }
+  return out;
+}
+
+/**
+ * Per series of the group, the bounds that admit exactly the first `k` points of the merged
+ * stream; undefined when the group has fewer than `k` points (nothing to cut). The merge is
+ * 1.x's: a Go heap over the series in key order (reversed under DESC), points sharing a time
+ * popped in the heap's order.
+ */
+export async function inputHeadBounds(g: GroupRun, field: string, k: number, min: bigint, max: bigint): Promise<ReadBounds[] | undefined> {
+  const ascending = g.plan.ascending;
+  const lanes: Lane[] = [];
+  for (let i = 0; i < g.series.length; i++) {
+    const times = await headTimes(g, i, field, k, min, max);
+    if (times.length > 0) lanes.push({ series: i, times, at: 0 });
+  }
+  const heap = new GoHeap(ascending ? lanes : lanes.reverse(), (a, b) => (ascending ? a.times[a.at]! < b.times[b.at]! : a.times[a.at]! > b.times[b.at]!));
+  // The series whose point at the cut time was taken last, and the cut time.
+  const taken = new Set<number>();
+  let cut: bigint | undefined;
+  for (let n = 0; n < k; n++) {
+    const lane = heap.pop();
+    if (!lane) return undefined;
+    const t = lane.times[lane.at]!;
+    if (t !== cut) taken.clear();
+    cut = t;
+    taken.add(lane.series);
+    if (++lane.at < lane.times.length) heap.push(lane);
+  }
+  const edge = ascending ? cut! - 1n : cut! + 1n;
+  return g.series.map((_, i) => {
+    const last = taken.has(i) ? cut! : edge;
+    return ascending ? { min, max: last } : { min: last, max };
+  });
+}
+
+interface Lane {
+  readonly series: number;
+  readonly times: readonly bigint[];
+  at: number;
+}
