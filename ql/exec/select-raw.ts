@@ -135,9 +135,11 @@ export async function runRawGroup(
   try {
     let n = 0;
     // The WHERE is applied per series before the merge, as 1.x's cursors do: rows it drops
-    // never enter the merge heap (which decides the order of rows sharing a timestamp).
-    const passes = (s: SeriesRows, row: Row): boolean => {
-      if (!g.rowFilter) return true;
+    // never enter the merge heap (which decides the order of rows sharing a timestamp). Nor do
+    // rows holding only fields the WHERE reads: 1.x's cursors are driven by the selected fields.
+    const passes = (s: SeriesRows, row: Row, checked: boolean): boolean => {
+      if (!hasSelectedValue(row.values, selected)) return false;
+      if (checked || !g.rowFilter) return true;
       const scope: RowScope = {
         time: row.time,
         lookup: (name, hint) => (isTag(name, hint, plan.schema) ? (s.ref.tags[name] ?? null) : (row.values[fieldIndex.get(name) ?? -1] ?? null)),
@@ -146,7 +148,7 @@ export async function runRawGroup(
     };
     const advanceAsync = async (s: SeriesRows): Promise<void> => {
       const checked = s.reader.appliesWhere === true;
-      for (s.row = await s.reader.next(); s.row && !checked && !passes(s, s.row); s.row = await s.reader.next()) {
+      for (s.row = await s.reader.next(); s.row && !passes(s, s.row, checked); s.row = await s.reader.next()) {
         if (++n % 1024 === 0) await checkpoint(ctx);
       }
     };
@@ -157,7 +159,7 @@ export async function runRawGroup(
         const row = s.reader.nextNow?.();
         if (row === undefined) return advanceAsync(s);
         s.row = row;
-        if (!row || checked || passes(s, row)) return undefined;
+        if (!row || passes(s, row, checked)) return undefined;
         if (++n % 1024 === 0) return Promise.resolve(checkpoint(ctx)).then(() => advanceAsync(s));
       }
     };
