@@ -5,6 +5,7 @@
  * iterator ends the stream at that empty first result; later empty windows print null.
  * Observed on 1.6.7 with and without GROUP BY time, tags, ORDER BY time DESC and SLIMIT.
  */
+import { FieldType } from '../../engine/index.js';
 import { call, type Expr, type SelectStatement } from '../ast/nodes.js';
 import type { ResultSeries } from '../result.js';
 import { percentileIndex } from './reducers/index.js';
@@ -26,11 +27,17 @@ function lonePercentile(stmt: SelectStatement): LonePercentile | undefined {
 
 /**
  * Whether `stmt` is such a statement and its first reduced window has no rank: `run` executes
- * a probe (the same statement counting the points of that window).
+ * a probe (the same statement counting the points of that window). `typesOf` gives the field's
+ * type in each source: over a string or boolean field the statement's type error comes first.
  */
-export async function leadPercentileMissing(stmt: SelectStatement, run: (probe: SelectStatement) => Promise<ResultSeries[]>): Promise<boolean> {
+export async function leadPercentileMissing(
+  stmt: SelectStatement,
+  typesOf: (field: string) => readonly (FieldType | undefined)[],
+  run: (probe: SelectStatement) => Promise<ResultSeries[]>,
+): Promise<boolean> {
   const lone = lonePercentile(stmt);
-  if (!lone) return false;
+  if (!lone || lone.arg.kind !== 'VarRef') return false;
+  if (typesOf(lone.arg.name).some((t) => t === FieldType.String || t === FieldType.Boolean)) return false;
   const probe: SelectStatement = {
     ...stmt,
     fields: [{ kind: 'Field', expr: call('count', [lone.arg]), alias: null }],

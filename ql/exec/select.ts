@@ -114,10 +114,11 @@ function tagColumnsOf(plan: SelectPlan): string[] | undefined {
  * the returned list is empty; otherwise the whole result is returned.
  */
 export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, sink?: SeriesSink, nested = false): Promise<ResultSeries[]> {
-  if (await leadPercentileMissing(stmt, (probe) => executeSelect(probe, ctx, undefined, nested))) return [];
   let compiled = compiledSelect(stmt, ctx, nested, () => resolveSources(stmt, ctx));
   if (compiled instanceof Promise) compiled = await compiled;
   const { sources, plan } = compiled;
+  const typesOf = (field: string) => sources.map((s) => s.fieldTypes().get(field));
+  if (await leadPercentileMissing(stmt, typesOf, (probe) => executeSelect(probe, ctx, undefined, nested))) return [];
   if (plan.time.empty) return [];
   const out: ResultSeries[] = [];
   const columns = [plan.projection.timeName, ...plan.projection.columns.map((c) => c.name)];
