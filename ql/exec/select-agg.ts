@@ -7,7 +7,7 @@
 import { FieldType } from '../../engine/index.js';
 import type { Cell } from '../result.js';
 import { FORECASTS, SELECTORS } from '../plan/functions.js';
-import { hasRawRef, isTag } from '../plan/projection.js';
+import { hasRawRef, hasRawTagRef, isTag } from '../plan/projection.js';
 import type { AggCall, AggTransform } from './agg-calls.js';
 import { aggregatesOf, denseLayoutOf } from './plan-derived.js';
 import { holtWinters, type ForecastPoint } from './holt-winters.js';
@@ -54,9 +54,10 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
   // sum() and mean() merge per-series, per-shard partials as 1.x does (reducers/partials.ts).
   const clock: PartialClock = { series: 0, shard: 0n };
   // Made once: every window's reducers share them (the clock is read, never replaced).
-  // first()/last() meet several stored series through 1.x's heap when alone without GROUP BY
-  // time; a subquery is one stream, and auxiliary fields take 1.x's selector path.
-  const seriesHeap = !spec && !source.fromSubquery && !plan.projection.columns.some((c) => hasRawRef(c.expr));
+  // first()/last() meet several stored series through 1.x's heap without GROUP BY time, also
+  // beside auxiliary fields; a subquery is one stream, and a tag beside them makes 1.x read the
+  // series one by one into its selector (ties then go to the larger value).
+  const seriesHeap = !spec && !source.fromSubquery && !plan.projection.columns.some((c) => hasRawTagRef(c.expr, plan.schema));
   const callArgs = calls.map((c): ReducerArgs => ({ ...c.args, partials: clock, ...(plan.ascending ? {} : { descending: true }), ...(seriesHeap ? { seriesHeap } : {}) }));
   const callTypes = calls.map((c) => types.get(c.field));
   const makeReducers = (start?: bigint): Reducer[] =>

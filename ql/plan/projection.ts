@@ -253,4 +253,12 @@ export function hasRawRef(e: Expr): boolean {
   return e.kind === 'Call' && isMath(e.name.toLowerCase()) && e.args.some(hasRawRef);
 }
 
+/** Like hasRawRef, for tags only. */
+export function hasRawTagRef(e: Expr, schema: SchemaInfo): boolean {
+  if (e.kind === 'VarRef') return isTag(e.name, e.type, schema);
+  if (e.kind === 'Binary') return hasRawTagRef(e.lhs, schema) || hasRawTagRef(e.rhs, schema);
+  if (e.kind === 'Unary') return hasRawTagRef(e.expr, schema);
+  return e.kind === 'Call' && isMath(e.name.toLowerCase()) && e.args.some((a) => hasRawTagRef(a, schema));
+}
+
 export { callsIn };
