@@ -38,7 +38,7 @@ async function setup(root: string, compactionMs = 0) {
   return e;
 }
 
-async function until(cond: () => boolean, ms = 5000): Promise<void> {
+async function until(cond: () => boolean, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
   while (!cond()) {
     if (Date.now() > end) assert.fail('condition not reached in time');
