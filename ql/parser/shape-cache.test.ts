@@ -87,7 +87,7 @@ test('literals read other than as a node must match the template verbatim', () =
   }
 });
 
-test('a rebind is a new statement sharing the subtrees without literals', () => {
+test('a rebind is a new statement sharing the subtrees whose literals did not change', () => {
   const cache = new ShapeCache(8);
   const text = (host: string, from: string): string =>
     `SELECT max(usage_user) from cpu where (hostname = '${host}') and time >= '${from}' and time < '2016-01-01T06:17:00Z' group by time(1m)`;
@@ -98,6 +98,8 @@ test('a rebind is a new statement sharing the subtrees without literals', () => 
   assert.notEqual(a, b);
   assert.equal(a.fields, b.fields);
   assert.equal(a.sources, b.sources);
+  assert.equal(a.dimensions, b.dimensions, 'time(1m) in both: the dimensions are shared');
+  assert.notEqual(a.condition, b.condition);
   assert.deepEqual(b, parseQuery(text('host_2', '2016-01-01T05:17:01Z'))[0]);
 });
 

@@ -87,6 +87,8 @@ interface Slot {
   /** Index into the shape's literals. */
   readonly index: number;
   readonly negated: boolean;
+  /** The template's text of the token: the same text gives the template's node. */
+  readonly raw: string;
 }
 
 interface Template {
@@ -123,7 +125,7 @@ function templateOf(text: string, statements: readonly Statement[], origins: Rea
         throw new NotATemplate();
       }
       used.add(index);
-      slots.set(v, { index, negated: origin.negated });
+      slots.set(v, { index, negated: origin.negated, raw: text.slice(t.start, t.end) });
       return true;
     }
     let below = false;
@@ -150,14 +152,14 @@ function templateOf(text: string, statements: readonly Statement[], origins: Rea
 function rebind(tp: Template, text: string, shape: Shape): Statement[] | null {
   const { literals } = shape;
   if (literals.length !== tp.literalCount) return null;
-  for (const { index, raw } of tp.fixed) {
-    const t = literals[index];
-    if (t === undefined || t.end - t.start !== raw.length || !text.startsWith(raw, t.start)) return null;
-  }
+  const sameText = (t: Token | undefined, raw: string): boolean => t !== undefined && t.end - t.start === raw.length && text.startsWith(raw, t.start);
+  for (const { index, raw } of tp.fixed) if (!sameText(literals[index], raw)) return null;
+  // Each rebuild returns its input when nothing below it changed, so unchanged subtrees stay shared.
   const expr = (e: Expr): Expr => {
     const slot = tp.slots.get(e);
     if (slot !== undefined) {
       const t = literals[slot.index];
+      if (sameText(t, slot.raw)) return e;
       const lit = t === undefined ? null : literalOf(text, t);
       const v = lit === null || !slot.negated ? lit : negate(lit);
       if (v === null) throw new NotATemplate();
@@ -165,21 +167,47 @@ function rebind(tp: Template, text: string, shape: Shape): Statement[] | null {
     }
     if (!tp.dirty.has(e)) return e;
     switch (e.kind) {
-      case 'Binary': return N.binary(e.op, expr(e.lhs), expr(e.rhs));
-      case 'Unary': return N.unary(e.op, expr(e.expr));
-      case 'Call': return N.call(e.name, exprs(e.args));
+      case 'Binary': {
+        const lhs = expr(e.lhs);
+        const rhs = expr(e.rhs);
+        return lhs === e.lhs && rhs === e.rhs ? e : N.binary(e.op, lhs, rhs);
+      }
+      case 'Unary': {
+        const inner = expr(e.expr);
+        return inner === e.expr ? e : N.unary(e.op, inner);
+      }
+      case 'Call': {
+        const args = list(e.args, expr);
+        return args === e.args ? e : N.call(e.name, args);
+      }
       default: throw new NotATemplate();
     }
   };
-  const exprs = (es: readonly Expr[]): readonly Expr[] => (tp.dirty.has(es) ? es.map(expr) : es);
-  const field = (f: Field): Field => (tp.dirty.has(f) ? N.field(expr(f.expr), f.alias) : f);
-  const source = (s: Source): Source => (tp.dirty.has(s) && s.kind === 'SubQuery' ? N.subQuery(select(s.statement)) : s);
+  const list = <T extends object>(xs: readonly T[], each: (x: T) => T): readonly T[] => {
+    if (!tp.dirty.has(xs)) return xs;
+    const out = xs.map(each);
+    return out.every((x, k) => x === xs[k]) ? xs : out;
+  };
+  const field = (f: Field): Field => {
+    const e = tp.dirty.has(f) ? expr(f.expr) : f.expr;
+    return e === f.expr ? f : N.field(e, f.alias);
+  };
+  const source = (s: Source): Source => {
+    if (!tp.dirty.has(s) || s.kind !== 'SubQuery') return s;
+    const inner = select(s.statement);
+    return inner === s.statement ? s : N.subQuery(inner);
+  };
   const select = (s: SelectStatement): SelectStatement => {
     if (!tp.dirty.has(s)) return s;
-    return N.select(tp.dirty.has(s.fields) ? s.fields.map(field) : s.fields, tp.dirty.has(s.sources) ? s.sources.map(source) : s.sources, {
+    const fields = list(s.fields, field);
+    const sources = list(s.sources, source);
+    const condition = s.condition === null ? null : expr(s.condition);
+    const dimensions = list(s.dimensions, expr);
+    if (fields === s.fields && sources === s.sources && condition === s.condition && dimensions === s.dimensions) return s;
+    return N.select(fields, sources, {
       target: s.target,
-      condition: s.condition === null ? null : expr(s.condition),
-      dimensions: exprs(s.dimensions),
+      condition,
+      dimensions,
       fill: s.fill,
       sortFields: s.sortFields,
       limit: s.limit,
