@@ -112,3 +112,13 @@ test('only all-SELECT texts become templates; the cache is bounded', () => {
   for (let i = 0; i < 10; i++) cache.parse(`SELECT v${i} FROM m WHERE h = 'a'`);
   assert.equal(cache.size, 3);
 });
+
+test('a tree too deep to walk is parsed afresh every time, never an error of the cache', () => {
+  const chain = (n: number, v: string): string => `SELECT a FROM m WHERE ${Array.from({ length: n }, () => `a = ${v}`).join(' OR ')}`;
+  const cache = new ShapeCache(4);
+  for (const v of ['1', '2']) assert.deepEqual(cache.parse(chain(1_000, v)), parseQuery(chain(1_000, v)));
+  assert.equal(cache.hits, 1);
+  const deep = new ShapeCache(4);
+  for (const v of ['1', '2']) assert.equal(deep.parse(chain(60_000, v)).length, 1); // deepEqual itself overflows here
+  assert.equal(deep.size, 0);
+});

@@ -139,7 +139,8 @@ function templateOf(text: string, statements: readonly Statement[], origins: Rea
   try {
     visit(statements);
   } catch (e) {
-    if (e instanceof NotATemplate) return null;
+    // A tree too deep to walk (a long operator chain) is parsed every time, as before.
+    if (e instanceof NotATemplate || e instanceof RangeError) return null;
     throw e;
   }
   // Without a slot only the same text matches: the exact-text cache's job.
