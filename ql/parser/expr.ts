@@ -10,14 +10,15 @@
  */
 import P from 'parsimmon';
 import type { Parser } from 'parsimmon';
-import { parseDuration } from '../ast/duration.js';
 import { identNeedsQuotes, quoteIdentAlways } from '../ast/keywords.js';
 import * as N from '../ast/nodes.js';
 import type { BinaryOp, DataType, Expr } from '../ast/nodes.js';
 import { PRECEDENCE } from '../ast/precedence.js';
 import { ParseError } from '../errors.js';
 import { peek, regexAt, unexpectedAt } from './lexeme.js';
-import { decimalValue, isWs, posAt } from './scanner.js';
+import { literalOf, negate } from './literal.js';
+import { recordLiteral } from './literal-origins.js';
+import { isWs } from './scanner.js';
 import type { Token } from './scanner.js';
 
 const OPERAND_EXPECTED = ['identifier', 'string', 'number', 'bool'];
@@ -51,50 +52,6 @@ function fold(first: Expr, rest: ReadonlyArray<readonly [BinaryOp, Expr]>): Expr
     return lhs;
   };
   return climb(first, 0);
-}
-
-const INT64_MAX = (1n << 63n) - 1n;
-const UINT64_MAX = (1n << 64n) - 1n;
-
-/** A literal token as a node; null for non-literal tokens. Unbound `$params` are errors here. */
-function literalOf(input: string, t: Token): Expr | null {
-  switch (t.type) {
-    case 'STRING': return N.string(t.lit);
-    case 'TRUE': case 'FALSE': return N.boolean(t.type === 'TRUE');
-    case 'INTEGER': {
-      const v = decimalValue(t.lit);
-      if (v <= INT64_MAX) return N.integer(v);
-      if (v <= UINT64_MAX) return N.unsigned(v);
-      throw ParseError.at('unable to parse integer', posAt(input, t.start));
-    }
-    case 'NUMBER': {
-      const v = Number(t.lit);
-      if (!Number.isFinite(v)) throw ParseError.at('unable to parse number', posAt(input, t.start));
-      return N.number(v);
-    }
-    case 'DURATIONVAL': {
-      const d = parseDuration(t.lit);
-      if (!d.ok) throw ParseError.plain(d.error);
-      return N.duration(d.ns);
-    }
-    case 'BOUNDPARAM':
-      throw ParseError.plain(t.lit === '' ? 'empty bound parameter' : `missing parameter: ${t.lit}`);
-    default:
-      return null;
-  }
-}
-
-/** `-5`, `-1.5`, `-10s` fold into the literal (1.x); other literals after a sign are errors. */
-function negate(lit: Expr): Expr | null {
-  switch (lit.kind) {
-    case 'Integer': return N.integer(-lit.value);
-    case 'Number': return N.number(-lit.value);
-    case 'Duration': return N.duration(BigInt.asIntN(64, -lit.ns));
-    case 'Unsigned':
-      if (lit.value === 1n << 63n) return N.integer(-lit.value);
-      throw ParseError.plain(`constant -${lit.value} underflows int64`);
-    default: return null;
-  }
 }
 
 /** 1.x QuoteIdent over several segments (used in "too many segments in ..."). */
@@ -208,7 +165,9 @@ class ExprParser {
       return this.varRef(t);
     }
     const lit = literalOf(input, t);
-    return lit === null ? null : { e: lit, end: t.end };
+    if (lit === null) return null;
+    recordLiteral(lit, t, false);
+    return { e: lit, end: t.end };
   }
 
   private signed(sign: Token, depth: number): { e: Expr; end: number } {
@@ -216,7 +175,10 @@ class ExprParser {
     if (t.type === 'NUMBER' || t.type === 'INTEGER' || t.type === 'DURATIONVAL') {
       const lit = literalOf(this.input, t);
       const e = lit === null || sign.lit === '+' ? lit : negate(lit);
-      if (e !== null) return { e, end: t.end };
+      if (e !== null) {
+        recordLiteral(e, t, e !== lit);
+        return { e, end: t.end };
+      }
     }
     if (t.type === 'IDENT' || (t.type === 'OP' && t.lit === '(')) {
       const inner = this.operand(sign.end, depth + 1);

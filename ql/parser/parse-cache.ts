@@ -10,20 +10,26 @@
  * (they throw each time, as before), and statements carrying a password (CREATE USER, SET
  * PASSWORD) are never kept, so no password outlives its request. Least recently used entries
  * go first.
+ *
+ * A text missing here is parsed through a cache of shapes (./shape-cache.ts): the same statement
+ * with other literal values is rebound from an earlier parse instead of parsed again.
  */
 import { LruMap } from '../../engine/index.js';
 import type { Statement } from '../ast/statements.js';
 import type { Params } from './params.js';
 import { parseQuery } from './query.js';
+import { ShapeCache } from './shape-cache.js';
 
 /** Longer texts are parsed every time (bounds the memory the cache holds to entries x this). */
 export const MAX_CACHED_TEXT = 8192;
 
 export class ParseCache {
   readonly #entries: LruMap<string, readonly Statement[]>;
+  readonly #shapes: ShapeCache;
 
   constructor(readonly maxEntries: number) {
     this.#entries = new LruMap(maxEntries);
+    this.#shapes = new ShapeCache(maxEntries);
   }
 
   get size(): number {
@@ -35,7 +41,7 @@ export class ParseCache {
     if (params !== undefined || text.length > MAX_CACHED_TEXT || this.maxEntries <= 0) return parseQuery(text, params);
     const hit = this.#entries.get(text);
     if (hit !== undefined) return [...hit];
-    const parsed = parseQuery(text);
+    const parsed = this.#shapes.parse(text);
     if (parsed.some((st) => 'password' in st)) return parsed;
     this.#entries.set(text, Object.freeze([...parsed]));
     return parsed;

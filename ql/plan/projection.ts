@@ -14,6 +14,7 @@ import { AGGREGATES, TRANSFORMS, isMath } from './functions.js';
 /** 1.x keeps OnlySelectors for these selectors. */
 const ONLY_SELECTORS: ReadonlySet<string> = new Set(['max', 'min', 'first', 'last', 'percentile', 'top', 'bottom', 'sample']);
 import { checkOperandTypes, hasVariable } from './operand-types.js';
+import { memoProjection } from './projection-memo.js';
 
 export interface SchemaInfo {
   /** Union of the sources' fields (name → type of the first source that has it). */
@@ -170,6 +171,10 @@ function callsIn(e: Expr, out: Call[] = []): Call[] {
 }
 
 export function analyzeProjection(allFields: readonly Field[], schema: SchemaInfo, dimensionTags: ReadonlySet<string>, groupsByTime: boolean): Projection {
+  return memoProjection(allFields, schema, dimensionTags, groupsByTime, () => analyze(allFields, schema, dimensionTags, groupsByTime));
+}
+
+function analyze(allFields: readonly Field[], schema: SchemaInfo, dimensionTags: ReadonlySet<string>, groupsByTime: boolean): Projection {
   // 1.x removes `time` from the field list; its alias (if any) names the time column.
   let timeName = 'time';
   const fields: Field[] = [];
