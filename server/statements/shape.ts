@@ -20,6 +20,9 @@
  */
 import { parseDuration } from '../../ql/index.js';
 
+/** Digits per duration term that cannot overflow int64 whatever the unit. */
+const WRAP_FREE_DIGITS = 4;
+
 /** Statements longer than this get no shape (the summary prints them; their AST is not kept). */
 export const MAX_SHAPE_CHARS = 2048;
 
@@ -65,12 +68,23 @@ function numberEnd(s: string, i: number): number {
 function maskNumber(s: string, i: number, end: number): string {
   let k = i;
   while (k < end && isDigit(s.charCodeAt(k))) k++;
-  if (k < end && isUnit(s.charCodeAt(k))) {
-    // A duration: zero when its value is, also when int64 arithmetic wrapped around to zero.
+  if (k < end && isUnit(s.charCodeAt(k)) && mayWrap(s, i, k, end)) {
+    // A duration that may wrap around int64 (to zero, which the printer omits): ask for its value.
     const d = parseDuration(s.slice(i, end));
     if (d.ok && d.ns === 0n) return maskRuns(s, i, end, true);
   }
   return maskRuns(s, i, end, false);
+}
+
+/**
+ * Whether a duration whose first term has `k - i` digits and whose units start at `k` may wrap
+ * around int64: one term of at most WRAP_FREE_DIGITS digits cannot (9999 weeks is about 6e18
+ * ns), so it is zero only when its digits are. Terms after the first (`1h30m`) may add up.
+ */
+function mayWrap(s: string, i: number, k: number, end: number): boolean {
+  if (k - i > WRAP_FREE_DIGITS) return true;
+  for (let j = k; j < end; j++) if (isDigit(s.charCodeAt(j))) return true;
+  return false;
 }
 
 /** s[i, end) with each digit run as `1`, or `0` when it is all zeros or `allZero`. */
