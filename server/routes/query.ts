@@ -30,7 +30,7 @@ import { errorJson, resultsToJson } from '../format/json.js';
 import { methodNotAllowed, type RouteContext } from './context.js';
 import { errorStatus, queryMeter } from '../metrics/http.js'; // [ops]
 import { StatementClock } from '../statements/clock.js'; // [ops]
-import { statementText } from '../statements/statement-text.js'; // [ops]
+import { shapeableText, statementText } from '../statements/statement-text.js'; // [ops]
 
 const READ_ONLY_KINDS = new Set(['Select', 'Explain']);
 /**
@@ -181,7 +181,8 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
           return;
         }
         let results: StatementResult[];
-        const clock = new StatementClock(ctx.statements.enabled ? statements : [], statementText); // [ops] per-statement summaries, printed when recorded
+        // [ops] per-statement summaries, recorded after the answer is sent
+        const clock = ctx.statements.enabled ? new StatementClock(statements, statementText, shapeableText(q, bind !== undefined, statements)) : new StatementClock([], statementText);
         try {
           results = await runRegistered(ctx, run, reply, (r) => clock.result(r));
         } catch (err) {

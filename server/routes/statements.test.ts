@@ -83,6 +83,22 @@ describe('/api/v1/statements', { timeout: 20_000 }, () => {
     assert.equal(entries[0]?.normalized_text, 'SELECT v FROM m9');
   });
 
+  it('a value the printer omits is a different statement: LIMIT 0, from the text or a bound parameter', async () => {
+    const port = srv.handle.port;
+    await request(port, { method: 'DELETE', path: '/api/v1/statements' });
+    await query(port, 'SELECT v FROM cpu LIMIT 5');
+    await query(port, 'SELECT v FROM cpu LIMIT 0');
+    await query(port, 'SELECT v FROM cpu LIMIT 7');
+    const bound = (n: number) => request(port, { method: 'POST', path: `/query?q=${encodeURIComponent('SELECT v FROM cpu LIMIT $n')}&params=${encodeURIComponent(JSON.stringify({ n }))}` });
+    await bound(0);
+    await bound(9);
+    const entries = (await list(port)).map((e) => [e.normalized_text, e.sample_text, e.exec_count]);
+    assert.deepEqual(entries, [
+      ['SELECT v FROM cpu LIMIT ?', 'SELECT v FROM cpu LIMIT 9', 3],
+      ['SELECT v FROM cpu', 'SELECT v FROM cpu', 2],
+    ]);
+  });
+
   it('DELETE clears the buffer', async () => {
     const port = srv.handle.port;
     await query(port, 'SHOW DATABASES');

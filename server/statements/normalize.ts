@@ -21,145 +21,232 @@
  * backslash escapes, regexes between slashes where an operand is expected. An unterminated
  * string or regex runs to the end of the text and is replaced as a whole, so a broken
  * password literal is never kept either.
+ *
+ * One walk over the characters does it all (no token objects, no regex per token): it runs
+ * once per new statement shape and for every statement that does not parse.
  */
 import { createHash } from 'node:crypto';
 
-type TokenKind = 'ident' | 'quoted' | 'string' | 'number' | 'duration' | 'regex' | 'op' | 'space';
-
-interface Token {
-  readonly kind: TokenKind;
-  readonly text: string;
+const enum C {
+  Tab = 9, Cr = 13, Space = 32, DQuote = 34, SQuote = 39, RParen = 41, Minus = 45, Dot = 46, Slash = 47,
+  Zero = 48, Nine = 57, Eq = 61, Backslash = 92, Underscore = 95,
 }
 
-const DURATION_UNITS = /^(?:ns|u|µ|ms|s|m|h|d|w)/;
+const enum Kind { Ident, Quoted, String, Number, Duration, Regex, Op }
 
-/** After these tokens a `/` starts a regex (an operand is expected), not a division. */
-function operandExpected(prev: Token | undefined): boolean {
-  if (!prev) return true;
-  if (prev.kind === 'op') return prev.text !== ')';
-  return prev.kind === 'ident' && /^(?:from|and|or|not|where|by|on)$/i.test(prev.text);
+/** JavaScript's `\s`. */
+function isSpace(c: number): boolean {
+  if (c <= C.Space) return c === C.Space || (c >= C.Tab && c <= C.Cr);
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
+    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+const isDigit = (c: number): boolean => c >= C.Zero && c <= C.Nine;
+const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isIdentStart = (c: number): boolean => isLetter(c) || c === C.Underscore;
+const isIdentChar = (c: number): boolean => isIdentStart(c) || isDigit(c);
+
+/** Whether the word s[i, end) is `word` (lower case, ASCII), in any case. */
+function isWord(s: string, i: number, end: number, word: string): boolean {
+  if (end - i !== word.length) return false;
+  for (let k = 0; k < word.length; k++) if ((s.charCodeAt(i + k) | 0x20) !== word.charCodeAt(k)) return false;
+  return true;
 }
 
-function scanQuoted(text: string, start: number, quote: string): number {
-  let i = start + 1;
-  while (i < text.length) {
-    const c = text[i];
-    if (c === '\\') i += 2;
-    else if (c === quote) return i + 1;
-    else i++;
+/** After these identifiers a `/` starts a regex (an operand is expected), not a division. */
+const OPERAND_BEFORE = ['from', 'and', 'or', 'not', 'where', 'by', 'on'];
+/** After these (and after an operator other than `)`) a `-` before a number is a sign. */
+const SIGN_BEFORE = ['and', 'or', 'not'];
+
+/** Whether an operand is expected after the token s[start, end) of `kind` (-1: none yet): after an operator other than `)`, or one of `words`. */
+function operandAfter(s: string, kind: number, start: number, end: number, words: readonly string[]): boolean {
+  if (kind === -1) return true;
+  if (kind === Kind.Op) return !(end - start === 1 && s.charCodeAt(start) === C.RParen);
+  if (kind !== Kind.Ident) return false;
+  for (const w of words) if (isWord(s, start, end, w)) return true;
+  return false;
+}
+
+function quotedEnd(s: string, i: number, quote: number): number {
+  let j = i + 1;
+  while (j < s.length) {
+    const c = s.charCodeAt(j);
+    if (c === C.Backslash) j += 2;
+    else if (c === quote) return j + 1;
+    else j++;
   }
-  return text.length;
+  return s.length;
 }
 
-function tokenize(text: string): Token[] {
-  const out: Token[] = [];
-  let prev: Token | undefined;
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i] as string;
-    let end: number;
-    let kind: TokenKind;
-    if (/\s/.test(c)) {
-      end = i + 1;
-      while (end < text.length && /\s/.test(text[end] as string)) end++;
-      kind = 'space';
-    } else if (c === "'") {
-      end = scanQuoted(text, i, "'");
-      kind = 'string';
-    } else if (c === '"') {
-      end = scanQuoted(text, i, '"');
-      kind = 'quoted';
-    } else if (c === '/' && operandExpected(prev)) {
-      end = scanQuoted(text, i, '/');
-      kind = 'regex';
-    } else if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(text[i + 1] ?? ''))) {
-      const m = /^[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?/.exec(text.slice(i)) ?? /^[0-9]+\.?/.exec(text.slice(i));
-      end = i + (m?.[0].length ?? 1);
-      kind = 'number';
-      // Durations: `5m`, `1h30m`, `10s` (digits then a unit, possibly repeated).
-      let d = DURATION_UNITS.exec(text.slice(end));
-      while (d && !/[A-Za-z_]/.test(text[end + d[0].length] ?? '')) {
-        end += d[0].length;
-        kind = 'duration';
-        const more = /^[0-9]+/.exec(text.slice(end));
-        if (!more) break;
-        end += more[0].length;
-        d = DURATION_UNITS.exec(text.slice(end));
-      }
-    } else if (/[A-Za-z_]/.test(c)) {
-      end = i + 1;
-      while (end < text.length && /[A-Za-z0-9_]/.test(text[end] as string)) end++;
-      kind = 'ident';
-    } else {
-      const two = text.slice(i, i + 2);
-      end = i + (['=~', '!~', '!=', '<>', '<=', '>=', '::'].includes(two) ? 2 : 1);
-      kind = 'op';
+/** Whether s[i, i+2) is one of `=~ !~ != <> <= >= ::`. */
+function isTwoCharOp(s: string, i: number): boolean {
+  const a = s.charCodeAt(i);
+  const b = s.charCodeAt(i + 1);
+  if (a === C.Eq) return b === 126 /* ~ */;
+  if (a === 33 /* ! */) return b === 126 || b === C.Eq;
+  if (a === 60 /* < */) return b === 62 /* > */ || b === C.Eq;
+  if (a === 62 /* > */) return b === C.Eq;
+  return a === 58 /* : */ && b === 58;
+}
+
+/** Length of the duration unit at `i` (`ns|u|µ|ms|s|m|h|d|w`, first match in that order), 0 when none. */
+function unitLength(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  const c1 = s.charCodeAt(i + 1);
+  if (c === 110 /* n */) return c1 === 115 /* s */ ? 2 : 0;
+  if (c === 117 /* u */ || c === 0xb5 /* µ */) return 1;
+  if (c === 109 /* m */) return c1 === 115 ? 2 : 1;
+  return c === 115 || c === 104 || c === 100 || c === 119 ? 1 : 0; // s h d w
+}
+
+/** End of the number at `i`: `[0-9]*\.?[0-9]+([eE][+-]?[0-9]+)?`. */
+function numberEnd(s: string, i: number): number {
+  let end = i;
+  while (isDigit(s.charCodeAt(end))) end++;
+  if (s.charCodeAt(end) === C.Dot && isDigit(s.charCodeAt(end + 1))) {
+    end++;
+    while (isDigit(s.charCodeAt(end))) end++;
+  }
+  const e = s.charCodeAt(end);
+  if (e === 101 || e === 69) {
+    let k = end + 1;
+    const sign = s.charCodeAt(k);
+    if (sign === 43 || sign === C.Minus) k++;
+    if (isDigit(s.charCodeAt(k))) {
+      while (isDigit(s.charCodeAt(k))) k++;
+      end = k;
     }
-    const token: Token = { kind, text: text.slice(i, end) };
-    out.push(token);
-    if (kind !== 'space') prev = token;
+  }
+  return end;
+}
+
+/** End of the units after a number ending at `end` (`5m`, `1h30m`: a unit not followed by a letter, then digits, repeated); `end` when none. */
+function unitsEnd(s: string, end: number): number {
+  for (let u = unitLength(s, end); u > 0 && !isIdentStart(s.charCodeAt(end + u)); u = unitLength(s, end)) {
+    end += u;
+    if (!isDigit(s.charCodeAt(end))) break;
+    while (isDigit(s.charCodeAt(end))) end++;
+  }
+  return end;
+}
+
+/**
+ * Where a PASSWORD word is in finding its literal: PASSWORD [FOR <name>] [=] <literal>, counted
+ * in tokens other than whitespace.
+ */
+const enum Await { ForOrLiteral, Name, EqOrLiteral, Literal }
+
+interface Walk {
+  readonly text: string;
+  /** The raw text of each password literal, in order. */
+  readonly secrets: readonly string[];
+}
+
+/**
+ * The text rendered token by token: whitespace runs as one space, password literals as `'?'`;
+ * with `normalize`, other literals (and `true`/`false`) as `?` and a sign before a number dropped
+ * (`x = -5` and `x = 5` share a digest); then trimmed, without a trailing `;`.
+ */
+function walk(s: string, normalize: boolean): Walk {
+  let out = '';
+  let verbatim = 0; // start of the text not yet in `out`, to be copied as it is
+  const secrets: string[] = [];
+  let awaiting: Await[] | undefined;
+  // The last token other than whitespace (a dropped sign excluded): -1 before the first.
+  let prevKind = -1;
+  let prevStart = 0;
+  let prevEnd = 0;
+  const n = s.length;
+  let i = 0;
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (isSpace(c)) {
+      const start = i;
+      do i++;
+      while (i < n && isSpace(s.charCodeAt(i)));
+      if (c !== C.Space || i - start > 1) {
+        out += s.slice(verbatim, start) + ' ';
+        verbatim = i;
+      }
+      continue;
+    }
+    let end: number;
+    let kind: Kind;
+    if (c === C.SQuote) {
+      end = quotedEnd(s, i, c);
+      kind = Kind.String;
+    } else if (c === C.DQuote) {
+      end = quotedEnd(s, i, c);
+      kind = Kind.Quoted;
+    } else if (c === C.Slash && operandAfter(s, prevKind, prevStart, prevEnd, OPERAND_BEFORE)) {
+      end = quotedEnd(s, i, c);
+      kind = Kind.Regex;
+    } else if (isDigit(c) || (c === C.Dot && isDigit(s.charCodeAt(i + 1)))) {
+      const number = numberEnd(s, i);
+      end = unitsEnd(s, number);
+      kind = end > number ? Kind.Duration : Kind.Number;
+    } else if (isIdentStart(c)) {
+      end = i + 1;
+      while (isIdentChar(s.charCodeAt(end))) end++;
+      kind = Kind.Ident;
+    } else {
+      end = i + (isTwoCharOp(s, i) ? 2 : 1);
+      kind = Kind.Op;
+      const next = s.charCodeAt(i + 1);
+      const numberNext = isDigit(next) || (next === C.Dot && isDigit(s.charCodeAt(i + 2)));
+      if (normalize && c === C.Minus && numberNext && operandAfter(s, prevKind, prevStart, prevEnd, SIGN_BEFORE)) {
+        out += s.slice(verbatim, i);
+        verbatim = i = end;
+        continue;
+      }
+    }
+    let secret = false;
+    if (awaiting !== undefined) {
+      let kept = 0;
+      for (const state of awaiting) {
+        const next = nextAwait(state, s, i, end);
+        if (next === undefined) secret = true;
+        else awaiting[kept++] = next;
+      }
+      awaiting.length = kept;
+    }
+    if (kind === Kind.Ident && isWord(s, i, end, 'password')) (awaiting ??= []).push(Await.ForOrLiteral);
+    if (secret) {
+      out += s.slice(verbatim, i) + "'?'";
+      verbatim = end;
+      secrets.push(s.slice(i, end));
+    } else if (normalize && (kind === Kind.String || kind === Kind.Number || kind === Kind.Duration || kind === Kind.Regex ||
+      (kind === Kind.Ident && (isWord(s, i, end, 'true') || isWord(s, i, end, 'false'))))) {
+      out += s.slice(verbatim, i) + '?';
+      verbatim = end;
+    }
+    prevKind = kind;
+    prevStart = i;
+    prevEnd = end;
     i = end;
   }
-  return out;
+  out += s.slice(verbatim, n);
+  return { text: out.trim().replace(/\s*;\s*$/, ''), secrets };
 }
 
-const LITERAL_KINDS = new Set<TokenKind>(['string', 'number', 'duration', 'regex']);
-const BOOLEAN = /^(?:true|false)$/i;
-
-/** Indexes of the tokens holding a password: after PASSWORD [FOR <name>] [=]. */
-function passwordTokens(tokens: readonly Token[]): Set<number> {
-  const out = new Set<number>();
-  const solid = tokens.map((t, i) => ({ t, i })).filter(({ t }) => t.kind !== 'space');
-  for (let k = 0; k < solid.length; k++) {
-    const entry = solid[k];
-    if (!entry || entry.t.kind !== 'ident' || entry.t.text.toUpperCase() !== 'PASSWORD') continue;
-    let j = k + 1;
-    if (solid[j]?.t.text.toUpperCase() === 'FOR') j += 2;
-    if (solid[j]?.t.text === '=') j++;
-    const target = solid[j];
-    if (target) out.add(target.i);
+/** The state after token s[i, end); undefined when the token is the password literal. */
+function nextAwait(state: Await, s: string, i: number, end: number): Await | undefined {
+  const eq = end - i === 1 && s.charCodeAt(i) === C.Eq;
+  switch (state) {
+    case Await.ForOrLiteral: return isWord(s, i, end, 'for') ? Await.Name : eq ? Await.Literal : undefined;
+    case Await.Name: return Await.EqOrLiteral;
+    case Await.EqOrLiteral: return eq ? Await.Literal : undefined;
+    case Await.Literal: return undefined;
   }
-  return out;
-}
-
-function render(tokens: readonly Token[], replace: (t: Token, i: number) => string | undefined): string {
-  let out = '';
-  tokens.forEach((t, i) => {
-    if (t.kind === 'space') out += ' ';
-    else out += replace(t, i) ?? t.text;
-  });
-  return out.trim().replace(/\s*;\s*$/, '');
-}
-
-/** Absorb a unary minus into the following literal: `x = -5` and `x = 5` share a digest. */
-function dropUnaryMinus(tokens: Token[]): Token[] {
-  const out: Token[] = [];
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i] as Token;
-    const next = tokens[i + 1];
-    const prev = [...out].reverse().find((p) => p.kind !== 'space');
-    const unary = !prev || (prev.kind === 'op' && prev.text !== ')') || (prev.kind === 'ident' && /^(?:and|or|not)$/i.test(prev.text));
-    if (t.kind === 'op' && t.text === '-' && next && (next.kind === 'number' || next.kind === 'duration') && unary) continue;
-    out.push(t);
-  }
-  return out;
 }
 
 /** The digest form: literals → `?` (a password, even unquoted in broken text, → `'?'`), single spaces. */
 export function normalizeStatement(text: string): string {
-  const tokens = dropUnaryMinus(tokenize(text));
-  const secret = passwordTokens(tokens);
-  return render(tokens, (t, i) => {
-    if (secret.has(i)) return "'?'";
-    return LITERAL_KINDS.has(t.kind) || (t.kind === 'ident' && BOOLEAN.test(t.text)) ? '?' : undefined;
-  });
+  return walk(text, true).text;
 }
 
 /** The statement with its password literal (if any) replaced by `'?'`; other literals kept. */
 export function redactPasswords(text: string): string {
-  const tokens = tokenize(text);
-  const secret = passwordTokens(tokens);
-  return render(tokens, (_, i) => (secret.has(i) ? "'?'" : undefined));
+  return walk(text, false).text;
 }
 
 /**
@@ -167,10 +254,8 @@ export function redactPasswords(text: string): string {
  * `found secret, expected string` quotes the offending token).
  */
 export function redactSecretsIn(message: string, statementText: string): string {
-  const tokens = tokenize(statementText);
   let out = message;
-  for (const i of passwordTokens(tokens)) {
-    const raw = tokens[i]?.text ?? '';
+  for (const raw of walk(statementText, false).secrets) {
     const bare = raw.startsWith("'") ? raw.slice(1, raw.endsWith("'") && raw.length > 1 ? -1 : undefined) : raw;
     for (const secret of [raw, bare]) if (secret.length > 0) out = out.split(secret).join('?');
   }

@@ -9,16 +9,31 @@
  * Nothing sensitive is stored: the normalized text has no literals at all, the sample keeps
  * literals except passwords (normalize.ts), and error messages lose any password value of
  * their statement. With `enabled` false nothing is recorded and `list()` is empty.
+ *
+ * Cheap for a new text of a known shape (TSBS and dashboards send a new host or time window
+ * on every request; recording runs on the main thread after the answer is sent, so a
+ * sequential client's next request waits for it): an execution that comes with its shape
+ * (shape.ts) and its text as a function takes the normalized text and digest of the shape's
+ * first execution, and its sample is printed only when the summary is read. Only a new shape
+ * prints, normalizes and hashes. Memory stays bounded: one unprinted sample per slot, and
+ * shapes are at most MAX_SHAPE_CHARS long.
  */
 import type { StatementSummarySection } from '../options.js';
 import { normalizeStatement, redactPasswords, redactSecretsIn, statementDigest } from './normalize.js';
+import { MAX_SHAPE_CHARS, statementShapes } from './shape.js';
 
 /** Longest stored text (normalized text, sample, error); longer ones end with `…`. */
 export const MAX_TEXT_CHARS = 4096;
 
 export interface StatementExecution {
-  /** Statement text (printed from the AST, or the raw request text when it did not parse). */
-  readonly text: string;
+  /**
+   * Statement text (printed from the AST, or the raw request text when it did not parse), or a
+   * function printing it, which may be kept and called when the summary is read: it must not
+   * hold a password.
+   */
+  readonly text: string | (() => string);
+  /** The statement's shape (shape.ts): executions of one shape have one normalized text. */
+  readonly shape?: string | undefined;
   readonly durationMs: number;
   readonly error?: string | undefined;
   /** Epoch milliseconds at the end of the execution. */
@@ -45,7 +60,8 @@ export interface StatementSummaryEntry {
 interface Slot {
   readonly digest: string;
   readonly normalized: string;
-  sample: string;
+  /** A function: the latest execution's text, printed (then redacted and cut) when read. */
+  sample: string | (() => string);
   count: number;
   errors: number;
   totalMs: number;
@@ -61,10 +77,14 @@ function cut(text: string): string {
 
 const round3 = (ms: number) => Math.round(ms * 1000) / 1000;
 
-/** What record() derives from a statement text alone. */
-interface TextForms {
+/** What every text of one shape shares. */
+interface ShapeForms {
   readonly normalized: string;
   readonly digest: string;
+}
+
+/** What record() derives from a statement text alone. */
+interface TextForms extends ShapeForms {
   readonly sample: string;
 }
 
@@ -74,9 +94,17 @@ interface TextForms {
  */
 const MAX_REMEMBERED_TEXTS = 256;
 
+/** Shapes whose forms are remembered (keys at most MAX_SHAPE_CHARS long). */
+const MAX_REMEMBERED_SHAPES = 1024;
+
+const textOf = (text: string | (() => string)): string => (typeof text === 'string' ? text : text());
+
 export class StatementSummaries {
   readonly #slots = new Map<string, Slot>();
   readonly #forms = new Map<string, TextForms>();
+  readonly #shapes = new Map<string, ShapeForms>();
+  /** Request text → its statements' shapes (null: it has none), for repeated requests. */
+  readonly #requestShapes = new Map<string, readonly string[] | null>();
 
   constructor(private readonly options: Pick<StatementSummarySection, 'enabled' | 'max_entries'>) {}
 
@@ -90,7 +118,26 @@ export class StatementSummaries {
 
   record(run: StatementExecution): void {
     if (!this.options.enabled) return;
-    const { normalized, digest, sample } = this.#formsOf(run.text);
+    const unprinted = typeof run.text === 'string' ? undefined : run.text;
+    // A known shape with its text unprinted: nothing to print, normalize or hash now.
+    const known = unprinted === undefined || run.shape === undefined ? undefined : this.#shapes.get(run.shape);
+    let text: string | undefined;
+    let forms: ShapeForms;
+    let sample: string | (() => string);
+    if (known !== undefined && unprinted !== undefined) {
+      forms = known;
+      sample = unprinted;
+    } else {
+      text = textOf(run.text);
+      const textForms = this.#formsOf(text);
+      forms = textForms;
+      sample = textForms.sample;
+      if (run.shape !== undefined && run.shape.length <= MAX_SHAPE_CHARS) {
+        if (this.#shapes.size >= MAX_REMEMBERED_SHAPES) this.#shapes.clear();
+        this.#shapes.set(run.shape, { normalized: textForms.normalized, digest: textForms.digest });
+      }
+    }
+    const { normalized, digest } = forms;
     let slot = this.#slots.get(digest);
     if (slot) {
       this.#slots.delete(digest);
@@ -105,13 +152,26 @@ export class StatementSummaries {
     slot.lastSeen = run.at;
     if (run.error !== undefined) {
       slot.errors++;
-      slot.lastError = cut(redactSecretsIn(run.error, run.text));
+      slot.lastError = cut(redactSecretsIn(run.error, text ?? textOf(run.text)));
     }
     while (this.#slots.size > this.options.max_entries) {
       const oldest = this.#slots.keys().next();
       if (oldest.done) break;
       this.#slots.delete(oldest.value);
     }
+  }
+
+  /** statementShapes(requestText), remembered: a repeated request does not scan its text again. */
+  shapesOf(requestText: string): readonly string[] | undefined {
+    let shapes = this.#requestShapes.get(requestText);
+    if (shapes === undefined) {
+      shapes = statementShapes(requestText) ?? null;
+      if (requestText.length <= MAX_TEXT_CHARS) {
+        if (this.#requestShapes.size >= MAX_REMEMBERED_TEXTS) this.#requestShapes.clear();
+        this.#requestShapes.set(requestText, shapes);
+      }
+    }
+    return shapes ?? undefined;
   }
 
   #formsOf(text: string): TextForms {
@@ -132,7 +192,7 @@ export class StatementSummaries {
     return [...this.#slots.values()].reverse().map((s) => ({
       digest: s.digest,
       normalized_text: s.normalized,
-      sample_text: s.sample,
+      sample_text: typeof s.sample === 'string' ? s.sample : (s.sample = cut(redactPasswords(s.sample()))),
       exec_count: s.count,
       error_count: s.errors,
       total_exec_ms: round3(s.totalMs),
