@@ -178,8 +178,10 @@ export class StatementSummaries {
     const known = this.#forms.get(text);
     if (known !== undefined) return known;
     const normalized = normalizeStatement(text);
-    const forms = { normalized, digest: statementDigest(normalized), sample: cut(redactPasswords(text)) };
-    if (text.length <= MAX_TEXT_CHARS) {
+    const redacted = redactPasswords(text);
+    const forms = { normalized, digest: statementDigest(normalized), sample: cut(redacted) };
+    // A text that carries a password is never a key here: the memo would keep the password.
+    if (text.length <= MAX_TEXT_CHARS && redacted === text) {
       if (this.#forms.size >= MAX_REMEMBERED_TEXTS) this.#forms.clear();
       this.#forms.set(text, forms);
     }
