@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, writeFile, readdir } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic, removeTempFiles } from './atomic.js';
@@ -12,6 +12,7 @@ test('writeFileAtomic replaces the file and leaves no temp file', async () => {
   await writeFileAtomic(p, 'two');
   assert.equal(await readFile(p, 'utf8'), 'two');
   assert.deepEqual(await readdir(dir), ['a.json']);
+  await rm(dir, { recursive: true, force: true });
 });
 
 test('removeTempFiles deletes only leftover .tmp files', async () => {
@@ -21,4 +22,5 @@ test('removeTempFiles deletes only leftover .tmp files', async () => {
   assert.deepEqual(await removeTempFiles(dir), ['half.tsm.tmp']);
   assert.deepEqual(await readdir(dir), ['keep.tsm']);
   assert.deepEqual(await removeTempFiles(join(dir, 'missing')), []);
+  await rm(dir, { recursive: true, force: true });
 });
