@@ -5,9 +5,10 @@
  *
  * Without GROUP BY time and over several series, 1.6.7 does not compare every series' edge
  * point: their points go through a Go heap ordered by time (earliest first for first(), latest
- * first for last()), over the series in key order, and the answer is the better of the first
- * two the heap gives (observed on 1.6.7 with 2-7 series, tied and untied times:
- * fixtures/queries/46-first-last-series-ties). With GROUP BY time every series counts.
+ * first for last()), over the series in key order (reverse key order for last()), and the
+ * answer is the better of the first two the heap gives (observed on 1.6.7 with 2-7 series, tied
+ * and untied times: fixtures/queries/46-first-last-series-ties, 49-first-last-aux-ties). With
+ * GROUP BY time every series counts.
  */
 import type { FieldType, ValueColumn } from '../../../engine/index.js';
 import { cellAt, compareScalar } from '../value.js';
@@ -77,7 +78,8 @@ class Edge implements Reducer {
   /** The series' edge points through 1.x's heap: the better of the first two popped. */
   private fromHeap(per: Map<number, Pick>): Pick {
     const earliest = this.name === 'first';
-    const items = [...per.entries()].sort((a, b) => a[0] - b[0]).map(([, p]) => p);
+    // last() meets the series newest first, in reverse key order (as 1.x reverses them for a descending read).
+    const items = [...per.entries()].sort((a, b) => (earliest ? a[0] - b[0] : b[0] - a[0])).map(([, p]) => p);
     const heap = new GoHeap(items, (x, y) => {
       const c = compareTimes(x.base, x.off, y.base, y.off);
       return earliest ? c < 0 : c > 0;
