@@ -129,7 +129,10 @@ test('the timer runs a pass at start and every interval, with the compactor runn
   await svc.stop();
   const runs = svc.counters.runs;
   assert.equal(svc.counters.shardsDropped, 3);
-  assert.equal(rpTombstones(e), 1);
+  // Written, older ones superseded; with the compactor running, the collector may already have
+  // dropped it too once the straddling shard was compacted (its rows then gone physically).
+  assert.ok(svc.counters.tombstonesWritten >= 1);
+  assert.ok(rpTombstones(e) <= 1);
   assert.deepEqual(await secs(e, 'h1'), range(H - 1800, H + 1800));
   await new Promise((r) => setTimeout(r, 40));
   assert.equal(svc.counters.runs, runs); // stopped
