@@ -1,6 +1,7 @@
 /** Public surface of the query layer: the TimeseriesQL parser, AST and printer. */
 export { parseExpr, parseQuery, parseStatement } from './parser/query.js';
 export { parseParams } from './parser/params.js';
+export { scanRaw, isDigit, isLetter, isIdentChar, isWs } from './parser/scanner.js';
 export { ParseCache, MAX_CACHED_TEXT } from './parser/parse-cache.js';
 export type { ParamValue, Params } from './parser/params.js';
 export { ParseError, QueryError, PARSE_ERROR_PREFIX } from './errors.js';

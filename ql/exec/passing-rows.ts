@@ -29,7 +29,8 @@ export function singleValueColumn(type: FieldType, v: Scalar): ValueColumn | und
 
 /**
  * Calls `onRow` for each row of `ref` in [min, max] where `g.rowFilter` is true, with a reader
- * of the named fields' values in that row (null where the row has none).
+ * of the named fields' values in that row (null where the row has none); `onRow` returning
+ * false stops the read.
  */
 export async function forEachPassingRow(
   g: GroupRun,
@@ -37,7 +38,7 @@ export async function forEachPassingRow(
   fields: readonly string[],
   min: bigint,
   max: bigint,
-  onRow: (time: bigint, valueOf: (field: string) => Scalar) => void,
+  onRow: (time: bigint, valueOf: (field: string) => Scalar) => boolean | void,
 ): Promise<void> {
   const { plan, source, rowFilter } = g;
   const types = source.fieldTypes();
@@ -51,7 +52,7 @@ export async function forEachPassingRow(
       const valueOf = (field: string): Scalar => r.values[fi.get(field) ?? -1] ?? null;
       const scope: RowScope = { time: r.time, lookup: (name, hint) => (isTag(name, hint, plan.schema) ? (ref.tags[name] ?? null) : valueOf(name)) };
       if (rowFilter && evaluate(rowFilter, scope, et) !== true) continue;
-      onRow(r.time, valueOf);
+      if (onRow(r.time, valueOf) === false) break;
     }
   } finally {
     reader.close();

@@ -6,12 +6,12 @@
  * Observed on 1.6.7 with and without GROUP BY time, tags, ORDER BY time DESC and SLIMIT.
  */
 import { FieldType } from '../../engine/index.js';
-import { call, type Expr, type SelectStatement } from '../ast/nodes.js';
+import { call, type Expr, type SelectStatement, type VarRef } from '../ast/nodes.js';
 import type { ResultSeries } from '../result.js';
 import { percentileIndex } from './reducers/index.js';
 
 interface LonePercentile {
-  readonly arg: Expr;
+  readonly arg: VarRef;
   readonly rank: number;
 }
 
@@ -36,7 +36,7 @@ export async function leadPercentileMissing(
   run: (probe: SelectStatement) => Promise<ResultSeries[]>,
 ): Promise<boolean> {
   const lone = lonePercentile(stmt);
-  if (!lone || lone.arg.kind !== 'VarRef') return false;
+  if (!lone) return false;
   if (typesOf(lone.arg.name).some((t) => t === FieldType.String || t === FieldType.Boolean)) return false;
   const probe: SelectStatement = {
     ...stmt,

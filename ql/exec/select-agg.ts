@@ -7,7 +7,7 @@
 import { FieldType } from '../../engine/index.js';
 import type { Cell } from '../result.js';
 import { FORECASTS, SELECTORS } from '../plan/functions.js';
-import { hasRawRef, hasRawTagRef, isTag } from '../plan/projection.js';
+import { hasRawRef, isTag } from '../plan/projection.js';
 import type { AggCall, AggTransform } from './agg-calls.js';
 import { aggregatesOf, denseLayoutOf } from './plan-derived.js';
 import { holtWinters, type ForecastPoint } from './holt-winters.js';
@@ -57,7 +57,7 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
   // first()/last() meet several stored series through 1.x's heap without GROUP BY time, also
   // beside auxiliary fields; a subquery is one stream, and a tag beside them makes 1.x read the
   // series one by one into its selector (ties then go to the larger value).
-  const seriesHeap = !spec && !source.fromSubquery && !plan.projection.columns.some((c) => hasRawTagRef(c.expr, plan.schema));
+  const seriesHeap = !spec && !source.fromSubquery && !plan.projection.columns.some((c) => hasRawRef(c.expr, (r) => isTag(r.name, r.type, plan.schema)));
   const callArgs = calls.map((c): ReducerArgs => ({ ...c.args, partials: clock, ...(plan.ascending ? {} : { descending: true }), ...(seriesHeap ? { seriesHeap } : {}) }));
   const callTypes = calls.map((c) => types.get(c.field));
   const makeReducers = (start?: bigint): Reducer[] =>

@@ -30,11 +30,13 @@ async function headTimes(g: GroupRun, seriesIndex: number, field: string, k: num
   const ref = g.series[seriesIndex]!;
   const ascending = g.plan.ascending;
   if (g.rowFilter) {
+    // Rows pass the WHERE in ascending order only: an ascending read stops at `k`.
     const all: bigint[] = [];
     await forEachPassingRow(g, ref, [field], min, max, (time, valueOf) => {
       if (valueOf(field) !== null) all.push(time);
+      return !ascending || all.length < k;
     });
-    return ascending ? all.slice(0, k) : all.slice(-k).reverse();
+    return ascending ? all : all.slice(-k).reverse();
   }
   const out: bigint[] = [];
   const cursor: Cursor = g.source.cursor(ref, field, min, max, ascending);

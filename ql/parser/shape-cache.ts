@@ -205,18 +205,7 @@ function rebind(tp: Template, text: string, shape: Shape): Statement[] | null {
     const condition = s.condition === null ? null : expr(s.condition);
     const dimensions = list(s.dimensions, expr);
     if (fields === s.fields && sources === s.sources && condition === s.condition && dimensions === s.dimensions) return s;
-    return N.select(fields, sources, {
-      target: s.target,
-      condition,
-      dimensions,
-      fill: s.fill,
-      sortFields: s.sortFields,
-      limit: s.limit,
-      offset: s.offset,
-      slimit: s.slimit,
-      soffset: s.soffset,
-      location: s.location,
-    });
+    return { ...s, fields, sources, condition, dimensions };
   };
   try {
     return tp.statements.map((s) => (s.kind === 'Select' ? select(s) : s));

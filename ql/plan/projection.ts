@@ -4,7 +4,7 @@
  * names for expressions, `_1`/`_2` for duplicates), and classify the query shape.
  */
 import { FieldType } from '../../engine/index.js';
-import type { Call, Expr, Field } from '../ast/nodes.js';
+import type { Call, Expr, Field, VarRef } from '../ast/nodes.js';
 import { compileRegex } from '../ast/regex.js';
 import { QueryError } from '../errors.js';
 import { ACCEPTED_TYPES } from '../exec/reducers/index.js';
@@ -250,20 +250,15 @@ function analyze(allFields: readonly Field[], schema: SchemaInfo, dimensionTags:
   return { timeName, columns: expanded.map((x, i) => ({ name: names[i]!, expr: x.expr, fieldName: x.alias ?? exprName(x.expr) })), shape: aggregate ? 'aggregate' : 'raw' };
 }
 
-/** A field or tag read outside any aggregate or transform (math functions read their arguments as they are). */
-export function hasRawRef(e: Expr): boolean {
-  if (e.kind === 'VarRef') return true;
-  if (e.kind === 'Binary') return hasRawRef(e.lhs) || hasRawRef(e.rhs);
-  if (e.kind === 'Unary') return hasRawRef(e.expr);
-  return e.kind === 'Call' && isMath(e.name.toLowerCase()) && e.args.some(hasRawRef);
-}
-
-/** Like hasRawRef, for tags only. */
-export function hasRawTagRef(e: Expr, schema: SchemaInfo): boolean {
-  if (e.kind === 'VarRef') return isTag(e.name, e.type, schema);
-  if (e.kind === 'Binary') return hasRawTagRef(e.lhs, schema) || hasRawTagRef(e.rhs, schema);
-  if (e.kind === 'Unary') return hasRawTagRef(e.expr, schema);
-  return e.kind === 'Call' && isMath(e.name.toLowerCase()) && e.args.some((a) => hasRawTagRef(a, schema));
+/**
+ * A field or tag (one `which` accepts, any by default) read outside any aggregate or transform
+ * (math functions read their arguments as they are).
+ */
+export function hasRawRef(e: Expr, which: (ref: VarRef) => boolean = () => true): boolean {
+  if (e.kind === 'VarRef') return which(e);
+  if (e.kind === 'Binary') return hasRawRef(e.lhs, which) || hasRawRef(e.rhs, which);
+  if (e.kind === 'Unary') return hasRawRef(e.expr, which);
+  return e.kind === 'Call' && isMath(e.name.toLowerCase()) && e.args.some((a) => hasRawRef(a, which));
 }
 
 export { callsIn };

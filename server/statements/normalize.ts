@@ -26,10 +26,11 @@
  * once per new statement shape and for every statement that does not parse.
  */
 import { createHash } from 'node:crypto';
+import { isDigit, isIdentChar, isLetter } from '../../ql/index.js';
 
 const enum C {
   Tab = 9, Cr = 13, Space = 32, DQuote = 34, SQuote = 39, RParen = 41, Minus = 45, Dot = 46, Slash = 47,
-  Zero = 48, Nine = 57, Eq = 61, Backslash = 92, Underscore = 95,
+  Eq = 61, Backslash = 92, Underscore = 95,
 }
 
 const enum Kind { Ident, Quoted, String, Number, Duration, Regex, Op }
@@ -40,10 +41,7 @@ function isSpace(c: number): boolean {
   return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
     c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
-const isDigit = (c: number): boolean => c >= C.Zero && c <= C.Nine;
-const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const isIdentStart = (c: number): boolean => isLetter(c) || c === C.Underscore;
-const isIdentChar = (c: number): boolean => isIdentStart(c) || isDigit(c);
 
 /** Whether the word s[i, end) is `word` (lower case, ASCII), in any case. */
 function isWord(s: string, i: number, end: number, word: string): boolean {

@@ -18,7 +18,7 @@
  * bound parameters, an unterminated string, or a statement longer than MAX_SHAPE_CHARS.
  * A number's magnitude does not change how it prints: too large for its type is a parse error.
  */
-import { parseDuration } from '../../ql/index.js';
+import { isDigit, isIdentChar, isLetter, isWs, parseDuration, scanRaw } from '../../ql/index.js';
 
 /** Digits per duration term that cannot overflow int64 whatever the unit. */
 const WRAP_FREE_DIGITS = 4;
@@ -27,15 +27,11 @@ const WRAP_FREE_DIGITS = 4;
 export const MAX_SHAPE_CHARS = 2048;
 
 const enum C {
-  Tab = 9, Nl = 10, Cr = 13, Space = 32, DQuote = 34, Dollar = 36, SQuote = 39, Minus = 45, Dot = 46,
-  Slash = 47, Zero = 48, Nine = 57, Semi = 59, Backslash = 92, Underscore = 95, Micro = 0xb5,
+  Nl = 10, Cr = 13, DQuote = 34, Dollar = 36, SQuote = 39, Minus = 45, Dot = 46,
+  Slash = 47, Zero = 48, Semi = 59, Backslash = 92, Underscore = 95, Micro = 0xb5,
 }
 
-const isDigit = (c: number): boolean => c >= C.Zero && c <= C.Nine;
-const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-const isIdentChar = (c: number): boolean => isLetter(c) || isDigit(c) || c === C.Underscore;
 const isUnit = (c: number): boolean => isLetter(c) || c === C.Micro;
-const isWs = (c: number): boolean => c === C.Space || c === C.Tab || c === C.Nl || c === C.Cr;
 
 /** End of the quoted token starting at `i` (after the closing quote); -1 when unterminated. */
 function quotedEnd(s: string, i: number, quote: number): number {
@@ -46,22 +42,6 @@ function quotedEnd(s: string, i: number, quote: number): number {
     else if (c === C.Nl || c === C.Cr) return -1;
   }
   return -1;
-}
-
-/** End of the number or duration token at `i` (ql/parser/scanner.ts scanNumber). */
-function numberEnd(s: string, i: number): number {
-  let j = i;
-  while (isDigit(s.charCodeAt(j))) j++;
-  if (s.charCodeAt(j) === C.Dot) {
-    j++;
-    while (isDigit(s.charCodeAt(j))) j++;
-    return j;
-  }
-  if (isUnit(s.charCodeAt(j))) {
-    while (isUnit(s.charCodeAt(j))) j++;
-    while (isUnit(s.charCodeAt(j)) || isDigit(s.charCodeAt(j))) j++;
-  }
-  return j;
 }
 
 /** The number or duration token s[i, end) masked (see above). */
@@ -126,7 +106,7 @@ export function statementShapes(text: string): string[] | undefined {
       while (isIdentChar(text.charCodeAt(i))) i++;
       blank = false;
     } else if (isDigit(c) || (c === C.Dot && isDigit(text.charCodeAt(i + 1)))) {
-      const end = numberEnd(text, i);
+      const end = scanRaw(text, i).end;
       shape += text.slice(from, i) + maskNumber(text, i, end);
       from = i = end;
       blank = false;
