@@ -6,7 +6,7 @@
  * number of candidate series, which is acceptable for metadata statements.
  */
 import { MAX_TIME_NS, MIN_TIME_NS, selectSeries } from '../../../engine/index.js';
-import type { FieldType, MeasurementIndex } from '../../../engine/index.js';
+import type { DatabaseInfo, FieldType, MeasurementIndex } from '../../../engine/index.js';
 import { checkpoint, type QueryContext } from '../context.js';
 import { policyFields } from '../engine-source.js';
 import type { TagCondition } from './tag-cond.js';
@@ -18,6 +18,16 @@ async function hasData(ctx: QueryContext, db: string, rp: string, m: Measurement
   } finally {
     cursor.close();
   }
+}
+
+/**
+ * Whether any policy of `db` has a shard overlapping [minNs, maxNs]. 1.6.7 answers SHOW TAG
+ * KEYS and SHOW TAG VALUES with a time condition from the shard groups of every policy in the
+ * range, and its (database-wide) index then gives every matching series: time only decides
+ * whether there is anything to read.
+ */
+export function anyPolicyHasShardIn(ctx: QueryContext, info: DatabaseInfo, minNs: bigint, maxNs: bigint): boolean {
+  return info.rps.some((rp) => ctx.engine.hasShardOverlapping(info.name, rp.name, minNs, maxNs));
 }
 
 /** Policies of `db` that have storage and a shard overlapping [minNs, maxNs]. */
