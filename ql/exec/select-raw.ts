@@ -10,6 +10,7 @@ import type { Expr } from '../ast/nodes.js';
 import type { Cell } from '../result.js';
 import { TRANSFORMS } from '../plan/functions.js';
 import { callsIn, isTag } from '../plan/projection.js';
+import { conditionTagValue, isConditionTag } from '../plan/condition.js';
 import { callKey, evaluate, type EvalTypes, type RowScope } from './eval.js';
 import type { Row } from './row-reader.js';
 import type { Scalar } from './value.js';
@@ -142,7 +143,7 @@ export async function runRawGroup(
       if (checked || !g.rowFilter) return true;
       const scope: RowScope = {
         time: row.time,
-        lookup: (name, hint) => (isTag(name, hint, plan.schema) ? (s.ref.tags[name] ?? null) : (row.values[fieldIndex.get(name) ?? -1] ?? null)),
+        lookup: (name, hint) => (isConditionTag(name, hint, plan.schema) ? conditionTagValue(s.ref.tags, name) : (row.values[fieldIndex.get(name) ?? -1] ?? null)),
       };
       return evaluate(g.rowFilter, scope, types) === true;
     };

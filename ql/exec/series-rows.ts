@@ -7,6 +7,7 @@
  */
 import type { Expr } from '../ast/nodes.js';
 import { isTag } from '../plan/projection.js';
+import { conditionTagValue, isConditionTag } from '../plan/condition.js';
 import { evaluate, type EvalTypes, type RowScope } from './eval.js';
 import { compileCondition, type Resolve } from './compile-condition.js';
 import { FilteredRowReader } from './filtered-row-reader.js';
@@ -68,7 +69,7 @@ function condResolve(schema: SelectPlan['schema'], tags: Readonly<Record<string,
     let r = memo.get(key);
     if (!r) {
       const slot = condFields.indexOf(name);
-      r = isTag(name, hint, schema) ? { value: tags[name] ?? null } : slot < 0 ? { value: null } : { slot };
+      r = isConditionTag(name, hint, schema) ? { value: conditionTagValue(tags, name) } : slot < 0 ? { value: null } : { slot };
       memo.set(key, r);
     }
     return r;
