@@ -100,7 +100,18 @@ function tagFilter(p: Picker, m: string): string {
     `("${k}" !~ /^${v}$/) AND `,
     `("${k}" <> '${tags[k]![vs.indexOf(v)]}') AND `,
     `("${k}" =~ /^(${v}|nosuch)$/ AND "host" =~ /^(a|c)$/) AND `,
+    adHocFilter(p),
+    `("${k}" = '${tags[k]![vs.indexOf(v)]}' OR "${p.pick(SHAPES[m]!.numeric)}" > ${p.pick([0, 10, 1000])}) AND `,
   ]);
+}
+
+/** A dashboard-wide ad-hoc filter: Grafana adds it to every panel, whichever tags the measurement has. */
+function adHocFilter(p: Picker): string {
+  const shape = SHAPES[p.pick(Object.keys(SHAPES))]!;
+  const k = p.pick(Object.keys(shape.tags));
+  const v = p.pick(shape.tags[k]!);
+  const literal = p.chance(0.5);
+  return `("${k}" ${p.pick(literal ? ['=', '!='] : ['=~', '!~'])} ${literal ? `'${v}'` : `/^${re(v)}$/`}) AND `;
 }
 
 function from(p: Picker, db: string, m: string): string {
