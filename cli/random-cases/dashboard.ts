@@ -174,6 +174,8 @@ function otherSelect(p: Picker, db: string): string {
     () => `SELECT last("uptime_format") AS "up", last("n_cpus") FROM "system" WHERE ${w.filter} GROUP BY "host"`,
     () => `SELECT ${p.pick(['mean', 'max', 'count'])}("${p.pick(shape.numeric)}") FROM ${from(p, db, m)} WHERE ${tagFilter(p, m)}${w.filter}`,
     () => `SELECT mean("${p.pick(shape.numeric)}") FROM ${from(p, db, m)} WHERE ${w.filter} GROUP BY time(${w.interval}), * fill(null)`,
+    // Chronograf's host list: a derived column averaged per host
+    () => `SELECT mean("cpu") AS "cpu" FROM (SELECT 100 - "usage_idle" AS "cpu" FROM "${db}"."autogen"."cpu" WHERE "cpu" = 'cpu-total' AND ${w.filter}) WHERE ${w.filter} GROUP BY "host"${p.chance(0.5) ? `, time(${w.interval}) fill(none)` : ''}`,
   ])();
 }
 
@@ -194,6 +196,7 @@ function showQuery(p: Picker, db: string): string {
     () => `SHOW SERIES${on} FROM "${m}"${where(tagPart)}${p.chance(0.5) ? ` LIMIT ${p.pick([1, 3])}` : ''}`,
     () => `SHOW SERIES ${p.pick(['', 'EXACT '])}CARDINALITY${on} FROM "${m}"${tagPart ? ` WHERE ${tagPart}` : ''}`,
     () => `SHOW RETENTION POLICIES ON "${db}"`,
+    () => `SHOW TAG VALUES${on} FROM /win_system|system|${m}/ WITH KEY = "host"${where(tagPart)}`,
   ])();
 }
 
