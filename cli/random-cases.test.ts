@@ -6,6 +6,7 @@ import { randomSelect } from './random-cases/select.js';
 import { randomShow } from './random-cases/show.js';
 import { randomWrite } from './random-cases/write.js';
 import { randomMutation } from './random-cases/mutate.js';
+import { dashboardData, randomDashboardQuery, SHARD_BOUNDARY_SEC } from './random-cases/dashboard.js';
 
 describe('random differential cases', () => {
   it('are reproducible from the seed', () => {
@@ -43,5 +44,19 @@ describe('random differential cases', () => {
       const q = randomSelect(p);
       if (/GROUP BY time\(/.test(q)) assert.match(q, /time >= '[^']+' AND time < '[^']+'/, q);
     }
+  });
+
+  it('dashboard requests parse, name both time bounds and never now(), over data on both sides of a shard-group boundary', () => {
+    const p = picker(4);
+    for (let i = 0; i < 300; i++) {
+      const { q } = randomDashboardQuery(p, 'dash');
+      assert.doesNotThrow(() => parseQuery(q), q);
+      assert.doesNotMatch(q, /now\(\)/i, q);
+      for (const stmt of q.split(';')) if (/GROUP BY time\(/.test(stmt)) assert.match(stmt, /time >= \d+ms and time <= \d+ms/, stmt);
+    }
+    const times = dashboardData(picker(4)).trim().split('\n').map((line) => BigInt(line.slice(line.lastIndexOf(' ') + 1)));
+    const boundary = BigInt(SHARD_BOUNDARY_SEC) * 1_000_000_000n;
+    assert.ok(times.some((t) => t < boundary) && times.some((t) => t >= boundary));
+    assert.equal(dashboardData(picker(4)), dashboardData(picker(4)));
   });
 });

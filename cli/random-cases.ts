@@ -3,7 +3,7 @@
  * Strata and InfluxDB 1.6.7 answer differently (a search tool, not a test: record the answers
  * from the oracle, then check Strata against them):
  *
- *   node build/cli/random-cases.js --seed 7 --selects 600 --shows 200 --writes 200 --mutations 200 --typed 300 --nested 300 > /tmp/cases.json
+ *   node build/cli/random-cases.js --seed 7 --selects 600 --shows 200 --writes 200 --mutations 200 --typed 300 --nested 300 --dashboards 300 > /tmp/cases.json
  *   ../shared/conformance/oracle.sh start 18796 18798
  *   node ../shared/conformance/run.mjs --url http://127.0.0.1:18796 --cases /tmp/cases.json --record /tmp/exp
  *   node ../shared/conformance/run.mjs --url http://STRATA --cases /tmp/cases.json --check /tmp/exp --settle-ms 1500
@@ -20,6 +20,7 @@ import { randomWrite } from './random-cases/write.js';
 import { randomMutation } from './random-cases/mutate.js';
 import { randomTypedSelect } from './random-cases/select-typed.js';
 import { randomNestedSelect } from './random-cases/select-nested.js';
+import { dashboardData, randomDashboardQuery } from './random-cases/dashboard.js';
 
 interface Case {
   readonly id: string;
@@ -47,6 +48,31 @@ function answerFormat(): { params?: Record<string, string>; accept?: string } {
   return { params: { epoch: p.pick(['ns', 'ms', 's', 'h']), ...(p.chance(0.5) ? { chunked: 'true' } : {}) } };
 }
 
+/**
+ * `--dashboards N`: Telegraf's write of a database of its own (the first case, which the
+ * others need: run them in order), then N requests as dashboards send them; the last one drops
+ * the database.
+ */
+function dashboardCases(n: number): Case[] {
+  if (n <= 0) return [];
+  const db = `rnd_dash${seed}`;
+  const load: Case = {
+    id: id('d', 0),
+    category: 'random',
+    path: '/write',
+    method: 'POST',
+    db,
+    body: dashboardData(p),
+    gzip: true,
+    params: { consistency: 'any', rp: '' },
+    setup: [{ q: `DROP DATABASE "${db}"` }, { q: `CREATE DATABASE "${db}"` }],
+    verify: [{ q: 'SELECT count(*) FROM /.*/', db }],
+  };
+  const queries = unique(n, () => JSON.stringify(randomDashboardQuery(p, db))).map((text, i): Case => ({ id: id('d', i + 1), category: 'random', db, ...JSON.parse(text) }));
+  const last = queries.length - 1;
+  return [load, ...queries.map((c, i) => (i === last ? { ...c, teardown: [{ q: `DROP DATABASE "${db}"` }] } : c))];
+}
+
 const seed = option('seed', 1);
 const p = picker(seed);
 const id = (kind: string, i: number): string => `r${seed}-${kind}${String(i).padStart(4, '0')}`;
@@ -71,6 +97,7 @@ const cases: Case[] = [
       verify: [{ q: 'SELECT * FROM /.*/', db, params: { epoch: 'ns' } }, { q: 'SHOW FIELD KEYS', db }, { q: 'SHOW SERIES', db }],
     };
   }),
+  ...dashboardCases(option('dashboards', 0)),
   ...Array.from({ length: option('mutations', 0) }, (_, i) => {
     const db = `rnd_m${seed}_${i}`;
     return { id: id('m', i), category: 'random', method: 'POST', db, ...randomMutation(p, db), teardown: [{ q: `DROP DATABASE ${db}` }] };

@@ -4,6 +4,7 @@
  */
 import { FieldType, type ValueColumn } from '../../engine/index.js';
 import { isTag } from '../plan/projection.js';
+import { conditionTagValue, isConditionTag } from '../plan/condition.js';
 import { evaluate, type RowScope } from './eval.js';
 import { RowReader } from './row-reader.js';
 import { evalTypes, fieldRefs, type GroupRun } from './select-raw.js';
@@ -50,7 +51,7 @@ export async function forEachPassingRow(
     for (let row = await reader.next(); row; row = await reader.next()) {
       const r = row;
       const valueOf = (field: string): Scalar => r.values[fi.get(field) ?? -1] ?? null;
-      const scope: RowScope = { time: r.time, lookup: (name, hint) => (isTag(name, hint, plan.schema) ? (ref.tags[name] ?? null) : valueOf(name)) };
+      const scope: RowScope = { time: r.time, lookup: (name, hint) => (isConditionTag(name, hint, plan.schema) ? conditionTagValue(ref.tags, name) : valueOf(name)) };
       if (rowFilter && evaluate(rowFilter, scope, et) !== true) continue;
       if (onRow(r.time, valueOf) === false) break;
     }

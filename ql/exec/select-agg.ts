@@ -310,17 +310,23 @@ async function assembleRows(
     }
     return finish(g, rows, call.reducer === 'top' || call.reducer === 'bottom' || call.reducer === 'distinct');
   }
+  // The extra window read for a transform's inner call is not the other calls' to fill from:
+  // 1.x fills those over the query's own range, so a point there must not anchor fill(linear).
+  const own = windowRange(g);
+  const readWider = min !== plan.time.min || max !== plan.time.max;
   const filled = perCall.map((series, i) => {
     // integral() rows exist only for windows holding points: 1.x never fills them.
     if (!spec || calls[i]?.reducer === 'integral') return series;
     const outType = windows.get(starts[0] ?? 0n)?.[i]?.outputType ?? FieldType.Float;
-    return fillSeries(desc ? [...series].reverse() : series, {
+    const ownRange = readWider && !calls[i]!.extended && own !== undefined;
+    const rows = ownRange ? series.filter((x) => x.time >= own.first && x.time <= own.last) : series;
+    return fillSeries(desc ? [...rows].reverse() : rows, {
       mode: fill.mode as FillMode,
       value: fill.mode === 'number' ? fill.value : undefined,
       valueType: outType,
       window: spec,
-      startNs: hasMin ? min : undefined,
-      endNs: max,
+      startNs: hasMin ? (ownRange ? plan.time.min : min) : undefined,
+      endNs: ownRange ? plan.time.max : max,
       descending: desc,
       call: plan.nested ? undefined : calls[i]!.reducer,
     });

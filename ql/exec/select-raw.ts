@@ -10,11 +10,13 @@ import type { Expr } from '../ast/nodes.js';
 import type { Cell } from '../result.js';
 import { TRANSFORMS } from '../plan/functions.js';
 import { callsIn, isTag } from '../plan/projection.js';
+import { conditionTagValue, isConditionTag } from '../plan/condition.js';
 import { callKey, evaluate, type EvalTypes, type RowScope } from './eval.js';
 import type { Row } from './row-reader.js';
 import type { Scalar } from './value.js';
 import { openSeriesRows, plainReference, type RowSource } from './series-rows.js';
 import { GoHeap } from './go-heap.js';
+import { mergeSpans, type TimeSpan } from './shard-spans.js';
 import { rawRowLess, seriesRankLess, lanesInInnerOrder, timeThenSeriesLess } from './raw-merge-order.js';
 import { checkpoint, type QueryContext } from './context.js';
 import type { SelectPlan } from './select-plan.js';
@@ -123,12 +125,14 @@ export async function runRawGroup(
   const columns = plan.projection.columns;
   const { fields, fieldIndex, selected, types, condFields, plain, slots, allPlain, limit } = layout;
   const transforms = new Map<string, Transform>();
-  const open: SeriesRows[] = g.series.map((ref) => ({
-    ref,
-    reader: openSeriesRows(g, ref, fields, condFields, types),
-    row: null,
-    tagCells: plain.map((p) => (p && 'tag' in p ? (ref.tags[p.tag] ?? null) : null)),
-  }));
+  const openAll = (span: TimeSpan | undefined): SeriesRows[] =>
+    g.series.map((ref) => ({
+      ref,
+      reader: openSeriesRows(g, ref, fields, condFields, types, span),
+      row: null,
+      tagCells: plain.map((p) => (p && 'tag' in p ? (ref.tags[p.tag] ?? null) : null)),
+    }));
+  let open: SeriesRows[] = [];
   let out: Cell[][] = [];
   let emitted = 0;
   let skip = plan.stmt.offset;
@@ -142,7 +146,7 @@ export async function runRawGroup(
       if (checked || !g.rowFilter) return true;
       const scope: RowScope = {
         time: row.time,
-        lookup: (name, hint) => (isTag(name, hint, plan.schema) ? (s.ref.tags[name] ?? null) : (row.values[fieldIndex.get(name) ?? -1] ?? null)),
+        lookup: (name, hint) => (isConditionTag(name, hint, plan.schema) ? conditionTagValue(s.ref.tags, name) : (row.values[fieldIndex.get(name) ?? -1] ?? null)),
       };
       return evaluate(g.rowFilter, scope, types) === true;
     };
@@ -163,92 +167,97 @@ export async function runRawGroup(
         if (++n % 1024 === 0) return Promise.resolve(checkpoint(ctx)).then(() => advanceAsync(s));
       }
     };
-    for (const s of open) await advance(s);
-    // 1.x's sorted merge: a Go heap over the series in key order, reversed for ORDER BY time
-    // DESC as 1.x reverses its tag sets (raw-merge-order.ts).
-    const live = open.filter((s) => s.row);
-    // A heap of one series never compares (GROUP BY every tag: lastpoint's 100 groups).
-    const heap = new GoHeap(
-      plan.ascending ? live : live.reverse(),
-      live.length <= 1
-        ? () => false
-        : lanesInInnerOrder(
-            g.source.rowsInSeriesOrder
-              ? seriesRankLess(g.series)
-              : g.source.tiesInSeriesOrder
-                ? timeThenSeriesLess(g.series, plan.ascending)
-                : rawRowLess(columns.map((c) => c.expr), plan.schema, fieldIndex, plan.ascending),
-            plan.ascending,
-          ),
-    );
-    for (;;) {
-      const best = heap.pop();
-      if (!best) break;
-      const row = best.row!;
-      const tags = best.ref.tags;
-      const tagCells = best.tagCells;
-      if (++n % 1024 === 0) await checkpoint(ctx);
-      // 1.x joins the transforms' outputs by time: a row needs a value from one of them.
-      let transformsAsked = false;
-      let transformsAnswered = false;
-      const cells = new Array<Cell>(columns.length + 1);
-      cells[0] = row.time;
-      if (allPlain) {
-        // Plain field and tag columns only (SELECT *): no interpreter, no closures per row.
-        for (let i = 0; i < columns.length; i++) {
-          const slot = slots[i]!;
-          cells[i + 1] = slot >= 0 ? (row.values[slot] ?? null) : tagCells[i]!;
-        }
-      } else {
-        let scope: RowScope | undefined;
-        // Built only for rows that need the interpreter (a WHERE, or a column that is not a plain reference).
-        const scoped = (): RowScope => (scope ??= {
-          time: row.time,
-          lookup: (name, hint) => {
-            if (isTag(name, hint, plan.schema)) return tags[name] ?? null;
-            const i = fieldIndex.get(name);
-            return i === undefined ? null : (row.values[i] ?? null);
-          },
-          call: (e) => {
-            if (e.kind !== 'Call' || !TRANSFORMS.has(e.name.toLowerCase())) return undefined;
-            const key = callKey(e);
-            let t = transforms.get(key);
-            const inner = e.args[0];
-            if (!inner) return null;
-            if (!t) {
-              t = createTransform(e.name.toLowerCase() as TransformName, inferType(inner, types), transformArgs(e, plan.ascending));
-              transforms.set(key, t);
-            }
-            const v = evaluate(inner, scoped(), types);
-            const r = v === null ? null : t.push(row.time, v);
-            transformsAsked = true;
-            if (r) transformsAnswered = true;
-            return r ? r.value : null;
-          },
-        });
-        for (let i = 0; i < columns.length; i++) {
-          const slot = slots[i]!;
-          cells[i + 1] = slot >= 0 ? (row.values[slot] ?? null) : plain[i] ? tagCells[i]! : evaluate(columns[i]!.expr, scoped(), types);
-        }
-      }
-      if ((transformsAnswered || !transformsAsked) && hasSelectedValue(row.values, selected)) {
-        if (skip > 0) skip--;
-        else {
-          out.push(cells);
-          // Before the series' next row is read: a LIMIT query reads no row past its last
-          // (ORDER BY time DESC LIMIT 1 then never decodes a stored block's timestamps).
-          if (limit > 0 && emitted + out.length >= limit) break;
-          if (emit && out.length >= chunkSize) {
-            emitted += out.length;
-            const piece = out;
-            out = [];
-            await emit(piece);
+    // 1.x merges the series shard by shard (shard-spans.ts); shards never share a timestamp.
+    spans: for (const span of mergeSpans(g)) {
+      for (const s of open) s.reader.close();
+      open = openAll(span);
+      for (const s of open) await advance(s);
+      // 1.x's sorted merge: a Go heap over the series in key order, reversed for ORDER BY time
+      // DESC as 1.x reverses its tag sets (raw-merge-order.ts).
+      const live = open.filter((s) => s.row);
+      // A heap of one series never compares (GROUP BY every tag: lastpoint's 100 groups).
+      const heap = new GoHeap(
+        plan.ascending ? live : live.reverse(),
+        live.length <= 1
+          ? () => false
+          : lanesInInnerOrder(
+              g.source.rowsInSeriesOrder
+                ? seriesRankLess(g.series)
+                : g.source.tiesInSeriesOrder
+                  ? timeThenSeriesLess(g.series, plan.ascending)
+                  : rawRowLess(columns.map((c) => c.expr), plan.schema, fieldIndex, plan.ascending),
+              plan.ascending,
+            ),
+      );
+      for (;;) {
+        const best = heap.pop();
+        if (!best) break;
+        const row = best.row!;
+        const tags = best.ref.tags;
+        const tagCells = best.tagCells;
+        if (++n % 1024 === 0) await checkpoint(ctx);
+        // 1.x joins the transforms' outputs by time: a row needs a value from one of them.
+        let transformsAsked = false;
+        let transformsAnswered = false;
+        const cells = new Array<Cell>(columns.length + 1);
+        cells[0] = row.time;
+        if (allPlain) {
+          // Plain field and tag columns only (SELECT *): no interpreter, no closures per row.
+          for (let i = 0; i < columns.length; i++) {
+            const slot = slots[i]!;
+            cells[i + 1] = slot >= 0 ? (row.values[slot] ?? null) : tagCells[i]!;
+          }
+        } else {
+          let scope: RowScope | undefined;
+          // Built only for rows that need the interpreter (a WHERE, or a column that is not a plain reference).
+          const scoped = (): RowScope => (scope ??= {
+            time: row.time,
+            lookup: (name, hint) => {
+              if (isTag(name, hint, plan.schema)) return tags[name] ?? null;
+              const i = fieldIndex.get(name);
+              return i === undefined ? null : (row.values[i] ?? null);
+            },
+            call: (e) => {
+              if (e.kind !== 'Call' || !TRANSFORMS.has(e.name.toLowerCase())) return undefined;
+              const key = callKey(e);
+              let t = transforms.get(key);
+              const inner = e.args[0];
+              if (!inner) return null;
+              if (!t) {
+                t = createTransform(e.name.toLowerCase() as TransformName, inferType(inner, types), transformArgs(e, plan.ascending));
+                transforms.set(key, t);
+              }
+              const v = evaluate(inner, scoped(), types);
+              const r = v === null ? null : t.push(row.time, v);
+              transformsAsked = true;
+              if (r) transformsAnswered = true;
+              return r ? r.value : null;
+            },
+          });
+          for (let i = 0; i < columns.length; i++) {
+            const slot = slots[i]!;
+            cells[i + 1] = slot >= 0 ? (row.values[slot] ?? null) : plain[i] ? tagCells[i]! : evaluate(columns[i]!.expr, scoped(), types);
           }
         }
+        if ((transformsAnswered || !transformsAsked) && hasSelectedValue(row.values, selected)) {
+          if (skip > 0) skip--;
+          else {
+            out.push(cells);
+            // Before the series' next row is read: a LIMIT query reads no row past its last
+            // (ORDER BY time DESC LIMIT 1 then never decodes a stored block's timestamps).
+            if (limit > 0 && emitted + out.length >= limit) break spans;
+            if (emit && out.length >= chunkSize) {
+              emitted += out.length;
+              const piece = out;
+              out = [];
+              await emit(piece);
+            }
+          }
+        }
+        const waiting = advance(best);
+        if (waiting) await waiting;
+        if (best.row) heap.push(best);
       }
-      const waiting = advance(best);
-      if (waiting) await waiting;
-      if (best.row) heap.push(best);
     }
   } finally {
     for (const s of open) s.reader.close();

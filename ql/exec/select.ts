@@ -25,6 +25,7 @@ import { innerStatement, keepsInnerNullRows, rowsInSeriesOrder, statementTime, t
 import { mergeSameName } from './union-source.js';
 import { unifyFieldTypes } from './typed-source.js';
 import { pageTagSets } from './tag-set-page.js';
+import { seriesInRangeShards } from './shard-tag-sets.js';
 
 function resolveDb(name: string, ctx: QueryContext): string {
   const db = name || ctx.database;
@@ -133,7 +134,12 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
   for (const source of plan.ascending ? sources : [...sources].reverse()) {
     const split = conditionOf(plan);
     const dims = dimensionTags(plan.dims, plan.schema.tags);
-    const groups = pageTagSets(groupSeries(source.series(split.tags), dims), dims, stmt.slimit, stmt.soffset);
+    let tagSets = groupSeries(source.series(split.tags), dims);
+    if ((stmt.slimit > 0 || stmt.soffset > 0) && source instanceof EngineSource) {
+      const present = await seriesInRangeShards(ctx, source, tagSets.flatMap((g) => g.series), plan.time.min, plan.time.max);
+      tagSets = tagSets.filter((g) => g.series.some((s) => present.has(s.key)));
+    }
+    const groups = pageTagSets(tagSets, dims, stmt.slimit, stmt.soffset);
     if (!plan.ascending) groups.reverse();
     const layout = plan.projection.shape === 'raw' && groups.length > 0 ? rawLayout(plan, source, split.rows) : undefined;
     for (const group of groups) {

@@ -7,6 +7,7 @@
  */
 import type { Expr } from '../ast/nodes.js';
 import { isTag } from '../plan/projection.js';
+import { conditionTagValue, isConditionTag } from '../plan/condition.js';
 import { evaluate, type EvalTypes, type RowScope } from './eval.js';
 import { compileCondition, type Resolve } from './compile-condition.js';
 import { FilteredRowReader } from './filtered-row-reader.js';
@@ -68,7 +69,7 @@ function condResolve(schema: SelectPlan['schema'], tags: Readonly<Record<string,
     let r = memo.get(key);
     if (!r) {
       const slot = condFields.indexOf(name);
-      r = isTag(name, hint, schema) ? { value: tags[name] ?? null } : slot < 0 ? { value: null } : { slot };
+      r = isConditionTag(name, hint, schema) ? { value: conditionTagValue(tags, name) } : slot < 0 ? { value: null } : { slot };
       memo.set(key, r);
     }
     return r;
@@ -94,9 +95,13 @@ export function openSeriesRows(
   /** The subset of `fields` the WHERE reads. */
   condFields: readonly string[],
   types: EvalTypes,
+  /** Read only this part of the query's range (one shard's: select-raw.ts merges shard by shard). */
+  span?: { readonly min: bigint; readonly max: bigint },
 ): RowSource {
   const { plan, source, rowFilter } = g;
-  const cursor = (f: string) => source.cursor(ref, f, plan.time.min, plan.time.max, plan.ascending);
+  const min = span?.min ?? plan.time.min;
+  const max = span?.max ?? plan.time.max;
+  const cursor = (f: string) => source.cursor(ref, f, min, max, plan.ascending);
   // One scope for every row of the series: `current` holds the condition values being tested.
   // The WHERE reads no time (readsOnlyRow), so the scope's time is never looked at.
   let current: readonly Scalar[] = [];
@@ -110,7 +115,7 @@ export function openSeriesRows(
     evaluate(rowFilter, scope, types) === true
   ) {
     // A source's row cursor goes last: its slot (fields.length) tells a row exists where every field is null.
-    const rows = source.rowCursor?.(ref, plan.time.min, plan.time.max, plan.ascending);
+    const rows = source.rowCursor?.(ref, min, max, plan.ascending);
     return new RowReader(rows ? [...fields.map(cursor), rows] : fields.map(cursor), plan.ascending);
   }
   const others = fields.filter((f) => !condFields.includes(f));
@@ -120,7 +125,7 @@ export function openSeriesRows(
   return new FilteredRowReader(
     condFields.map(cursor),
     condFields.map((f) => fields.indexOf(f)),
-    others.map((f) => (from: bigint) => source.cursor(ref, f, plan.ascending ? from : plan.time.min, plan.ascending ? plan.time.max : from, plan.ascending)),
+    others.map((f) => (from: bigint) => source.cursor(ref, f, plan.ascending ? from : min, plan.ascending ? max : from, plan.ascending)),
     others.map((f) => fields.indexOf(f)),
     fields.length,
     plan.ascending,

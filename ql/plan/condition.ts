@@ -22,6 +22,23 @@ function conjuncts(e: Expr | null, out: Expr[] = []): Expr[] {
   return out;
 }
 
+/**
+ * Whether WHERE compares `name` as a tag. 1.x's index takes every key that is not a field of
+ * the measurement for a tag, also one no series has (its value is then ''): `"dc" = ''` or
+ * `"cpu" != 'cpu0'` on a measurement without that tag keep every series, as Grafana's ad-hoc
+ * filters, applied to every panel of a dashboard, rely on. A row filter reads such a tag, and
+ * a tag a series lacks, as '' too (conditionTagValue).
+ */
+export function isConditionTag(name: string, hint: string | null, schema: SchemaInfo): boolean {
+  if (isTag(name, hint, schema)) return true;
+  return (hint === null || hint === 'field') && !schema.fields.has(name);
+}
+
+/** The value a WHERE sees for a condition tag of a series: '' when the series lacks it (1.x). */
+export function conditionTagValue(tags: Readonly<Record<string, string>>, name: string): string {
+  return tags[name] ?? '';
+}
+
 /** Convert a tag-only expression; undefined when it touches anything else. */
 export function toTagExpr(e: Expr, schema: SchemaInfo): TagExpr | undefined {
   if (e.kind !== 'Binary') return undefined;
@@ -33,7 +50,7 @@ export function toTagExpr(e: Expr, schema: SchemaInfo): TagExpr | undefined {
   let ref = e.lhs;
   let lit = e.rhs;
   if (ref.kind !== 'VarRef') [ref, lit] = [lit, ref];
-  if (ref.kind !== 'VarRef' || !isTag(ref.name, ref.type, schema)) return undefined;
+  if (ref.kind !== 'VarRef' || !isConditionTag(ref.name, ref.type, schema)) return undefined;
   if ((e.op === '=' || e.op === '!=') && lit.kind === 'String') {
     return { op: e.op === '=' ? 'eq' : 'neq', key: ref.name, value: lit.value };
   }

@@ -31,6 +31,21 @@ function statusLine(status: number): string {
   return `${status} ${STATUS_CODES[status] ?? 'Unknown'}`;
 }
 
+/** 1.x truncates the X-Influxdb-Error header to this many bytes. */
+const ERROR_HEADER_BYTES = 1024;
+
+/**
+ * 1.x repeats the message of every error answer except 401 in `X-Influxdb-Error` (its
+ * httpError; a 401 carries WWW-Authenticate instead). Client libraries read it (influxdb-java,
+ * influxdb-client-python, aioinflux); a header value cannot hold a line break, as in Go.
+ */
+export function errorHeaders(status: number, message: string): Record<string, string> {
+  if (status === 401 || (status >= 200 && status < 300)) return {};
+  let text = message.replace(/[\r\n]/g, ' ');
+  if (Buffer.byteLength(text) > ERROR_HEADER_BYTES) text = Buffer.from(text).subarray(0, ERROR_HEADER_BYTES).toString();
+  return { 'X-Influxdb-Error': text };
+}
+
 /** 1.x's CORS answer (its `cors` handler wrapper), sent when the request names an Origin. */
 const CORS_HEADERS: readonly (readonly [string, string])[] = [
   ['Access-Control-Allow-Headers', 'Accept, Accept-Encoding, Authorization, Content-Length, Content-Type, X-CSRF-Token, X-HTTP-Method-Override'],
@@ -96,7 +111,12 @@ export class Reply {
 
   /** `{"error": message}`: the spec's error body shape. */
   error(status: number, message: string, opts: SendOptions = {}): void {
-    this.json(status, { error: message }, opts);
+    this.failure(status, message, JSON.stringify({ error: message }), JSON_TYPE, opts);
+  }
+
+  /** An error answer whose body was formatted by the caller (CSV, pretty JSON): adds X-Influxdb-Error. */
+  failure(status: number, message: string, body: string, contentType: string, opts: SendOptions = {}): void {
+    this.send(status, body, contentType, { ...opts, headers: { ...errorHeaders(status, message), ...opts.headers } });
   }
 
   text(status: number, text: string, opts: SendOptions = {}): void {

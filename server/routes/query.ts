@@ -118,8 +118,8 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
     const isForm = method === 'POST' && /application\/x-www-form-urlencoded/i.test(req.getHeader('content-type'));
     const fail = (err: unknown, pretty: boolean) => {
       meter.done(reply.aborted ? undefined : errorStatus(err));
-      if (csv && err instanceof StrataError) reply.send(err.status, errorCsv(err.message), 'text/csv');
-      else if (err instanceof StrataError && !(err instanceof DatabaseNotFoundError)) reply.send(err.status, errorJson(err.message, pretty), 'application/json');
+      if (csv && err instanceof StrataError) reply.failure(err.status, err.message, errorCsv(err.message), 'text/csv');
+      else if (err instanceof StrataError && !(err instanceof DatabaseNotFoundError)) reply.failure(err.status, err.message, errorJson(err.message, pretty), 'application/json');
       else sendError(reply, err, ctx.log);
     };
     let access: Promise<Access>;
@@ -154,7 +154,7 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
           try {
             bind = parseParams(paramsText);
           } catch (err) {
-            throw new BadRequestError(`error parsing query parameters: ${(err as Error).message}`);
+            throw new BadRequestError((err as Error).message); // parseParams' texts carry 1.x's prefix
           }
         }
         let statements: Statement[];
@@ -168,7 +168,8 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
         authorizeQuery(granted, statements, db); // [auth] 403 before the database is looked up
         if (db !== '' && needsDatabase(statements) && !ctx.deps.databaseExists(db)) {
           meter.done(404); // [ops]
-          reply.send(404, errorJson(`database not found: ${db}`, pretty), 'application/json');
+          const message = `database not found: ${db}`;
+          reply.failure(404, message, errorJson(message, pretty), 'application/json');
           return;
         }
         const run = { statements, db, rp: params.get('rp') ?? '', user: queryUser(granted) }; // [auth]

@@ -6,10 +6,16 @@
  * number of candidate series, which is acceptable for metadata statements.
  */
 import { MAX_TIME_NS, MIN_TIME_NS, selectSeries } from '../../../engine/index.js';
-import type { FieldType, MeasurementIndex } from '../../../engine/index.js';
+import type { DatabaseInfo, FieldType, MeasurementIndex } from '../../../engine/index.js';
 import { checkpoint, type QueryContext } from '../context.js';
 import { policyFields } from '../engine-source.js';
 import type { TagCondition } from './tag-cond.js';
+
+/** The time span of a shard (engine shards are [baseNs, endNs)). */
+interface ShardSpan {
+  readonly baseNs: bigint;
+  readonly endNs: bigint;
+}
 
 async function hasData(ctx: QueryContext, db: string, rp: string, m: MeasurementIndex, seriesKey: string, field: string, minNs: bigint, maxNs: bigint): Promise<boolean> {
   const cursor = ctx.engine.cursor({ db, rp, measurement: m.name, seriesKey, field, startNs: minNs, endNs: maxNs, ascending: true });
@@ -18,6 +24,16 @@ async function hasData(ctx: QueryContext, db: string, rp: string, m: Measurement
   } finally {
     cursor.close();
   }
+}
+
+/**
+ * Whether any policy of `db` has a shard overlapping [minNs, maxNs]. 1.6.7 answers SHOW TAG
+ * KEYS and SHOW TAG VALUES with a time condition from the shard groups of every policy in the
+ * range, and its (database-wide) index then gives every matching series: time only decides
+ * whether there is anything to read.
+ */
+export function anyPolicyHasShardIn(ctx: QueryContext, info: DatabaseInfo, minNs: bigint, maxNs: bigint): boolean {
+  return info.rps.some((rp) => ctx.engine.hasShardOverlapping(info.name, rp.name, minNs, maxNs));
 }
 
 /** Policies of `db` that have storage and a shard overlapping [minNs, maxNs]. */
@@ -115,18 +131,38 @@ export async function seriesInShards(ctx: QueryContext, db: string, m: Measureme
   for (const id of ids) {
     await checkpoint(ctx);
     const info = opened.index.seriesById(id);
-    if (!info) continue;
-    let found = false;
-    for (const shard of shards) {
-      for (const field of m.fields.keys()) {
-        if (await hasData(ctx, db, rp, m, info.key, field, shard.baseNs, shard.endNs - 1n)) {
-          found = true;
-          break;
-        }
-      }
-      if (found) break;
+    if (info && (await hasDataInShards(ctx, db, rp, m, info.key, shards))) out.push(id);
+  }
+  return out;
+}
+
+async function hasDataInShards(ctx: QueryContext, db: string, rp: string, m: MeasurementIndex, seriesKey: string, shards: readonly ShardSpan[]): Promise<boolean> {
+  for (const shard of shards) {
+    for (const field of m.fields.keys()) {
+      if (await hasData(ctx, db, rp, m, seriesKey, field, shard.baseNs, shard.endNs - 1n)) return true;
     }
-    if (found) out.push(id);
+  }
+  return false;
+}
+
+/**
+ * `ids` once per shard of the policy read that holds data of the series: 1.6.7 counts SHOW
+ * SERIES [EXACT] CARDINALITY with its rewritten `SELECT count(_seriesKey)`, one row per series
+ * in each shard, so a series spanning two shard groups counts twice (SHOW SERIES itself
+ * dedupes). With one shard at most this is seriesInPolicy's answer, without probing.
+ */
+export async function seriesShardRows(ctx: QueryContext, db: string, m: MeasurementIndex, ids: readonly number[]): Promise<readonly number[]> {
+  const opened = ctx.engine.openedDatabase(db);
+  const rp = readPolicy(ctx, db);
+  const shards = opened?.shardSets.get(rp)?.shards ?? [];
+  if (!opened || shards.length <= 1) return withinScope(ids, await seriesInPolicy(ctx, db, m));
+  const out: number[] = [];
+  for (const shard of shards) {
+    for (const id of ids) {
+      await checkpoint(ctx);
+      const info = opened.index.seriesById(id);
+      if (info && (await hasDataInShards(ctx, db, rp, m, info.key, [shard]))) out.push(id);
+    }
   }
   return out;
 }

@@ -6,7 +6,8 @@
  * - MEASUREMENT otherwise: one unnamed series `count`;
  * - TAG KEY / TAG VALUES / FIELD KEY: one series per measurement (`count`), EXACT or not.
  * Those other than the estimates count only series in the shards of the policy read (the
- * request's `rp` or the default), as 1.x's rewritten SELECTs do.
+ * request's `rp` or the default), as 1.x's rewritten SELECTs do; SERIES counts a series once
+ * per shard holding it (data-probe.ts seriesShardRows).
  * LIMIT or OFFSET also make SERIES and MEASUREMENT exact. Counts of 0 give no series. LIMIT/OFFSET apply to the rows of each series (1.x rewrites these
  * statements into SELECT count(...)), so any OFFSET leaves nothing.
  */
@@ -15,7 +16,7 @@ import type { ShowCardinalityStatement } from '../../ast/statements.js';
 import type { Cell, ResultSeries } from '../../result.js';
 import type { QueryContext, StatementOutput } from '../context.js';
 import { byteOrder, databaseName, defaultPolicy, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
-import { matchingSeries, seriesInPolicy, withinScope } from './data-probe.js';
+import { matchingSeries, seriesInPolicy, seriesShardRows, withinScope } from './data-probe.js';
 import { MetaError } from './errors.js';
 import { measurementsWithPolicy, fieldsOf } from './show-field-keys.js';
 import { tagKeysOf } from './show-tag-keys.js';
@@ -95,7 +96,7 @@ export async function showCardinality(stmt: ShowCardinalityStatement, ctx: Query
     case 'series': {
       const keys = groupTagKeys(stmt);
       for (const m of selectMeasurements(index, stmt.sources)) {
-        const ids = withinScope(cond ? await matchingSeries(ctx, db, m, cond) : m.seriesIds, await inPolicy(m));
+        const ids = await seriesShardRows(ctx, db, m, cond ? await matchingSeries(ctx, db, m, cond) : m.seriesIds);
         out.push(...seriesCounts(index, m, ids, keys, stmt));
       }
       return output(out);

@@ -9,8 +9,8 @@ import { compileRegex } from '../../ast/regex.js';
 import type { ShowTagValuesStatement, TagKeyFilter } from '../../ast/statements.js';
 import type { ResultSeries } from '../../result.js';
 import type { QueryContext, StatementOutput } from '../context.js';
-import { byteOrder, databaseName, defaultPolicy, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
-import { matchingSeries, withinScope } from './data-probe.js';
+import { byteOrder, databaseName, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
+import { anyPolicyHasShardIn, matchingSeries, withinScope } from './data-probe.js';
 import { SHOW_OPTIONS, tagCondition, type TagCondition } from './tag-cond.js';
 
 export function keyFilter(f: TagKeyFilter): (key: string) => boolean {
@@ -84,9 +84,10 @@ export async function showTagValues(stmt: ShowTagValuesStatement, ctx: QueryCont
   const index = seriesIndex(ctx, db);
   if (!index) return output([]);
   const cond = stmt.condition ? tagCondition(stmt.condition, ctx.nowNs, SHOW_OPTIONS) : null;
-  // 1.6.7 reads tag values from its database-wide index: time only decides whether a shard is
-  // in range at all, not which series count (SHOW TAG VALUES CARDINALITY does count by shard).
-  if (cond?.timed && (cond.empty || !ctx.engine.hasShardOverlapping(db, defaultPolicy(ctx, info), cond.minNs, cond.maxNs))) return output([]);
+  // 1.6.7 reads tag values from its database-wide index: time only decides whether a shard of
+  // any policy is in range at all, not which series count (SHOW TAG VALUES CARDINALITY does
+  // count by shard).
+  if (cond?.timed && (cond.empty || !anyPolicyHasShardIn(ctx, info, cond.minNs, cond.maxNs))) return output([]);
   const untimed = cond && { ...cond, timed: false };
   const keep = keyFilter(stmt.tagKey);
   const out: ResultSeries[] = [];
