@@ -47,6 +47,18 @@ export interface OpenDepsOverrides {
   readonly processMetrics?: boolean;
 }
 
+/** A worker that has not loaded by then (a slow disk, a broken bundle) starts on its own later. */
+const WORKERS_LOAD_TIMEOUT_MS = 5_000;
+
+async function withTimeout(p: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([p, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Open the storage engine and adapt it to what the HTTP layer needs. */
 export async function openDeps(config: Config, logger: Logger, overrides: OpenDepsOverrides = {}): Promise<AppDeps> {
   // [ops] metrics: the engine reports flushes through its FlushObserver
@@ -81,6 +93,9 @@ export async function openDeps(config: Config, logger: Logger, overrides: OpenDe
   retention?.start();
   cqs.start();
   views.start();
+  // Listen only once the write path's threads can work, else the first writes wait for them
+  // (perf/README.md, section 14).
+  await withTimeout(engine.whenWorkersLoaded(), WORKERS_LOAD_TIMEOUT_MS);
   return {
     metrics,
     disk,

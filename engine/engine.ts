@@ -20,6 +20,7 @@ import { describeLineError, parseLineProtocol, type ParseResult } from './linepr
 import { formatPoint } from './lineprotocol/format.js';
 import { applyPoints } from './write/apply.js';
 import { applyColumns } from './write/apply-columns.js';
+import { admitNewColumns } from './write/admit-columns.js';
 import { isKnownBatch } from './write/known-batch.js';
 import { decodeColumns, type ColumnBatch } from './lineprotocol/columns.js';
 import { ParsePool } from './lineprotocol/parse-pool.js';
@@ -445,9 +446,9 @@ export class Engine {
   }
 
   /**
-   * The common case of a worker-parsed body (write/known-batch.ts): every series and field is
-   * known, so the slot's raw body is the record and the columns go into the cache. Answers
-   * the points stored, or undefined: nothing was done, take the point-by-point path.
+   * A worker-parsed body whose series and fields are known (write/known-batch.ts) or only new
+   * (write/admit-columns.ts registers them): the slot's raw body is the record and the columns
+   * go into the cache. Answers the points stored, or undefined: take the point-by-point path.
    */
   private async writeKnownBatch(req: WriteRequest, rp: RetentionPolicyInfo, b: ColumnBatch, now: { sec: number; nsec: number }, slot: LogSlot): Promise<number | undefined> {
     const db = await this.database(req.db);
@@ -457,14 +458,10 @@ export class Engine {
       minSec: this.options.rejectWritesBeyondRetention && rp.durationSec !== 0 ? now.sec - rp.durationSec : -Infinity,
       guard: guard && ((m: string) => guard(req.db, rp.name, m)),
     };
-    if (!isKnownBatch(db, b, rules)) return undefined;
+    if (!isKnownBatch(db, b, rules) && !admitNewColumns(db, b, rules)) return undefined;
     if (b.pointSeries.length === 0) return 0;
-    await this.commit(
-      slot,
-      req.db,
-      (d, seq) => applyColumns(d, rp, b, seq),
-      () => this.writeListeners.notifyColumns(req.db, rp.name, b),
-    );
+    const notify = (): void => this.writeListeners.notifyColumns(req.db, rp.name, b);
+    await this.commit(slot, req.db, (d, seq) => applyColumns(d, rp, b, seq), notify);
     return b.pointSeries.length;
   }
 
@@ -522,6 +519,11 @@ export class Engine {
   flush(): Promise<void> {
     this.cacheBytesSinceFlush = 0;
     return this.flusher.flush();
+  }
+
+  /** Resolves when the parse workers (started at open) and the flush worker have loaded their modules. */
+  async whenWorkersLoaded(): Promise<void> {
+    await Promise.all([this.parsePool.whenLoaded(), this.flushWorker?.warm()]);
   }
 
   /** A cursor over one series-field (see query/cursor.ts for the contract). */

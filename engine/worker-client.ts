@@ -8,11 +8,15 @@
  * request and again after it died; after repeated start failures (e.g. a bundled binary without
  * the worker file) the client turns itself off. The thread is unref'd: it never keeps the
  * process alive. The worker answers each `{ id, ... }` message with `{ id, ... }`; the
- * optional `init` message (no id) comes first on every thread started.
+ * optional `init` message (no id) comes first on every thread started. Once its modules are
+ * loaded the worker posts WORKER_LOADED (see whenLoaded).
  */
 import { Worker, type ResourceLimits, type TransferListItem } from 'node:worker_threads';
 
 const MAX_START_FAILURES = 3;
+
+/** Posted by a worker module's top level, i.e. after everything it imports is loaded. */
+export const WORKER_LOADED = 'strata-worker-loaded';
 
 export class WorkerClient<Reply extends { id: number }> {
   private worker: Worker | undefined;
@@ -20,6 +24,8 @@ export class WorkerClient<Reply extends { id: number }> {
   private nextId = 1;
   private startFailures = 0;
   private closed = false;
+  private loaded = false;
+  private loadWaiters: (() => void)[] = [];
 
   constructor(
     private readonly url: URL,
@@ -48,6 +54,22 @@ export class WorkerClient<Reply extends { id: number }> {
     if (this.available && !this.worker) this.start();
   }
 
+  /**
+   * Resolves once the running thread has loaded its modules, or at once when no thread runs;
+   * also when the thread is lost first (the caller never waits for a thread that will not come).
+   * A worker thread boots Node and compiles its module graph (~60-100 ms); a server that waits
+   * for this before it listens does not make its first requests wait for it instead.
+   */
+  whenLoaded(): Promise<void> {
+    if (!this.worker || this.loaded) return Promise.resolve();
+    return new Promise((resolve) => this.loadWaiters.push(resolve));
+  }
+
+  private settleLoad(loaded: boolean): void {
+    this.loaded = loaded;
+    for (const f of this.loadWaiters.splice(0)) f();
+  }
+
   request(message: object, transfer: readonly TransferListItem[] = []): Promise<Reply | undefined> {
     if (!this.available) return Promise.resolve(undefined);
     const worker = this.worker ?? this.start();
@@ -70,7 +92,11 @@ export class WorkerClient<Reply extends { id: number }> {
     worker.unref();
     this.worker = worker;
     if (this.init) worker.postMessage(this.init);
-    worker.on('message', (r: Reply) => {
+    worker.on('message', (r: Reply | typeof WORKER_LOADED) => {
+      if (r === WORKER_LOADED) {
+        if (this.worker === worker) this.settleLoad(true);
+        return;
+      }
       const done = this.pending.get(r.id);
       this.pending.delete(r.id);
       done?.(r);
@@ -82,6 +108,7 @@ export class WorkerClient<Reply extends { id: number }> {
     const lost = (): void => {
       if (this.worker !== worker) return;
       this.worker = undefined;
+      this.settleLoad(false);
       // An 'error' before 'online' is a start failure (missing file, bad bundle).
       for (const done of this.pending.values()) done(undefined);
       this.pending.clear();

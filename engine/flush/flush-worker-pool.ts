@@ -61,6 +61,12 @@ export class FlushWorker implements MergeRunner {
     return reply.merged;
   }
 
+  /** Start the thread ahead of the first snapshot; resolves once its modules are loaded. */
+  warm(): Promise<void> {
+    this.client.warm();
+    return this.client.whenLoaded();
+  }
+
   close(): Promise<void> {
     return this.client.close();
   }

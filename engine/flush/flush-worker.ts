@@ -4,6 +4,7 @@
  * the same function the event loop uses, and answers with its summary. Requests interleave at
  * their awaits (I/O, the merge's pacer), so a snapshot does not wait for a long merge.
  */
+import { WORKER_LOADED } from '../worker-client.js';
 import { parentPort } from 'node:worker_threads';
 import type { TsmFileInfo } from '../tsm/writer.js';
 import { runMergeJob, type MergeJob, type MergeOutcome } from '../compact/merge-job.js';
@@ -56,4 +57,5 @@ if (port) {
       (err: unknown) => port.postMessage({ id: job.id, error: err instanceof Error ? err.message : String(err) } satisfies FlushReply),
     );
   });
+  port.postMessage(WORKER_LOADED);
 }

@@ -83,6 +83,11 @@ export class ParsePool {
     if (!this.closed) for (const l of this.lanes) l.client.warm();
   }
 
+  /** Resolves when every started worker has loaded its modules (WorkerClient.whenLoaded). */
+  async whenLoaded(): Promise<void> {
+    await Promise.all(this.lanes.map((l) => l.client.whenLoaded()));
+  }
+
   async parse(body: Uint8Array, opts: ParseOptions): Promise<ParsedBody | undefined> {
     const lane = this.leastBusy();
     if (!lane) return undefined;

@@ -12,6 +12,7 @@ import { alignUp8 } from './column-layout.js';
 import { slotted, type SlottedBatch } from './parse-slots.js';
 import type { ParseOptions } from './parse.js';
 import { SeriesSender, type SeriesWire } from './series-wire.js';
+import { WORKER_LOADED } from '../worker-client.js';
 
 /** Sent once when the thread starts: the shared slots jobs refer to. */
 export interface ParseInit {
@@ -39,6 +40,7 @@ if (port) {
     if ('slots' in m) slots = m.slots;
     else answer(m);
   });
+  port.postMessage(WORKER_LOADED);
 }
 
 /** Where a job's body is, and what goes back with the answer (a transferred body, for reuse). */
