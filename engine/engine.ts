@@ -285,9 +285,10 @@ export class Engine {
 
   /** Keep open databases in step with the catalog (create opens lazily; drop closes and deletes). */
   private async syncDatabases(): Promise<void> {
-    const live = new Set(this.catalog.databases().map((d) => d.name));
     for (const [name, db] of this.databases) {
-      if (!live.has(name)) {
+      // Asked now, not once before the loop: a removal below awaits, and a database created
+      // (and written) meanwhile must not be taken for a dropped one.
+      if (!this.catalog.database(name)) {
         this.databases.delete(name);
         schemaChanged();
         const previous = this.dropping.get(name) ?? Promise.resolve();
