@@ -52,7 +52,10 @@ export interface Point {
   readonly measurement: string;
   /** Sorted by key in byte order, keys unique, no empty values. */
   readonly tags: readonly Tag[];
-  /** Non-empty, keys unique. */
+  /**
+   * Non-empty, keys unique, except as the parser hands out a line that gave a key two types
+   * (FieldSet.dedupe): such a point is a field type conflict and is never stored.
+   */
   readonly fields: readonly Field[];
   readonly sec: number;
   readonly nsec: number;

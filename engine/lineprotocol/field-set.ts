@@ -47,7 +47,10 @@ export class FieldSet {
 
   /**
    * Keeps the last value for each repeated key, at the position of its first occurrence (1.x
-   * keeps one value per key). Returns true when the keys were already distinct.
+   * keeps one value per key). A repeat of another type than the first occurrence stays as a
+   * field of its own: 1.x checks the type of every occurrence, so such a line is a field type
+   * conflict (the point refused, or the batch when the field is new), never stored.
+   * Returns true when the keys were already distinct.
    */
   dedupe(): boolean {
     const n = this.count;
@@ -66,7 +69,7 @@ export class FieldSet {
     let w = 0;
     for (let r = 0; r < n; r++) {
       const prev = at.get(keys[r]!);
-      const to = prev ?? w++;
+      const to = prev !== undefined && this.types[prev] === this.types[r] ? prev : w++;
       if (prev === undefined) at.set(keys[r]!, to);
       keys[to] = keys[r]!;
       this.types[to] = this.types[r]!;

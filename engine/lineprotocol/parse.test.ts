@@ -86,7 +86,9 @@ const TABLE: { name: string; text: string; points: Simple[]; errors: string[][] 
   { name: 'duplicate tags', ...bad('cpu,a=1,a=2 v=1', 'duplicate tags') },
   { name: 'duplicate tags unsorted', ...bad('cpu,b=1,a=1,b=2 v=1', 'duplicate tags') },
   { name: 'field key escapes', ...ok('cpu f\\ o\\,o\\=x\\"y=1 1', ['cpu', [['f o,o=x"y', 'float', 1]], 0, 1]) },
-  { name: 'duplicate field keys: last wins', ...ok('cpu v=1,w=2,v=3i 1', ['cpu', [['v', 'integer', 3], ['w', 'float', 2]], 0, 1]) },
+  { name: 'duplicate field keys: last wins', ...ok('cpu v=1,w=2,v=3 1', ['cpu', [['v', 'float', 3], ['w', 'float', 2]], 0, 1]) },
+  // 1.6.7 checks every occurrence's type: the repeat of another type stays, for admission to refuse.
+  { name: 'duplicate field keys of two types: both kept', ...ok('cpu v=1,w=2,v=3i,v=4 1', ['cpu', [['v', 'float', 4], ['w', 'float', 2], ['v', 'integer', 3]], 0, 1]) },
   { name: 'fields named time are dropped', ...ok('cpu time=1,v=2 1', ['cpu', [['v', 'float', 2]], 0, 1]) },
   { name: 'spaces and tabs before fields and timestamp', ...ok('cpu \t v=1 \t 7   ', ['cpu', [['v', 'float', 1]], 0, 7]) },
   { name: 'missing measurement', ...bad(',host=a v=1', 'missing measurement') },
