@@ -370,10 +370,12 @@ export class Engine {
    * from the shards its time range maps to, so a range that maps to none knows no fields.
    */
   hasShardOverlapping(db: string, rp: string, startNs: bigint, endNs: bigint): boolean {
-    const set = this.databases.get(db)?.shardSets.get(rp);
-    if (!set) return false;
-    // Shards are whole seconds: [s, e) overlaps [startNs, endNs] iff s <= floor(endNs) and e > floor(startNs).
-    return set.overlapping(fromNs(startNs).sec, fromNs(endNs).sec).length > 0;
+    return this.shardsOverlapping(db, rp, startNs, endNs).length > 0;
+  }
+
+  /** The shards of `db`.`rp` whose time range meets [startNs, endNs] (none when the database has no storage yet). */
+  shardsOverlapping(db: string, rp: string, startNs: bigint, endNs: bigint): Shard[] {
+    return this.databases.get(db)?.shardSets.get(rp)?.shards.filter((s) => s.endNs > startNs && s.baseNs <= endNs) ?? [];
   }
 
   private assertWritable(): void {

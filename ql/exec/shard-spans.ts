@@ -20,7 +20,7 @@ export function mergeSpans(g: { readonly plan: SelectPlan; readonly source: Meas
   const { plan, source } = g;
   if (g.series.length < 2 || !(source instanceof EngineSource)) return [undefined];
   const { min, max } = plan.time;
-  const shards = g.ctx.engine.openedDatabase(source.db)?.shardSets.get(source.rp)?.shards.filter((s) => s.endNs > min && s.baseNs <= max) ?? [];
+  const shards = g.ctx.engine.shardsOverlapping(source.db, source.rp, min, max);
   if (shards.length < 2) return [undefined];
   const spans = shards
     .map((s) => ({ min: s.baseNs > min ? s.baseNs : min, max: s.endNs - 1n < max ? s.endNs - 1n : max }))

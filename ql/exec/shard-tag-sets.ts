@@ -14,7 +14,7 @@ import type { SeriesRef } from './source.js';
 
 /** Keys of the series of `refs` with a point in a shard of the source's policy overlapping [minNs, maxNs]. */
 export async function seriesInRangeShards(ctx: QueryContext, source: EngineSource, refs: readonly SeriesRef[], minNs: bigint, maxNs: bigint): Promise<Set<string>> {
-  const shards = ctx.engine.openedDatabase(source.db)?.shardSets.get(source.rp)?.shards.filter((s) => s.endNs > minNs && s.baseNs <= maxNs) ?? [];
+  const shards = ctx.engine.shardsOverlapping(source.db, source.rp, minNs, maxNs);
   const present = new Set<string>();
   if (shards.length === 0) return present;
   let lo = shards[0]!.baseNs;

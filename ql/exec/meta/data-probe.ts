@@ -125,7 +125,7 @@ export function withinScope(ids: readonly number[], scope: readonly number[] | u
 export async function seriesInShards(ctx: QueryContext, db: string, m: MeasurementIndex, ids: readonly number[], minNs: bigint, maxNs: bigint): Promise<number[]> {
   const opened = ctx.engine.openedDatabase(db);
   const rp = readPolicy(ctx, db);
-  const shards = opened?.shardSets.get(rp)?.shards.filter((s) => s.endNs > minNs && s.baseNs <= maxNs) ?? [];
+  const shards = ctx.engine.shardsOverlapping(db, rp, minNs, maxNs);
   if (!opened || shards.length === 0 || ids.length === 0) return [];
   const out: number[] = [];
   for (const id of ids) {
