@@ -6,6 +6,8 @@
 # honour TMPDIR, so whatever they leave behind lands here. Usage: .ci/no-temp-leaks.sh CMD [ARG...]
 set -uo pipefail
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/strata-test-tmp.XXXXXX") || exit 1
+# Removed however the run ends (also on Ctrl-C), after the leftovers were listed.
+trap 'rm -rf "$scratch"' EXIT
 TMPDIR="$scratch" "$@"
 status=$?
 leftovers=$(find "$scratch" -mindepth 1 -maxdepth 1 -printf '%f\n' | sort)
@@ -15,5 +17,4 @@ if [ -n "$leftovers" ]; then
   sed -E 's/[-.][^-.]+$//' <<<"$leftovers" | sort | uniq -c | sed 's/^/  /' >&2
   [ "$status" -eq 0 ] && status=1
 fi
-rm -rf "$scratch"
 exit "$status"
