@@ -33,8 +33,10 @@ test:
 	@touch node_modules/.install-stamp
 	$(MAKE) --no-print-directory test-only
 
+# The tests run with TMPDIR set to a fresh directory that must be empty afterwards: a test that
+# leaves a temporary directory behind fails the run (.ci/no-temp-leaks.sh).
 test-only: build lint-only binary-if-tools
-	$(NODE) --test --test-concurrency=$(TEST_CONCURRENCY) $$(find build -name '*.test.js' | sort)
+	.ci/no-temp-leaks.sh $(NODE) --test --test-concurrency=$(TEST_CONCURRENCY) $$(find build -name '*.test.js' | sort)
 
 lint: build lint-only
 

@@ -84,8 +84,12 @@ describe('single executable dist/strata', { skip: skipReason(), timeout: 120_000
       SERVICE__FLUSH__INTERVAL_SECS: '1',
     });
   });
-  after(() => {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  after(async () => {
+    // Every child is gone before its directory is removed, or a dying server could still write there.
+    const running = children.filter((c) => c.exitCode === null && c.signalCode === null);
+    const gone = running.map((c) => new Promise((resolve) => c.once('exit', resolve)));
+    for (const c of running) c.kill('SIGKILL');
+    await Promise.all(gone);
     rmSync(dir, { recursive: true, force: true });
   });
 

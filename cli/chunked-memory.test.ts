@@ -6,12 +6,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine, engineOptions } from '../engine/index.js';
-import { removeDir, startServer, stopServer } from './clients/harness.js';
+import { startServer, stopServer } from './clients/harness.js';
+import { tempDir } from '../engine/fs/test-temp-dir.js';
 
 const SERIES = 100;
 const PER_SERIES = 100_000;
@@ -21,8 +21,8 @@ async function vmHwmKb(pid: number): Promise<number> {
   return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
 }
 
-test('10M-point raw query streamed with chunked=true keeps server RSS bounded', { timeout: 600_000 }, async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'strata-chunked-'));
+test('10M-point raw query streamed with chunked=true keeps server RSS bounded', { timeout: 600_000 }, async (t) => {
+  const dir = await tempDir(t, 'strata-chunked-');
   // The directory layout strata serve gets from the test harness.
   const dirs = { walDir: join(dir, 'wal'), metaDir: join(dir, 'meta'), dataDir: join(dir, 'engine') };
   const engine = await Engine.open(engineOptions({ ...dirs, flushIntervalSec: 0, compaction: { intervalMs: 0, coldAfterMs: 0, maxFileBytes: 1 << 28 } }));
@@ -70,6 +70,5 @@ test('10M-point raw query streamed with chunked=true keeps server RSS bounded', 
     assert.ok(peak < 400 * 1024, `server peak RSS ${Math.round(peak / 1024)} MB (baseline ${Math.round(baseline / 1024)} MB)`);
   } finally {
     await stopServer(srv);
-    removeDir(dir);
   }
 });

@@ -132,4 +132,35 @@ describe('server.jit_warmup', { timeout: 60_000 }, () => {
       }
     }
   });
+
+  it('SIGTERM during the warm-up stops `strata serve` cleanly and leaves no scratch directory in TMPDIR', async () => {
+    const home = mkdtempSync(join(dir, 'stopped-'));
+    const tmp = mkdtempSync(join(dir, 'tmpdir-'));
+    const env: NodeJS.ProcessEnv = {};
+    for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('SERVICE__')) env[k] = v;
+    Object.assign(env, {
+      TMPDIR: tmp,
+      SERVICE__SERVER__JIT_WARMUP: 'true',
+      SERVICE__SERVER__PORT: '0',
+      SERVICE__SERVER__BIND_ADDRESS: '127.0.0.1',
+      SERVICE__STORAGE__WAL_DIR: join(home, 'wal'),
+      SERVICE__STORAGE__META_DIR: join(home, 'meta'),
+      SERVICE__CHDB__SESSION_DATA_PATH: join(home, 'data'),
+      SERVICE__LOGGING__FORMAT: 'json',
+    });
+    const child = spawn(process.execPath, [MAIN, 'serve'], { cwd: home, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    try {
+      // The stop comes while the query path is being primed: its scratch directory exists.
+      for (let i = 0; i < 1500 && !readdirSync(tmp).some((n) => n.startsWith('strata-jit-warmup-')); i++) await new Promise((r) => setTimeout(r, 20));
+      assert.ok(readdirSync(tmp).length > 0, `no scratch directory appeared in TMPDIR:\n${stderr}`);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    assert.deepEqual(await exited, { code: 0, signal: null }, stderr);
+    assert.deepEqual(readdirSync(tmp), [], 'the warm-up scratch directory must be removed on a stop');
+    assert.doesNotMatch(stderr, /strata listening/);
+  });
 });

@@ -45,6 +45,8 @@ export interface WarmupLimits {
   readonly budgetMs: number;
   /** Where the scratch directory is made (default os.tmpdir()). */
   readonly tmpRoot?: string;
+  /** Aborted when the process is asked to stop: priming ends early and removes its scratch directory. */
+  readonly stop?: AbortSignal;
 }
 
 /**
@@ -192,14 +194,14 @@ export async function primeQueryPath<D extends ScratchDeps>(config: Config, hook
       const port = server.port;
       const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
       await send(agent, port, 'POST', '/query', `q=${encodeURIComponent(`CREATE DATABASE ${DB}`)}`, form);
-      for (let part = 0; part < PARTS; part++) {
+      for (let part = 0; part < PARTS && !limits.stop?.aborted; part++) {
         await send(agent, port, 'POST', `/write?db=${DB}&precision=ns`, lines(part));
         if (part < PARTS - 1) await deps.flush(); // the last part stays in the cache
       }
       setupMs = performance.now() - t0;
       const rnd = lcg(42);
       const deadline = t0 + limits.budgetMs;
-      for (; requests < limits.requests && performance.now() < deadline; requests++) {
+      for (; requests < limits.requests && performance.now() < deadline && !limits.stop?.aborted; requests++) {
         const { q, extra = '' } = statement(rnd, requests);
         const csv = requests % 25 === 24 ? { Accept: 'text/csv' } : undefined;
         await send(agent, port, 'GET', `/query?db=${DB}&q=${encodeURIComponent(q)}${extra}`, undefined, csv);

@@ -20,7 +20,8 @@ import { engineOptionsFromConfig } from './engine-options.js';
 import { ServiceMetrics, startServer, type ServerDeps, type ServerOptions } from '../server/index.js';
 import { ConfigError, loadConfig, type Config, type LoadedConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
-import { primeQueryPath } from './jit-warmup.js';
+import { DEFAULT_WARMUP_LIMITS, primeQueryPath } from './jit-warmup.js';
+import { catchingStop, nextSignal } from './stop-signal.js';
 
 /** What the composition root owns beyond what the server uses: the final flush. */
 export interface AppDeps extends ServerDeps {
@@ -163,14 +164,18 @@ export function serverOptions(config: Config): ServerOptions {
 }
 
 /** server.jit_warmup: the query path primed on a scratch server before the user's storage opens. */
-async function primeJit(config: Config, log: Logger): Promise<void> {
+async function primeJit(config: Config, log: Logger, stop: AbortSignal): Promise<void> {
   // The scratch engine's and server's own lines (opened, replayed, listening) are not the user's.
   const quiet = log.child({ jit_warmup: true }, { level: log.isLevelEnabled('warn') ? 'warn' : 'error' });
   try {
-    const report = await primeQueryPath(config, {
-      openDeps: (c) => openDeps(c, quiet, { processMetrics: false }),
-      startServer: (deps, c) => startServer(deps, serverOptions(c), quiet),
-    });
+    const report = await primeQueryPath(
+      config,
+      {
+        openDeps: (c) => openDeps(c, quiet, { processMetrics: false }),
+        startServer: (deps, c) => startServer(deps, serverOptions(c), quiet),
+      },
+      { ...DEFAULT_WARMUP_LIMITS, stop },
+    );
     log.info(report, 'query path primed (server.jit_warmup)');
   } catch (err) {
     // Only speed is lost: serve the user's data anyway.
@@ -178,14 +183,12 @@ async function primeJit(config: Config, log: Logger): Promise<void> {
   }
 }
 
-function nextSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const on = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', on).off('SIGTERM', on);
-      resolve(signal);
-    };
-    process.on('SIGINT', on).on('SIGTERM', on);
-  });
+/** A second signal while stopping means "now": exit without the final flush. */
+function exitNow(log: Logger): (signal: NodeJS.Signals) => void {
+  return (signal) => {
+    log.error({ signal }, 'second signal: exiting without final flush');
+    process.exit(1);
+  };
 }
 
 export async function serve(opts: { configPath?: string | undefined }): Promise<void> {
@@ -194,14 +197,28 @@ export async function serve(opts: { configPath?: string | undefined }): Promise<
   const log = createLogger(config.logging);
   for (const warning of loaded.warnings) log.warn({}, warning);
 
-  if (config.server.jit_warmup) await primeJit(config, log);
+  // A stop during a warm-up ends it early; its scratch directory is removed before the exit.
+  if (config.server.jit_warmup) {
+    const signal = await catchingStop((stop) => primeJit(config, log, stop), exitNow(log));
+    if (signal !== undefined) return log.info({ signal }, 'stopped during the JIT warm-up, before opening the storage');
+  }
   const deps = await openDeps(config, log);
   if (config.server.jit_warmup) {
-    // A failed warm-up costs only the compile time it would have saved: start anyway.
-    await deps.warmUpWritePath().then(
-      (r) => log.info({ lines: r.lines, compactions: r.compactions, ms: Math.round(r.ms), cpuMs: Math.round(r.cpuMs) }, 'write path warmed up'),
-      (err: unknown) => log.warn({ error: String(err) }, 'write path warm-up failed'),
+    // A failed warm-up costs only the compile time it would have saved: start anyway. It is bounded
+    // (a few seconds) and not cut short by a stop, which waits for it and removes its scratch copy.
+    const signal = await catchingStop(
+      () =>
+        deps.warmUpWritePath().then(
+          (r) => log.info({ lines: r.lines, compactions: r.compactions, ms: Math.round(r.ms), cpuMs: Math.round(r.cpuMs) }, 'write path warmed up'),
+          (err: unknown) => log.warn({ error: String(err) }, 'write path warm-up failed'),
+        ),
+      exitNow(log),
     );
+    if (signal !== undefined) {
+      log.info({ signal }, 'stopped during the JIT warm-up: final flush');
+      await deps.close();
+      return log.info({}, 'stopped');
+    }
   }
   const server = await startServer(deps, serverOptions(config), log).catch(async (err: unknown) => {
     await deps.close();
@@ -213,11 +230,7 @@ export async function serve(opts: { configPath?: string | undefined }): Promise<
   );
 
   const signal = await nextSignal();
-  // A second signal while draining means "now": exit without the final flush.
-  void nextSignal().then((again) => {
-    log.error({ signal: again }, 'second signal: exiting without final flush');
-    process.exit(1);
-  });
+  void nextSignal().then(exitNow(log));
   log.info({ signal, inFlight: server.inFlight }, 'shutting down: draining in-flight requests');
   await server.close({ drainTimeoutMs: config.server.request_timeout_secs * 1000 });
   log.info({}, 'final flush');

@@ -36,7 +36,10 @@ export async function startRealServer(settings: Readonly<Record<string, string |
   for (const [key, value] of Object.entries(settings)) env[`SERVICE__${key.toUpperCase().replaceAll('.', '__')}`] = String(value);
   const { config } = loadConfig({ getenv: () => env, readFile: () => undefined });
   const log = createLogger(config.logging, { write: () => true });
-  const deps = await openDeps(config, log);
+  const deps = await openDeps(config, log).catch((err: unknown) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  });
   let handle: ServerHandle;
   try {
     handle = await startServer(deps, serverOptions(config), log, runtime);

@@ -6,12 +6,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from './engine.js';
 import { engineOptions } from './options.js';
 import { readSeries } from './testing/read-all.js';
+import { tempDir } from './fs/test-temp-dir.js';
 
 const CHILD = join(process.cwd(), 'build/engine/testing/crash-writer.js');
 const ROUNDS = 20;
@@ -46,8 +45,9 @@ function runAndKill(root: string, round: number, killAfterMs: number): Promise<M
   });
 }
 
-test('SIGKILL at random moments loses no acknowledged point and never blocks start-up', { timeout: 180_000 }, async () => {
-  const root = await mkdtemp(join(tmpdir(), 'strata-crash-'));
+test('SIGKILL at random moments loses no acknowledged point and never blocks start-up', { timeout: 180_000 }, async (t) => {
+  // Removed after the test: every round awaits its child's exit before the next step.
+  const root = await tempDir(t, 'strata-crash-');
   const expected = new Map<string, Map<bigint, number>>();
   let total = 0;
   for (let round = 0; round < ROUNDS; round++) {

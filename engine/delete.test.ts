@@ -1,12 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from './engine.js';
 import { engineOptions } from './options.js';
 import { readSeries } from './testing/read-all.js';
 import { MAX_TIME_NS, MIN_TIME_NS } from './time.js';
+import { tempDir } from './fs/test-temp-dir.js';
 
 async function open(root: string) {
   return Engine.open(engineOptions({ walDir: join(root, 'wal'), metaDir: join(root, 'meta'), dataDir: join(root, 'data'), flushIntervalSec: 0 }));
@@ -15,8 +14,8 @@ const body = (lines: string[]) => Buffer.from(lines.join('\n'));
 const times = async (e: Engine, host: string) =>
   (await readSeries(e, { db: 'db', measurement: 'm', seriesKey: `m,host=${host}`, field: 'v' })).map(([t]) => Number(t));
 
-test('DELETE hides earlier rows in TSM files and cache, never later writes; survives restart', async () => {
-  const root = await mkdtemp(join(tmpdir(), 'strata-del-'));
+test('DELETE hides earlier rows in TSM files and cache, never later writes; survives restart', async (t) => {
+  const root = await tempDir(t, 'strata-del-');
   let e = await open(root);
   await e.catalog.createDatabase('db');
   await e.write({ db: 'db', precision: 'ns', body: body(['1', '2', '3', '4', '5'].flatMap((t) => [`m,host=a v=1 ${t}`, `m,host=b v=1 ${t}`])) });
@@ -36,8 +35,8 @@ test('DELETE hides earlier rows in TSM files and cache, never later writes; surv
   }
 });
 
-test('DROP SERIES forgets the series; DROP DATABASE does not resurrect data from the WAL', async () => {
-  const root = await mkdtemp(join(tmpdir(), 'strata-del-'));
+test('DROP SERIES forgets the series; DROP DATABASE does not resurrect data from the WAL', async (t) => {
+  const root = await tempDir(t, 'strata-del-');
   let e = await open(root);
   await e.catalog.createDatabase('db');
   await e.write({ db: 'db', precision: 'ns', body: body(['m,host=a v=1 1', 'm,host=b v=1 1']) });
@@ -58,8 +57,8 @@ test('DROP SERIES forgets the series; DROP DATABASE does not resurrect data from
   await e.close();
 });
 
-test('a point written after a DELETE survives restarts (tombstone marks stay below new file generations)', async () => {
-  const root = await mkdtemp(join(tmpdir(), 'strata-del-'));
+test('a point written after a DELETE survives restarts (tombstone marks stay below new file generations)', async (t) => {
+  const root = await tempDir(t, 'strata-del-');
   let e = await open(root);
   await e.catalog.createDatabase('db');
   await e.write({ db: 'db', precision: 'ns', body: body(['m,host=a v=1 1', 'm,host=a v=1 2']) });

@@ -1,16 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from './engine.js';
 import { engineOptions } from './options.js';
 import { FieldType } from './point.js';
 import { readSeries } from './testing/read-all.js';
 import { DatabaseNotFoundError, RetentionPolicyNotFoundError } from './errors.js';
+import { tempDir, type CleanupScope } from './fs/test-temp-dir.js';
 
-async function open(dir?: string) {
-  const root = dir ?? (await mkdtemp(join(tmpdir(), 'strata-engine-')));
+async function open(t: CleanupScope, dir?: string) {
+  const root = dir ?? (await tempDir(t, 'strata-engine-'));
   const engine = await Engine.open(
     engineOptions({ walDir: join(root, 'wal'), metaDir: join(root, 'meta'), dataDir: join(root, 'data'), flushIntervalSec: 0 }),
   );
@@ -19,8 +18,8 @@ async function open(dir?: string) {
 
 const body = (s: string) => Buffer.from(s, 'utf8');
 
-test('write is readable at once, survives flush and restart, last write wins', async () => {
-  const { root, engine } = await open();
+test('write is readable at once, survives flush and restart, last write wins', async (t) => {
+  const { root, engine } = await open(t);
   await engine.catalog.createDatabase('db');
   await engine.write({ db: 'db', precision: 's', body: body('cpu,host=a v=1 10\ncpu,host=a v=2 20\ncpu,host=b v=9 10') });
   const q = { db: 'db', measurement: 'cpu', seriesKey: 'cpu,host=a', field: 'v' };
@@ -30,15 +29,15 @@ test('write is readable at once, survives flush and restart, last write wins', a
   assert.deepEqual(await readSeries(engine, q), [[10_000_000_000n, 1], [20_000_000_000n, 5], [30_000_000_000n, 3]]);
   assert.deepEqual(await readSeries(engine, { ...q, ascending: false }), [[30_000_000_000n, 3], [20_000_000_000n, 5], [10_000_000_000n, 1]]);
   await engine.close();
-  const again = (await open(root)).engine;
+  const again = (await open(t, root)).engine;
   assert.deepEqual(await readSeries(again, q), [[10_000_000_000n, 1], [20_000_000_000n, 5], [30_000_000_000n, 3]]);
   await again.flush();
   assert.deepEqual(await readSeries(again, { ...q, startNs: 15_000_000_000n, endNs: 20_000_000_000n }), [[20_000_000_000n, 5]]);
   await again.close();
 });
 
-test('every field type and timestamps beyond 2^53 round trip through TSM', async () => {
-  const { root, engine } = await open();
+test('every field type and timestamps beyond 2^53 round trip through TSM', async (ctx) => {
+  const { root, engine } = await open(ctx);
   await engine.catalog.createDatabase('db');
   await engine.write({
     db: 'db',
@@ -47,7 +46,7 @@ test('every field type and timestamps beyond 2^53 round trip through TSM', async
   });
   await engine.flush();
   await engine.close();
-  const e = (await open(root)).engine;
+  const e = (await open(ctx, root)).engine;
   const read = (field: string) => readSeries(e, { db: 'db', measurement: 'm', seriesKey: 'm', field });
   const t = 1577836800123456789n;
   assert.deepEqual(await read('f'), [[t, 1.5]]);
@@ -59,8 +58,8 @@ test('every field type and timestamps beyond 2^53 round trip through TSM', async
   await e.close();
 });
 
-test('partial writes store good lines; errors carry 1.x texts and statuses', async () => {
-  const { engine } = await open();
+test('partial writes store good lines; errors carry 1.x texts and statuses', async (t) => {
+  const { engine } = await open(t);
   await engine.catalog.createDatabase('db');
   await assert.rejects(engine.write({ db: 'nope', precision: 'ns', body: body('m v=1') }), DatabaseNotFoundError);
   await assert.rejects(engine.write({ db: 'db', rp: 'nope', precision: 'ns', body: body('m v=1') }), RetentionPolicyNotFoundError);
@@ -76,8 +75,8 @@ test('partial writes store good lines; errors carry 1.x texts and statuses', asy
   await engine.close();
 });
 
-test('a new field given two types in one batch fails the batch as in 1.x: nothing stored, earlier fields created', async () => {
-  const { engine } = await open();
+test('a new field given two types in one batch fails the batch as in 1.x: nothing stored, earlier fields created', async (t) => {
+  const { engine } = await open(t);
   await engine.catalog.createDatabase('db');
   await assert.rejects(engine.write({ db: 'db', precision: 's', body: body('m,h=a v=1 1\nn w="x" 1\nm,h=b v=2i 2\nm,h=a u=true 3') }), (e: Error & { status: number }) => {
     assert.equal(e.status, 400);
@@ -95,8 +94,8 @@ test('a new field given two types in one batch fails the batch as in 1.x: nothin
   await engine.close();
 });
 
-test('writes spread over many shards and a retention policy with 1h shards', async () => {
-  const { engine } = await open();
+test('writes spread over many shards and a retention policy with 1h shards', async (t) => {
+  const { engine } = await open(t);
   await engine.catalog.createDatabase('db');
   await engine.catalog.createRetentionPolicy('db', { name: 'short', durationSec: 86400, replicaN: 1 }, false);
   const lines = [];
@@ -109,8 +108,8 @@ test('writes spread over many shards and a retention policy with 1h shards', asy
   await engine.close();
 });
 
-test('with rejectWritesBeyondRetention, points older than the policy keeps are refused like 1.x', async () => {
-  const root = await mkdtemp(join(tmpdir(), 'strata-engine-'));
+test('with rejectWritesBeyondRetention, points older than the policy keeps are refused like 1.x', async (t) => {
+  const root = await tempDir(t, 'strata-engine-');
   const engine = await Engine.open(
     engineOptions({ walDir: join(root, 'wal'), metaDir: join(root, 'meta'), dataDir: join(root, 'data'), flushIntervalSec: 0, rejectWritesBeyondRetention: true }),
   );

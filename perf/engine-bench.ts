@@ -120,7 +120,10 @@ async function runStrata(name: string, p: Prepared, f: Map<string, string>): Pro
       flushIntervalSec: 0,
       cacheSnapshotBytes: Number(f.get('snapshot-mb') ?? 64) * MiB,
     }),
-  );
+  ).catch(async (err: unknown) => {
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  });
   try {
     await engine.catalog.createDatabase(DB);
     const ingest = await timedWrites(p, writers, async (body) => void (await engine.write({ db: DB, precision: 'ns', body })));

@@ -101,7 +101,15 @@ async function startStrata(port: number, f: Map<string, string>): Promise<Server
   const out = log === undefined ? 'ignore' : openSync(log, 'a');
   const child: ChildProcess = spawn(execPath, args, { env, stdio: ['ignore', out, out] });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  await ping(port);
+  try {
+    await ping(port);
+  } catch (err) {
+    // Not up (a busy port, a failed start): stop the child before removing the directory it was given.
+    child.kill('SIGKILL');
+    await exited;
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
   return {
     pid: child.pid!,
     port,

@@ -51,6 +51,14 @@ function percentile(sorted: Float64Array, p: number): number {
 
 async function run(s: Scenario, seconds: number, root: string): Promise<void> {
   const dir = await mkdtemp(join(root, 'strata-wal-bench-'));
+  try {
+    await measure(s, seconds, dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function measure(s: Scenario, seconds: number, dir: string): Promise<void> {
   const wal = await Wal.open(dir, s.options);
   // A few distinct bodies so the checksum does not always see identical input.
   const bodies = Array.from({ length: 4 }, (_, i) => body(s.linesPerEntry, i * 7));
@@ -75,7 +83,6 @@ async function run(s: Scenario, seconds: number, root: string): Promise<void> {
   clearInterval(flusher);
   const syncs = wal.syncCount;
   await wal.close();
-  await rm(dir, { recursive: true, force: true });
   const sorted = Float64Array.from(latencies).sort();
   console.log(
     `| ${s.name} | ${(appends / elapsed).toFixed(0)} | ${(bytes / elapsed / 1e6).toFixed(1)} | ${syncs} | ${(appends / syncs).toFixed(1)} | ${percentile(sorted, 0.5).toFixed(2)} | ${percentile(sorted, 0.99).toFixed(2)} | ${(bodies[0]?.length ?? 0).toLocaleString('en')} |`,

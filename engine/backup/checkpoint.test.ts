@@ -6,8 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Engine } from '../engine.js';
 import { silentLogger } from '../logger.js';
@@ -17,6 +16,7 @@ import type { EngineDirs } from './backup.js';
 import { checkpointData } from './checkpoint-data.js';
 import { checkpointMeta } from './checkpoint-meta.js';
 import { checkpointWal } from './checkpoint-wal.js';
+import { tempDir } from '../fs/test-temp-dir.js';
 
 const dirsIn = (root: string): EngineDirs => ({ walDir: join(root, 'wal'), metaDir: join(root, 'meta'), dataDir: join(root, 'data') });
 const open = (d: EngineDirs) => Engine.open(engineOptions({ ...d, flushIntervalSec: 0, compaction: { intervalMs: 0, coldAfterMs: 1, maxFileBytes: 1 << 30 } }));
@@ -39,8 +39,8 @@ async function copyDirs(root: string): Promise<EngineDirs> {
   return d;
 }
 
-test('TSM files compacted away between listing and linking: the outputs are taken instead', async () => {
-  const root = await mkdtemp(join(tmpdir(), 'strata-ckpt-'));
+test('TSM files compacted away between listing and linking: the outputs are taken instead', async (t) => {
+  const root = await tempDir(t, 'strata-ckpt-');
   const src = dirsIn(join(root, 'src'));
   const e = await open(src);
   await e.catalog.createDatabase('db');
@@ -64,8 +64,8 @@ test('TSM files compacted away between listing and linking: the outputs are take
   assert.equal(await count(dst), 300);
 });
 
-test('a WAL segment truncated between listing and copying: its points are in the data copy', async () => {
-  const root = await mkdtemp(join(tmpdir(), 'strata-ckpt-'));
+test('a WAL segment truncated between listing and copying: its points are in the data copy', async (t) => {
+  const root = await tempDir(t, 'strata-ckpt-');
   const src = dirsIn(join(root, 'src'));
   const e = await open(src);
   await e.catalog.createDatabase('db');
@@ -86,8 +86,8 @@ test('a WAL segment truncated between listing and copying: its points are in the
   assert.ok((await readdir(dst.walDir)).length <= 1);
 });
 
-test('a WAL copy keeps whole records only and continues the sequence', async () => {
-  const root = await mkdtemp(join(tmpdir(), 'strata-ckpt-'));
+test('a WAL copy keeps whole records only and continues the sequence', async (t) => {
+  const root = await tempDir(t, 'strata-ckpt-');
   const src = dirsIn(join(root, 'src'));
   const e = await open(src);
   await e.catalog.createDatabase('db');

@@ -7,8 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Engine } from '../engine.js';
 import { engineOptions } from '../options.js';
@@ -16,6 +15,7 @@ import { readSeries } from '../testing/read-all.js';
 import { createBackup, type EngineDirs } from './backup.js';
 import { BackupChecksumError } from './errors.js';
 import { RESTORE_JOURNAL_SUFFIX, RESTORE_OLD_SUFFIX, RESTORE_TEMP_SUFFIX, restoreBackup } from './restore.js';
+import { tempDir } from '../fs/test-temp-dir.js';
 
 const dirsIn = (root: string): EngineDirs => ({ walDir: join(root, 'wal'), metaDir: join(root, 'meta'), dataDir: join(root, 'data') });
 const open = (d: EngineDirs) => Engine.open(engineOptions({ ...d, flushIntervalSec: 0, compaction: { intervalMs: 0, coldAfterMs: 1, maxFileBytes: 1 << 30 } }));
@@ -43,8 +43,8 @@ async function tree(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-test('a restore under another data directory keeps deleted rows hidden', async () => {
-  const root = await mkdtemp(join(tmpdir(), 'strata-bk-'));
+test('a restore under another data directory keeps deleted rows hidden', async (t) => {
+  const root = await tempDir(t, 'strata-bk-');
   const src = await sourceWithDelete(root);
   await createBackup(src, join(root, 'bk'));
   const dst = dirsIn(join(root, 'elsewhere', 'deeper'));
@@ -59,8 +59,8 @@ test('a restore under another data directory keeps deleted rows hidden', async (
   }
 });
 
-test('a tampered backup is refused before the targets are touched', async () => {
-  const root = await mkdtemp(join(tmpdir(), 'strata-bk-'));
+test('a tampered backup is refused before the targets are touched', async (t) => {
+  const root = await tempDir(t, 'strata-bk-');
   const src = await sourceWithDelete(root);
   const { manifest } = await createBackup(src, join(root, 'bk'));
   const tsm = manifest.files.find((f) => f.path.endsWith('.tsm'))!;
@@ -74,8 +74,8 @@ test('a tampered backup is refused before the targets are touched', async () => 
   for (const d of Object.values(src) as string[]) assert.ok(!existsSync(d + RESTORE_TEMP_SUFFIX));
 });
 
-test('a restore stopped at any step is completed by the next run', async () => {
-  const root = await mkdtemp(join(tmpdir(), 'strata-bk-'));
+test('a restore stopped at any step is completed by the next run', async (t) => {
+  const root = await tempDir(t, 'strata-bk-');
   const src = await sourceWithDelete(root);
   await createBackup(src, join(root, 'bk'));
   const steps: string[] = [];

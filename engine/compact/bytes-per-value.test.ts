@@ -54,7 +54,7 @@ function totalBytes(shard: Shard): number {
 }
 
 test('bytes per value: small level-0 files vs compacted', async (t) => {
-  const dir = await tempDir('compact-bpv');
+  const dir = await tempDir(t, 'compact-bpv');
   const shard = await openShard(dir);
   const ks = keys();
   const sample = new Map<string, Row[]>([ks[0]!, ks[ks.length >> 1]!, ks[ks.length - 1]!].map((k) => [k.key, []]));

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { open, readdir, rm } from 'node:fs/promises';
+import { open, readdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { fieldKey } from '../cache/cache.js';
 import { CorruptionError, StorageIoError } from '../errors.js';
@@ -19,8 +19,8 @@ import type { CompactionPlan } from './planner.js';
 import { SAMPLE_KEYS as KEYS, addFile, closeAndRemove as cleanup, fourFileShard, lastWriteWins, planFiles, readAllKeys as readAll, readRows } from './test-support.js';
 import type { KeyRows } from './test-support.js';
 
-test('compaction swaps inputs for outputs atomically; a snapshot of the old files still reads them', async () => {
-  const { shard, dir, plan } = await fourFileShard('compact-swap');
+test('compaction swaps inputs for outputs atomically; a snapshot of the old files still reads them', async (t) => {
+  const { shard, dir, plan } = await fourFileShard(t, 'compact-swap');
   const files = shard.files!;
   const before = await readAll(shard);
   const inputs = files.files().map((r) => r.path);
@@ -77,9 +77,9 @@ for (const [name, fault, maxFileBytes] of [
   ['a writer failing mid-way', { failAt: 7 }, undefined],
   ['the second output failing after the first was published', { failFinish: 2 }, 1],
 ] as const) {
-  test(`${name} leaves the old files serving and no stray output`, async () => {
+  test(`${name} leaves the old files serving and no stray output`, async (t) => {
     const logger = collectingLogger();
-    const { shard, dir, plan } = await fourFileShard('compact-fail', logger);
+    const { shard, dir, plan } = await fourFileShard(t, 'compact-fail', logger);
     const before = await readAll(shard);
     const names = (await readdir(dir)).sort();
 
@@ -96,9 +96,9 @@ for (const [name, fault, maxFileBytes] of [
   });
 }
 
-test('a damaged block in an input fails the compaction with CorruptionError; nothing changes', async () => {
+test('a damaged block in an input fails the compaction with CorruptionError; nothing changes', async (t) => {
   const logger = collectingLogger();
-  const { shard, dir, plan } = await fourFileShard('compact-corrupt', logger);
+  const { shard, dir, plan } = await fourFileShard(t, 'compact-corrupt', logger);
   const names = (await readdir(dir)).sort();
   const victim = shard.files!.files()[2]!;
   const key = KEYS[2]![0];
@@ -112,8 +112,8 @@ test('a damaged block in an input fails the compaction with CorruptionError; not
   await cleanup(shard, dir);
 });
 
-test('a compaction whose every row is hidden writes no output and removes the inputs', async () => {
-  const { shard, dir, plan } = await fourFileShard('compact-empty');
+test('a compaction whose every row is hidden writes no output and removes the inputs', async (t) => {
+  const { shard, dir, plan } = await fourFileShard(t, 'compact-empty');
   const filter: TombstoneFilter = { isClean: () => false, hidden: () => [[shard.baseNs, shard.endNs]] };
   const result = await compact(shard, plan, { logger: silentLogger, filter });
   assert.deepEqual(result.outputs, []);
@@ -124,8 +124,8 @@ test('a compaction whose every row is hidden writes no output and removes the in
   await cleanup(shard, dir);
 });
 
-test('reads and flushes during a compaction: every read is consistent, the newer flush keeps winning', async () => {
-  const { shard, dir, plan } = await fourFileShard('compact-concurrent');
+test('reads and flushes during a compaction: every read is consistent, the newer flush keeps winning', async (t) => {
+  const { shard, dir, plan } = await fourFileShard(t, 'compact-concurrent');
   const before = await readAll(shard);
   let done = false;
   const running = compact(shard, plan, { logger: silentLogger, sliceMs: 0, maxPointsPerBlock: 20 }).finally(() => {
@@ -154,8 +154,8 @@ test('reads and flushes during a compaction: every read is consistent, the newer
   await cleanup(shard, dir);
 });
 
-test('outputs split at maxFileBytes between keys, named with consecutive sequences', async () => {
-  const { shard, dir, plan } = await fourFileShard('compact-split');
+test('outputs split at maxFileBytes between keys, named with consecutive sequences', async (t) => {
+  const { shard, dir, plan } = await fourFileShard(t, 'compact-split');
   const before = await readAll(shard);
   const result = await compact(shard, plan, { logger: silentLogger, maxFileBytes: 1 });
   assert.deepEqual(
@@ -166,8 +166,8 @@ test('outputs split at maxFileBytes between keys, named with consecutive sequenc
   await cleanup(shard, dir);
 });
 
-test('crash leftovers: inputs and published outputs both present at open still read correctly, and are merged later', async () => {
-  const { shard, dir, plan } = await fourFileShard('compact-crash');
+test('crash leftovers: inputs and published outputs both present at open still read correctly, and are merged later', async (t) => {
+  const { shard, dir, plan } = await fourFileShard(t, 'compact-crash');
   const before = await readAll(shard);
   // A tombstone over part of one key, hiding rows of generations below 5 (all inputs).
   const hiddenKey = KEYS[1]![0];

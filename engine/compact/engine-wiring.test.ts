@@ -6,9 +6,6 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Database } from '../database.js';
 import { Engine } from '../engine.js';
 import { collectingLogger } from '../logger.js';
@@ -18,6 +15,7 @@ import type { Shard } from '../shard/shard.js';
 import { readSeries } from '../testing/read-all.js';
 import { NO_TOMBSTONES } from '../tombstone/filter.js';
 import { CompactionService } from './service.js';
+import { tempDir } from '../fs/test-temp-dir.js';
 
 // The engine's own compaction service is off: this test drives a CompactionService itself.
 const open = (root: string): Promise<Engine> => openTestEngine(root);
@@ -38,10 +36,10 @@ async function readEverything(engine: Engine): Promise<unknown> {
 }
 
 for (const inWorker of [false, true]) {
-test(`engine: flushed files compacted by the service${inWorker ? ' (merged in the flush worker)' : ''} read the same, before and after restart`, async () => {
+test(`engine: flushed files compacted by the service${inWorker ? ' (merged in the flush worker)' : ''} read the same, before and after restart`, async (t) => {
   const worker = inWorker ? new FlushWorker() : undefined;
   const logger = collectingLogger();
-  const root = await mkdtemp(join(tmpdir(), 'strata-compact-engine-'));
+  const root = await tempDir(t, 'strata-compact-engine-');
   let engine = await open(root);
   await engine.catalog.createDatabase('db');
   const t0 = 1_700_000_000n * 1_000_000_000n;
@@ -84,6 +82,5 @@ test(`engine: flushed files compacted by the service${inWorker ? ' (merged in th
   engine = await open(root);
   assert.deepEqual(await readEverything(engine), before);
   await engine.close();
-  await rm(root, { recursive: true, force: true });
 });
 }

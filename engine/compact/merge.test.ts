@@ -90,8 +90,8 @@ function fileRows(spec: FileSpec): KeyRows[] {
   return keys.sort((a, b) => Buffer.compare(Buffer.from(a.key), Buffer.from(b.key)));
 }
 
-test('merge equals the last-write-wins model minus hidden rows; fast path taken whenever possible', async () => {
-  const dir = await tempDir('compact-merge');
+test('merge equals the last-write-wins model minus hidden rows; fast path taken whenever possible', async (t) => {
+  const dir = await tempDir(t, 'compact-merge');
   let run = 0;
   const totals = { copied: 0, purged: 0, overwritten: 0 };
   await fc.assert(
@@ -179,8 +179,8 @@ function copyableBlocks(inputs: readonly MergeInput[], hidden: ReturnType<typeof
   return n;
 }
 
-test('non-overlapping full blocks are copied byte for byte', async () => {
-  const dir = await tempDir('compact-copy');
+test('non-overlapping full blocks are copied byte for byte', async (t) => {
+  const dir = await tempDir(t, 'compact-copy');
   const key = fieldKey('cpu,host=a', 'v');
   const rows = (from: number, n: number): Row[] => Array.from({ length: n }, (_, i) => [from + i * 10, i % 5]);
   await writeRows(join(dir, 'a.tsm'), BASE, [{ key, type: FieldType.Integer, rows: rows(0, 2000) }], 1000);
@@ -207,8 +207,8 @@ test('non-overlapping full blocks are copied byte for byte', async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-test('a key with another type in a newer input keeps the newest type only', async () => {
-  const dir = await tempDir('compact-types');
+test('a key with another type in a newer input keeps the newest type only', async (t) => {
+  const dir = await tempDir(t, 'compact-types');
   const key = fieldKey('cpu,host=a', 'v');
   await writeRows(join(dir, 'a.tsm'), BASE, [{ key, type: FieldType.Float, rows: [[1, 1.5], [2, 2.5]] }], 1000);
   await writeRows(join(dir, 'b.tsm'), BASE, [{ key, type: FieldType.String, rows: [[2, 'x'], [3, 'y']] }], 1000);

@@ -44,8 +44,8 @@ async function sampleFile(dir: string): Promise<string> {
   return path;
 }
 
-test('read-ahead serves every block as a plain reader does, with far fewer reads', async () => {
-  const dir = await tempDir('compact-readahead');
+test('read-ahead serves every block as a plain reader does, with far fewer reads', async (t) => {
+  const dir = await tempDir(t, 'compact-readahead');
   const path = await sampleFile(dir);
   const plain = await TsmReader.open(path);
   const { opener, reads } = counting();
@@ -63,8 +63,8 @@ test('read-ahead serves every block as a plain reader does, with far fewer reads
   await rm(dir, { recursive: true, force: true });
 });
 
-test('read-ahead: a damaged block is still reported as corruption', async () => {
-  const dir = await tempDir('compact-readahead-bad');
+test('read-ahead: a damaged block is still reported as corruption', async (t) => {
+  const dir = await tempDir(t, 'compact-readahead-bad');
   const path = await sampleFile(dir);
   const reader = await TsmReader.open(path, { openFile: readAheadOpener(4096) });
   const key = [...reader.keys()][7]!;
@@ -96,8 +96,8 @@ test('read-ahead chunks shrink with the number of inputs, within bounds', () => 
   assert.equal(chunkBytesFor(10_000), 16 * 1024);
 });
 
-test('read-ahead returns the file bytes for any mix of forward reads, jumps back and reads past the end', async () => {
-  const dir = await tempDir('compact-readahead-prop');
+test('read-ahead returns the file bytes for any mix of forward reads, jumps back and reads past the end', async (t) => {
+  const dir = await tempDir(t, 'compact-readahead-prop');
   const path = join(dir, 'blob');
   const bytes = Uint8Array.from({ length: 5000 }, (_, i) => (i * 31 + (i >> 8)) & 0xff);
   await writeFile(path, bytes);

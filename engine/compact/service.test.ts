@@ -10,6 +10,7 @@ import type { Shard } from '../shard/shard.js';
 import { NO_TOMBSTONES } from '../tombstone/filter.js';
 import type { TombstoneFilter } from '../tombstone/filter.js';
 import { tempDir } from '../tsm/test-support.js';
+import type { CleanupScope } from '../fs/test-temp-dir.js';
 import { CompactionService } from './service.js';
 import type { CompactedEvent, CompactionServiceOptions } from './service.js';
 import { addFile, openShard, readThroughEngine } from './test-support.js';
@@ -23,8 +24,8 @@ function rows(from: number, n: number, tag: number): KeyRows[] {
   return [{ key: KEY, type: FieldType.Integer, rows: r }];
 }
 
-async function shardWith(prefix: string, files: number, perFile = 50): Promise<{ shard: Shard; dir: string }> {
-  const dir = await tempDir(prefix);
+async function shardWith(scope: CleanupScope, prefix: string, files: number, perFile = 50): Promise<{ shard: Shard; dir: string }> {
+  const dir = await tempDir(scope, prefix);
   const shard = await openShard(dir);
   for (let i = 0; i < files; i++) await addFile(shard, rows(i * (perFile / 2), perFile, i));
   return { shard, dir };
@@ -47,8 +48,8 @@ function service(shards: Shard[], extra: Partial<CompactionServiceOptions> = {})
 
 const names = (shard: Shard) => shard.files!.files().map((r) => basename(r.path));
 
-test('service: level compactions when files pile up, full compaction once cold; counters', async () => {
-  const { shard, dir } = await shardWith('svc-levels', 5);
+test('service: level compactions when files pile up, full compaction once cold; counters', async (t) => {
+  const { shard, dir } = await shardWith(t, 'svc-levels', 5);
   const before = await readThroughEngine(shard, KEY, FieldType.Integer);
   const { svc, clock, events } = service([shard]);
 
@@ -75,8 +76,8 @@ test('service: level compactions when files pile up, full compaction once cold; 
   await rm(dir, { recursive: true, force: true });
 });
 
-test('service: tombstoned rows of a cold shard are purged; onCompacted waits for the inputs to leave the disk', async () => {
-  const { shard, dir } = await shardWith('svc-tomb', 2);
+test('service: tombstoned rows of a cold shard are purged; onCompacted waits for the inputs to leave the disk', async (t) => {
+  const { shard, dir } = await shardWith(t, 'svc-tomb', 2);
   const filter: TombstoneFilter = {
     isClean: () => false,
     hidden: (_s, _k, _f, gen) => (gen < 3 ? [[shard.baseNs, shard.baseNs + 100_000n]] : []),
@@ -99,8 +100,8 @@ test('service: tombstoned rows of a cold shard are purged; onCompacted waits for
   await rm(dir, { recursive: true, force: true });
 });
 
-test('service: a cold, compacted shard is rewritten only when a tombstone touches its file', async () => {
-  const { shard, dir } = await shardWith('svc-probe', 2);
+test('service: a cold, compacted shard is rewritten only when a tombstone touches its file', async (t) => {
+  const { shard, dir } = await shardWith(t, 'svc-probe', 2);
   let range: [bigint, bigint] | undefined;
   const filter: TombstoneFilter = { isClean: () => range === undefined, hidden: () => (range ? [range] : []) };
   const { svc, clock } = service([shard], { filter, probeTtlMs: 0 });
@@ -125,8 +126,8 @@ test('service: a cold, compacted shard is rewritten only when a tombstone touche
   await rm(dir, { recursive: true, force: true });
 });
 
-test('service: a failed compaction is counted, logged, and retried only after retryAfterMs', async () => {
-  const { shard, dir } = await shardWith('svc-fail', 4);
+test('service: a failed compaction is counted, logged, and retried only after retryAfterMs', async (t) => {
+  const { shard, dir } = await shardWith(t, 'svc-fail', 4);
   const logger = collectingLogger();
   let attempts = 0;
   const { svc, clock } = service([shard], {
@@ -150,8 +151,8 @@ test('service: a failed compaction is counted, logged, and retried only after re
   await rm(dir, { recursive: true, force: true });
 });
 
-test('service: stop() aborts a running compaction at its next yield and leaves no output', async () => {
-  const { shard, dir } = await shardWith('svc-stop', 4, 20_000);
+test('service: stop() aborts a running compaction at its next yield and leaves no output', async (t) => {
+  const { shard, dir } = await shardWith(t, 'svc-stop', 4, 20_000);
   const before = (await readdir(dir)).sort();
   const { svc } = service([shard], { sliceMs: 0, maxPointsPerBlock: 10 });
   const round = svc.runOnce();
@@ -168,8 +169,8 @@ test('service: stop() aborts a running compaction at its next yield and leaves n
   await rm(dir, { recursive: true, force: true });
 });
 
-test('service: the event loop keeps turning during a compaction; runOnce calls do not overlap', async () => {
-  const { shard, dir } = await shardWith('svc-yield', 4, 20_000);
+test('service: the event loop keeps turning during a compaction; runOnce calls do not overlap', async (t) => {
+  const { shard, dir } = await shardWith(t, 'svc-yield', 4, 20_000);
   const { svc } = service([shard], { sliceMs: 1, maxPointsPerBlock: 100 });
   let ticks = 0;
   const timer = setInterval(() => ticks++, 0);
@@ -184,8 +185,8 @@ test('service: the event loop keeps turning during a compaction; runOnce calls d
   await rm(dir, { recursive: true, force: true });
 });
 
-test('service: start() runs rounds on a timer until stop()', async () => {
-  const { shard, dir } = await shardWith('svc-timer', 4);
+test('service: start() runs rounds on a timer until stop()', async (t) => {
+  const { shard, dir } = await shardWith(t, 'svc-timer', 4);
   const { svc } = service([shard]);
   svc.start(5);
   for (let i = 0; i < 200 && svc.counters.compactions === 0; i++) await new Promise((r) => setTimeout(r, 5));

@@ -11,6 +11,7 @@ import { basename } from 'node:path';
 import { rm } from 'node:fs/promises';
 import { fieldKey, splitFieldKey } from '../cache/cache.js';
 import { tempDir } from '../tsm/test-support.js';
+import type { CleanupScope } from '../fs/test-temp-dir.js';
 import { planCompactions } from './planner.js';
 import type { CompactionPlan } from './planner.js';
 import type { EngineLogger } from '../logger.js';
@@ -194,8 +195,8 @@ function sampleFileKeys(i: number): KeyRows[] {
 }
 
 /** A shard of four overlapping level-0 files (blocks of 100) and the plan that merges them. */
-export async function fourFileShard(prefix: string, logger = silentLogger): Promise<{ shard: Shard; dir: string; plan: CompactionPlan }> {
-  const dir = await tempDir(prefix);
+export async function fourFileShard(scope: CleanupScope, prefix: string, logger = silentLogger): Promise<{ shard: Shard; dir: string; plan: CompactionPlan }> {
+  const dir = await tempDir(scope, prefix);
   const shard = await openShard(dir, logger);
   for (let i = 0; i < 4; i++) await addFile(shard, sampleFileKeys(i), 100);
   const [plan] = planCompactions(planFiles(shard), { nowMs: 0, lastWriteMs: 0, coldAfterMs: 1 });

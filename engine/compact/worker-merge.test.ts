@@ -19,10 +19,10 @@ import { removeMergeLeftovers } from './merge-job.js';
 import { mergeErrorFromWire, mergeErrorToWire } from './merge-error-wire.js';
 import { SAMPLE_KEYS, closeAndRemove, fourFileShard, readAllKeys } from './test-support.js';
 
-test('a merge in the flush worker writes the same file as one on the event loop, and swaps it in', async () => {
+test('a merge in the flush worker writes the same file as one on the event loop, and swaps it in', async (t) => {
   const worker = new FlushWorker();
-  const a = await fourFileShard('worker-merge-a');
-  const b = await fourFileShard('worker-merge-b');
+  const a = await fourFileShard(t, 'worker-merge-a');
+  const b = await fourFileShard(t, 'worker-merge-b');
   const before = await readAllKeys(a.shard);
 
   const inWorker = await compact(a.shard, a.plan, { logger: silentLogger, worker });
@@ -44,10 +44,10 @@ test('a merge in the flush worker writes the same file as one on the event loop,
   await closeAndRemove(b.shard, b.dir);
 });
 
-test('a damaged input fails a worker merge with CorruptionError naming the file; nothing changes', async () => {
+test('a damaged input fails a worker merge with CorruptionError naming the file; nothing changes', async (t) => {
   const worker = new FlushWorker();
   const logger = collectingLogger();
-  const { shard, dir, plan } = await fourFileShard('worker-merge-corrupt', logger);
+  const { shard, dir, plan } = await fourFileShard(t, 'worker-merge-corrupt', logger);
   const names = (await readdir(dir)).sort();
   const victim = shard.files!.files()[1]!;
   const entry = victim.entries(SAMPLE_KEYS[0]![0])[2]!;
@@ -63,9 +63,9 @@ test('a damaged input fails a worker merge with CorruptionError naming the file;
   await closeAndRemove(shard, dir);
 });
 
-test('stopping aborts a worker merge under way with CompactionAbortedError and removes its outputs', async () => {
+test('stopping aborts a worker merge under way with CompactionAbortedError and removes its outputs', async (t) => {
   const worker = new FlushWorker();
-  const { shard, dir, plan } = await fourFileShard('worker-merge-stop');
+  const { shard, dir, plan } = await fourFileShard(t, 'worker-merge-stop');
   const names = (await readdir(dir)).sort();
   let stop = false;
   // One-value blocks make the merge long enough to be caught writing its output.
@@ -83,10 +83,10 @@ test('stopping aborts a worker merge under way with CompactionAbortedError and r
   await closeAndRemove(shard, dir);
 });
 
-test('a worker that cannot answer, tombstones, or a writer seam: the merge runs on the event loop', async () => {
+test('a worker that cannot answer, tombstones, or a writer seam: the merge runs on the event loop', async (t) => {
   const closed = new FlushWorker();
   await closed.close();
-  const a = await fourFileShard('worker-merge-closed');
+  const a = await fourFileShard(t, 'worker-merge-closed');
   const before = await readAllKeys(a.shard);
   const r = await compact(a.shard, a.plan, { logger: silentLogger, worker: closed });
   assert.equal(r.inWorker, false);
@@ -95,7 +95,7 @@ test('a worker that cannot answer, tombstones, or a writer seam: the merge runs 
 
   // The hidden-row lookup is a closure over the event loop's tombstones: it cannot travel.
   const worker = new FlushWorker();
-  const b = await fourFileShard('worker-merge-tombstoned');
+  const b = await fourFileShard(t, 'worker-merge-tombstoned');
   const filter: TombstoneFilter = { isClean: () => false, hidden: () => [[b.shard.baseNs, b.shard.baseNs + 100_000n]] };
   const purged = await compact(b.shard, b.plan, { logger: silentLogger, worker, filter });
   assert.equal(purged.inWorker, false);
@@ -104,8 +104,8 @@ test('a worker that cannot answer, tombstones, or a writer seam: the merge runs 
   await closeAndRemove(b.shard, b.dir);
 });
 
-test('removeMergeLeftovers deletes the outputs and temp files a dead merge left, in name order up to the first gap', async () => {
-  const dir = await tempDir('worker-merge-leftovers');
+test('removeMergeLeftovers deletes the outputs and temp files a dead merge left, in name order up to the first gap', async (t) => {
+  const dir = await tempDir(t, 'worker-merge-leftovers');
   const name = (sequence: number): string => join(dir, tsmFileName({ generation: 9, sequence }));
   await writeFile(name(2), 'published');
   await writeFile(name(3) + '.tmp', 'half written');

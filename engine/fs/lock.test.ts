@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { collectingLogger } from '../logger.js';
 import { DirectoryLockedError, LOCK_FILE, lockDirectory } from './lock.js';
+import { tempDir, type CleanupScope } from './test-temp-dir.js';
 
-const tempDir = () => mkdtemp(join(tmpdir(), 'strata-lock-'));
+const lockDir = (t: CleanupScope) => tempDir(t, 'strata-lock-');
 const LOCK_JS = new URL('./lock.js', import.meta.url).href;
 
 /** A real second process holding the lock on `dir` until killed. */
@@ -25,8 +25,8 @@ setInterval(() => {}, 1000);`;
   return { pid: child.pid ?? -1, kill: async () => (child.kill('SIGKILL'), await exited) };
 }
 
-test('a directory locked by a live process is refused with DirectoryLockedError naming dir and pid', async () => {
-  const dir = await tempDir();
+test('a directory locked by a live process is refused with DirectoryLockedError naming dir and pid', async (t) => {
+  const dir = await lockDir(t);
   const holder = await childHoldingLock(dir);
   try {
     const err = await lockDirectory(dir).then(
@@ -51,8 +51,8 @@ test('a directory locked by a live process is refused with DirectoryLockedError 
   assert.deepEqual(await readdir(dir), []);
 });
 
-test('the same process cannot take a lock it already holds; release is idempotent', async () => {
-  const dir = await tempDir();
+test('the same process cannot take a lock it already holds; release is idempotent', async (t) => {
+  const dir = await lockDir(t);
   const lock = await lockDirectory(dir);
   await assert.rejects(lockDirectory(dir), DirectoryLockedError);
   await lock.release();
@@ -61,9 +61,9 @@ test('the same process cannot take a lock it already holds; release is idempoten
   await again.release();
 });
 
-test('a LOCK with our own PID that we did not take (container restart as PID 1) or garbage is stale', async () => {
+test('a LOCK with our own PID that we did not take (container restart as PID 1) or garbage is stale', async (t) => {
   for (const content of [`${process.pid}\n`, '', 'not a pid']) {
-    const dir = await tempDir();
+    const dir = await lockDir(t);
     await writeFile(join(dir, LOCK_FILE), content);
     const lock = await lockDirectory(dir);
     assert.equal((await readFile(join(dir, LOCK_FILE), 'utf8')).trim(), String(process.pid));
@@ -71,8 +71,8 @@ test('a LOCK with our own PID that we did not take (container restart as PID 1) 
   }
 });
 
-test('release leaves a lock that is no longer ours alone', async () => {
-  const dir = await tempDir();
+test('release leaves a lock that is no longer ours alone', async (t) => {
+  const dir = await lockDir(t);
   const lock = await lockDirectory(dir);
   await writeFile(join(dir, LOCK_FILE), '1\n');
   await lock.release();

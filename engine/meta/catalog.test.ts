@@ -1,22 +1,22 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile, readFile, readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Catalog, CatalogError } from './catalog.js';
 import { initChecksum } from '../fs/checksum.js';
 import { collectingLogger, silentLogger } from '../logger.js';
 import { DatabaseNotFoundError, RetentionPolicyNotFoundError } from '../errors.js';
 import { CATALOG_FILE } from './store.js';
+import { tempDir, type CleanupScope } from '../fs/test-temp-dir.js';
 
-async function fresh() {
+async function fresh(t: CleanupScope) {
   await initChecksum();
-  const dir = await mkdtemp(join(tmpdir(), 'strata-meta-'));
+  const dir = await tempDir(t, 'strata-meta-');
   return { dir, cat: await Catalog.open(dir, silentLogger) };
 }
 
-test('databases keep creation order, autogen default, idempotent create, durable', async () => {
-  const { dir, cat } = await fresh();
+test('databases keep creation order, autogen default, idempotent create, durable', async (t) => {
+  const { dir, cat } = await fresh(t);
   await cat.createDatabase('zeta');
   await cat.createDatabase('alpha');
   await cat.createDatabase('zeta');
@@ -27,8 +27,8 @@ test('databases keep creation order, autogen default, idempotent create, durable
   assert.deepEqual(again.databases().map((d) => d.name), ['zeta', 'alpha']);
 });
 
-test('retention policies: create, default, alter keeps shard duration, drop default', async () => {
-  const { cat } = await fresh();
+test('retention policies: create, default, alter keeps shard duration, drop default', async (t) => {
+  const { cat } = await fresh(t);
   await cat.createDatabase('db');
   await cat.createRetentionPolicy('db', { name: 'short', durationSec: 3600, replicaN: 1 }, true);
   assert.equal(cat.resolveRetentionPolicy('db', undefined).name, 'short');
@@ -44,8 +44,8 @@ test('retention policies: create, default, alter keeps shard duration, drop defa
   await assert.rejects(cat.createRetentionPolicy('nope', { name: 'r', durationSec: 0, replicaN: 1 }, false), DatabaseNotFoundError);
 });
 
-test('users, grants and admin flag', async () => {
-  const { cat } = await fresh();
+test('users, grants and admin flag', async (t) => {
+  const { cat } = await fresh(t);
   await cat.createUser('ann', '$argon2id$x', false);
   await assert.rejects(cat.createUser('ann', 'h', false), CatalogError);
   await cat.setPrivilege('ann', 'db', 'READ');
@@ -65,7 +65,7 @@ test('corruption table for the catalog file', async (t) => {
   ];
   for (const row of rows) {
     await t.test(row.name, async () => {
-      const { dir, cat } = await fresh();
+      const { dir, cat } = await fresh(t);
       await cat.createDatabase('a');
       await cat.createDatabase('b');
       await row.damage(join(dir, CATALOG_FILE));

@@ -13,6 +13,7 @@ import { BlockCache } from '../tsm/block-cache.js';
 import { openPositionalFile, type FileOpener } from '../tsm/positional-file.js';
 import { TsmReader } from '../tsm/reader.js';
 import { tempDir, writeTsm } from '../tsm/test-support.js';
+import type { CleanupScope } from '../fs/test-temp-dir.js';
 import { rowCount } from './run.js';
 import { gridRange, TsmRun } from './tsm-run.js';
 import { lowerBound } from './run.js';
@@ -21,8 +22,8 @@ const BASE = 1_000_000_000_000n;
 const KEY = 'cpu,host=a#!~#v';
 
 /** Key KEY with `blocks` blocks of 10 integer points each, 10 ns apart; block j starts at j * 1000; values j * 100 + i + `shift`. */
-async function file(blocks: number, shift = 0): Promise<string> {
-  const dir = await tempDir('tsm-run');
+async function file(scope: CleanupScope, blocks: number, shift = 0): Promise<string> {
+  const dir = await tempDir(scope, 'tsm-run');
   const path = join(dir, '000000001-000000001.tsm');
   const spec = Array.from({ length: blocks }, (_, j) => {
     const offsets = Float64Array.from({ length: 10 }, (_, i) => j * 1000 + i * 10);
@@ -50,8 +51,8 @@ async function rows(r: TsmRun, limit = Infinity, columnFirst = false): Promise<[
   return out.slice(0, limit);
 }
 
-test('a run returns the points of its range in order, both directions, stopped early or not', async () => {
-  const path = await file(6);
+test('a run returns the points of its range in order, both directions, stopped early or not', async (t) => {
+  const path = await file(t, 6);
   const r = await TsmReader.open(path, { blockCache: new BlockCache() });
   try {
     const all: [number, number][] = [];
@@ -72,8 +73,8 @@ test('a run returns the points of its range in order, both directions, stopped e
   }
 });
 
-test('a cached block is not read again, though its run first read it with neighbours it did not use', async () => {
-  const path = await file(4);
+test('a cached block is not read again, though its run first read it with neighbours it did not use', async (t) => {
+  const path = await file(t, 4);
   const reads: number[] = [];
   const counting: FileOpener = async (p) => {
     const f = await openPositionalFile(p);
@@ -93,12 +94,12 @@ test('a cached block is not read again, though its run first read it with neighb
   }
 });
 
-test('an edge block kept decoded is never served for another file: a replacing file answers its own rows', async () => {
+test('an edge block kept decoded is never served for another file: a replacing file answers its own rows', async (t) => {
   const cache = new BlockCache();
   const edges = (shift: number) => [[1050, 100 + 5 + shift], [1060, 100 + 6 + shift], [1070, 100 + 7 + shift]];
   for (const shift of [0, 7, 0]) {
     // A new file each time (a compaction's output, or the same data rewritten), read through one block cache.
-    const r = await TsmReader.open(await file(3, shift), { blockCache: cache });
+    const r = await TsmReader.open(await file(t, 3, shift), { blockCache: cache });
     try {
       for (let k = 0; k < 3; k++) {
         assert.deepEqual(await rows(run(r, 1050, 1075, true)), edges(shift));

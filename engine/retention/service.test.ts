@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Engine } from '../engine.js';
 import { openTestEngine } from '../testing/open-engine.js';
 import { readSeries } from '../testing/read-all.js';
 import { RetentionService } from './service.js';
+import { tempDir } from '../fs/test-temp-dir.js';
 
 const HOUR = 3600;
 const H = 1_700_000_000 - (1_700_000_000 % HOUR); // an hour boundary
@@ -49,8 +49,8 @@ async function until(cond: () => boolean, ms = 20_000): Promise<void> {
 const shardDirs = async (e: Engine, rp = 'h1') => (await readdir(e.openedDatabase('db')!.shardSets.get(rp)!.dir)).sort();
 const rpTombstones = (e: Engine) => e.catalog.tombstones().filter((t) => t.retentionPolicy === 'h1').length;
 
-test('retention drops expired shards, trims the straddling one, keeps newer rows; all of it survives restart', async () => {
-  const root = await mkdtemp(join(tmpdir(), 'strata-ret-'));
+test('retention drops expired shards, trims the straddling one, keeps newer rows; all of it survives restart', async (t) => {
+  const root = await tempDir(t, 'strata-ret-');
   let e = await setup(root);
   const now = (H + 1800) * 1000; // cutoff = H - 30m, inside shard [H-1h, H)
   assert.equal((await shardDirs(e)).length, 3); // flushed: [H-4h, H-1h); the two newest spans are only in the cache
@@ -94,11 +94,10 @@ test('retention drops expired shards, trims the straddling one, keeps newer rows
   assert.deepEqual(await secs(e, 'h1'), []);
   assert.deepEqual(await secs(e, 'autogen'), range(H - 4 * HOUR, H + 1800));
   await e.close();
-  await rm(root, { recursive: true, force: true });
 });
 
-test('a shard drop interrupted by a crash neither blocks start-up nor comes back', async () => {
-  const root = await mkdtemp(join(tmpdir(), 'strata-ret-'));
+test('a shard drop interrupted by a crash neither blocks start-up nor comes back', async (t) => {
+  const root = await tempDir(t, 'strata-ret-');
   let e = await setup(root);
   const dir = e.openedDatabase('db')!.shardSets.get('h1')!.dir;
   await e.close();
@@ -112,11 +111,10 @@ test('a shard drop interrupted by a crash neither blocks start-up nor comes back
   assert.deepEqual(await shardDirs(e), [`${H - HOUR}_${HOUR}`, `${H}_${HOUR}`]); // flushed at close
   assert.equal(svc.counters.errors, 0);
   await e.close();
-  await rm(root, { recursive: true, force: true });
 });
 
-test('the timer runs a pass at start and every interval, with the compactor running around drops', async () => {
-  const root = await mkdtemp(join(tmpdir(), 'strata-ret-'));
+test('the timer runs a pass at start and every interval, with the compactor running around drops', async (t) => {
+  const root = await tempDir(t, 'strata-ret-');
   const e = await setup(root, 5);
   let now = (H - 3 * HOUR) * 1000; // cutoff H-4h: nothing expired yet
   const svc = new RetentionService(e, { intervalMs: 20, now: () => now });
@@ -137,5 +135,4 @@ test('the timer runs a pass at start and every interval, with the compactor runn
   await new Promise((r) => setTimeout(r, 40));
   assert.equal(svc.counters.runs, runs); // stopped
   await e.close();
-  await rm(root, { recursive: true, force: true });
 });

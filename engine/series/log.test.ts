@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, writeFile, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SeriesLog, SERIES_LOG_FILE, type SeriesLogRecord } from './log.js';
 import { initChecksum } from '../fs/checksum.js';
 import { collectingLogger, silentLogger } from '../logger.js';
+import { tempDir, type CleanupScope } from '../fs/test-temp-dir.js';
 
 const recs: SeriesLogRecord[] = [
   { t: 's', id: 0, k: 'cpu,host=a', m: 'cpu', g: ['host', 'a'] },
@@ -13,17 +13,17 @@ const recs: SeriesLogRecord[] = [
   { t: 's', id: 1, k: 'cpu,host=b', m: 'cpu', g: ['host', 'b'] },
 ];
 
-async function written() {
+async function written(t: CleanupScope) {
   await initChecksum();
-  const path = join(await mkdtemp(join(tmpdir(), 'strata-slog-')), SERIES_LOG_FILE);
+  const path = join(await tempDir(t, 'strata-slog-'), SERIES_LOG_FILE);
   const { log } = await SeriesLog.open(path, silentLogger);
   for (const r of recs) log.append(r);
   await log.close();
   return path;
 }
 
-test('records survive reopen', async () => {
-  const path = await written();
+test('records survive reopen', async (t) => {
+  const path = await written(t);
   const { records, log } = await SeriesLog.open(path, silentLogger);
   assert.deepEqual(records, recs);
   await log.close();
@@ -39,7 +39,7 @@ test('corruption table for the series log', async (t) => {
   ];
   for (const row of rows) {
     await t.test(row.name, async () => {
-      const path = await written();
+      const path = await written(t);
       await writeFile(path, row.damage(await readFile(path)));
       const logger = collectingLogger();
       const { records, log } = await SeriesLog.open(path, logger);

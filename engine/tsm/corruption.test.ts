@@ -146,15 +146,15 @@ const ROWS: Row[] = [
 
 test('TSM corruption table', async (t) => {
   await initChecksum();
-  const origin = join(await tempDir('tsm-corrupt-origin'), NAMES[0] ?? '');
+  const origin = join(await tempDir(t, 'tsm-corrupt-origin'), NAMES[0] ?? '');
   await writeTsm(origin, SPEC);
   const pristine = await readFile(origin);
   const facts = await factsOf(origin);
   assert.ok(facts.indexOffset > 3 * PAGE && facts.size - facts.indexOffset < PAGE, 'layout assumed by the page rows');
 
   for (const row of ROWS) {
-    await t.test(row.name, async () => {
-      const dir = await tempDir('tsm-corrupt');
+    await t.test(row.name, async (t) => {
+      const dir = await tempDir(t, 'tsm-corrupt');
       for (const name of NAMES) await writeFile(join(dir, name), pristine);
       const damaged = row.damage(pristine, facts);
       const victim = row.expect === 'removed' ? '000000004-000000001.tsm.tmp' : VICTIM;

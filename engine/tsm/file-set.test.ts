@@ -21,8 +21,8 @@ async function writeFileWith(set: TsmFileSet, id: TsmFileId, seed: number): Prom
   return path;
 }
 
-test('files are served in (generation, sequence) order and the generation counter continues after reopen', async () => {
-  const dir = await tempDir('tsm-set-order');
+test('files are served in (generation, sequence) order and the generation counter continues after reopen', async (t) => {
+  const dir = await tempDir(t, 'tsm-set-order');
   const set = await TsmFileSet.open(dir, { logger: silentLogger });
   assert.equal(set.nextGeneration(), 1);
   assert.equal(set.nextGeneration(), 2);
@@ -45,8 +45,8 @@ test('files are served in (generation, sequence) order and the generation counte
   await again.close();
 });
 
-test('replace: a snapshot taken before keeps reading the old files; they are deleted once released', async () => {
-  const dir = await tempDir('tsm-set-replace');
+test('replace: a snapshot taken before keeps reading the old files; they are deleted once released', async (t) => {
+  const dir = await tempDir(t, 'tsm-set-replace');
   const logger = collectingLogger();
   const set = await TsmFileSet.open(dir, { logger, blockCache: new BlockCache() });
   const a = await writeFileWith(set, { generation: set.nextGeneration(), sequence: 1 }, 1);
@@ -83,8 +83,8 @@ test('replace: a snapshot taken before keeps reading the old files; they are del
   await set.close();
 });
 
-test('replace is all-or-nothing: a bad new file or an unknown old file changes nothing', async () => {
-  const dir = await tempDir('tsm-set-fail');
+test('replace is all-or-nothing: a bad new file or an unknown old file changes nothing', async (t) => {
+  const dir = await tempDir(t, 'tsm-set-fail');
   const set = await TsmFileSet.open(dir, { logger: silentLogger });
   const a = await writeFileWith(set, { generation: 1, sequence: 1 }, 1);
   await set.add(a);
@@ -103,8 +103,8 @@ test('replace is all-or-nothing: a bad new file or an unknown old file changes n
   await set.close();
 });
 
-test('concurrent replaces are applied one after the other', async () => {
-  const dir = await tempDir('tsm-set-queue');
+test('concurrent replaces are applied one after the other', async (t) => {
+  const dir = await tempDir(t, 'tsm-set-queue');
   const set = await TsmFileSet.open(dir, { logger: silentLogger });
   const a = await writeFileWith(set, { generation: 1, sequence: 1 }, 1);
   const b = await writeFileWith(set, { generation: 1, sequence: 2 }, 2);
@@ -115,8 +115,8 @@ test('concurrent replaces are applied one after the other', async () => {
   await set.close();
 });
 
-test('close() leaves pinned files readable until their snapshot is released, and deletes nothing', async () => {
-  const dir = await tempDir('tsm-set-close');
+test('close() leaves pinned files readable until their snapshot is released, and deletes nothing', async (t) => {
+  const dir = await tempDir(t, 'tsm-set-close');
   const set = await TsmFileSet.open(dir, { logger: silentLogger });
   const a = await writeFileWith(set, { generation: 1, sequence: 1 }, 1);
   await set.add(a);
@@ -133,8 +133,8 @@ test('close() leaves pinned files readable until their snapshot is released, and
   assert.deepEqual(await readdir(dir), [basename(a)]);
 });
 
-test('a file that cannot be read (I/O error, not corruption) is left in place, logged and its generation never reused', async () => {
-  const dir = await tempDir('tsm-set-eio');
+test('a file that cannot be read (I/O error, not corruption) is left in place, logged and its generation never reused', async (t) => {
+  const dir = await tempDir(t, 'tsm-set-eio');
   const set = await TsmFileSet.open(dir, { logger: silentLogger });
   const a = await writeFileWith(set, { generation: 1, sequence: 1 }, 1);
   const b = await writeFileWith(set, { generation: 5, sequence: 1 }, 2);

@@ -71,7 +71,7 @@ const CONTENT: KeySpec[] = [
 ];
 
 test('golden: writing the fixed content yields the committed bytes', async (t) => {
-  const dir = await tempDir('tsm-golden');
+  const dir = await tempDir(t, 'tsm-golden');
   const path = join(dir, '000000001-000000001.tsm');
   await writeTsm(path, CONTENT, LEVEL);
   const written = await readFile(path);

@@ -58,8 +58,8 @@ const keySpecArb = fc
       .sort((a, b) => compareKeys(a.key, b.key)),
   );
 
-test('writer → reader round trip: keys, entries, payloads, time-range lookups (fast-check)', async () => {
-  const dir = await tempDir('tsm-roundtrip');
+test('writer → reader round trip: keys, entries, payloads, time-range lookups (fast-check)', async (t) => {
+  const dir = await tempDir(t, 'tsm-roundtrip');
   let n = 0;
   await fc.assert(
     fc.asyncProperty(
@@ -111,8 +111,8 @@ test('writer → reader round trip: keys, entries, payloads, time-range lookups 
   );
 });
 
-test('a file with 100k keys opens and answers key and time lookups', async () => {
-  const dir = await tempDir('tsm-100k');
+test('a file with 100k keys opens and answers key and time lookups', async (t) => {
+  const dir = await tempDir(t, 'tsm-100k');
   const path = join(dir, '000000001-000000001.tsm');
   const keyOf = (i: number) => `cpu,host=h${String(i).padStart(6, '0')}#!~#usage`;
   const N = 100_000;
@@ -147,8 +147,8 @@ test('a file with 100k keys opens and answers key and time lookups', async () =>
   }
 });
 
-test('positional reads: open reads only header, footer and index; a block read reads only that block', async () => {
-  const dir = await tempDir('tsm-positional');
+test('positional reads: open reads only header, footer and index; a block read reads only that block', async (t) => {
+  const dir = await tempDir(t, 'tsm-positional');
   const path = join(dir, '000000001-000000001.tsm');
   const spec: KeySpec[] = ['a', 'b', 'c'].map((key, k) => ({
     key,
@@ -191,8 +191,8 @@ test('positional reads: open reads only header, footer and index; a block read r
   assert.doesNotMatch(source, /readFile|createReadStream|node:fs['/]/);
 });
 
-test('readBlocks: one read for a run of blocks, cached ones skipped, damage reported only at the damaged block', async () => {
-  const dir = await tempDir('tsm-read-blocks');
+test('readBlocks: one read for a run of blocks, cached ones skipped, damage reported only at the damaged block', async (t) => {
+  const dir = await tempDir(t, 'tsm-read-blocks');
   const path = join(dir, '000000001-000000001.tsm');
   const spec: KeySpec[] = ['a', 'b'].map((key, k) => ({
     key,
@@ -235,8 +235,8 @@ test('readBlocks: one read for a run of blocks, cached ones skipped, damage repo
   }
 });
 
-test('readBlock serves repeated reads from the shared block cache', async () => {
-  const dir = await tempDir('tsm-cached');
+test('readBlock serves repeated reads from the shared block cache', async (t) => {
+  const dir = await tempDir(t, 'tsm-cached');
   const path = join(dir, '000000001-000000001.tsm');
   await writeTsm(path, [{ key: 'k', type: FieldType.Float, blocks: [{ minTime: 1n, maxTime: 2n, count: 2, payload: payload(1, 100) }] }]);
   const cache = new BlockCache({ maxBytes: 1 << 20 });

@@ -3,9 +3,8 @@
  * content as plain data, write it through TsmWriter, and make deterministic payloads.
  * Not used by production code.
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { tempDir as scopedTempDir } from '../fs/test-temp-dir.js';
+import type { CleanupScope } from '../fs/test-temp-dir.js';
 import type { FieldType } from '../point.js';
 import type { BlockStats } from './block-stats.js';
 import { TsmWriter } from './writer.js';
@@ -25,8 +24,9 @@ export interface KeySpec {
   readonly blocks: readonly BlockSpec[];
 }
 
-export async function tempDir(prefix: string): Promise<string> {
-  return mkdtemp(join(tmpdir(), `strata-${prefix}-`));
+/** A fresh `strata-<prefix>-XXXXXX` temp directory, removed when the test (`scope`) ends. */
+export function tempDir(scope: CleanupScope, prefix: string): Promise<string> {
+  return scopedTempDir(scope, `strata-${prefix}-`);
 }
 
 /** Writes `keys` (already in byte order) as one TSM file. */

@@ -12,8 +12,8 @@ import { TsmWriter } from './writer.js';
 const F = FieldType.Float;
 const bug = { name: 'InvariantError' };
 
-test('ordering violations throw InvariantError and leave the writer usable', async () => {
-  const dir = await tempDir('tsm-writer');
+test('ordering violations throw InvariantError and leave the writer usable', async (t) => {
+  const dir = await tempDir(t, 'tsm-writer');
   const path = join(dir, '000000001-000000001.tsm');
   const w = await TsmWriter.create(path, { level: 0 });
   const p = payload(1, 10);
@@ -45,8 +45,8 @@ test('ordering violations throw InvariantError and leave the writer usable', asy
   await assert.rejects(w.writeBlock('z', F, 1n, 1n, 1, p), bug, 'no writes after finish');
 });
 
-test('empty files are refused: finish() without blocks throws and leaves nothing behind', async () => {
-  const dir = await tempDir('tsm-writer-empty');
+test('empty files are refused: finish() without blocks throws and leaves nothing behind', async (t) => {
+  const dir = await tempDir(t, 'tsm-writer-empty');
   const w = await TsmWriter.create(join(dir, '000000001-000000001.tsm'), { level: 0 });
   assert.equal(w.blockCount, 0);
   await assert.rejects(w.finish(), bug);
@@ -54,8 +54,8 @@ test('empty files are refused: finish() without blocks throws and leaves nothing
   await w.abort(); // still safe
 });
 
-test('abort() removes the temp file; the final name never appears', async () => {
-  const dir = await tempDir('tsm-writer-abort');
+test('abort() removes the temp file; the final name never appears', async (t) => {
+  const dir = await tempDir(t, 'tsm-writer-abort');
   const w = await TsmWriter.create(join(dir, '000000001-000000001.tsm'), { level: 0, bufferSize: 4096 });
   for (let i = 0; i < 10; i++) await w.writeBlock('k', F, BigInt(i * 10), BigInt(i * 10 + 1), 2, payload(i, 1000));
   assert.deepEqual(await readdir(dir), ['000000001-000000001.tsm.tmp']);
@@ -64,8 +64,8 @@ test('abort() removes the temp file; the final name never appears', async () => 
   assert.deepEqual(await readdir(dir), []);
 });
 
-test('finish() refuses to overwrite an existing file', async () => {
-  const dir = await tempDir('tsm-writer-exists');
+test('finish() refuses to overwrite an existing file', async (t) => {
+  const dir = await tempDir(t, 'tsm-writer-exists');
   const path = join(dir, '000000001-000000001.tsm');
   await writeFile(path, 'live data');
   const w = await TsmWriter.create(path, { level: 0 });
@@ -75,8 +75,8 @@ test('finish() refuses to overwrite an existing file', async () => {
   assert.deepEqual(await readdir(dir), ['000000001-000000001.tsm']);
 });
 
-test('payloads larger than the write buffer are streamed directly and read back intact', async () => {
-  const dir = await tempDir('tsm-writer-big');
+test('payloads larger than the write buffer are streamed directly and read back intact', async (t) => {
+  const dir = await tempDir(t, 'tsm-writer-big');
   const path = join(dir, '000000001-000000001.tsm');
   const w = await TsmWriter.create(path, { level: 1, bufferSize: 4096 });
   const sizes = [10, 5000, 4090, 1, 70_000, 3];
@@ -87,14 +87,14 @@ test('payloads larger than the write buffer are streamed directly and read back 
   await r.close();
 });
 
-test('invalid levels are refused', async () => {
-  const dir = await tempDir('tsm-writer-level');
+test('invalid levels are refused', async (t) => {
+  const dir = await tempDir(t, 'tsm-writer-level');
   await assert.rejects(TsmWriter.create(join(dir, 'x.tsm'), { level: 256 }), bug);
   await assert.rejects(TsmWriter.create(join(dir, 'x.tsm'), { level: -1 }), bug);
 });
 
-test('overlapping calls are a caller bug: the second one throws, the first completes', async () => {
-  const dir = await tempDir('tsm-writer-concurrent');
+test('overlapping calls are a caller bug: the second one throws, the first completes', async (t) => {
+  const dir = await tempDir(t, 'tsm-writer-concurrent');
   const path = join(dir, '000000001-000000001.tsm');
   const w = await TsmWriter.create(path, { level: 0, bufferSize: 4096 });
   const first = w.writeBlock('k', F, 1n, 1n, 1, payload(1, 10_000)); // large: really awaits I/O

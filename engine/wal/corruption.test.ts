@@ -13,6 +13,7 @@ import { fixtureEntry } from './crash-writer.fixture.js';
 import { QUARANTINE_DIR, RECORD_HEADER_SIZE, SEGMENT_HEADER_SIZE, decodeRecord, segmentFileName } from './record.js';
 import type { WalWriteAppend, WalWriteEntry } from './record.js';
 import { Wal } from './wal.js';
+import { tempDir, type CleanupScope } from '../fs/test-temp-dir.js';
 
 const ENTRIES = 60;
 const SEGMENT_SIZE = 16 * 1024;
@@ -184,8 +185,8 @@ const rows: Row[] = [
 
 const entries: WalWriteAppend[] = Array.from({ length: ENTRIES }, (_, i) => fixtureEntry(i, 600 + ((i * 137) % 500)));
 
-async function buildWal(): Promise<Layout> {
-  const dir = await mkdtemp(join(tmpdir(), 'strata-wal-corrupt-'));
+async function buildWal(t: CleanupScope): Promise<Layout> {
+  const dir = await tempDir(t, 'strata-wal-corrupt-');
   const wal = await Wal.open(dir, { segmentSizeBytes: SEGMENT_SIZE });
   for (const e of entries) await wal.append(e);
   await wal.close();
@@ -228,8 +229,8 @@ function assertSurvivors(got: readonly WalWriteEntry[], lost: ReadonlySet<bigint
 }
 
 for (const row of rows) {
-  test(`WAL corruption: ${row.name}`, async () => {
-    const layout = await buildWal();
+  test(`WAL corruption: ${row.name}`, async (t) => {
+    const layout = await buildWal(t);
     const lost = new Set(await row.damage(layout));
 
     const log = collectingLogger();
@@ -263,8 +264,8 @@ for (const row of rows) {
 // Fuzz on top of the table: arbitrary overwritten ranges and an optional truncation, anywhere
 // in any segment. Open must succeed, replay must never invent or alter an entry, and every
 // record whose bytes (and segment header) were left alone must come back.
-test('WAL corruption fuzz: random damage never fails open, never alters an entry, keeps every untouched record', async () => {
-  const base = await buildWal();
+test('WAL corruption fuzz: random damage never fails open, never alters an entry, keeps every untouched record', async (t) => {
+  const base = await buildWal(t);
   const damageArb = fc.record({
     patches: fc.array(
       fc.record({ seg: fc.nat(), offset: fc.nat(), length: fc.integer({ min: 1, max: 600 }), byte: fc.integer({ min: 0, max: 255 }) }),
@@ -332,8 +333,8 @@ test('WAL corruption fuzz: random damage never fails open, never alters an entry
   );
 });
 
-test('quarantine never overwrites earlier evidence when a segment name comes back', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'strata-wal-quarantine-'));
+test('quarantine never overwrites earlier evidence when a segment name comes back', async (t) => {
+  const dir = await tempDir(t, 'strata-wal-quarantine-');
   const name = segmentFileName(1n);
   for (let round = 0; round < 2; round++) {
     await writeFile(join(dir, name), new Uint8Array(0));

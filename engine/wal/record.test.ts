@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { initChecksum } from '../fs/checksum.js';
@@ -19,6 +18,7 @@ import {
 } from './record.js';
 import type { WalRecord, WalWriteEntry } from './record.js';
 import { openWal } from './reader.js';
+import { tempDir } from '../fs/test-temp-dir.js';
 
 await initChecksum();
 
@@ -138,8 +138,8 @@ test('golden bytes: segment header + write record are frozen', async () => {
   assert.equal(expected.length, SEGMENT_HEADER_SIZE + RECORD_HEADER_SIZE + 18 + 8 + 7 + goldenEntry.lines.length);
 });
 
-test('golden bytes: the committed segment opens and replays as a real WAL', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'strata-wal-golden-'));
+test('golden bytes: the committed segment opens and replays as a real WAL', async (t) => {
+  const dir = await tempDir(t, 'strata-wal-golden-');
   await writeFile(join(dir, segmentFileName(1n)), parseHex(await readFile(GOLDEN, 'utf8')));
   const log = collectingLogger();
   const wal = await openWal(dir, log);

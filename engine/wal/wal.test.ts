@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StorageIoError } from '../errors.js';
 import { collectingLogger } from '../logger.js';
@@ -10,8 +9,9 @@ import type { WalWriteAppend, WalWriteEntry } from './record.js';
 import { defaultSegmentIo } from './segment.js';
 import type { SegmentIo } from './segment.js';
 import { Wal } from './wal.js';
+import { tempDir, type CleanupScope } from '../fs/test-temp-dir.js';
 
-const tempDir = () => mkdtemp(join(tmpdir(), 'strata-wal-'));
+const walDir = (t: CleanupScope) => tempDir(t, 'strata-wal-');
 
 async function collect(it: AsyncIterable<WalWriteEntry>): Promise<WalWriteEntry[]> {
   const out: WalWriteEntry[] = [];
@@ -27,8 +27,8 @@ function assertEntry(actual: WalWriteEntry | undefined, seq: bigint, expected: W
 
 const problems = (log: ReturnType<typeof collectingLogger>) => log.entries.filter((e) => e.level === 'warn' || e.level === 'error');
 
-test('group commit: 1000 concurrent appends share few fdatasyncs; seqs follow call order; replay returns all', async () => {
-  const dir = await tempDir();
+test('group commit: 1000 concurrent appends share few fdatasyncs; seqs follow call order; replay returns all', async (t) => {
+  const dir = await walDir(t);
   const log = collectingLogger();
   const wal = await Wal.open(dir, {}, log);
   const entries = Array.from({ length: 1000 }, (_, i) => fixtureEntry(i, 20 + (i % 300)));
@@ -44,8 +44,8 @@ test('group commit: 1000 concurrent appends share few fdatasyncs; seqs follow ca
   assert.deepEqual(problems(log), []);
 });
 
-test('replay skips write records that a later cancel names, across segments and reopen', async () => {
-  const dir = await tempDir();
+test('replay skips write records that a later cancel names, across segments and reopen', async (t) => {
+  const dir = await walDir(t);
   const wal = await Wal.open(dir, { segmentSizeBytes: 4096 });
   const entries = Array.from({ length: 40 }, (_, i) => fixtureEntry(i, 300));
   const seqs = await Promise.all(entries.map((e) => wal.append(e)));
@@ -65,16 +65,16 @@ test('replay skips write records that a later cancel names, across segments and 
   await reopened.close();
 });
 
-test('batchSize 0 disables batching: one fdatasync per append', async () => {
-  const wal = await Wal.open(await tempDir(), { batchSize: 0 });
+test('batchSize 0 disables batching: one fdatasync per append', async (t) => {
+  const wal = await Wal.open(await walDir(t), { batchSize: 0 });
   const seqs = await Promise.all(Array.from({ length: 50 }, (_, i) => wal.append(fixtureEntry(i, 100))));
   assert.deepEqual(seqs, Array.from({ length: 50 }, (_, i) => BigInt(i + 1)));
   assert.equal(wal.syncCount, 50);
   await wal.close();
 });
 
-test('a group never holds more bytes than a segment, so concurrent large appends keep segments near the roll size', async () => {
-  const dir = await tempDir();
+test('a group never holds more bytes than a segment, so concurrent large appends keep segments near the roll size', async (t) => {
+  const dir = await walDir(t);
   const wal = await Wal.open(dir, { segmentSizeBytes: 64 * 1024 });
   const seqs = await Promise.all(Array.from({ length: 50 }, (_, i) => wal.append(fixtureEntry(i, 10_000))));
   assert.equal(seqs.at(-1), 50n);
@@ -85,16 +85,16 @@ test('a group never holds more bytes than a segment, so concurrent large appends
   await wal.close();
 });
 
-test('an entry the format cannot hold is refused without using a seq', async () => {
-  const wal = await Wal.open(await tempDir());
+test('an entry the format cannot hold is refused without using a seq', async (t) => {
+  const wal = await Wal.open(await walDir(t));
   await assert.rejects(wal.append({ ...fixtureEntry(1, 10), db: 'x'.repeat(70_000) }), { code: 'invalid_request' });
   await assert.rejects(wal.append({ ...fixtureEntry(1, 10), defaultNsec: 1e9 }), { code: 'invalid_request' });
   assert.equal(await wal.append(fixtureEntry(1, 10)), 1n);
   await wal.close();
 });
 
-test('appends continue after reopen with a larger seq, and replay(afterSeq) skips older entries', async () => {
-  const dir = await tempDir();
+test('appends continue after reopen with a larger seq, and replay(afterSeq) skips older entries', async (t) => {
+  const dir = await walDir(t);
   let wal = await Wal.open(dir);
   for (let i = 0; i < 5; i++) await wal.append(fixtureEntry(i, 10));
   await wal.close();
@@ -106,8 +106,8 @@ test('appends continue after reopen with a larger seq, and replay(afterSeq) skip
   await assert.rejects(wal.append(fixtureEntry(1, 1)), { code: 'engine_closed' });
 });
 
-test('minLastSeq keeps seqs above a flushed watermark even when the WAL lost its tail', async () => {
-  const dir = await tempDir();
+test('minLastSeq keeps seqs above a flushed watermark even when the WAL lost its tail', async (t) => {
+  const dir = await walDir(t);
   let wal = await Wal.open(dir);
   for (let i = 0; i < 5; i++) await wal.append(fixtureEntry(i, 10));
   await wal.close();
@@ -121,8 +121,8 @@ test('minLastSeq keeps seqs above a flushed watermark even when the WAL lost its
   await wal.close();
 });
 
-test('close() waits for accepted appends', async () => {
-  const dir = await tempDir();
+test('close() waits for accepted appends', async (t) => {
+  const dir = await walDir(t);
   const wal = await Wal.open(dir, { batchDelayUs: 5000 });
   const pending = Array.from({ length: 200 }, (_, i) => wal.append(fixtureEntry(i, 64)));
   await wal.close();
@@ -132,8 +132,8 @@ test('close() waits for accepted appends', async () => {
   await again.close();
 });
 
-test('segments roll at segmentSizeBytes; truncateUpTo deletes only fully flushed segments', async () => {
-  const dir = await tempDir();
+test('segments roll at segmentSizeBytes; truncateUpTo deletes only fully flushed segments', async (t) => {
+  const dir = await walDir(t);
   const wal = await Wal.open(dir, { segmentSizeBytes: 4096 });
   const entries = Array.from({ length: 40 }, (_, i) => fixtureEntry(i, 700));
   for (const e of entries) await wal.append(e);
@@ -172,9 +172,9 @@ test('segments roll at segmentSizeBytes; truncateUpTo deletes only fully flushed
   await last.close();
 });
 
-test('replay while appending sees a consistent prefix and reports no damage', async () => {
+test('replay while appending sees a consistent prefix and reports no damage', async (t) => {
   const log = collectingLogger();
-  const wal = await Wal.open(await tempDir(), { segmentSizeBytes: 8192 }, log);
+  const wal = await Wal.open(await walDir(t), { segmentSizeBytes: 8192 }, log);
   const writes = Promise.all(Array.from({ length: 300 }, (_, i) => wal.append(fixtureEntry(i, 200 + (i % 50)))));
   for (let round = 0; round < 5; round++) {
     const seqs = (await collect(wal.replay())).map((e) => e.seq);
@@ -186,9 +186,9 @@ test('replay while appending sees a consistent prefix and reports no damage', as
   assert.deepEqual(problems(log), []);
 });
 
-test('a replay started before a truncation skips the deleted segments without failing', async () => {
+test('a replay started before a truncation skips the deleted segments without failing', async (t) => {
   const log = collectingLogger();
-  const wal = await Wal.open(await tempDir(), { segmentSizeBytes: 2048 }, log);
+  const wal = await Wal.open(await walDir(t), { segmentSizeBytes: 2048 }, log);
   for (let i = 0; i < 20; i++) await wal.append(fixtureEntry(i, 500));
   const replay = wal.replay();
   const first = await replay.next();
@@ -220,8 +220,8 @@ function failingIo(which: 'write' | 'datasync', n: number): SegmentIo {
 }
 
 for (const which of ['write', 'datasync'] as const) {
-  test(`a failed ${which} rejects its whole group with StorageIoError and leaves the WAL consistent`, async () => {
-    const dir = await tempDir();
+  test(`a failed ${which} rejects its whole group with StorageIoError and leaves the WAL consistent`, async (t) => {
+    const dir = await walDir(t);
     const log = collectingLogger();
     const wal = await Wal.open(dir, { batchDelayUs: 2000 }, log, failingIo(which, 2));
     const ok1 = await Promise.all([wal.append(fixtureEntry(1, 300)), wal.append(fixtureEntry(2, 300))]);
@@ -246,16 +246,16 @@ for (const which of ['write', 'datasync'] as const) {
   });
 }
 
-test('bad options are refused before anything is opened', async () => {
-  const dir = await tempDir();
+test('bad options are refused before anything is opened', async (t) => {
+  const dir = await walDir(t);
   for (const bad of [{ segmentSizeBytes: 10 }, { batchSize: -1 }, { batchSize: 1.5 }, { batchDelayUs: -5 }]) {
     await assert.rejects(Wal.open(dir, bad), { code: 'invalid_request' }, JSON.stringify(bad));
   }
   assert.deepEqual(await readdir(dir), []);
 });
 
-test('a second open of a locked WAL directory fails with DirectoryLockedError', async () => {
-  const dir = await tempDir();
+test('a second open of a locked WAL directory fails with DirectoryLockedError', async (t) => {
+  const dir = await walDir(t);
   const wal = await Wal.open(dir);
   await assert.rejects(Wal.open(dir), { code: 'directory_locked', status: 500 });
   await wal.close();

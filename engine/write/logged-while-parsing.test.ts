@@ -6,13 +6,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cp, mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Engine } from '../engine.js';
 import { engineOptions } from '../options.js';
 import { LOCK_FILE } from '../fs/lock.js';
 import { readSeries } from '../testing/read-all.js';
+import { tempDir, type CleanupScope } from '../fs/test-temp-dir.js';
 
 function options(root: string, parseWorkers: number) {
   return engineOptions({
@@ -26,8 +26,8 @@ function options(root: string, parseWorkers: number) {
 }
 
 /** The three directories as they are on disk now, as a SIGKILL would leave them. */
-async function crashCopy(root: string): Promise<string> {
-  const copy = await mkdtemp(join(tmpdir(), 'strata-crashcopy-'));
+async function crashCopy(t: CleanupScope, root: string): Promise<string> {
+  const copy = await tempDir(t, 'strata-crashcopy-');
   await cp(root, copy, { recursive: true, filter: (p) => basename(p) !== LOCK_FILE });
   return copy;
 }
@@ -37,8 +37,8 @@ const values = async (engine: Engine, seriesKey: string, field = 'v') =>
   (await readSeries(engine, { db: 'db', measurement: seriesKey.split(',')[0]!, seriesKey, field })).map((r) => r[1]);
 
 for (const parseWorkers of [0, 1]) {
-  test(`replay keeps what the live engine kept, refused lines out (parseWorkers ${parseWorkers})`, async () => {
-    const root = await mkdtemp(join(tmpdir(), 'strata-lwp-'));
+  test(`replay keeps what the live engine kept, refused lines out (parseWorkers ${parseWorkers})`, async (t) => {
+    const root = await tempDir(t, 'strata-lwp-');
     const engine = await Engine.open(options(root, parseWorkers));
     try {
       await engine.catalog.createDatabase('db');
@@ -60,7 +60,7 @@ for (const parseWorkers of [0, 1]) {
       assert.deepEqual(live, { a: [1, 3, 16], b: [1, 4, 7], c: [] });
       assert.deepEqual(await values(engine, 'guarded'), []);
 
-      const copy = await crashCopy(root);
+      const copy = await crashCopy(t, root);
       const again = await Engine.open(options(copy, parseWorkers));
       try {
         assert.deepEqual({ a: await values(again, 'm,h=a'), b: await values(again, 'm,h=b'), c: await values(again, 'm,h=c') }, live);
@@ -74,8 +74,8 @@ for (const parseWorkers of [0, 1]) {
   });
 }
 
-test('a body whose parse fails outright is cancelled; writes queued behind it still apply in order', async () => {
-  const root = await mkdtemp(join(tmpdir(), 'strata-lwp-'));
+test('a body whose parse fails outright is cancelled; writes queued behind it still apply in order', async (t) => {
+  const root = await tempDir(t, 'strata-lwp-');
   const engine = await Engine.open(options(root, 1));
   try {
     await engine.catalog.createDatabase('db');
@@ -88,7 +88,7 @@ test('a body whose parse fails outright is cancelled; writes queued behind it st
     const results = await Promise.allSettled(writes);
     assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
     assert.deepEqual(await values(engine, 'm'), [2]);
-    const again = await Engine.open(options(await crashCopy(root), 1));
+    const again = await Engine.open(options(await crashCopy(t, root), 1));
     try {
       assert.deepEqual(await values(again, 'm'), [2]);
     } finally {

@@ -8,12 +8,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine, engineOptions } from '../../engine/index.js';
 import { parseQuery } from '../index.js';
 import { executeStatements } from './executor.js';
+import { tempDir } from '../../engine/fs/test-temp-dir.js';
 
 const T0 = 1_700_000_000; // seconds
 const STEP = 10;
@@ -42,8 +41,8 @@ function lines(from: number, to: number, rand: () => number): Buffer {
   return Buffer.from(out.join('\n'));
 }
 
-test('count/sum/min/max/mean from block stats equal the decoded answers', async () => {
-  const root = await mkdtemp(join(tmpdir(), 'strata-batch-stats-'));
+test('count/sum/min/max/mean from block stats equal the decoded answers', async (t) => {
+  const root = await tempDir(t, 'strata-batch-stats-');
   const engine = await Engine.open(
     engineOptions({ walDir: join(root, 'w'), metaDir: join(root, 'm'), dataDir: join(root, 'd'), flushIntervalSec: 0, maxPointsPerBlock: 100 }),
   );

@@ -1,15 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine, engineOptions } from '../../engine/index.js';
 import { parseQuery } from '../index.js';
 import { executeStatements } from './executor.js';
+import { tempDir } from '../../engine/fs/test-temp-dir.js';
 
 /** last()/first() read one row per series; a row filter forces the full scan: both must agree. */
-test('last() and first() without GROUP BY time answer like the full scan', async () => {
-  const root = await mkdtemp(join(tmpdir(), 'strata-edge-'));
+test('last() and first() without GROUP BY time answer like the full scan', async (t) => {
+  const root = await tempDir(t, 'strata-edge-');
   const engine = await Engine.open(engineOptions({ walDir: join(root, 'w'), metaDir: join(root, 'm'), dataDir: join(root, 'd'), flushIntervalSec: 0 }));
   await engine.catalog.createDatabase('db');
   const lines = (from: number, to: number) => {

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
 import { ContinuousQueryScheduler, type CqRun } from './cq-scheduler.js';
 import { goTruncate, planCqRun, type CqTiming } from './cq-window.js';
-import { openEngine, query, tempRoot, writeLines } from './test-support.js';
+import { openEngine, query, writeLines } from './test-support.js';
+import { tempDir } from '../../../engine/fs/test-temp-dir.js';
 
 const S = 1_000_000_000n;
 const M = 60n * S;
@@ -57,8 +57,8 @@ test('Go truncation: days align to the epoch, weeks to Monday (Go zero time)', (
 
 const sec = (ns: bigint) => Number(ns / S);
 
-test('scheduler: aligned windows, RESAMPLE FOR picks up late points, INTO results exact, restart keeps CQs', async () => {
-  const root = await tempRoot();
+test('scheduler: aligned windows, RESAMPLE FOR picks up late points, INTO results exact, restart keeps CQs', async (t) => {
+  const root = await tempDir(t, 'strata-svc-');
   let engine = await openEngine(root);
   const B = T8; // a 10m boundary
   let now = B + 5n * S;
@@ -119,11 +119,10 @@ test('scheduler: aligned windows, RESAMPLE FOR picks up late points, INTO result
   await cq.tick();
   assert.equal(runs.length, 3);
   await engine.close();
-  await rm(root, { recursive: true, force: true });
 });
 
-test('scheduler: a failing query is counted and does not stop the others; leader gate', async () => {
-  const root = await tempRoot();
+test('scheduler: a failing query is counted and does not stop the others; leader gate', async (t) => {
+  const root = await tempDir(t, 'strata-svc-');
   const engine = await openEngine(root);
   await query(
     engine,
@@ -144,5 +143,4 @@ test('scheduler: a failing query is counted and does not stop the others; leader
   assert.equal(cq.counters.errors, 1);
   assert.deepEqual((await query(engine, 'SELECT max FROM mx'))[0]?.values, [[sec(T8) - 60, 4]]);
   await engine.close();
-  await rm(root, { recursive: true, force: true });
 });

@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
 import { parseQuery } from '../../parser/query.js';
 import { executeStatements } from '../executor.js';
 import { executeMetaStatement } from '../meta/index.js';
@@ -8,7 +7,8 @@ import { chunks, DirtyRanges } from './dirty-ranges.js';
 import { ViewTargetWriteError } from './errors.js';
 import { MaterializedViewMaintainer, type MvRun } from './mv-maintainer.js';
 import { assertNotViewTarget, isViewTarget } from './mv-views.js';
-import { openEngine, query, tempRoot, writeLines } from './test-support.js';
+import { openEngine, query, writeLines } from './test-support.js';
+import { tempDir } from '../../../engine/fs/test-temp-dir.js';
 
 test('dirty ranges merge overlapping and adjacent ranges and chunk by window count', () => {
   const d = new DirtyRanges();
@@ -32,8 +32,8 @@ const directRows = (e: Parameters<typeof query>[0], from: number, to: number) =>
   query(e, `SELECT mean(v) AS mean, max(v) AS max, sum(v) AS sum FROM m WHERE time >= ${from}s AND time < ${to}s GROUP BY time(1m), host fill(none)`);
 const values = (rows: Awaited<ReturnType<typeof query>>) => rows.map((r) => [r.tags, r.values]);
 
-test('a view follows writes incrementally with the values of a direct aggregate; restart keeps maintaining it', async () => {
-  const root = await tempRoot();
+test('a view follows writes incrementally with the values of a direct aggregate; restart keeps maintaining it', async (t) => {
+  const root = await tempDir(t, 'strata-svc-');
   let engine = await openEngine(root);
   const now = () => BigInt(T0 + 600) * S;
   const runs: MvRun[] = [];
@@ -87,11 +87,10 @@ test('a view follows writes incrementally with the values of a direct aggregate;
   assert.equal(mv.counters.errors, 0);
   await mv.stop();
   await engine.close();
-  await rm(root, { recursive: true, force: true });
 });
 
-test('WITH BACKFILL computes the existing data; a failing view is retried later', async () => {
-  const root = await tempRoot();
+test('WITH BACKFILL computes the existing data; a failing view is retried later', async (t) => {
+  const root = await tempDir(t, 'strata-svc-');
   const engine = await openEngine(root);
   let nowNs = BigInt(T0 + 3600) * S;
   await query(engine, 'CREATE DATABASE db');
@@ -125,5 +124,4 @@ test('WITH BACKFILL computes the existing data; a failing view is retried later'
   await query(engine, 'DROP MATERIALIZED VIEW bad ON db');
   await mv.stop();
   await engine.close();
-  await rm(root, { recursive: true, force: true });
 });

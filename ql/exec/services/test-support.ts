@@ -3,15 +3,11 @@
  * tests), statements run through the full query path (SELECT and meta), results as plain rows.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine, engineOptions } from '../../../engine/index.js';
 import { parseQuery } from '../../parser/query.js';
 import { executeStatements } from '../executor.js';
 import { executeMetaStatement } from '../meta/index.js';
-
-export const tempRoot = (): Promise<string> => mkdtemp(join(tmpdir(), 'strata-svc-'));
 
 export function openEngine(root: string): Promise<Engine> {
   return Engine.open(
