@@ -11,7 +11,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { Engine, engineOptions } from '../engine/index.js';
 import { startServer, stopServer } from './clients/harness.js';
-import { tempDir } from '../engine/fs/test-temp-dir.js';
+import { tempDir } from '../engine/testing/temp-dir.js';
 
 const SERIES = 100;
 const PER_SERIES = 100_000;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Engine } from './engine.js';
 import { engineOptions } from './options.js';
 import { readSeries } from './testing/read-all.js';
-import { tempDir } from './fs/test-temp-dir.js';
+import { tempDir } from './testing/temp-dir.js';
 
 const CHILD = join(process.cwd(), 'build/engine/testing/crash-writer.js');
 const ROUNDS = 20;

@@ -5,7 +5,7 @@ import { Engine } from './engine.js';
 import { engineOptions } from './options.js';
 import { readSeries } from './testing/read-all.js';
 import { MAX_TIME_NS, MIN_TIME_NS } from './time.js';
-import { tempDir } from './fs/test-temp-dir.js';
+import { tempDir } from './testing/temp-dir.js';
 
 async function open(root: string) {
   return Engine.open(engineOptions({ walDir: join(root, 'wal'), metaDir: join(root, 'meta'), dataDir: join(root, 'data'), flushIntervalSec: 0 }));

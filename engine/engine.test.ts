@@ -6,7 +6,7 @@ import { engineOptions } from './options.js';
 import { FieldType } from './point.js';
 import { readSeries } from './testing/read-all.js';
 import { DatabaseNotFoundError, RetentionPolicyNotFoundError } from './errors.js';
-import { tempDir, type CleanupScope } from './fs/test-temp-dir.js';
+import { tempDir, type CleanupScope } from './testing/temp-dir.js';
 
 async function open(t: CleanupScope, dir?: string) {
   const root = dir ?? (await tempDir(t, 'strata-engine-'));

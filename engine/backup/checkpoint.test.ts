@@ -16,7 +16,7 @@ import type { EngineDirs } from './backup.js';
 import { checkpointData } from './checkpoint-data.js';
 import { checkpointMeta } from './checkpoint-meta.js';
 import { checkpointWal } from './checkpoint-wal.js';
-import { tempDir } from '../fs/test-temp-dir.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 const dirsIn = (root: string): EngineDirs => ({ walDir: join(root, 'wal'), metaDir: join(root, 'meta'), dataDir: join(root, 'data') });
 const open = (d: EngineDirs) => Engine.open(engineOptions({ ...d, flushIntervalSec: 0, compaction: { intervalMs: 0, coldAfterMs: 1, maxFileBytes: 1 << 30 } }));

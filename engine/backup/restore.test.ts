@@ -15,7 +15,7 @@ import { readSeries } from '../testing/read-all.js';
 import { createBackup, type EngineDirs } from './backup.js';
 import { BackupChecksumError } from './errors.js';
 import { RESTORE_JOURNAL_SUFFIX, RESTORE_OLD_SUFFIX, RESTORE_TEMP_SUFFIX, restoreBackup } from './restore.js';
-import { tempDir } from '../fs/test-temp-dir.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 const dirsIn = (root: string): EngineDirs => ({ walDir: join(root, 'wal'), metaDir: join(root, 'meta'), dataDir: join(root, 'data') });
 const open = (d: EngineDirs) => Engine.open(engineOptions({ ...d, flushIntervalSec: 0, compaction: { intervalMs: 0, coldAfterMs: 1, maxFileBytes: 1 << 30 } }));

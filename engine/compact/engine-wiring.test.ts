@@ -15,7 +15,7 @@ import type { Shard } from '../shard/shard.js';
 import { readSeries } from '../testing/read-all.js';
 import { NO_TOMBSTONES } from '../tombstone/filter.js';
 import { CompactionService } from './service.js';
-import { tempDir } from '../fs/test-temp-dir.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 // The engine's own compaction service is off: this test drives a CompactionService itself.
 const open = (root: string): Promise<Engine> => openTestEngine(root);

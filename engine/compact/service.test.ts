@@ -10,7 +10,7 @@ import type { Shard } from '../shard/shard.js';
 import { NO_TOMBSTONES } from '../tombstone/filter.js';
 import type { TombstoneFilter } from '../tombstone/filter.js';
 import { tempDir } from '../tsm/test-support.js';
-import type { CleanupScope } from '../fs/test-temp-dir.js';
+import type { CleanupScope } from '../testing/temp-dir.js';
 import { CompactionService } from './service.js';
 import type { CompactedEvent, CompactionServiceOptions } from './service.js';
 import { addFile, openShard, readThroughEngine } from './test-support.js';

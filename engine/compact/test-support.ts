@@ -11,7 +11,7 @@ import { basename } from 'node:path';
 import { rm } from 'node:fs/promises';
 import { fieldKey, splitFieldKey } from '../cache/cache.js';
 import { tempDir } from '../tsm/test-support.js';
-import type { CleanupScope } from '../fs/test-temp-dir.js';
+import type { CleanupScope } from '../testing/temp-dir.js';
 import { planCompactions } from './planner.js';
 import type { CompactionPlan } from './planner.js';
 import type { EngineLogger } from '../logger.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic, removeTempFiles } from './atomic.js';
-import { tempDir } from './test-temp-dir.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 test('writeFileAtomic replaces the file and leaves no temp file', async (t) => {
   const dir = await tempDir(t, 'strata-atomic-');

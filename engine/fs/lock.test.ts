@@ -5,7 +5,7 @@ import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { collectingLogger } from '../logger.js';
 import { DirectoryLockedError, LOCK_FILE, lockDirectory } from './lock.js';
-import { tempDir, type CleanupScope } from './test-temp-dir.js';
+import { tempDir, type CleanupScope } from '../testing/temp-dir.js';
 
 const lockDir = (t: CleanupScope) => tempDir(t, 'strata-lock-');
 const LOCK_JS = new URL('./lock.js', import.meta.url).href;

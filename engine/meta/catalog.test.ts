@@ -7,7 +7,7 @@ import { initChecksum } from '../fs/checksum.js';
 import { collectingLogger, silentLogger } from '../logger.js';
 import { DatabaseNotFoundError, RetentionPolicyNotFoundError } from '../errors.js';
 import { CATALOG_FILE } from './store.js';
-import { tempDir, type CleanupScope } from '../fs/test-temp-dir.js';
+import { tempDir, type CleanupScope } from '../testing/temp-dir.js';
 
 async function fresh(t: CleanupScope) {
   await initChecksum();

@@ -13,7 +13,7 @@ import { BlockCache } from '../tsm/block-cache.js';
 import { openPositionalFile, type FileOpener } from '../tsm/positional-file.js';
 import { TsmReader } from '../tsm/reader.js';
 import { tempDir, writeTsm } from '../tsm/test-support.js';
-import type { CleanupScope } from '../fs/test-temp-dir.js';
+import type { CleanupScope } from '../testing/temp-dir.js';
 import { rowCount } from './run.js';
 import { gridRange, TsmRun } from './tsm-run.js';
 import { lowerBound } from './run.js';

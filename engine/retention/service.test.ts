@@ -6,7 +6,7 @@ import { Engine } from '../engine.js';
 import { openTestEngine } from '../testing/open-engine.js';
 import { readSeries } from '../testing/read-all.js';
 import { RetentionService } from './service.js';
-import { tempDir } from '../fs/test-temp-dir.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 const HOUR = 3600;
 const H = 1_700_000_000 - (1_700_000_000 % HOUR); // an hour boundary

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { SeriesLog, SERIES_LOG_FILE, type SeriesLogRecord } from './log.js';
 import { initChecksum } from '../fs/checksum.js';
 import { collectingLogger, silentLogger } from '../logger.js';
-import { tempDir, type CleanupScope } from '../fs/test-temp-dir.js';
+import { tempDir, type CleanupScope } from '../testing/temp-dir.js';
 
 const recs: SeriesLogRecord[] = [
   { t: 's', id: 0, k: 'cpu,host=a', m: 'cpu', g: ['host', 'a'] },

@@ -3,8 +3,8 @@
  * content as plain data, write it through TsmWriter, and make deterministic payloads.
  * Not used by production code.
  */
-import { tempDir as scopedTempDir } from '../fs/test-temp-dir.js';
-import type { CleanupScope } from '../fs/test-temp-dir.js';
+import { tempDir as scopedTempDir } from '../testing/temp-dir.js';
+import type { CleanupScope } from '../testing/temp-dir.js';
 import type { FieldType } from '../point.js';
 import type { BlockStats } from './block-stats.js';
 import { TsmWriter } from './writer.js';

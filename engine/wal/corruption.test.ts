@@ -13,7 +13,7 @@ import { fixtureEntry } from './crash-writer.fixture.js';
 import { QUARANTINE_DIR, RECORD_HEADER_SIZE, SEGMENT_HEADER_SIZE, decodeRecord, segmentFileName } from './record.js';
 import type { WalWriteAppend, WalWriteEntry } from './record.js';
 import { Wal } from './wal.js';
-import { tempDir, type CleanupScope } from '../fs/test-temp-dir.js';
+import { tempDir, type CleanupScope } from '../testing/temp-dir.js';
 
 const ENTRIES = 60;
 const SEGMENT_SIZE = 16 * 1024;

@@ -18,7 +18,7 @@ import {
 } from './record.js';
 import type { WalRecord, WalWriteEntry } from './record.js';
 import { openWal } from './reader.js';
-import { tempDir } from '../fs/test-temp-dir.js';
+import { tempDir } from '../testing/temp-dir.js';
 
 await initChecksum();
 

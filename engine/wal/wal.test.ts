@@ -9,7 +9,7 @@ import type { WalWriteAppend, WalWriteEntry } from './record.js';
 import { defaultSegmentIo } from './segment.js';
 import type { SegmentIo } from './segment.js';
 import { Wal } from './wal.js';
-import { tempDir, type CleanupScope } from '../fs/test-temp-dir.js';
+import { tempDir, type CleanupScope } from '../testing/temp-dir.js';
 
 const walDir = (t: CleanupScope) => tempDir(t, 'strata-wal-');
 

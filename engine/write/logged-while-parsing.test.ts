@@ -12,7 +12,7 @@ import { Engine } from '../engine.js';
 import { engineOptions } from '../options.js';
 import { LOCK_FILE } from '../fs/lock.js';
 import { readSeries } from '../testing/read-all.js';
-import { tempDir, type CleanupScope } from '../fs/test-temp-dir.js';
+import { tempDir, type CleanupScope } from '../testing/temp-dir.js';
 
 function options(root: string, parseWorkers: number) {
   return engineOptions({

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Engine, engineOptions } from '../../engine/index.js';
 import { parseQuery } from '../index.js';
 import { executeStatements } from './executor.js';
-import { tempDir } from '../../engine/fs/test-temp-dir.js';
+import { tempDir } from '../../engine/testing/temp-dir.js';
 
 const T0 = 1_700_000_000; // seconds
 const STEP = 10;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Engine, engineOptions } from '../../engine/index.js';
 import { parseQuery } from '../index.js';
 import { executeStatements } from './executor.js';
-import { tempDir } from '../../engine/fs/test-temp-dir.js';
+import { tempDir } from '../../engine/testing/temp-dir.js';
 
 /** last()/first() read one row per series; a row filter forces the full scan: both must agree. */
 test('last() and first() without GROUP BY time answer like the full scan', async (t) => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { ContinuousQueryScheduler, type CqRun } from './cq-scheduler.js';
 import { goTruncate, planCqRun, type CqTiming } from './cq-window.js';
 import { openEngine, query, writeLines } from './test-support.js';
-import { tempDir } from '../../../engine/fs/test-temp-dir.js';
+import { tempDir } from '../../../engine/testing/temp-dir.js';
 
 const S = 1_000_000_000n;
 const M = 60n * S;

@@ -8,7 +8,7 @@ import { ViewTargetWriteError } from './errors.js';
 import { MaterializedViewMaintainer, type MvRun } from './mv-maintainer.js';
 import { assertNotViewTarget, isViewTarget } from './mv-views.js';
 import { openEngine, query, writeLines } from './test-support.js';
-import { tempDir } from '../../../engine/fs/test-temp-dir.js';
+import { tempDir } from '../../../engine/testing/temp-dir.js';
 
 test('dirty ranges merge overlapping and adjacent ranges and chunk by window count', () => {
   const d = new DirtyRanges();

@@ -5,8 +5,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defer, tempDir, tempDirSync } from './test-temp-dir.js';
-import type { CleanupScope } from './test-temp-dir.js';
+import { defer, tempDir, tempDirSync } from './temp-dir.js';
+import type { CleanupScope } from './temp-dir.js';
 
 /** A scope whose end the test triggers itself, to look at the directories before and after. */
 function manualScope(): CleanupScope & { end(): Promise<void> } {
@@ -63,7 +63,7 @@ test('a test that fails (thrown assertion) still leaves nothing in TMPDIR', () =
       `import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
-import { tempDir } from ${JSON.stringify(new URL('./test-temp-dir.js', import.meta.url).href)};
+import { tempDir } from ${JSON.stringify(new URL('./temp-dir.js', import.meta.url).href)};
 test('fails after making a directory', async (t) => {
   const dir = await tempDir(t, 'strata-failing-');
   await writeFile(dir + '/data', 'x');
