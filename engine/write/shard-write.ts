@@ -8,9 +8,10 @@
  * with another type is dropped: partial write, first reason, one count per point), compacts
  * the kept points to the front of the batch's own array, and only then creates the new fields
  * those points bring, in point order. When a new field comes with a second type there, the
- * write fails (`field type conflict`) after creating the fields before it. The coordinator then
- * tries the same write once more, on the same array as the first try left it: the kept points
- * in front, the original tail behind them. A shard that did not exist used that retry up to
+ * write fails (`field type conflict`) after creating the fields before it. The coordinator
+ * (1.x's `PointsWriter.writeToShard`: any error but a partial write creates the shard if it is
+ * missing and writes again) then tries once more, on the array as the first try left it: the
+ * kept points in front, the original tail behind them. A shard that did not exist used that retry up to
  * create itself, so there a failure is final and none of the shard's points is stored; in a
  * shard that existed the second try sees the fields the first one created, so it usually drops
  * the later points of the second type and stores the rest (partial write naming that field,
@@ -18,7 +19,8 @@
  *
  * Recorded from 1.6.7 (fixtures/conformance s-w901, s-w910..s-w918): `q s="a" 7\nq s=1i 8`
  * into a fresh database fails whole; into an existing shard it stores the first point. The
- * same model explains every field-type answer of the 700 random write cases of seed 1311.
+ * same model gives 1.6.7's answer to every random write case of seed 1311 (700) except where
+ * 1.6.7 stores a field with another type in another shard group.
  *
  * Strata keeps one type per measurement and field (README, deviations), so the types a shard
  * "had" are the index's, and shards are taken in the order the batch first reaches them.
@@ -26,16 +28,21 @@
 import type { Database } from '../database.js';
 import type { RetentionPolicyInfo } from '../meta/model.js';
 import type { Point } from '../point.js';
+import type { ShardSet } from '../shard/shard-set.js';
 import type { Rejection } from './partial.js';
 import { indexSeriesOnly, refused } from './refuse.js';
 
 /** The shard a point at `sec` belongs to (its start), and whether the batch would create it. */
 export type ShardOf = (sec: number) => { readonly start: number; readonly created: boolean };
 
-/** The shards of a policy as they are before a batch (the batch creates them only once admitted). */
+/**
+ * The shards of a policy as they are before a batch (the batch creates them only once
+ * admitted). Looked up only when a batch needs it: most never do.
+ */
 export function shardsBeforeBatch(db: Database, rp: RetentionPolicyInfo): ShardOf {
-  const set = db.shardSet(rp.name);
+  let set: ShardSet | undefined;
   return (sec) => {
+    set ??= db.shardSet(rp.name);
     const found = set.find(sec);
     return found ? { start: found.startSec, created: false } : { start: set.newShardStart(sec, rp.shardGroupDurationSec)!, created: true };
   };
