@@ -28,7 +28,8 @@ import { FlushWorker } from './flush/flush-worker-pool.js';
 import { WriteListeners } from './write/listeners.js';
 import { OrderedLog, type LogSlot } from './write/ordered-log.js';
 import { partialWriteError } from './write/partial.js';
-import { admitPoints, dropExpired, refusalsOf, type Admission } from './write/admit.js';
+import { admitPoints, dropExpired, refusalsOf } from './write/admit.js';
+import { shardsBeforeBatch } from './write/shard-write.js';
 import { applyWriteGuard, type WriteGuard } from './write/write-guard.js';
 import { EMPTY_CURSOR, type Cursor, type CursorRequest } from './query/cursor.js';
 import { SeriesCursor } from './query/series-cursor.js';
@@ -423,9 +424,10 @@ export class Engine {
       const fresh = this.options.rejectWritesBeyondRetention ? dropExpired(rp, parsed.points, now.sec) : { points: parsed.points, rejected: [] };
       const guarded = applyWriteGuard(this.writeGuard, req.db, rp.name, fresh);
       const db = await this.database(req.db);
-      const { accepted, rejected, indexedOnly } = admitPoints(db, rp.name, guarded.points, refusals.series);
-      // 1.x creates a point's shard before its shard refuses it: SHOW SERIES then finds the series.
-      for (const sec of indexedOnly) db.shardSet(rp.name).findOrCreate(sec, rp.shardGroupDurationSec);
+      const { accepted, rejected, indexedOnly } = admitPoints(db, rp.name, guarded.points, refusals.series, shardsBeforeBatch(db, rp));
+      // 1.x creates a point's shard before refusing it: SHOW SERIES finds the series, the next write the shard (write/shard-write.ts).
+      const keptSec = this.options.rejectWritesBeyondRetention && rp.durationSec !== 0 ? now.sec - rp.durationSec : -Infinity;
+      for (const sec of [...indexedOnly, ...refusals.shardSecs]) if (sec >= keptSec) db.shardSet(rp.name).findOrCreate(sec, rp.shardGroupDurationSec);
       rejected.unshift(...refusals.rejected);
       rejected.push(...guarded.rejected);
       if (parseFailures.length === 0 && rejected.length === 0) {
@@ -472,13 +474,10 @@ export class Engine {
   async writePoints(dbName: string, rpName: string | undefined, points: readonly Point[]): Promise<void> {
     this.assertWritable();
     const rp = this.catalog.resolveRetentionPolicy(dbName, rpName);
-    const { accepted, rejected } = await this.admit(dbName, rp.name, points);
+    const db = await this.database(dbName);
+    const { accepted, rejected } = admitPoints(db, rp.name, points, [], shardsBeforeBatch(db, rp));
     if (accepted.length > 0) await this.logPoints(dbName, rp, accepted);
     if (rejected.length > 0) throw partialWriteError([], rejected, accepted.length);
-  }
-
-  private async admit(dbName: string, rpName: string, points: readonly Point[]): Promise<Admission> {
-    return admitPoints(await this.database(dbName), rpName, points);
   }
 
   /** Log points re-encoded as line protocol under a slot of their own, then apply them in its turn. */

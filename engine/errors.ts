@@ -68,16 +68,6 @@ export class FieldTypeConflictError extends StrataError {
   }
 }
 
-/**
- * One write gives a field that does not exist yet two types: 1.x creates a batch's new fields
- * before writing any point and fails the whole batch (its text, nothing stored).
- */
-export class BatchFieldTypeConflictError extends StrataError {
-  constructor() {
-    super('field_type_conflict', 400, 'field type conflict');
-  }
-}
-
 /** Tag-value or measurement cardinality limit reached (spec: 422). */
 export class CardinalityLimitError extends StrataError {
   constructor(message: string) {

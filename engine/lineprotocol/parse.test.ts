@@ -172,7 +172,7 @@ test('parse: tag and field named time are refused with the 1.x texts', () => {
   const r = parseLineProtocolText('cpu,time=1 v=1 1\ncpu time=1 1\ncpu time=1 x\n', { precision: 'ns', ...DEF });
   assert.deepEqual(r.points, []);
   assert.deepEqual(r.errors, [
-    { line: 'cpu,time=1 v=1 1', reason: 'invalid tag key: input tag "time" on measurement "cpu" is invalid', refused: 'time-tag' },
+    { line: 'cpu,time=1 v=1 1', reason: 'invalid tag key: input tag "time" on measurement "cpu" is invalid', refused: 'time-tag', sec: 0 },
     { line: 'cpu time=1 1', reason: 'invalid field name: input field "time" on measurement "cpu" is invalid', refused: 'time-field', series: { seriesKey: 'cpu', measurement: 'cpu', tags: [], sec: 0 } },
     { line: 'cpu time=1 x', reason: 'bad timestamp' },
   ]);

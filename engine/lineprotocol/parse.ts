@@ -41,6 +41,8 @@ export interface LineError {
   readonly refused?: 'time-tag' | 'time-field';
   /** The series of a `time-field` refusal, which 1.x indexes although it stores no point. */
   readonly series?: RefusedSeries;
+  /** The time (s) of a `time-tag` refusal: 1.x creates the point's shard before refusing it. */
+  readonly sec?: number;
 }
 
 export interface RefusedSeries {
@@ -260,7 +262,7 @@ function parseInto(s: string, opts: ParseOptions, sink: PointSink, errors: LineE
       nsec = time.nsec;
     }
     if (info.timeTag) {
-      errors.push({ line: s.slice(ls, le), reason: `invalid tag key: input tag "time" on measurement "${info.measurement}" is invalid`, refused: 'time-tag' });
+      errors.push({ line: s.slice(ls, le), reason: `invalid tag key: input tag "time" on measurement "${info.measurement}" is invalid`, refused: 'time-tag', sec });
       continue;
     }
     if (fields.count === 0) {

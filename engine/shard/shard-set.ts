@@ -61,6 +61,22 @@ export class ShardSet {
   findOrCreate(sec: number, shardGroupDurationSec: number): Shard {
     const found = this.find(sec);
     if (found) return found;
+    const { start, end } = this.missingSpan(sec, shardGroupDurationSec);
+    const shard = new Shard(this.db, this.rp, start, end - start, join(this.dir, shardDirName(start, end - start)));
+    this.add(shard);
+    return (this.last = shard);
+  }
+
+  /**
+   * The start of the shard a write at `sec` would create, or undefined when a shard holds
+   * `sec` already: what tells a batch's new shards apart (1.x checks their fields differently).
+   */
+  newShardStart(sec: number, shardGroupDurationSec: number): number | undefined {
+    return this.find(sec) ? undefined : this.missingSpan(sec, shardGroupDurationSec).start;
+  }
+
+  /** The span a new shard holding `sec` gets: the aligned group span, clipped by its neighbours. */
+  private missingSpan(sec: number, shardGroupDurationSec: number): { start: number; end: number } {
     const span = Math.min(shardGroupDurationSec, MAX_SHARD_SPAN_SEC);
     let start = shardStartSec(sec, span);
     let end = start + span;
@@ -68,9 +84,7 @@ export class ShardSet {
       if (s.endSec <= sec && s.endSec > start) start = s.endSec;
       if (s.startSec > sec && s.startSec < end) end = s.startSec;
     }
-    const shard = new Shard(this.db, this.rp, start, end - start, join(this.dir, shardDirName(start, end - start)));
-    this.add(shard);
-    return (this.last = shard);
+    return { start, end };
   }
 
   /** Shards overlapping [minSec, maxSec] (inclusive). */

@@ -3,9 +3,10 @@
  * cardinality limits, retention cut-off, with 1.x's rules for what a batch keeps and refuses.
  */
 import type { Database } from '../database.js';
-import { BatchFieldTypeConflictError, CardinalityLimitError } from '../errors.js';
 import type { RetentionPolicyInfo } from '../meta/model.js';
 import type { FieldType, Point } from '../point.js';
+import { admitByShard, type ShardOf } from './shard-write.js';
+import { indexSeriesOnly, refused } from './refuse.js';
 import type { Rejection } from './partial.js';
 import type { LineError, RefusedSeries } from '../lineprotocol/parse.js';
 
@@ -22,49 +23,68 @@ export interface Admission {
  * named `time`: 1.x indexes every series of a batch before it checks the fields, so those
  * series, and those of points refused for a field type conflict, stay in the index (SHOW
  * SERIES, tag keys and values) without data.
+ *
+ * A batch that gives a field the index does not know two types is admitted shard by shard as
+ * 1.6.7 does (shard-write.ts: the later points of the second type are refused, or the shard's
+ * points fail together). Any other batch comes to the same outcome by checking and
+ * registering the points one after another, in the order the columnar admission
+ * (admit-columns.ts) registers them too; that is all the common case pays.
  */
-export function admitPoints(db: Database, rpName: string, points: readonly Point[], refusedSeries: readonly RefusedSeries[] = []): Admission {
+export function admitPoints(
+  db: Database,
+  rpName: string,
+  points: readonly Point[],
+  refusedSeries: readonly RefusedSeries[],
+  shardOf: ShardOf,
+): Admission {
   const indexedOnly: number[] = [];
   for (const s of refusedSeries) if (indexSeriesOnly(db, s)) indexedOnly.push(s.sec);
-  checkNewFieldTypes(db, points);
+  if (newFieldWithTwoTypes(db, points)) {
+    const byShard = admitByShard(db, rpName, points, shardOf);
+    return { accepted: byShard.accepted, rejected: byShard.rejected, indexedOnly: [...indexedOnly, ...byShard.indexedOnly] };
+  }
   const accepted: Point[] = [];
   const rejected: Rejection[] = [];
   for (const p of points) {
-    const err = db.index.check(p);
-    if (err) {
-      const cardinality = err instanceof CardinalityLimitError;
-      rejected.push({ reason: err.message, cardinality });
-      if (!cardinality && indexSeriesOnly(db, p)) indexedOnly.push(p.sec);
-    } else {
-      db.register(p);
-      db.registerRpFields(rpName, p);
-      accepted.push(p);
-    }
+    if (refused(db, p, rejected, indexedOnly)) continue;
+    db.register(p);
+    db.registerRpFields(rpName, p);
+    accepted.push(p);
   }
   return { accepted, rejected, indexedOnly };
+}
+
+/** A field the index does not know comes with two types (in one line or across lines). */
+function newFieldWithTwoTypes(db: Database, points: readonly Point[]): boolean {
+  let seen: Map<string, FieldType> | undefined;
+  for (const p of points) {
+    for (const f of p.fields) {
+      if (db.index.fieldType(p.measurement, f.key) !== undefined) continue;
+      seen ??= new Map();
+      const key = `${p.measurement}\u0000${f.key}`;
+      const first = seen.get(key);
+      if (first === undefined) seen.set(key, f.type);
+      else if (first !== f.type) return true;
+    }
+  }
+  return false;
 }
 
 /**
  * The lines the parser refused (a `time` tag, only `time` fields) as the rejections 1.x's
  * shard makes of them, and the series 1.x still indexes.
  */
-export function refusalsOf(errors: readonly LineError[]): { rejected: Rejection[]; series: RefusedSeries[] } {
+export function refusalsOf(errors: readonly LineError[]): { rejected: Rejection[]; series: RefusedSeries[]; shardSecs: number[] } {
   const rejected: Rejection[] = [];
   const series: RefusedSeries[] = [];
+  const shardSecs: number[] = [];
   for (const e of errors) {
     if (e.refused === undefined) continue;
     rejected.push(e.refused === 'time-tag' ? { reason: e.reason, cardinality: false, stage: 'time-tag' } : { reason: e.reason, cardinality: false });
     if (e.series !== undefined) series.push(e.series);
+    if (e.sec !== undefined) shardSecs.push(e.sec);
   }
-  return { rejected, series };
-}
-
-/** The series of a point that is not stored, when the index has room for it. */
-function indexSeriesOnly(db: Database, s: Omit<RefusedSeries, 'sec'>): boolean {
-  const bare: Point = { seriesKey: s.seriesKey, measurement: s.measurement, tags: s.tags, fields: [], sec: 0, nsec: 0 };
-  if (db.index.check(bare) !== undefined) return false;
-  db.register(bare);
-  return true;
+  return { rejected, series, shardSecs };
 }
 
 /**
@@ -82,41 +102,4 @@ export function dropExpired(rp: RetentionPolicyInfo, points: readonly Point[], n
     else kept.push(p);
   }
   return { points: kept, rejected };
-}
-
-/**
- * 1.x creates a batch's series and new fields before writing its points, field by field in
- * point order: when a new field shows up with a second type, the fields created before it and
- * every series stay in the index, and the whole batch fails with nothing stored.
- */
-function checkNewFieldTypes(db: Database, points: readonly Point[]): void {
-  let seen: Map<string, FieldType> | undefined;
-  for (const [i, p] of points.entries()) {
-    for (const [j, f] of p.fields.entries()) {
-      if (db.index.fieldType(p.measurement, f.key) !== undefined) continue;
-      seen ??= new Map();
-      const key = `${p.measurement}\u0000${f.key}`;
-      const first = seen.get(key);
-      if (first === undefined) seen.set(key, f.type);
-      else if (first !== f.type) {
-        registerUpTo(db, points, i, j);
-        throw new BatchFieldTypeConflictError();
-      }
-    }
-  }
-}
-
-/** Every series of the batch, with the new fields met before field `j` of point `i`. */
-function registerUpTo(db: Database, points: readonly Point[], i: number, j: number): void {
-  const created = new Set<string>();
-  points.forEach((p, pi) => {
-    const fields = p.fields.filter((f, fi) => {
-      const key = `${p.measurement}\u0000${f.key}`;
-      if (pi > i || (pi === i && fi >= j)) return created.has(key) && db.index.fieldType(p.measurement, f.key) === f.type;
-      created.add(key);
-      return db.index.fieldType(p.measurement, f.key) === undefined || db.index.fieldType(p.measurement, f.key) === f.type;
-    });
-    const point = { ...p, fields };
-    if (db.index.check(point) === undefined) db.register(point);
-  });
 }

@@ -10,8 +10,9 @@ export interface Rejection {
   /**
    * Which of 1.x's checks refused the point; it decides which reason the answer names.
    * Omitted: a field type conflict or a point another rule refused after indexing.
+   * `shard-failed`: the write of the point's shard failed whole (write/shard-write.ts).
    */
-  readonly stage?: 'time-tag' | 'retention';
+  readonly stage?: 'time-tag' | 'retention' | 'shard-failed';
 }
 export class PartialWriteError extends StrataError {
   constructor(
@@ -40,6 +41,9 @@ export class PartialWriteError extends StrataError {
  */
 export function partialWriteError(parseFailures: readonly string[], rejected: readonly Rejection[], stored: number): PartialWriteError {
   const dropped = parseFailures.length + rejected.length;
+  // A failed shard write is an error of its own in 1.x, not a partial write, and it wins over
+  // the other shards' answers (1.6.7 returns whichever shard answers first).
+  if (rejected.some((r) => r.stage === 'shard-failed')) return new PartialWriteError('field type conflict', 400, dropped, stored);
   if (rejected.length === 0) {
     const reasons = parseFailures.join('\n');
     if (stored === 0) return new PartialWriteError(reasons, 400, dropped, stored);
