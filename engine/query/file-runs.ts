@@ -70,7 +70,7 @@ export function tsmRuns(
     const last = Math.min(maxOff, range[1]);
     if (first > last) return; // the file holds nothing in the range
     const open = () => {
-      const blocks = blocksOf(reader, key, type, shard.baseNs + BigInt(minOff), shard.baseNs + BigInt(maxOff));
+      const blocks = blocksOf(reader, req, key, type, shard.baseNs + BigInt(minOff), shard.baseNs + BigInt(maxOff));
       if (!blocks) return null;
       const hidden = filter.isClean(shard) ? [] : hiddenOffsets(filter, shard, req, reader.path);
       return new TsmRun(reader, key, blocks, shard.baseNs, minOff, maxOff, req.ascending, i, hidden);
@@ -89,9 +89,9 @@ export function tsmRuns(
 }
 
 /** Positions of the blocks of `key` overlapping [minNs, maxNs] when the file holds it with `type` (one index search), else undefined. */
-function blocksOf(reader: TsmReader, key: string, type: FieldType, minNs: bigint, maxNs: bigint): KeyBlocks | undefined {
+function blocksOf(reader: TsmReader, req: CursorRequest, key: string, type: FieldType, minNs: bigint, maxNs: bigint): KeyBlocks | undefined {
   const index = reader.index;
-  const k = index.findKey(key);
+  const k = index.findSeriesField(req.seriesKey, req.field, key);
   if (k < 0 || index.typeAt(k) !== type) return undefined;
   const { start, end } = index.entryRangeAt(k, minNs, maxNs);
   return start < end ? { key: k, start, end } : undefined;

@@ -17,11 +17,29 @@ import type { RunBlock, SortedRun } from './run.js';
 export function disjointInCursorOrder(runs: readonly SortedRun[], ascending: boolean): SortedRun[] | undefined {
   const s = ascending ? 1 : -1;
   for (const r of runs) if (r.startBound === undefined || r.endBound === undefined) return undefined;
-  const ordered = [...runs].sort((a, b) => (a.startBound! - b.startBound!) * s);
+  const ordered = inCursorOrder(runs, s);
   for (let i = 1; i < ordered.length; i++) {
     if (ordered[i - 1]!.endBound! * s >= ordered[i]!.startBound! * s) return undefined;
   }
   return ordered;
+}
+
+/**
+ * The runs sorted by start bound in cursor order. A shard's files come oldest first, so they
+ * usually are in order already (or strictly reversed, for a descending cursor): checked before
+ * sorting, as this runs once per series-field and shard of every query.
+ */
+function inCursorOrder(runs: readonly SortedRun[], s: number): SortedRun[] {
+  let forward = true;
+  let backward = true;
+  for (let i = 1; i < runs.length; i++) {
+    const d = (runs[i]!.startBound! - runs[i - 1]!.startBound!) * s;
+    if (d < 0) forward = false;
+    if (d >= 0) backward = false;
+  }
+  if (forward) return runs.slice();
+  if (backward) return runs.slice().reverse();
+  return [...runs].sort((a, b) => (a.startBound! - b.startBound!) * s);
 }
 
 export class RunChain {

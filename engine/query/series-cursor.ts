@@ -41,30 +41,35 @@ export class SeriesCursor implements Cursor {
   ) {}
 
   private openShard(shard: Shard): RunMerger | OneRun | RunChain | undefined {
-    const span = BigInt(shard.spanSec) * 1_000_000_000n;
-    const lo = this.req.startNs - shard.baseNs;
-    const hi = this.req.endNs - shard.baseNs;
-    if (hi < 0n || lo >= span) return undefined;
-    const minOff = lo < 0n ? 0 : Number(lo);
-    const maxOff = hi >= span ? Number(span - 1n) : Number(hi);
+    const { startNs, endNs } = this.req;
+    if (endNs < shard.baseNs || startNs >= shard.endNs) return undefined;
+    // Compared before subtracting: a range that covers the shard (lastpoint's, any unbounded
+    // side) allocates no BigInt here, and this runs once per series-field per query.
+    const minOff = startNs <= shard.baseNs ? 0 : Number(startNs - shard.baseNs);
+    const maxOff = endNs >= shard.endNs ? shard.spanSec * 1e9 - 1 : Number(endNs - shard.baseNs);
     const files = this.fileRuns(shard, this.req, this.type, minOff, maxOff);
     this.release = files.release;
     const runs: SortedRun[] = [...files.runs];
     // Caches are newer than every file: above the highest file priority, which is the file's
     // place in the shard (files without the key leave gaps, so not runs.length).
-    let priority = runs.reduce((p, r) => Math.max(p, r.priority + 1), 0);
-    for (const cache of shard.caches()) {
-      const entry = cache.get(this.req.seriesKey, this.req.field);
-      if (entry && entry.type === this.type && entry.length > 0) {
-        cache.pin();
-        this.pinned.push(cache);
-        runs.push(new CacheRun(entry, minOff, maxOff, this.req.ascending, priority++));
-      }
-    }
+    let priority = 0;
+    for (const r of runs) if (r.priority >= priority) priority = r.priority + 1;
+    for (const cache of shard.snapshots) priority = this.addCacheRun(runs, cache, minOff, maxOff, priority);
+    priority = this.addCacheRun(runs, shard.cache, minOff, maxOff, priority);
     if (runs.length === 0) return undefined;
     if (runs.length === 1) return new OneRun(runs[0]!);
     const chain = disjointInCursorOrder(runs, this.req.ascending);
     return chain ? new RunChain(chain) : new RunMerger(runs, this.type, this.req.ascending);
+  }
+
+  /** Adds `cache`'s run of the series-field when it holds values of the type; answers the next priority. */
+  private addCacheRun(runs: SortedRun[], cache: Cache, minOff: number, maxOff: number, priority: number): number {
+    const entry = cache.get(this.req.seriesKey, this.req.field);
+    if (!entry || entry.type !== this.type || entry.length === 0) return priority;
+    cache.pin();
+    this.pinned.push(cache);
+    runs.push(new CacheRun(entry, minOff, maxOff, this.req.ascending, priority));
+    return priority + 1;
   }
 
   async next(): Promise<Batch | null> {

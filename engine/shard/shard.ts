@@ -12,6 +12,8 @@ import { TsmFileSet } from '../tsm/file-set.js';
 
 export class Shard {
   readonly baseNs: bigint;
+  /** End of the shard's range (exclusive), ns: computed once, read per cursor and per overlap test. */
+  readonly endNs: bigint;
   /**
    * The active cache, replaced at every freeze. Assigned in the constructor, not by an
    * initializer: V8 treats a field that only its initializer wrote as constant and folds it
@@ -32,6 +34,7 @@ export class Shard {
     readonly dir: string,
   ) {
     this.baseNs = BigInt(startSec) * NS_PER_SEC_BIG;
+    this.endNs = BigInt(startSec + spanSec) * NS_PER_SEC_BIG;
     this.cache = new Cache();
   }
 
@@ -47,9 +50,6 @@ export class Shard {
     return this.startSec + this.spanSec;
   }
 
-  get endNs(): bigint {
-    return BigInt(this.endSec) * NS_PER_SEC_BIG;
-  }
 
   containsSec(sec: number): boolean {
     return sec >= this.startSec && sec < this.endSec;

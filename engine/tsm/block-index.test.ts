@@ -165,3 +165,26 @@ for (const row of ROWS_V2) {
     );
   });
 }
+
+test('findSeriesField answers as findKey of the whole key, hit or miss, also past the memo bound', () => {
+  const b = new IndexBuilder();
+  let offset = HEADER_SIZE;
+  const keys: string[] = [];
+  for (let s = 0; s < 300; s++) for (const f of ['u', 'v']) keys.push(`m,host=h${String(s).padStart(3, '0')}#!~#${f}`);
+  for (const key of keys) {
+    b.add(key, { type: FieldType.Float, minTime: 0n, maxTime: 10n, offset, size: 100, count: 10 });
+    offset += 104;
+  }
+  const index = BlockIndex.parse(Buffer.from(b.bytes()), { file: 'f.tsm', indexOffset: offset, keyCount: keys.length, blockCount: keys.length }, VERSION);
+  // 9,000 distinct (series, field) pairs: the memo (8,192 entries) starts over on the way.
+  for (let round = 0; round < 2; round++) {
+    for (let s = 0; s < 3000; s++) {
+      const series = `m,host=h${String(s % 400).padStart(3, '0')}`;
+      const field = ['u', 'v', 'w'][Math.floor(s / 400) % 3]!;
+      const key = `${series}#!~#${field}`;
+      assert.equal(index.findSeriesField(series, field, key), index.findKey(key), key);
+    }
+  }
+  assert.equal(index.findSeriesField('m,host=h007', 'v', 'm,host=h007#!~#v'), keys.indexOf('m,host=h007#!~#v'));
+  assert.equal(index.findSeriesField('m,host=h007', 'w', 'm,host=h007#!~#w'), -1);
+});

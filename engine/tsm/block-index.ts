@@ -46,6 +46,14 @@ export class BlockIndex {
    * and the binary search of Buffer.compare calls.
    */
   private readonly keyMemo = new Map<string, number>();
+  /**
+   * The same memo by series key, then field (`findSeriesField`): a cursor's key string is
+   * built anew per query, and hashing it for `keyMemo` (flattening the concatenation first)
+   * cost more than the lookup; the series key and field strings come from the index and the
+   * plan and keep their hashes.
+   */
+  private readonly fieldMemo = new Map<string, Map<string, number>>();
+  private fieldMemoSize = 0;
 
   private constructor(private readonly t: IndexTables) {}
 
@@ -84,6 +92,26 @@ export class BlockIndex {
       i = this.searchKey(Buffer.from(key, 'utf8'));
       if (this.keyMemo.size >= KEY_MEMO_LIMIT) this.keyMemo.clear();
       this.keyMemo.set(key, i);
+    }
+    return i;
+  }
+
+  /** `findKey(key)` where `key` is `seriesKey`'s TSM key for `field`, memoised by the two parts. */
+  findSeriesField(seriesKey: string, field: string, key: string): number {
+    let byField = this.fieldMemo.get(seriesKey);
+    if (byField === undefined) {
+      if (this.fieldMemoSize >= KEY_MEMO_LIMIT) {
+        this.fieldMemo.clear();
+        this.fieldMemoSize = 0;
+      }
+      byField = new Map();
+      this.fieldMemo.set(seriesKey, byField);
+    }
+    let i = byField.get(field);
+    if (i === undefined) {
+      i = this.searchKey(Buffer.from(key, 'utf8'));
+      byField.set(field, i);
+      this.fieldMemoSize++;
     }
     return i;
   }

@@ -122,10 +122,23 @@ function compactSeries(s: ResultSeries, epoch: Epoch | undefined, tz: string | u
   const field = (text: string) => (out += (out === '' ? '{' : ',') + text);
   if (s.name) field('"name":' + JSON.stringify(s.name));
   if (s.tags && Object.keys(s.tags).length > 0) field('"tags":' + stringify(sortKeys(s.tags), false));
-  if (s.columns.length) field('"columns":' + stringify(s.columns as string[], false));
+  if (s.columns.length) field('"columns":' + columnsJson(s.columns));
   if (s.values.length > 0) field('"values":' + rowsJson(s.values, hasTimeColumn(s), timeText(epoch, tz)));
   if (s.partial) field('"partial":true');
   return out === '' ? '{}' : out + '}';
+}
+
+/**
+ * Text of a columns array, kept per array: the series of one statement usually share their
+ * plan's columns array (lastpoint's 100 series and their 21 columns were 2,100 string
+ * encodings per answer). Result arrays are never changed once built.
+ */
+const columnsText = new WeakMap<readonly string[], string>();
+
+function columnsJson(columns: readonly string[]): string {
+  let t = columnsText.get(columns);
+  if (t === undefined) columnsText.set(columns, (t = stringify(columns as string[], false)));
+  return t;
 }
 
 /** One chunk line of a chunked response. */
