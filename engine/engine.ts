@@ -28,7 +28,7 @@ import { FlushWorker } from './flush/flush-worker-pool.js';
 import { WriteListeners } from './write/listeners.js';
 import { OrderedLog, type LogSlot } from './write/ordered-log.js';
 import { partialWriteError } from './write/partial.js';
-import { admitPoints, dropExpired, refusalsOf } from './write/admit.js';
+import { admitPoints, dropExpired, keptFromSec, refusalsOf } from './write/admit.js';
 import { shardsBeforeBatch } from './write/shard-write.js';
 import { applyWriteGuard, type WriteGuard } from './write/write-guard.js';
 import { EMPTY_CURSOR, type Cursor, type CursorRequest } from './query/cursor.js';
@@ -421,12 +421,12 @@ export class Engine {
       }
       const parseFailures = parsed.errors.filter((e) => e.refused === undefined).map(describeLineError);
       const refusals = refusalsOf(parsed.errors);
-      const fresh = this.options.rejectWritesBeyondRetention ? dropExpired(rp, parsed.points, now.sec) : { points: parsed.points, rejected: [] };
+      const keptSec = keptFromSec(rp, now.sec, this.options.rejectWritesBeyondRetention);
+      const fresh = dropExpired(parsed.points, keptSec);
       const guarded = applyWriteGuard(this.writeGuard, req.db, rp.name, fresh);
       const db = await this.database(req.db);
       const { accepted, rejected, indexedOnly } = admitPoints(db, rp.name, guarded.points, refusals.series, shardsBeforeBatch(db, rp));
       // 1.x creates a point's shard before refusing it: SHOW SERIES finds the series, the next write the shard (write/shard-write.ts).
-      const keptSec = this.options.rejectWritesBeyondRetention && rp.durationSec !== 0 ? now.sec - rp.durationSec : -Infinity;
       for (const sec of [...indexedOnly, ...refusals.shardSecs]) if (sec >= keptSec) db.shardSet(rp.name).findOrCreate(sec, rp.shardGroupDurationSec);
       rejected.unshift(...refusals.rejected);
       rejected.push(...guarded.rejected);
@@ -460,7 +460,7 @@ export class Engine {
     const guard = this.writeGuard;
     const rules = {
       rp: rp.name,
-      minSec: this.options.rejectWritesBeyondRetention && rp.durationSec !== 0 ? now.sec - rp.durationSec : -Infinity,
+      minSec: keptFromSec(rp, now.sec, this.options.rejectWritesBeyondRetention),
       guard: guard && ((m: string) => guard(req.db, rp.name, m)),
     };
     if (!isKnownBatch(db, b, rules) && !admitNewColumns(db, b, rules)) return undefined;

@@ -88,13 +88,19 @@ export function refusalsOf(errors: readonly LineError[]): { rejected: Rejection[
 }
 
 /**
- * 1.x refuses points older than the retention policy keeps (`points beyond retention policy`):
- * they would be deleted by the next retention pass anyway.
+ * The oldest second a write into `rp` may store at `nowSec` when writes beyond retention are
+ * refused (`enforced`); -Infinity when nothing is refused for its age.
  */
-export function dropExpired(rp: RetentionPolicyInfo, points: readonly Point[], nowSec: number): { points: readonly Point[]; rejected: Rejection[] } {
-  if (rp.durationSec === 0) return { points, rejected: [] };
-  const cutoff = nowSec - rp.durationSec;
-  if (!points.some((p) => p.sec < cutoff)) return { points, rejected: [] };
+export function keptFromSec(rp: RetentionPolicyInfo, nowSec: number, enforced: boolean): number {
+  return enforced && rp.durationSec !== 0 ? nowSec - rp.durationSec : -Infinity;
+}
+
+/**
+ * 1.x refuses points older than the retention policy keeps (`points beyond retention policy`):
+ * they would be deleted by the next retention pass anyway. `cutoff`: keptFromSec's answer.
+ */
+export function dropExpired(points: readonly Point[], cutoff: number): { points: readonly Point[]; rejected: Rejection[] } {
+  if (cutoff === -Infinity || !points.some((p) => p.sec < cutoff)) return { points, rejected: [] };
   const kept: Point[] = [];
   const rejected: Rejection[] = [];
   for (const p of points) {
