@@ -6,8 +6,8 @@
  * undefined when the worker cannot answer (it failed to start, died or was terminated), and the
  * caller then does the work itself on the event loop. The worker is started on the first
  * request and again after it died; after repeated start failures (e.g. a bundled binary without
- * the worker file) the client turns itself off. The thread is unref'd: it never keeps the
- * process alive. The worker answers each `{ id, ... }` message with `{ id, ... }`; the
+ * the worker file) the client turns itself off. The thread keeps the process alive only while
+ * a request or a whenLoaded() waits on it (see holdWhileBusy). The worker answers each `{ id, ... }` message with `{ id, ... }`; the
  * optional `init` message (no id) comes first on every thread started. Once its modules are
  * loaded the worker posts WORKER_LOADED (see whenLoaded).
  */
@@ -26,6 +26,8 @@ export class WorkerClient<Reply extends { id: number }> {
   private closed = false;
   private loaded = false;
   private loadWaiters: (() => void)[] = [];
+  /** Whether the running thread is ref'd (holds the process open). */
+  private held = false;
 
   constructor(
     private readonly url: URL,
@@ -62,12 +64,32 @@ export class WorkerClient<Reply extends { id: number }> {
    */
   whenLoaded(): Promise<void> {
     if (!this.worker || this.loaded) return Promise.resolve();
-    return new Promise((resolve) => this.loadWaiters.push(resolve));
+    return new Promise((resolve) => {
+      this.loadWaiters.push(resolve);
+      this.holdWhileBusy();
+    });
   }
 
   private settleLoad(loaded: boolean): void {
     this.loaded = loaded;
     for (const f of this.loadWaiters.splice(0)) f();
+    this.holdWhileBusy();
+  }
+
+  /**
+   * An idle thread must not keep the process alive (a test or tool that leaves an engine open
+   * would never exit), but a busy one must: a caller awaiting a reply (the final flush of a
+   * stopping server, a CLI command) may have nothing else holding the event loop, and Node
+   * would exit under it. Node's Worker re-refs itself when a 'message' listener is added, so
+   * this runs after the listeners are set up, and on every change of busy/idle.
+   */
+  private holdWhileBusy(): void {
+    const w = this.worker;
+    const busy = this.pending.size > 0 || this.loadWaiters.length > 0;
+    if (!w || busy === this.held) return;
+    this.held = busy;
+    if (busy) w.ref();
+    else w.unref();
   }
 
   request(message: object, transfer: readonly TransferListItem[] = []): Promise<Reply | undefined> {
@@ -77,6 +99,7 @@ export class WorkerClient<Reply extends { id: number }> {
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.pending.set(id, resolve);
+      this.holdWhileBusy();
       worker.postMessage({ ...message, id }, [...transfer]);
     });
   }
@@ -89,7 +112,6 @@ export class WorkerClient<Reply extends { id: number }> {
       this.startFailures++;
       return undefined;
     }
-    worker.unref();
     this.worker = worker;
     if (this.init) worker.postMessage(this.init);
     worker.on('message', (r: Reply | typeof WORKER_LOADED) => {
@@ -99,6 +121,7 @@ export class WorkerClient<Reply extends { id: number }> {
       }
       const done = this.pending.get(r.id);
       this.pending.delete(r.id);
+      this.holdWhileBusy();
       done?.(r);
     });
     worker.on('online', () => {
@@ -112,12 +135,15 @@ export class WorkerClient<Reply extends { id: number }> {
       // An 'error' before 'online' is a start failure (missing file, bad bundle).
       for (const done of this.pending.values()) done(undefined);
       this.pending.clear();
+      this.held = false;
     };
     worker.on('error', () => {
       this.startFailures++;
       lost();
     });
     worker.on('exit', lost);
+    this.held = true; // a new Worker is ref'd, and the listeners above ref'd it again
+    this.holdWhileBusy();
     return worker;
   }
 
