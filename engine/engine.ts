@@ -3,13 +3,13 @@
  * caches, TSM files and the flusher. Entry points: `write` (line protocol → WAL → cache),
  * `writePoints` (already parsed points, for SELECT INTO and continuous queries) and `cursor`.
  */
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Catalog } from './meta/catalog.js';
 import type { RetentionPolicyInfo } from './meta/model.js';
-import { Database, decodeName, encodeName } from './database.js';
-import { EngineClosedError, ReadOnlyError, DatabaseNotFoundError } from './errors.js';
+import type { Database } from './database.js';
+import { DatabaseRegistry } from './database-registry.js';
+import { EngineClosedError, ReadOnlyError } from './errors.js';
 import { initChecksum } from './fs/checksum.js';
 import type { EngineOptions } from './options.js';
 import type { Point, Precision } from './point.js';
@@ -35,7 +35,6 @@ import { EMPTY_CURSOR, type Cursor, type CursorRequest } from './query/cursor.js
 import { SeriesCursor } from './query/series-cursor.js';
 import { tsmRuns } from './query/file-runs.js';
 import { Flusher, type FlushObserver } from './flush/flusher.js';
-import { loadShards } from './shard/loader.js';
 import { BlockCache } from './tsm/block-cache.js';
 import { Tombstones } from './tombstone/tombstones.js';
 import { CompactionService } from './compact/service.js';
@@ -43,7 +42,7 @@ import { collectTombstones, shardDirUnder, type Collected } from './tombstone/co
 import type { Shard } from './shard/shard.js';
 import { applyDelete, type DeleteRequest } from './write/delete.js';
 import { MAX_TIME_NS, MIN_TIME_NS } from './time.js';
-import { schemaChanged, schemaVersion } from './meta/schema-version.js';
+import { schemaVersion } from './meta/schema-version.js';
 import { TRUE_EXPR } from './series/tag-expr.js';
 import { scratchOptions, warmUpInScratch, type WarmupReport } from './write/warmup.js';
 
@@ -68,18 +67,8 @@ interface BorrowedWorkers {
 
 export class Engine {
   readonly state: EngineState = { readOnly: false, stopping: false };
-  private readonly databases = new Map<string, Database>();
-  /**
-   * Opens in flight: concurrent first writes to a database must share one Database. Two opens
-   * would give two indexes and two sets of shard caches, and points cached in the one that lost
-   * the race were invisible to queries and never flushed (the WAL was truncated under them).
-   */
-  private readonly opening = new Map<string, Promise<Database>>();
-  /**
-   * Drops whose storage is still being closed and deleted: a database created again under the
-   * same name opens its directory only after that, or the delete would take its new files.
-   */
-  private readonly dropping = new Map<string, Promise<void>>();
+  /** The databases whose storage is open, in step with the catalog. */
+  private readonly databases: DatabaseRegistry;
   /** WAL appends in flight, and the order in which they reach the caches. */
   private readonly orderedLog: OrderedLog;
   /** Highest WAL sequence applied to the caches (every lower one is applied or cancelled: ordered-log.ts). */
@@ -144,6 +133,15 @@ export class Engine {
         if (marksDropped > 0 || tombstonesRemoved > 0) options.logger.info({ marksDropped, tombstonesRemoved }, 'collected tombstones');
       },
     });
+    this.databases = new DatabaseRegistry({
+      options,
+      catalog,
+      blockCache: this.blockCache,
+      tombstones: this.tombstones,
+      compactor: this.compactor,
+      flushSettled: () => this.flusher.settled(),
+      stopping: () => this.state.stopping,
+    });
   }
 
   /** Drop the tombstones, and the per-shard marks, that nothing needs any more (tombstone/collector.ts). */
@@ -168,9 +166,7 @@ export class Engine {
 
   /** Every open shard of every database (compaction, retention). */
   allShards(): Shard[] {
-    const out: Shard[] = [];
-    for (const db of this.databases.values()) for (const set of db.shardSets.values()) out.push(...set.shards);
-    return out;
+    return this.databases.allShards();
   }
 
   static async open(options: EngineOptions, observer: FlushObserver = {}): Promise<Engine> {
@@ -180,7 +176,7 @@ export class Engine {
     const catalog = engine.catalog;
     engine.tombstones.reset(catalog.tombstones());
     try {
-      await engine.openDatabases();
+      await engine.databases.openAll();
       await engine.replayWal();
     } catch (err) {
       await engine.parsePool.close();
@@ -189,7 +185,7 @@ export class Engine {
     }
     catalog.onChange(() => {
       engine.tombstones.reset(catalog.tombstones());
-      void engine.syncDatabases();
+      void engine.databases.sync();
     });
     engine.flusher.start(options.flushIntervalSec);
     if (options.compaction.intervalMs > 0) engine.compactor.start(options.compaction.intervalMs);
@@ -232,92 +228,6 @@ export class Engine {
     });
   }
 
-  private async openDatabases(): Promise<void> {
-    const known = new Set(this.catalog.databases().map((d) => encodeName(d.name)));
-    let names: string[] = [];
-    try {
-      names = await readdir(this.options.dataDir);
-    } catch {
-      names = [];
-    }
-    for (const dir of names) {
-      // A database dropped while we were down (or mid-drop): its files are garbage.
-      if (!known.has(dir)) {
-        this.options.logger.warn({ dir: decodeName(dir) }, 'removing data of a database that is not in the catalog');
-        await rm(join(this.options.dataDir, dir), { recursive: true, force: true });
-      }
-    }
-    for (const info of this.catalog.databases()) await this.openDatabase(info.name);
-  }
-
-  private openDatabase(name: string): Promise<Database> {
-    const open = this.databases.get(name);
-    if (open) return Promise.resolve(open);
-    let pending = this.opening.get(name);
-    if (!pending) {
-      const dropped = this.dropping.get(name) ?? Promise.resolve();
-      pending = dropped.then(() => this.loadDatabase(name)).finally(() => this.opening.delete(name));
-      this.opening.set(name, pending);
-    }
-    return pending;
-  }
-
-  private async loadDatabase(name: string): Promise<Database> {
-    const db = await Database.open(this.options.dataDir, name, this.options.cardinality, this.options.logger);
-    const rps = this.catalog.database(name)?.rps.map((r) => r.name) ?? [];
-    await loadShards(db, rps, this.options.logger, this.blockCache);
-    if (!this.catalog.database(name)) {
-      // Dropped while we were opening it: syncDatabases has already run, so clean up here.
-      for (const set of db.shardSets.values()) for (const shard of set.shards) await shard.close();
-      await db.close();
-      throw new DatabaseNotFoundError(name);
-    }
-    // Generations handed out as tombstone marks were never written to disk: keep new files above them.
-    for (const set of db.shardSets.values()) {
-      for (const shard of set.shards) {
-        shard.generationFloor = this.tombstones.markFloor(shard);
-        shard.files?.reserveBelow(shard.generationFloor);
-      }
-    }
-    this.databases.set(name, db);
-    schemaChanged();
-    return db;
-  }
-
-  /** Keep open databases in step with the catalog (create opens lazily; drop closes and deletes). */
-  private async syncDatabases(): Promise<void> {
-    for (const [name, db] of this.databases) {
-      // Asked now, not once before the loop: a removal below awaits, and a database created
-      // (and written) meanwhile must not be taken for a dropped one.
-      if (!this.catalog.database(name)) {
-        this.databases.delete(name);
-        schemaChanged();
-        const previous = this.dropping.get(name) ?? Promise.resolve();
-        const removal = previous.then(() => this.removeStorage(db));
-        this.dropping.set(name, removal);
-        try {
-          await removal;
-        } finally {
-          if (this.dropping.get(name) === removal) this.dropping.delete(name);
-        }
-      }
-    }
-  }
-
-  /** Close a dropped database's shards and delete its directory. */
-  private async removeStorage(db: Database): Promise<void> {
-    // A flush round that listed these shards may still be writing them: closing them under
-    // it failed the round, and a late write re-created the deleted directory. Rounds after it
-    // no longer see the database, so waiting for that one is enough.
-    await this.flusher.settled();
-    // The compactor must not be holding the shards we are about to delete.
-    await this.compactor.stop();
-    for (const set of db.shardSets.values()) for (const shard of set.shards) await shard.close();
-    if (!this.state.stopping && this.options.compaction.intervalMs > 0) this.compactor.start(this.options.compaction.intervalMs);
-    await db.close();
-    await rm(db.dir, { recursive: true, force: true });
-  }
-
   private async replayWal(): Promise<void> {
     let entries = 0;
     let points = 0;
@@ -332,7 +242,7 @@ export class Engine {
     const info = this.catalog.database(e.db);
     const rp = info?.rps.find((r) => r.name === e.rp);
     if (!info || !rp) return 0;
-    const db = await this.openDatabase(e.db);
+    const db = await this.databases.openDatabase(e.db);
     const { points } = parseLineProtocol(e.lines, { precision: e.precision, defaultSec: e.defaultSec, defaultNsec: e.defaultNsec });
     const ok: Point[] = [];
     for (const p of points) {
@@ -348,9 +258,8 @@ export class Engine {
   }
 
   /** The open storage of a database in the catalog. */
-  async database(name: string): Promise<Database> {
-    if (!this.catalog.database(name)) throw new DatabaseNotFoundError(name);
-    return this.openDatabase(name);
+  database(name: string): Promise<Database> {
+    return this.databases.database(name);
   }
 
   /**
@@ -376,7 +285,7 @@ export class Engine {
 
   /** The shards of `db`.`rp` whose time range meets [startNs, endNs] (none when the database has no storage yet). */
   shardsOverlapping(db: string, rp: string, startNs: bigint, endNs: bigint): Shard[] {
-    return this.databases.get(db)?.shardSets.get(rp)?.shards.filter((s) => s.endNs > startNs && s.baseNs <= endNs) ?? [];
+    return this.databases.shardsOverlapping(db, rp, startNs, endNs);
   }
 
   private assertWritable(): void {
@@ -580,10 +489,7 @@ export class Engine {
     } catch (err) {
       this.options.logger.error({ err }, 'final flush failed; the WAL keeps the data');
     }
-    for (const db of this.databases.values()) {
-      for (const set of db.shardSets.values()) for (const shard of set.shards) await shard.close();
-      await db.close();
-    }
+    await this.databases.closeAll();
     await this.wal.close();
     if (!this.ownsWorkers) return;
     await this.parsePool.close();

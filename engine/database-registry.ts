@@ -1,0 +1,172 @@
+/**
+ * The databases whose storage is open, kept in step with the catalog: opened from disk at
+ * start (directories of databases the catalog no longer names are removed), opened on first
+ * use after CREATE DATABASE, and closed and deleted after DROP DATABASE.
+ *
+ * Opens and drops of one name are serialised. Concurrent first writes to a database must share
+ * one Database: two opens would give two indexes and two sets of shard caches, and points cached
+ * in the one that lost the race were invisible to queries and never flushed (the WAL was
+ * truncated under them). A database created again under a dropped name opens its directory only
+ * after the drop's delete finished, or the delete would take its new files.
+ */
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CompactionService } from './compact/service.js';
+import { Database, decodeName, encodeName } from './database.js';
+import { DatabaseNotFoundError } from './errors.js';
+import type { Catalog } from './meta/catalog.js';
+import { schemaChanged } from './meta/schema-version.js';
+import type { EngineOptions } from './options.js';
+import { loadShards } from './shard/loader.js';
+import type { Shard } from './shard/shard.js';
+import type { Tombstones } from './tombstone/tombstones.js';
+import type { BlockCache } from './tsm/block-cache.js';
+
+export interface DatabaseRegistryDeps {
+  readonly options: Pick<EngineOptions, 'dataDir' | 'cardinality' | 'logger' | 'compaction'>;
+  readonly catalog: Catalog;
+  readonly blockCache: BlockCache;
+  readonly tombstones: Tombstones;
+  readonly compactor: CompactionService;
+  /** Resolves once a flush round in progress has finished (it may be writing a dropped database's shards). */
+  flushSettled(): Promise<void>;
+  /** True once the engine is stopping (the compactor is not restarted after a drop). */
+  stopping(): boolean;
+}
+
+export class DatabaseRegistry {
+  private readonly open = new Map<string, Database>();
+  /** Opens in flight, shared by concurrent callers. */
+  private readonly opening = new Map<string, Promise<Database>>();
+  /** Drops whose storage is still being closed and deleted. */
+  private readonly dropping = new Map<string, Promise<void>>();
+
+  constructor(private readonly deps: DatabaseRegistryDeps) {}
+
+  /** Synchronous lookup for readers: undefined when the database has no storage open. */
+  get(name: string): Database | undefined {
+    return this.open.get(name);
+  }
+
+  values(): IterableIterator<Database> {
+    return this.open.values();
+  }
+
+  /** Every open shard of every database (compaction, retention). */
+  allShards(): Shard[] {
+    const out: Shard[] = [];
+    for (const db of this.open.values()) for (const set of db.shardSets.values()) out.push(...set.shards);
+    return out;
+  }
+
+  /** The shards of `db`.`rp` whose time range meets [startNs, endNs] (none when the database has no storage yet). */
+  shardsOverlapping(db: string, rp: string, startNs: bigint, endNs: bigint): Shard[] {
+    return this.open.get(db)?.shardSets.get(rp)?.shards.filter((s) => s.endNs > startNs && s.baseNs <= endNs) ?? [];
+  }
+
+  /** At start: removes the directories of databases the catalog does not name, then opens every database it does. */
+  async openAll(): Promise<void> {
+    const { catalog, options } = this.deps;
+    const known = new Set(catalog.databases().map((d) => encodeName(d.name)));
+    let names: string[] = [];
+    try {
+      names = await readdir(options.dataDir);
+    } catch {
+      names = [];
+    }
+    for (const dir of names) {
+      // A database dropped while we were down (or mid-drop): its files are garbage.
+      if (!known.has(dir)) {
+        options.logger.warn({ dir: decodeName(dir) }, 'removing data of a database that is not in the catalog');
+        await rm(join(options.dataDir, dir), { recursive: true, force: true });
+      }
+    }
+    for (const info of catalog.databases()) await this.openDatabase(info.name);
+  }
+
+  /** The open storage of a database in the catalog. */
+  database(name: string): Promise<Database> {
+    if (!this.deps.catalog.database(name)) return Promise.reject(new DatabaseNotFoundError(name));
+    return this.openDatabase(name);
+  }
+
+  /** The database's storage, opened when it is not yet (the catalog is not asked: WAL replay). */
+  openDatabase(name: string): Promise<Database> {
+    const open = this.open.get(name);
+    if (open) return Promise.resolve(open);
+    let pending = this.opening.get(name);
+    if (!pending) {
+      const dropped = this.dropping.get(name) ?? Promise.resolve();
+      pending = dropped.then(() => this.load(name)).finally(() => this.opening.delete(name));
+      this.opening.set(name, pending);
+    }
+    return pending;
+  }
+
+  private async load(name: string): Promise<Database> {
+    const { catalog, options, blockCache, tombstones } = this.deps;
+    const db = await Database.open(options.dataDir, name, options.cardinality, options.logger);
+    const rps = catalog.database(name)?.rps.map((r) => r.name) ?? [];
+    await loadShards(db, rps, options.logger, blockCache);
+    if (!catalog.database(name)) {
+      // Dropped while we were opening it: sync() has already run, so clean up here.
+      await closeStorage(db);
+      throw new DatabaseNotFoundError(name);
+    }
+    // Generations handed out as tombstone marks were never written to disk: keep new files above them.
+    for (const set of db.shardSets.values()) {
+      for (const shard of set.shards) {
+        shard.generationFloor = tombstones.markFloor(shard);
+        shard.files?.reserveBelow(shard.generationFloor);
+      }
+    }
+    this.open.set(name, db);
+    schemaChanged();
+    return db;
+  }
+
+  /** Keep open databases in step with the catalog (create opens lazily; drop closes and deletes). */
+  async sync(): Promise<void> {
+    for (const [name, db] of this.open) {
+      // Asked now, not once before the loop: a removal below awaits, and a database created
+      // (and written) meanwhile must not be taken for a dropped one.
+      if (!this.deps.catalog.database(name)) {
+        this.open.delete(name);
+        schemaChanged();
+        const previous = this.dropping.get(name) ?? Promise.resolve();
+        const removal = previous.then(() => this.removeStorage(db));
+        this.dropping.set(name, removal);
+        try {
+          await removal;
+        } finally {
+          if (this.dropping.get(name) === removal) this.dropping.delete(name);
+        }
+      }
+    }
+  }
+
+  /** Close a dropped database's shards and delete its directory. */
+  private async removeStorage(db: Database): Promise<void> {
+    const { compactor, options } = this.deps;
+    // A flush round that listed these shards may still be writing them: closing them under
+    // it failed the round, and a late write re-created the deleted directory. Rounds after it
+    // no longer see the database, so waiting for that one is enough.
+    await this.deps.flushSettled();
+    // The compactor must not be holding the shards we are about to delete.
+    await compactor.stop();
+    for (const set of db.shardSets.values()) for (const shard of set.shards) await shard.close();
+    if (!this.deps.stopping() && options.compaction.intervalMs > 0) compactor.start(options.compaction.intervalMs);
+    await db.close();
+    await rm(db.dir, { recursive: true, force: true });
+  }
+
+  /** Closes every open database's shards and files (engine close, after the final flush). */
+  async closeAll(): Promise<void> {
+    for (const db of this.open.values()) await closeStorage(db);
+  }
+}
+
+async function closeStorage(db: Database): Promise<void> {
+  for (const set of db.shardSets.values()) for (const shard of set.shards) await shard.close();
+  await db.close();
+}
