@@ -29,7 +29,7 @@ import { WriteListeners } from './write/listeners.js';
 import { OrderedLog, type LogSlot } from './write/ordered-log.js';
 import { partialWriteError } from './write/partial.js';
 import { admitPoints, dropExpired, keptFromSec, refusalsOf } from './write/admit.js';
-import { shardsBeforeBatch } from './write/shard-write.js';
+import { createShardsOf, shardsBeforeBatch } from './write/shard-write.js';
 import { applyWriteGuard, type WriteGuard } from './write/write-guard.js';
 import { EMPTY_CURSOR, type Cursor, type CursorRequest } from './query/cursor.js';
 import { SeriesCursor } from './query/series-cursor.js';
@@ -336,7 +336,7 @@ export class Engine {
       const db = await this.database(req.db);
       const { accepted, rejected, indexedOnly } = admitPoints(db, rp.name, guarded.points, refusals.series, shardsBeforeBatch(db, rp));
       // 1.x creates a point's shard before refusing it: SHOW SERIES finds the series, the next write the shard (write/shard-write.ts).
-      for (const sec of [...indexedOnly, ...refusals.shardSecs]) if (sec >= keptSec) db.shardSet(rp.name).findOrCreate(sec, rp.shardGroupDurationSec);
+      await createShardsOf(db.shardSet(rp.name), [...indexedOnly, ...refusals.shardSecs], keptSec, rp.shardGroupDurationSec, (shard) => shard.ensureFiles(this.options.logger, this.blockCache));
       rejected.unshift(...refusals.rejected);
       rejected.push(...guarded.rejected);
       if (parseFailures.length === 0 && rejected.length === 0) {

@@ -63,13 +63,20 @@ export class Shard {
   /** Lowest generation new files of this shard may use (see TsmFileSet.reserveBelow). */
   generationFloor = 0;
 
-  async ensureFiles(logger: EngineLogger, blockCache: BlockCache | undefined): Promise<TsmFileSet> {
-    if (!this.files) {
-      await mkdir(this.dir, { recursive: true });
-      this.files = await TsmFileSet.open(this.dir, { logger, blockCache });
-      this.files.reserveBelow(this.generationFloor);
-    }
-    return this.files;
+  /** Opening in flight: a flush and a refused write (write/shard-write.ts) may both ask at once, and must share one file set. */
+  private opening: Promise<TsmFileSet> | undefined;
+
+  ensureFiles(logger: EngineLogger, blockCache: BlockCache | undefined): Promise<TsmFileSet> {
+    if (this.files) return Promise.resolve(this.files);
+    return (this.opening ??= this.openFiles(logger, blockCache).finally(() => (this.opening = undefined)));
+  }
+
+  private async openFiles(logger: EngineLogger, blockCache: BlockCache | undefined): Promise<TsmFileSet> {
+    await mkdir(this.dir, { recursive: true });
+    const files = await TsmFileSet.open(this.dir, { logger, blockCache });
+    files.reserveBelow(this.generationFloor);
+    this.files = files;
+    return files;
   }
 
   /** Freeze the active cache for flushing; returns it, or undefined when empty. */

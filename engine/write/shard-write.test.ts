@@ -17,6 +17,7 @@ import { readSeries } from '../testing/read-all.js';
 import { FIELD_TYPE_NAMES } from '../point.js';
 import { LOCK_FILE } from '../fs/lock.js';
 import { PartialWriteError } from './partial.js';
+import { defer, tempDir } from '../testing/temp-dir.js';
 
 interface Case {
   /** Bodies written first (their answers are not checked). */
@@ -133,3 +134,34 @@ async function run(parseWorkers: number): Promise<void> {
 
 test('a new field given two types answers and stores as 1.6.7 (in process)', () => run(0));
 test('a new field given two types answers and stores as 1.6.7 (parse workers)', () => run(1));
+
+/*
+ * Recorded from 1.6.7 (loopback, 2026-11-27): a fresh database, `q s2="a" 7\nq s2=1i 8` fails
+ * whole and creates shard group 1; after a restart SHOW SHARDS still lists it and
+ * `q s3="a" 9\nq s3=1i 10` is a write into an existing shard: partial write, dropped=1, s3@9 stored.
+ */
+test('a shard created by a failed write outlives a restart and a crash, as 1.6.7 keeps its shard group', async (t) => {
+  const root = await tempDir(t, 'strata-shard-write-');
+  const options = (dir: string) => engineOptions({ walDir: join(dir, 'wal'), metaDir: join(dir, 'meta'), dataDir: join(dir, 'data'), flushIntervalSec: 0 });
+  const engine = await Engine.open(options(root));
+  defer(t, () => engine.close());
+  await engine.catalog.createDatabase('d1');
+  await assert.rejects(engine.write({ db: 'd1', precision: 'ns', body: Buffer.from('q s2="a" 7\nq s2=1i 8') }), { message: 'field type conflict' });
+  assert.equal(engine.shardsOverlapping('d1', 'autogen', 0n, 10n).length, 1);
+  // What a SIGKILL right after the answer leaves, and what a clean stop leaves.
+  const crashed = await tempDir(t, 'strata-shard-write-copy-');
+  await cp(root, crashed, { recursive: true, filter: (p) => basename(p) !== LOCK_FILE });
+  await engine.close();
+  for (const dir of [crashed, root]) {
+    const again = await Engine.open(options(dir));
+    try {
+      assert.equal(again.shardsOverlapping('d1', 'autogen', 0n, 10n).length, 1, `${dir}: the shard is gone after the restart`);
+      await assert.rejects(again.write({ db: 'd1', precision: 'ns', body: Buffer.from('q s3="a" 9\nq s3=1i 10') }), {
+        message: conflict('q', 's3', 'integer', 'string', 1),
+      });
+      assert.deepEqual(await readSeries(again, { db: 'd1', measurement: 'q', seriesKey: 'q', field: 's3' }), [[9n, 'a']]);
+    } finally {
+      await again.close();
+    }
+  }
+});

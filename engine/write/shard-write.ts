@@ -28,6 +28,7 @@
 import type { Database } from '../database.js';
 import type { RetentionPolicyInfo } from '../meta/model.js';
 import type { Point } from '../point.js';
+import type { Shard } from '../shard/shard.js';
 import type { ShardSet } from '../shard/shard-set.js';
 import type { Rejection } from './partial.js';
 import { indexSeriesOnly, refused } from './refuse.js';
@@ -123,4 +124,19 @@ function tryWrite(db: Database, rpName: string, batch: Point[]): ShardAdmission 
     accepted.push(p);
   }
   return { accepted, rejected, indexedOnly };
+}
+
+/**
+ * 1.x creates a point's shard group before it refuses the point, and keeps it (its meta store):
+ * SHOW SHARDS lists it, and a later batch there is a write into an existing shard. The shards
+ * of refused points are therefore made on disk at once (`persist`: their directory and empty
+ * file set), not at their first flush, which they may never have, or a restart would forget
+ * them. Not fsynced: losing an empty shard to a power cut loses no point.
+ */
+export async function createShardsOf(set: ShardSet, secs: readonly number[], keptFromSec: number, shardGroupDurationSec: number, persist: (shard: Shard) => Promise<unknown>): Promise<void> {
+  for (const sec of secs) {
+    if (sec < keptFromSec) continue;
+    const shard = set.findOrCreate(sec, shardGroupDurationSec);
+    if (!shard.files) await persist(shard);
+  }
 }
