@@ -135,6 +135,21 @@ function plain(p: Picker): string {
   return nowRelative(p, m);
 }
 
+/** A statement with bound parameters, as client libraries send them (`params` JSON). */
+function withBindings(p: Picker): { q: string; bind: Record<string, unknown> } {
+  const m = p.pick(['cpu', 'net']);
+  const tags = TELEMETRY[m]!.tags;
+  const k = Object.keys(tags)[0]!;
+  const f = p.pick(TELEMETRY[m]!.numeric);
+  const v = p.pick(tags[k]!);
+  return p.pick([
+    () => ({ q: `SELECT ${f} FROM ${m} WHERE ${k} = $v AND time >= $t LIMIT 3`, bind: { v, t: '2024-03-09T12:00:00Z' } }),
+    () => ({ q: `SELECT mean(${f}) FROM $m WHERE ${k} =~ $r AND time >= $t AND time < $t + $span GROUP BY time($i)`, bind: { m: { identifier: m }, r: { regex: `^${v.slice(0, -1)}` }, t: '2024-03-09T06:00:00Z', span: { duration: p.pick(['3h', '90m']) }, i: { duration: p.pick(['30m', '1h']) } } }),
+    () => ({ q: `SELECT count(${f}) FROM ${m} WHERE ${f} > $n AND time < $end`, bind: { n: p.pick([0, 10, 2.5, { integer: 5 }, { number: 5 }]), end: { integer: 1710028800000000000 } } }),
+    () => ({ q: `SELECT ${f} FROM ${m} WHERE ${k} = $v LIMIT 1`, bind: { v: p.pick([null, [v], { bogus: v }, {}, { string: 1 }]) } }),
+  ])();
+}
+
 export interface ClientQuery {
   readonly q: string;
   readonly method?: 'POST';
@@ -144,6 +159,10 @@ export interface ClientQuery {
 
 /** One request: a statement, or two or three joined by `;` of which one may fail; some pretty-printed. */
 export function randomClientQuery(p: Picker): ClientQuery {
+  if (p.chance(0.08)) {
+    const b = withBindings(p);
+    return { q: b.q, params: { params: JSON.stringify(b.bind) } };
+  }
   const n = p.chance(0.25) ? p.pick([2, 3]) : 1;
   const bad = n > 1 && p.chance(0.6) ? Math.floor(p.r() * n) : -1;
   const q = Array.from({ length: n }, (_, i) => (i === bad ? failing(p) : p.chance(0.2) ? randomShowPaging(p) : plain(p))).join('; ');
