@@ -21,6 +21,9 @@ import { randomMutation } from './random-cases/mutate.js';
 import { randomTypedSelect } from './random-cases/select-typed.js';
 import { randomNestedSelect } from './random-cases/select-nested.js';
 import { dashboardData, randomDashboardQuery } from './random-cases/dashboard.js';
+import { calendarData, randomCalendarQuery } from './random-cases/calendar.js';
+import { randomClientQuery } from './random-cases/select-clients.js';
+import { randomAdmin } from './random-cases/admin.js';
 
 interface Case {
   readonly id: string;
@@ -49,28 +52,38 @@ function answerFormat(): { params?: Record<string, string>; accept?: string } {
 }
 
 /**
- * `--dashboards N`: Telegraf's write of a database of its own (the first case, which the
- * others need: run them in order), then N requests as dashboards send them; the last one drops
- * the database.
+ * A write into a database of its own as the first case (the others need it: run them in order),
+ * then the queries over it; the last one drops the database.
  */
-function dashboardCases(n: number): Case[] {
-  if (n <= 0) return [];
-  const db = `rnd_dash${seed}`;
+function ownDatabaseCases(kind: string, db: string, write: Record<string, unknown>, verify: string, queries: readonly string[]): Case[] {
   const load: Case = {
-    id: id('d', 0),
+    id: id(kind, 0),
     category: 'random',
     path: '/write',
     method: 'POST',
     db,
-    body: dashboardData(p),
-    gzip: true,
-    params: { consistency: 'any', rp: '' },
+    ...write,
     setup: [{ q: `DROP DATABASE "${db}"` }, { q: `CREATE DATABASE "${db}"` }],
-    verify: [{ q: 'SELECT count(*) FROM /.*/', db }],
+    verify: [{ q: verify, db }],
   };
-  const queries = unique(n, () => JSON.stringify(randomDashboardQuery(p, db))).map((text, i): Case => ({ id: id('d', i + 1), category: 'random', db, ...JSON.parse(text) }));
-  const last = queries.length - 1;
-  return [load, ...queries.map((c, i) => (i === last ? { ...c, teardown: [{ q: `DROP DATABASE "${db}"` }] } : c))];
+  const cases = queries.map((text, i): Case => ({ id: id(kind, i + 1), category: 'random', db, ...JSON.parse(text) }));
+  const last = cases.length - 1;
+  return [load, ...cases.map((c, i) => (i === last ? { ...c, teardown: [{ q: `DROP DATABASE "${db}"` }] } : c))];
+}
+
+/** `--dashboards N`: Telegraf's write (gzip, `consistency=any`, `rp=` empty), then N requests as dashboards send them. */
+function dashboardCases(n: number): Case[] {
+  if (n <= 0) return [];
+  const db = `rnd_dash${seed}`;
+  const write = { body: dashboardData(p), gzip: true, params: { consistency: 'any', rp: '' } };
+  return ownDatabaseCases('d', db, write, 'SELECT count(*) FROM /.*/', unique(n, () => JSON.stringify(randomDashboardQuery(p, db))));
+}
+
+/** `--calendar N`: points around 2024's daylight-saving changes, then N GROUP BY time / tz() queries over them. */
+function calendarCases(n: number): Case[] {
+  if (n <= 0) return [];
+  const write = { body: calendarData(p) };
+  return ownDatabaseCases('z', `rnd_cal${seed}`, write, 'SELECT count(*) FROM power', unique(n, () => JSON.stringify(randomCalendarQuery(p))));
 }
 
 const seed = option('seed', 1);
@@ -98,6 +111,9 @@ const cases: Case[] = [
     };
   }),
   ...dashboardCases(option('dashboards', 0)),
+  ...calendarCases(option('calendar', 0)),
+  ...unique(option('clients', 0), () => JSON.stringify(randomClientQuery(p))).map((text, i) => ({ id: id('c', i), category: 'random', db: 'telemetry', ...JSON.parse(text) })),
+  ...Array.from({ length: option('admin', 0) }, (_, i) => ({ id: id('a', i), category: 'random', method: 'POST', ...randomAdmin(p, `rnd_a${seed}_${i}`, `rnd_u${seed}_${i}`) })),
   ...Array.from({ length: option('mutations', 0) }, (_, i) => {
     const db = `rnd_m${seed}_${i}`;
     return { id: id('m', i), category: 'random', method: 'POST', db, ...randomMutation(p, db), teardown: [{ q: `DROP DATABASE ${db}` }] };

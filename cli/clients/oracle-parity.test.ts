@@ -59,9 +59,11 @@ const COMMANDS: string[][] = [
   ['-database', 'x', '-execute', 'INSERT bad line'],
   ['-database', 'nope', '-execute', 'INSERT cpu value=1'],
   ['-database', 'x', '-execute', 'CREATE DATABASE x; SHOW DATABASES'],
-  // A failing statement followed by more differs: 1.6.7 adds a {"error":"not executed"} result
-  // (an extra blank line in the table, an extra result with -format json); Strata stops silently.
   ['-database', 'x', '-execute', 'SELECT count(value) FROM cpu; SELECT * FROM nope.autogen.x'],
+  // A failing statement followed by more: the CLI asks for chunks, and 1.6.7 sends a
+  // {"error":"not executed"} chunk for each later statement (server/format/not-executed.ts).
+  ['-database', 'x', '-execute', 'SELECT * FROM nope.autogen.x; SELECT count(value) FROM cpu; SHOW DATABASES'],
+  ['-database', 'x', '-format', 'json', '-execute', 'SELECT percentile(value) FROM cpu; SELECT count(value) FROM cpu'],
   ['-database', 'x', '-format', 'csv', '-execute', 'SELECT count(value) FROM cpu; SELECT mean(value) FROM cpu'],
   ['-database', 'x', '-execute', 'DROP MEASUREMENT nope'],
   ['-import', `-path=${join(FIXTURES, 'influx-import.txt')}`, '-precision=s'],

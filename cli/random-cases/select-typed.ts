@@ -21,7 +21,8 @@ function condition(p: Picker): string {
 function where(p: Picker, needTime: boolean): string {
   const c: string[] = [];
   if (needTime || p.chance(0.6)) c.push(timeRange(p, 0, 24));
-  if (p.chance(0.6)) c.push(condition(p));
+  // parenthesized: a bare OR beside the time range is the documented OR-on-time deviation
+  if (p.chance(0.6)) c.push(`(${condition(p)})`);
   return c.length ? ` WHERE ${c.join(' AND ')}` : '';
 }
 

@@ -33,6 +33,11 @@ export interface ContinuousQueryInfo {
   readonly queryText: string;
   readonly resampleEverySec: number;
   readonly resampleForSec: number;
+  /**
+   * Which RESAMPLE parts the statement named: 1.x shows the statement as written, so an EVERY
+   * or FOR equal to the GROUP BY interval is still printed. Absent in catalogs written before.
+   */
+  readonly resampleGiven?: { readonly every: boolean; readonly for: boolean };
   readonly createdAt: string;
 }
 

@@ -18,8 +18,8 @@ import { isKeyword } from '../ast/keywords.js';
 import { re2Error } from '../ast/re2.js';
 import { ParseError } from '../errors.js';
 import type { SourcePos } from '../errors.js';
-import { paramsVersion } from './params.js';
-import { describeToken, eofPos, isWs, nextToken, posAt, skipWs } from './scanner.js';
+import { boundRegex, paramsVersion } from './params.js';
+import { describeToken, eofPos, isWs, nextToken, posAt, scanRaw, skipWs } from './scanner.js';
 import type { Token } from './scanner.js';
 
 // One-entry cache: optional clauses peek at the same token several times in a row.
@@ -140,6 +140,7 @@ export const regexLit: Parser<string> = P((input, i) => {
 export function regexAt(input: string, i: number): { source: string; end: number } | null {
   let j = i;
   while (isWs(input.charCodeAt(j))) j++; // whitespace only: `/*` here starts a regex, as in 1.x
+  if (input.charCodeAt(j) === 36) return boundRegexAt(input, j);
   if (input.charCodeAt(j) !== 47) return null;
   let out = '';
   let k = j + 1;
@@ -158,6 +159,16 @@ export function regexAt(input: string, i: number): { source: string; end: number
   const err = re2Error(out);
   if (err !== null) throw ParseError.at(err, regexErrorPos(input, j));
   return { source: out, end: k + 1 };
+}
+
+/** A `$name` bound to `{"regex": ...}` (1.x: a REGEX token); its errors point at the `$`. */
+function boundRegexAt(input: string, j: number): { source: string; end: number } | null {
+  const t = scanRaw(input, j);
+  const source = t.type === 'BOUNDPARAM' ? boundRegex(t.lit) : undefined;
+  if (source === undefined) return null;
+  const err = re2Error(source);
+  if (err !== null) throw ParseError.at(err, posAt(input, j));
+  return { source, end: t.end };
 }
 
 /** 1.x reports regex errors at the rune before the opening `/` (its reader's current rune). */

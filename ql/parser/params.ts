@@ -14,7 +14,9 @@ import type { Token } from './scanner.js';
 /**
  * A parameter value. JSON numbers follow 1.x: with a `.` (or exponent) a float, otherwise an int64;
  * parseParams() keeps that distinction, which a JS `number` loses. Objects name the token type
- * explicitly, like 1.x's `{"identifier": "cpu"}`.
+ * explicitly, like 1.x's `{"identifier": "cpu"}` or `{"duration": "1h30m"}`. A value 1.x cannot
+ * bind (null, an array, a mistyped object) is an `error`: 1.x reports it only where the
+ * parameter is used, as `missing parameter: <why>`.
  */
 export type ParamValue =
   | string
@@ -23,7 +25,10 @@ export type ParamValue =
   | bigint
   | { readonly float: number }
   | { readonly integer: bigint }
-  | { readonly identifier: string };
+  | { readonly identifier: string }
+  | { readonly duration: string }
+  | { readonly regex: string }
+  | { readonly error: string };
 
 export type Params = Readonly<Record<string, ParamValue>>;
 
@@ -58,7 +63,18 @@ function tokenFor(v: ParamValue, at: Token): Token {
   }
   if ('float' in v) return t('NUMBER', plainFloat(v.float));
   if ('integer' in v) return t('INTEGER', v.integer.toString());
+  if ('duration' in v) return t('DURATIONVAL', v.duration);
+  // a regex is read where the grammar asks for one (boundRegex); anywhere else 1.x finds a REGEX
+  if ('regex' in v) return t('ILLEGAL', v.regex);
+  // 1.x's error value is a BOUNDPARAM whose text is the reason (literal.ts: missing parameter)
+  if ('error' in v) return t('BOUNDPARAM', v.error);
   return t('IDENT', v.identifier);
+}
+
+/** The pattern bound to `$name` as `{"regex": ...}`, else undefined. */
+export function boundRegex(name: string): string | undefined {
+  const v = current !== null && Object.hasOwn(current, name) ? current[name] : undefined;
+  return v !== undefined && typeof v === 'object' && 'regex' in v ? v.regex : undefined;
 }
 
 /** The token a BOUNDPARAM stands for, or the BOUNDPARAM itself when no value is bound. */
@@ -70,8 +86,8 @@ export function boundToken(t: Token): Token {
 
 /**
  * Parses the HTTP `params` JSON object, keeping 1.x's number rule: a number written with `.`,
- * `e` or `E` is a float, any other an int64 (exact beyond 2^53). Nested arrays/objects other than the
- * typed forms are rejected.
+ * `e` or `E` is a float, any other an int64 (exact beyond 2^53). Errors carry the texts of Go's
+ * JSON decoder that 1.x shows.
  */
 export function parseParams(json: string): Params {
   // Wrap every number token (outside strings) in a marker string so JSON.parse keeps its text.
@@ -82,39 +98,61 @@ export function parseParams(json: string): Params {
   try {
     raw = JSON.parse(marked);
   } catch (e) {
-    throw new QueryError(`error parsing query parameters: ${e instanceof Error ? e.message : String(e)}`);
+    // Go's decoder says `unexpected EOF` for a document cut short (V8 names the last position)
+    const text = e instanceof Error ? e.message : String(e);
+    const atEnd = /end of JSON input/.test(text) || new RegExp(`position ${marked.length}\\b`).test(text);
+    throw new QueryError(`error parsing query parameters: ${atEnd ? 'unexpected EOF' : text}`);
   }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new QueryError('error parsing query parameters: params must be a JSON object');
+  if (raw === null) return {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    const kind = Array.isArray(raw) ? 'array' : typeof raw === 'boolean' ? 'bool' : isNumberText(raw) ? 'number' : 'string';
+    throw new QueryError(`error parsing query parameters: json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`);
   }
   const out: Record<string, ParamValue> = {};
-  for (const [k, v] of Object.entries(raw)) {
-    const value = toParam(v);
-    if (value === undefined) throw new QueryError(`error parsing query parameters: unsupported value for ${k}`);
-    out[k] = value;
-  }
+  for (const [k, v] of Object.entries(raw)) out[k] = toParam(v);
   return out;
 }
 
-function toParam(v: unknown): ParamValue | undefined {
+const isNumberText = (v: unknown): v is string => typeof v === 'string' && v.startsWith('\u0000');
+
+/** A marked JSON number as 1.x binds it: int64 unless written with `.`, `e` or `E`. */
+function numberParam(text: string): { float: number } | { integer: bigint } {
+  return /[.eE]/.test(text) ? { float: Number(text) } : { integer: BigInt(text) };
+}
+
+function toParam(v: unknown): ParamValue {
   if (typeof v === 'boolean') return v;
-  if (typeof v === 'string') {
-    if (!v.startsWith('\u0000')) return v;
-    const num = v.slice(1);
-    return /[.eE]/.test(num) ? { float: Number(num) } : { integer: BigInt(num) };
+  if (typeof v === 'string') return isNumberText(v) ? numberParam(v.slice(1)) : v;
+  if (v === null) return { error: 'unable to bind parameter with type <nil>' };
+  if (Array.isArray(v)) return { error: 'unable to bind parameter with type []interface {}' };
+  return objectParam(v as Record<string, unknown>);
+}
+
+/** 1.x's bindObject: `{"<type>": value}` with exactly one entry. */
+function objectParam(o: Record<string, unknown>): ParamValue {
+  const entries = Object.entries(o);
+  if (entries.length !== 1) return { error: 'bound object parameter value must have exactly one entry' };
+  const [key, inner] = entries[0]!;
+  const num = isNumberText(inner) ? numberParam(inner.slice(1)) : undefined;
+  switch (key) {
+    case 'ident':
+    case 'identifier':
+      return typeof inner === 'string' && !num ? { identifier: inner } : { error: 'identifier must be a string value' };
+    case 'string':
+      return typeof inner === 'string' && !num ? inner : { error: 'string literal must be a string value' };
+    case 'float':
+    case 'number':
+      if (!num) return { error: 'number literal must be a float value' };
+      return 'float' in num ? num : { float: Number(num.integer) };
+    case 'int':
+    case 'integer':
+      return num && 'integer' in num ? num : { error: 'integer literal must be an integer value' };
+    case 'duration':
+      if (num && 'integer' in num) return { duration: `${num.integer}ns` };
+      return typeof inner === 'string' && !num ? { duration: inner } : { error: 'duration literal must be a string or integer value' };
+    case 'regex':
+      return typeof inner === 'string' && !num ? { regex: inner } : { error: 'regex literal must be a string value' };
+    default:
+      return { error: `unknown bind object type: ${key}` };
   }
-  if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-    const entries = Object.entries(v);
-    const [key, inner] = entries[0] ?? [];
-    if (entries.length !== 1) return undefined;
-    if (key === 'identifier' && typeof inner === 'string') return { identifier: inner };
-    if (key === 'string' && typeof inner === 'string') return inner;
-    const scalar = toParam(inner);
-    if ((key === 'integer' || key === 'number' || key === 'float') && scalar !== undefined && typeof scalar === 'object') {
-      if (key === 'integer') return 'integer' in scalar ? scalar : { integer: BigInt(Math.trunc('float' in scalar ? scalar.float : 0)) };
-      return 'float' in scalar ? scalar : 'integer' in scalar ? { float: Number(scalar.integer) } : undefined;
-    }
-    if (key === 'boolean' && typeof inner === 'boolean') return inner;
-  }
-  return undefined;
 }

@@ -117,6 +117,20 @@ test('sources, targets and bound parameters', () => {
   assert.throws(() => parseParams('{bad'), /error parsing query parameters/);
 });
 
+test('bound objects as 1.x binds them (durations, regexes, identifiers); a value it cannot bind fails only where used', () => {
+  const p = parseParams('{"d": {"duration": "1h30m"}, "n": {"duration": 60000000000}, "r": {"regex": "^a|b$"}, "m": {"ident": "cpu"}, "x": null, "y": {"bool": true}}');
+  const [s] = parseQuery('SELECT mean(v) FROM $m WHERE host =~ $r AND time > now() - $n GROUP BY time($d)', p);
+  assert.equal(printStatement(s!), 'SELECT mean(v) FROM cpu WHERE host =~ /^a|b$/ AND time > now() - 1m GROUP BY time(90m)');
+  const fails = (q: string, message: string) => assert.throws(() => parseQuery(q, p), (e: unknown) => e instanceof ParseError && e.message === message);
+  fails('SELECT v FROM m WHERE v > $x', 'error parsing query: missing parameter: unable to bind parameter with type <nil>');
+  fails('SELECT v FROM m WHERE v > $y', 'error parsing query: missing parameter: unknown bind object type: bool');
+  fails('SELECT v FROM m WHERE h =~ $d', 'error parsing query: found 1h30m, expected regex at line 1, char 28');
+  assert.equal(parseQuery('SELECT v FROM m', p).length, 1);
+  assert.throws(() => parseParams('[1]'), /^QueryError: error parsing query parameters: json: cannot unmarshal array into Go value of type map\[string\]interface \{\}$/);
+  assert.throws(() => parseParams('{"v": 1'), /^QueryError: error parsing query parameters: unexpected EOF$/);
+  assert.deepEqual(parseParams('null'), {});
+});
+
 test('parseExpr parses a whole expression', () => {
   assert.deepEqual(parseExpr('a + 1 > b'), N.binary('>', N.binary('+', N.varRef('a'), N.integer(1n)), N.varRef('b')));
   assert.throws(() => parseExpr('a b'), /found b, expected EOF at line 1, char 3/);

@@ -31,6 +31,8 @@ function conjuncts(e: Expr | null, out: Expr[] = []): Expr[] {
  */
 export function isConditionTag(name: string, hint: string | null, schema: SchemaInfo): boolean {
   if (isTag(name, hint, schema)) return true;
+  // `host::field` on a tag asks for a field of that name: none, so no row matches (1.6.7)
+  if (hint === 'field' && schema.tags.has(name)) return false;
   return (hint === null || hint === 'field') && !schema.fields.has(name);
 }
 

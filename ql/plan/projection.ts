@@ -9,6 +9,7 @@ import { compileRegex } from '../ast/regex.js';
 import { QueryError } from '../errors.js';
 import { ACCEPTED_TYPES } from '../exec/reducers/index.js';
 import { checkCall } from './call-checks.js';
+import { foldConstantMath } from './fold-math.js';
 import { AGGREGATES, TRANSFORMS, isMath } from './functions.js';
 
 /** 1.x keeps OnlySelectors for these selectors. */
@@ -180,7 +181,10 @@ function analyze(allFields: readonly Field[], schema: SchemaInfo, dimensionTags:
   const fields: Field[] = [];
   for (const f of allFields) {
     if (f.expr.kind === 'VarRef' && f.expr.name === 'time') timeName = f.alias ?? 'time';
-    else fields.push(f);
+    else {
+      const expr = foldConstantMath(f.expr);
+      fields.push(expr === f.expr ? f : { ...f, expr });
+    }
   }
   if (fields.length === 0) throw new QueryError('at least 1 non-time field must be queried');
   for (const f of fields) {

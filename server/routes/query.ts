@@ -23,6 +23,7 @@ import { QueryStringCache } from '../http/query-cache.js';
 import { Deadlines } from '../http/deadlines.js';
 import { chunkLines } from '../format/chunks.js';
 import { StatementChunkWriter } from '../format/chunk-writer.js';
+import { notExecutedChunks } from '../format/not-executed.js';
 import { chunkStyleOf } from '../format/chunk-style.js';
 import { errorCsv, resultsToCsv } from '../format/csv.js';
 import { parseEpoch, type Epoch } from '../format/epoch.js';
@@ -312,9 +313,14 @@ async function streamChunked(
     }
     return w;
   };
-  const finish = (r: StatementResult) => writerFor(r.statementId).finish(withWarning(r, o.warnings));
+  let failedId: number | undefined;
+  const finish = (r: StatementResult) => {
+    if (r.error !== undefined) failedId = r.statementId;
+    return writerFor(r.statementId).finish(withWarning(r, o.warnings));
+  };
   try {
     await runRegistered(ctx, { ...o.run, sinkFor: writerFor }, reply, finish, false);
+    if (failedId !== undefined) for (const line of notExecutedChunks(failedId, o.run.statements.length, { epoch: o.epoch, pretty: o.pretty })) await out.write(line);
   } catch (err) {
     const last = err instanceof Interrupted ? err.results[err.results.length - 1] : undefined;
     if (last) await finish(last); // [auth] killed or over max_concurrent_queries: that statement's error

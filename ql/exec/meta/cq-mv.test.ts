@@ -19,7 +19,7 @@ test('CREATE CONTINUOUS QUERY stores the qualified SELECT and resample defaults;
   const [a, b] = t.engine.catalog.continuousQueries();
   assert.deepEqual(
     { ...a, createdAt: '' },
-    { name: 'cq1', database: 'd3', queryText: 'SELECT mean(v) INTO d3.autogen.m_mean FROM d3.autogen.m GROUP BY time(10m), *', resampleEverySec: 600, resampleForSec: 600, createdAt: '' },
+    { name: 'cq1', database: 'd3', queryText: 'SELECT mean(v) INTO d3.autogen.m_mean FROM d3.autogen.m GROUP BY time(10m), *', resampleEverySec: 600, resampleForSec: 600, resampleGiven: { every: false, for: false }, createdAt: '' },
   );
   assert.equal(b?.resampleEverySec, 3600);
   assert.equal(b?.resampleForSec, 7200);
@@ -40,6 +40,8 @@ test('CONTINUOUS QUERY idempotence, errors, DROP', async () => {
   assert.deepEqual(await run(t.engine, CQ1), [{}]);
   assert.equal(await err('CREATE CONTINUOUS QUERY cq1 ON d3 BEGIN SELECT max(v) INTO m_mean FROM m GROUP BY time(10m) END'), 'continuous query already exists');
   assert.equal(await err('CREATE CONTINUOUS QUERY cq1 ON d3 RESAMPLE EVERY 5m BEGIN SELECT mean(v) INTO m_mean FROM m GROUP BY time(10m), * END'), 'continuous query already exists');
+  // 1.x compares the statement as written: an EVERY equal to the interval is another text
+  assert.equal(await err('CREATE CONTINUOUS QUERY cq1 ON d3 RESAMPLE EVERY 10m BEGIN SELECT mean(v) INTO m_mean FROM m GROUP BY time(10m), * END'), 'continuous query already exists');
   assert.equal(await err('CREATE CONTINUOUS QUERY cq3 ON nope BEGIN SELECT max(v) INTO m_mean FROM m GROUP BY time(10m) END'), 'database not found: nope');
   assert.deepEqual(await run(t.engine, 'DROP CONTINUOUS QUERY nope ON d3; DROP CONTINUOUS QUERY cq1 ON nope; DROP CONTINUOUS QUERY cq1 ON d3'), [{}, {}, {}]);
   assert.deepEqual(t.engine.catalog.continuousQueries().map((c) => c.name), ['cq 2']);

@@ -27,6 +27,7 @@ export async function createContinuousQuery(stmt: CreateContinuousQueryStatement
   // 1.x's parser already refuses an aggregate without GROUP BY time; a raw one is accepted
   // and never runs (the scheduler skips it).
   const interval = groupByInterval(source);
+  const given = { every: stmt.resampleEvery !== null, for: stmt.resampleFor !== null };
   const info: ContinuousQueryInfo = {
     name: stmt.name,
     database: stmt.database,
@@ -34,11 +35,13 @@ export async function createContinuousQuery(stmt: CreateContinuousQueryStatement
     // Without an interval (never scheduled) an unset RESAMPLE is stored as 0.
     resampleEverySec: resampleSecs(stmt.resampleEvery, interval),
     resampleForSec: resampleSecs(stmt.resampleFor, interval),
+    resampleGiven: given,
     createdAt: new Date(Number(ctx.nowNs / 1_000_000n)).toISOString(),
   };
   await ctx.engine.catalog.createContinuousQuery(info);
   const stored = ctx.engine.catalog.continuousQueries().find((c) => c.database === info.database && c.name === info.name);
-  if (stored && (stored.resampleEverySec !== info.resampleEverySec || stored.resampleForSec !== info.resampleForSec)) {
+  const sameGiven = stored?.resampleGiven === undefined || (stored.resampleGiven.every === given.every && stored.resampleGiven.for === given.for);
+  if (stored && (stored.resampleEverySec !== info.resampleEverySec || stored.resampleForSec !== info.resampleForSec || !sameGiven)) {
     throw new MetaError('continuous query already exists', 'cq_exists');
   }
   return EMPTY_OUTPUT;
@@ -56,7 +59,7 @@ function resampleSecs(given: bigint | null, interval: bigint | null): number {
   return interval === null ? 0 : secs(interval);
 }
 
-/** The 1.x SHOW CONTINUOUS QUERIES text of a stored definition (RESAMPLE printed when not the default). */
+/** The 1.x SHOW CONTINUOUS QUERIES text of a stored definition (RESAMPLE as written; older catalogs: when not the default). */
 export function cqCreateText(cq: ContinuousQueryInfo): string {
   let source;
   try {
@@ -73,8 +76,8 @@ export function cqCreateText(cq: ContinuousQueryInfo): string {
     kind: 'CreateContinuousQuery',
     name: cq.name,
     database: cq.database,
-    resampleEvery: resampleSecs(null, interval) === cq.resampleEverySec ? null : every,
-    resampleFor: resampleSecs(null, interval) === cq.resampleForSec ? null : forNs,
+    resampleEvery: (cq.resampleGiven?.every ?? resampleSecs(null, interval) !== cq.resampleEverySec) ? every : null,
+    resampleFor: (cq.resampleGiven?.for ?? resampleSecs(null, interval) !== cq.resampleForSec) ? forNs : null,
     source,
   };
   return printStatement(stmt);

@@ -16,6 +16,7 @@ import type { ShowCardinalityStatement } from '../../ast/statements.js';
 import type { Cell, ResultSeries } from '../../result.js';
 import type { QueryContext, StatementOutput } from '../context.js';
 import { byteOrder, databaseName, defaultPolicy, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
+import { sourceContext } from './source-scope.js';
 import { matchingSeries, seriesInPolicy, seriesShardRows, withinScope } from './data-probe.js';
 import { MetaError } from './errors.js';
 import { measurementsWithPolicy, fieldsOf } from './show-field-keys.js';
@@ -64,7 +65,7 @@ function seriesCounts(index: SeriesIndex, m: MeasurementIndex, ids: readonly num
 }
 
 export async function showCardinality(stmt: ShowCardinalityStatement, ctx: QueryContext): Promise<StatementOutput> {
-  const db = databaseName(stmt.database, ctx);
+  let db = databaseName(stmt.database, ctx);
   const filtered = stmt.exact || stmt.sources.length > 0 || stmt.condition !== null || stmt.dimensions.length > 0 || stmt.limit > 0 || stmt.offset > 0;
   if ((stmt.of === 'series' || stmt.of === 'measurement') && !filtered) {
     const index = ctx.engine.catalog.database(db) ? seriesIndex(ctx, db) : undefined;
@@ -77,6 +78,8 @@ export async function showCardinality(stmt: ShowCardinalityStatement, ctx: Query
     const what = stmt.of === 'fieldKey' ? 'FIELD KEY' : `${WHAT[stmt.of]} EXACT`;
     throw new MetaError(`SHOW ${what} CARDINALITY doesn't support time in WHERE clause`, 'time_not_supported');
   }
+  // 1.6.7 reads these as SELECTs over FROM: its database and policy (source-scope.ts)
+  ({ db, ctx } = sourceContext(ctx, stmt.database, stmt.sources));
   const info = requireDatabase(ctx, db);
   const rp = defaultPolicy(ctx, info);
   const index = seriesIndex(ctx, db);

@@ -11,8 +11,9 @@ import type { Source } from '../../ast/nodes.js';
 import type { ShowFieldKeysStatement } from '../../ast/statements.js';
 import type { ResultSeries } from '../../result.js';
 import type { QueryContext, StatementOutput } from '../context.js';
-import { byteOrder, databaseName, defaultPolicy, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
+import { byteOrder, defaultPolicy, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
 import { fieldsInPolicy } from './data-probe.js';
+import { sourceDatabase } from './source-scope.js';
 
 /** The policy a source reads: its own qualifier, the request's `rp` (for its database), or the database default. */
 export function sourcePolicy(ctx: QueryContext, info: DatabaseInfo, source: Source | undefined): string {
@@ -44,7 +45,7 @@ export function fieldsOf(ctx: QueryContext, db: string, rp: string, m: Measureme
 }
 
 export async function showFieldKeys(stmt: ShowFieldKeysStatement, ctx: QueryContext): Promise<StatementOutput> {
-  const db = databaseName(stmt.database, ctx);
+  const db = sourceDatabase(ctx, stmt.database, stmt.sources);
   const info = requireDatabase(ctx, db);
   const out: ResultSeries[] = [];
   for (const { m, rp } of measurementsWithPolicy(ctx, info, stmt.sources)) {

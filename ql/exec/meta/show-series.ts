@@ -2,17 +2,19 @@
  * SHOW SERIES [ON db] [FROM ...] [WHERE tags/time] [LIMIT] [OFFSET]: one unnamed series with
  * column `key` (the canonical series key, line-protocol escaped), measurements in byte order
  * and keys in byte order within each; with a time condition only series with data in range,
- * without one every series, or none when the policy read (request `rp` or default) has no shard.
+ * without one every series, or none when the policy read (FROM's, the request `rp` or default)
+ * has no shard. A database named in FROM is read instead of the statement's (source-scope.ts).
  */
 import type { ShowSeriesStatement } from '../../ast/statements.js';
 import type { QueryContext, StatementOutput } from '../context.js';
 import { EMPTY_OUTPUT } from '../context.js';
-import { byteOrder, databaseName, defaultPolicy, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
+import { byteOrder, defaultPolicy, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
 import { matchingSeries, readPolicyHasShards } from './data-probe.js';
 import { SHOW_OPTIONS, tagCondition } from './tag-cond.js';
+import { sourceContext } from './source-scope.js';
 
-export async function showSeries(stmt: ShowSeriesStatement, ctx: QueryContext): Promise<StatementOutput> {
-  const db = databaseName(stmt.database, ctx);
+export async function showSeries(stmt: ShowSeriesStatement, requestCtx: QueryContext): Promise<StatementOutput> {
+  const { db, ctx } = sourceContext(requestCtx, stmt.database, stmt.sources);
   defaultPolicy(ctx, requireDatabase(ctx, db));
   const index = seriesIndex(ctx, db);
   if (!index) return EMPTY_OUTPUT;

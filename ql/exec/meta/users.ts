@@ -5,7 +5,9 @@
  * - GRANT ALL [PRIVILEGES] TO u makes u admin, REVOKE ALL PRIVILEGES FROM u removes it.
  * - GRANT sets the database privilege (READ then WRITE leaves WRITE, as 1.x); REVOKE clears
  *   bits (ALL - WRITE = READ, WRITE - READ = WRITE); revoking the last bit keeps the entry as
- *   NONE, which SHOW GRANTS lists as `NO PRIVILEGES` like 1.x.
+ *   NONE, which SHOW GRANTS lists as `NO PRIVILEGES` like 1.x. REVOKE on a database the
+ *   user holds nothing on also stores NONE, and on a missing database is `database not found`
+ *   (1.x sets the revoked privilege's remainder whatever was there before).
  * Passwords go only to the hasher (ctx.hashPassword, else argon2id here).
  */
 import type { Privilege } from '../../../engine/index.js';
@@ -69,9 +71,8 @@ export async function revoke(stmt: RevokeStatement, ctx: QueryContext): Promise<
     await catalog.updateUser(stmt.user, (u) => ({ ...u, admin: false }));
     return EMPTY_OUTPUT;
   }
-  const have = user.privileges[stmt.database];
-  if (!have) return EMPTY_OUTPUT;
-  const bits = BITS[have] & ~BITS[stmt.privilege];
+  requireDatabase(ctx, stmt.database);
+  const bits = BITS[user.privileges[stmt.database] ?? 'NONE'] & ~BITS[stmt.privilege];
   await catalog.setPrivilege(stmt.user, stmt.database, FROM_BITS[bits] ?? 'NONE');
   return EMPTY_OUTPUT;
 }
