@@ -20,7 +20,7 @@ import { FieldType } from '../../engine/index.js';
 import { QueryError } from './errors.js';
 import { castFillValue, intToFloat, subInt, wrapInt64, wrapUint64 } from './value.js';
 import type { IntValue, Scalar, TimedValue } from './value.js';
-import { MIN_TIME, cursorAt, stepCursor, window } from './window.js';
+import { MIN_TIME, certainlyMoreWindows, cursorAt, stepCursor, window } from './window.js';
 import type { WindowSpec } from './window.js';
 
 export type FillMode = 'null' | 'none' | 'number' | 'previous' | 'linear';
@@ -88,6 +88,9 @@ export function fillSeries(rows: readonly TimedValue[], opts: FillOptions): Time
   const numberValue = mode === 'number' ? castFillValue(fillValue, opts.valueType) : null;
   const iv = spec.interval;
   const maxRows = opts.maxRows ?? 10_000_000;
+  // Every window between the bounds gives a row: too many of them fail before any is made.
+  const bounded = asc || endTime !== MIN_TIME;
+  if (bounded && certainlyMoreWindows(asc ? startTime : endTime, asc ? endTime : startTime, spec, maxRows)) throw new QueryError(`max-select-buckets limit exceeded: (${maxRows})`);
   const out: TimedValue[] = [];
   const c = cursorAt(startTime, spec);
   let prev: TimedValue | null = null;

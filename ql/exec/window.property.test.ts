@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { FieldType } from '../../engine/index.js';
-import { buckets, forEachWindowRun, window, windowSpec } from './window.js';
+import { buckets, certainlyMoreWindows, forEachWindowRun, window, windowSpec } from './window.js';
 import { fillSeries } from './fill.js';
 import type { TimedValue } from './value.js';
 
@@ -70,6 +70,42 @@ describe('window properties', () => {
         assert.deepEqual(new Set(out.map((r) => r.time)), expected);
       }),
       { numRuns: 200 },
+    );
+  });
+  it('certainlyMoreWindows never says more than the windows fill steps through, and without a zone says exactly that', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -(10n ** 18n), max: 10n ** 18n }),
+        fc.oneof(intervalArb, fc.bigInt({ min: 1n, max: 500n })),
+        fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }),
+        zoneArb,
+        fc.integer({ min: 0, max: 3000 }),
+        fc.integer({ min: -3, max: 3 }),
+        (start, interval, offset, tz, span, near) => {
+          // With a zone, intervals from 1 ms up (every DST change then costs at most one window or none).
+          const spec = windowSpec(tz === undefined || interval >= 1_000_000n ? interval : interval + 1_000_000n, offset, tz);
+          const first = window(start, spec).start;
+          const endNs = start + BigInt(span) * spec.interval;
+          const last = window(endNs, spec).start;
+          const stepped = buckets(start, endNs, spec, 10_000).length;
+          // A bound next to the count, where a DST day's window more or less decides.
+          const max = Math.max(0, stepped + near);
+          const more = certainlyMoreWindows(first, last, spec, max);
+          if (more) assert.ok(stepped > max, `${stepped} windows, not more than ${max}`);
+          if (spec.tz === undefined) assert.equal(more, stepped > max);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('fill over more windows than allowed fails before making them', { timeout: 20_000 }, () => {
+    const spec = windowSpec(1n, 0n);
+    const rows: TimedValue[] = [{ time: 5n, value: 1 }];
+    // 10^18 windows: stepping through them, even to the bound, would not end in a test's time.
+    assert.throws(
+      () => fillSeries(rows, { mode: 'null', window: spec, startNs: 0n, endNs: 10n ** 18n, valueType: FieldType.Float, maxRows: Number.MAX_SAFE_INTEGER }),
+      /max-select-buckets limit exceeded/,
     );
   });
 });

@@ -147,6 +147,33 @@ export function stepCursor(c: BucketCursor, spec: WindowSpec, ascending = true):
   }
 }
 
+/** A zone's offset moves within this span (UTC-12 to UTC+14). */
+const ZONE_SPAN_NS = 26n * 3600n * 1_000_000_000n;
+const YEAR_NS = 366n * 24n * 3600n * 1_000_000_000n;
+
+/**
+ * Whether stepping windows from `first` to `last` (window starts, inclusive) certainly makes
+ * more than `max` of them. Asked before enumerating, so that a query with a tiny interval over a
+ * long range (GROUP BY time(1ms) over a day: 86 million windows) fails at once instead of after
+ * building `max` windows (seconds of the event loop, gigabytes of memory).
+ *
+ * Exact without a zone. With one, 1.x's DST correction moves a step by an offset change smaller
+ * than the interval, so each change costs at most one window, and together they move the steps
+ * by no more than the zone's offset span: the count may be lower by the smaller of the two
+ * bounds. Zones change their offset at most a few times a year (DST twice, and a handful of
+ * historical changes), which bounds the changes in the range.
+ */
+export function certainlyMoreWindows(first: bigint, last: bigint, spec: WindowSpec, max: number): boolean {
+  if (last < first) return false;
+  let slack = 0n;
+  if (spec.tz !== undefined) {
+    const bySpan = ZONE_SPAN_NS / spec.interval + 1n;
+    const byChanges = 4n * ((last - first) / YEAR_NS + 1n) + 20n;
+    slack = (bySpan < byChanges ? bySpan : byChanges) + 2n;
+  }
+  return (last - first) / spec.interval + 1n - slack > BigInt(max);
+}
+
 /**
  * Window starts that fill enumerates between the query bounds (`endNs` inclusive, i.e. the
  * 1.x EndTime), ascending: from window(startNs).start while <= window(endNs).start.
@@ -156,6 +183,7 @@ export function buckets(startNs: bigint, endNs: bigint, spec: WindowSpec, maxBuc
   const out: bigint[] = [];
   const last = window(endNs, spec).start;
   const c = cursorAt(window(startNs, spec).start, spec);
+  if (certainlyMoreWindows(c.time, last, spec, maxBuckets)) throw new QueryError(`max-select-buckets limit exceeded: (${maxBuckets})`);
   while (c.time <= last) {
     if (out.length >= maxBuckets) throw new QueryError(`max-select-buckets limit exceeded: (${maxBuckets})`);
     out.push(c.time);
