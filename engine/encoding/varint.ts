@@ -121,9 +121,14 @@ export class ByteWriter {
 /** Cursor over encoded bytes. Reads past `end` throw CorruptionError. */
 export class ByteReader {
   pos: number;
-  /** Result halves of the last 64-bit read. */
-  lo = 0;
-  hi = 0;
+  /**
+   * Result halves of the last 64-bit read. They start as -0, a double, because they hold
+   * doubles as soon as a half reaches 2^30: started as 0 (a small integer), the first such read
+   * changed every ByteReader's hidden class, and each optimised reader method met "wrong map"
+   * (perf/README.md section 17).
+   */
+  lo = -0;
+  hi = -0;
 
   constructor(
     readonly buf: Uint8Array,
