@@ -20,12 +20,14 @@
  * snapshot of the default size needs) and is emptied by `trimColumnPool` when ingest goes quiet,
  * so an idle edge device does not hold it.
  */
+import { objectArray } from '../object-array.js';
+
 const SLAB_BYTES = 1 << 20;
 /** A column larger than this gets its own buffer (a slab would waste too much around it). */
 const LARGEST_CARVED = SLAB_BYTES >> 2;
 const POOL_SLABS = 16;
 
-const pool: SharedArrayBuffer[] = [];
+const pool: SharedArrayBuffer[] = objectArray();
 
 export interface ColumnMemory {
   float64(n: number): Float64Array;
@@ -43,7 +45,7 @@ export const OWN_BUFFERS: ColumnMemory = {
 };
 
 export class ColumnArena implements ColumnMemory {
-  private readonly slabs: SharedArrayBuffer[] = [];
+  private readonly slabs: SharedArrayBuffer[] = objectArray();
   private slab: SharedArrayBuffer | undefined;
   private used = 0;
 

@@ -92,7 +92,10 @@ export function packedBitsWithin(src: Float64Array, start: number, count: number
     const sel = selectorAt(wd, i, count);
     bits += 64;
     if (bits > budget) return bits;
-    i += count - i < N[sel]! ? count - i : N[sel]!;
+    // `rem` outside the choice: a subtraction only in the last word's arm had no type feedback
+    // when this was optimised (the search mostly stops early) and deoptimised it there.
+    const rem = count - i;
+    i += rem < N[sel]! ? rem : N[sel]!;
   }
   return bits;
 }
@@ -123,14 +126,18 @@ function writeWord(out: ByteWriter, h: Uint32Array, from: number, n: number, sel
     hi = h[2 * from + 1]!;
   } else if (sel >= 2) {
     const w = W[sel]!;
-    // Every width here is ≤ 30, so a value sits in `lo` and may straddle into `hi`.
+    // Every width here is ≤ 30, so a value sits in `lo` and may straddle into `hi`. The
+    // straddling part is added for every value below bit 32 (it is 0 unless the value crosses
+    // bit 32; two shifts because a shift by 32 is a shift by 0): a branch of its own ran only
+    // for some widths, so optimised code met it without type feedback and was thrown away
+    // (five deopts of packHalves in one cold 3 h sensor run, perf/README.md section 17).
     for (let j = 0, p = 0; j < n; j++, p += w) {
       const v = h[2 * (from + j)]!;
-      if (p + w <= 32) lo |= v << p;
-      else if (p >= 32) hi |= v << (p - 32);
-      else {
+      if (p < 32) {
         lo |= v << p;
-        hi |= v >>> (32 - p);
+        hi |= (v >>> 1) >>> (31 - p);
+      } else {
+        hi |= v << (p - 32);
       }
     }
   }

@@ -121,9 +121,14 @@ export class ByteWriter {
 /** Cursor over encoded bytes. Reads past `end` throw CorruptionError. */
 export class ByteReader {
   pos: number;
-  /** Result halves of the last 64-bit read. */
-  lo = 0;
-  hi = 0;
+  /**
+   * Result halves of the last 64-bit read. They start as -0, a double, because they hold
+   * doubles as soon as a half reaches 2^30: started as 0 (a small integer), the first such read
+   * changed every ByteReader's hidden class, and each optimised reader method met "wrong map"
+   * (perf/README.md section 17).
+   */
+  lo = -0;
+  hi = -0;
 
   constructor(
     readonly buf: Uint8Array,
@@ -163,12 +168,13 @@ export class ByteReader {
       if (shift > 63) throw this.corrupt('uvarint longer than 10 bytes', start);
       const x = b[this.pos++]!;
       const g = x & 127;
-      if (shift < 32) {
-        lo |= g << shift;
-        if (shift > 25) hi |= g >>> (32 - shift);
-      } else {
-        hi |= g << (shift - 32);
-      }
+      // Bytes 1-5 go to `lo`, the top bits of byte 5 and bytes 6-10 to `hi`. Every byte runs
+      // the same operations (the terms that do not apply are 0; a shift count is taken mod 32,
+      // hence the two-step shift): branches for bytes 5 and 6 ran only on long varints, so code
+      // optimised on short ones met them without type feedback and was thrown away.
+      const low = shift < 32 ? g : 0;
+      lo |= low << shift;
+      hi |= ((low >>> 1) >>> (31 - shift)) | ((g - low) << (shift - 32));
       if (x < 128) break;
     }
     this.lo = lo >>> 0;

@@ -17,6 +17,7 @@ import type { KeyInfo } from './key.js';
 import type { LineError } from './parse.js';
 import { alignUp8, columnViews, layoutBytes, type ColumnCounts } from './column-layout.js';
 import { columnBatch } from './column-batch.js';
+import { objectArray } from '../object-array.js';
 
 /** fieldType bit of a value held in `boxed` (strings, integers beyond 2^53). */
 export const BOXED = 0x80;
@@ -58,18 +59,18 @@ let spare: GrowingColumns | undefined;
 let builders = 0;
 
 export class ColumnBuilder {
-  private readonly series: SeriesRef[] = [];
+  private readonly series: SeriesRef[] = objectArray();
   /** Tells this builder's numbering in KeyInfo.batchMark from earlier builders'. */
   private readonly mark = ++builders;
   private readonly byKey = new Map<string, number>();
-  private readonly fieldNames: string[] = [];
+  private readonly fieldNames: string[] = objectArray();
   private readonly fieldIdx = new Map<string, number>();
-  private readonly lastKeys: string[] = [];
+  private readonly lastKeys: string[] = objectArray();
   private readonly lastIdx: number[] = [];
   private readonly measurementIdx = new Map<string, number>();
   /** Per series: the types seen per field index of its measurement (bit 1 << FieldType). */
-  private readonly seriesTypes: number[][] = [];
-  private readonly measurementTypes: number[][] = [];
+  private readonly seriesTypes: number[][] = objectArray();
+  private readonly measurementTypes: number[][] = objectArray();
   private readonly kinds: number[] = [];
   private points = 0;
   private values = 0;
@@ -80,7 +81,7 @@ export class ColumnBuilder {
   private fieldName: Uint32Array;
   private fieldType: Uint8Array;
   private num: Float64Array;
-  private readonly boxed: (string | bigint)[] = [];
+  private readonly boxed: (string | bigint)[] = objectArray();
   private minSec = Infinity;
 
   constructor() {
@@ -136,7 +137,9 @@ export class ColumnBuilder {
     this.pointSeries[i] = s;
     this.sec[i] = sec;
     this.nsec[i] = nsec;
-    if (sec < this.minSec) this.minSec = sec;
+    // Stored on every line: a store only when the minimum moves ran for the first line of a
+    // body and so had no type feedback when `add` was optimised (a deopt on the next body).
+    this.minSec = sec < this.minSec ? sec : this.minSec;
     const n = fields.count;
     let j = this.values;
     if (j + n > this.fieldName.length) {

@@ -10,13 +10,14 @@
  * (strings, and integers beyond 2^53 as bigint).
  */
 import { FieldType, type Field } from '../point.js';
+import { objectArray } from '../object-array.js';
 
 export class FieldSet {
   count = 0;
-  keys: string[] = [];
+  keys: string[] = objectArray();
   types = new Uint8Array(16);
   nums = new Float64Array(16);
-  boxes: (string | bigint | undefined)[] = [];
+  boxes: (string | bigint | undefined)[] = objectArray();
 
   push(key: string, type: FieldType, num: number, box: string | bigint | undefined): void {
     const i = this.count;

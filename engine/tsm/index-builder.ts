@@ -19,7 +19,9 @@ import { appendKeyRecord, type EntryV2 } from './index-v2.js';
 const INITIAL_CAPACITY = 64 * 1024;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
-const NO_KEY = new Uint8Array(0);
+// A Buffer like every later key: a plain Uint8Array here gave appendKeyRecord a second map to
+// meet at the first key of each file (a "wrong map" deopt).
+const NO_KEY: Uint8Array = Buffer.alloc(0);
 
 export interface NewEntry {
   readonly type: FieldType;

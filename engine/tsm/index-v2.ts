@@ -191,5 +191,10 @@ function readStats(r: IndexReader, t: TablesBuilder, type: FieldType, count: num
     if (!Number.isSafeInteger(max)) throw t.corrupt(at, 'stats maximum beyond 2^53');
   }
   if (!(min <= max)) throw t.corrupt(at, `stats minimum ${min} above maximum ${max}`);
-  return sum === undefined ? { min, max, minIndex, maxIndex } : { min, max, minIndex, maxIndex, sum };
+  // Positions as small integers, as block-stats.ts makes them (the reader's halves are doubles,
+  // which made these doubles too): one representation for the stats objects of both, or the
+  // first merge changed their hidden class under the index writer's optimised code.
+  return sum === undefined
+    ? { min, max, minIndex: Math.floor(minIndex), maxIndex: Math.floor(maxIndex) }
+    : { min, max, minIndex: Math.floor(minIndex), maxIndex: Math.floor(maxIndex), sum };
 }
