@@ -21,6 +21,7 @@ import { readBody } from '../http/body.js';
 import { sendError } from '../http/errors.js';
 import { QueryStringCache } from '../http/query-cache.js';
 import { Deadlines } from '../http/deadlines.js';
+import { parseChunkSize } from '../http/chunk-size.js';
 import { chunkLines } from '../format/chunks.js';
 import { StatementChunkWriter } from '../format/chunk-writer.js';
 import { notExecutedChunks } from '../format/not-executed.js';
@@ -175,7 +176,7 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
         }
         const run = { statements, db, rp: params.get('rp') ?? '', user: queryUser(granted) }; // [auth]
         const chunked = params.get('chunked') === 'true' && !csv;
-        const chunkSize = Number(params.get('chunk_size') ?? 10000) || 10000;
+        const chunkSize = parseChunkSize(params.get('chunk_size'));
         const warnings = deprecationMessages(statements, method);
         if (chunked) {
           await streamChunked(reply, ctx, { run, epoch, pretty, chunkSize, warnings });
