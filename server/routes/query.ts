@@ -25,6 +25,7 @@ import { parseChunkSize } from '../http/chunk-size.js';
 import { chunkLines } from '../format/chunks.js';
 import { StatementChunkWriter } from '../format/chunk-writer.js';
 import { notExecutedChunks } from '../format/not-executed.js';
+import { mergeResults } from '../format/merge-results.js';
 import { chunkStyleOf } from '../format/chunk-style.js';
 import { errorCsv, resultsToCsv } from '../format/csv.js';
 import { parseEpoch, type Epoch } from '../format/epoch.js';
@@ -196,7 +197,7 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
             throw err;
           }
         }
-        const answered = warnings ? results.map((r) => withWarning(r, warnings)) : results;
+        const answered = mergeResults(warnings ? results.map((r) => withWarning(r, warnings)) : results);
         try {
           respond(reply, answered, { csv, epoch, pretty, chunked: false, chunkSize });
         } finally {
@@ -314,9 +315,12 @@ async function streamChunked(
     }
     return w;
   };
+  // the failing statement's place in the batch (its result may say statement 0: RewriteError)
+  let finished = 0;
   let failedId: number | undefined;
   const finish = (r: StatementResult) => {
-    if (r.error !== undefined) failedId = r.statementId;
+    if (r.error !== undefined) failedId = finished;
+    finished++;
     return writerFor(r.statementId).finish(withWarning(r, o.warnings));
   };
   try {
