@@ -6,12 +6,20 @@
  */
 import type { StatementResult } from '../../ql/index.js';
 
-export function mergeResults(results: readonly StatementResult[]): StatementResult[] {
+export function mergeResults(results: readonly StatementResult[], statementCount: number): StatementResult[] {
   const out: StatementResult[] = [];
   for (const r of results) {
     const last = out[out.length - 1];
     if (last !== undefined && last.statementId === r.statementId && r.error !== undefined) out[out.length - 1] = r;
     else out.push(r);
+  }
+  // After a failure 1.x sends `not executed` for each later statement with the failing
+  // statement's place as id; merged, that replaces the error (Strata keeps the error: README),
+  // unless the error answered as statement 0, when one `not executed` follows it.
+  const failedAt = results.length - 1;
+  const failed = results[failedAt];
+  if (failed?.error !== undefined && failed.statementId !== failedAt && failedAt < statementCount - 1) {
+    out.push({ statementId: failedAt, error: 'not executed' });
   }
   return out;
 }

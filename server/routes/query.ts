@@ -197,7 +197,7 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
             throw err;
           }
         }
-        const answered = mergeResults(warnings ? results.map((r) => withWarning(r, warnings)) : results);
+        const answered = mergeResults(warnings ? results.map((r) => withWarning(r, warnings)) : results, statements.length);
         try {
           respond(reply, answered, { csv, epoch, pretty, chunked: false, chunkSize });
         } finally {
