@@ -7,6 +7,10 @@ import { randomShow } from './random-cases/show.js';
 import { randomWrite } from './random-cases/write.js';
 import { randomMutation } from './random-cases/mutate.js';
 import { dashboardData, randomDashboardQuery, SHARD_BOUNDARY_SEC } from './random-cases/dashboard.js';
+import { calendarData, randomCalendarQuery } from './random-cases/calendar.js';
+import { randomClientQuery } from './random-cases/select-clients.js';
+import { randomAdmin } from './random-cases/admin.js';
+import { parseParams } from '../ql/index.js';
 
 describe('random differential cases', () => {
   it('are reproducible from the seed', () => {
@@ -58,5 +62,25 @@ describe('random differential cases', () => {
     const boundary = BigInt(SHARD_BOUNDARY_SEC) * 1_000_000_000n;
     assert.ok(times.some((t) => t < boundary) && times.some((t) => t >= boundary));
     assert.equal(dashboardData(picker(4)), dashboardData(picker(4)));
+  });
+
+  it('calendar, client and admin requests parse (failures are meant at run time), GROUP BY time bounded on both sides', () => {
+    const p = picker(8);
+    for (let i = 0; i < 300; i++) {
+      const { q } = randomCalendarQuery(p);
+      assert.doesNotThrow(() => parseQuery(q), q);
+      if (/GROUP BY time\(/.test(q)) assert.match(q, /time >= \S+ AND time <=? \S+/, q);
+      const c = randomClientQuery(p);
+      const bind = c.params?.params;
+      // a value 1.x cannot bind is meant to fail, as 1.x's parse error
+      try {
+        parseQuery(c.q, bind === undefined ? undefined : parseParams(bind));
+      } catch (e) {
+        assert.ok(bind !== undefined && /^error parsing query: missing parameter: /.test((e as Error).message), `${c.q}: ${(e as Error).message}`);
+      }
+      const a = randomAdmin(p, 'scratch', 'someone');
+      assert.doesNotThrow(() => parseQuery(a.q), a.q);
+    }
+    for (const line of calendarData(picker(8)).trim().split('\n')) assert.match(line, / \d{19}$/, line);
   });
 });

@@ -3,7 +3,8 @@
  * Strata and InfluxDB 1.6.7 answer differently (a search tool, not a test: record the answers
  * from the oracle, then check Strata against them):
  *
- *   node build/cli/random-cases.js --seed 7 --selects 600 --shows 200 --writes 200 --mutations 200 --typed 300 --nested 300 --dashboards 300 > /tmp/cases.json
+ *   node build/cli/random-cases.js --seed 7 --selects 600 --shows 200 --writes 200 --mutations 200 --typed 300 --nested 300 --dashboards 300 \
+ *     --calendar 300 --clients 600 --admin 100 > /tmp/cases.json
  *   ../shared/conformance/oracle.sh start 18796 18798
  *   node ../shared/conformance/run.mjs --url http://127.0.0.1:18796 --cases /tmp/cases.json --record /tmp/exp
  *   node ../shared/conformance/run.mjs --url http://STRATA --cases /tmp/cases.json --check /tmp/exp --settle-ms 1500

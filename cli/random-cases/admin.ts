@@ -21,7 +21,7 @@ export function randomAdmin(p: Picker, db: string, user: string): AdminCase {
     p.pick([
       `BEGIN SELECT mean(v) INTO "${db}"."autogen"."m_1h" FROM "${db}"."autogen"."m" GROUP BY time(1h) END`,
       `RESAMPLE EVERY 30m FOR 2h BEGIN SELECT count(v) INTO m_c FROM m GROUP BY time(30m), * END`,
-      `RESAMPLE FOR 1h BEGIN SELECT max(v) INTO :MEASUREMENT_max FROM /.*/ GROUP BY time(10m) END`,
+      `RESAMPLE FOR 1h BEGIN SELECT max(v) INTO m_max FROM /.*/ GROUP BY time(10m) END`,
       `BEGIN SELECT sum(v) INTO m_s FROM m GROUP BY time(1h, 15m) fill(0) END`,
     ]);
   const statements: (() => string)[] = [

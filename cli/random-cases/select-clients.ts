@@ -60,7 +60,8 @@ function mathOfAggregates(p: Picker, m: string): string {
 function conditions(p: Picker, m: string, time: string): string {
   const c = [time];
   if (p.chance(0.6)) c.push(regexFilter(p, m));
-  return ` WHERE ${c.filter(Boolean).join(' AND ')}`;
+  const all = c.filter(Boolean);
+  return all.length ? ` WHERE ${all.join(' AND ')}` : '';
 }
 
 function paging(p: Picker): string {

@@ -32,10 +32,10 @@ export function randomShowPaging(p: Picker): string {
   const from = (): string => (p.chance(0.6) ? ` FROM ${p.pick(FROM)}` : '');
   const on = (): string => (p.chance(0.3) ? ' ON telemetry' : '');
   return p.pick([
-    () => `SHOW MEASUREMENTS${on()}${p.pick(['', ' WITH MEASUREMENT =~ /^(cpu|mem|net)$/', ' WITH MEASUREMENT != cpu'])}${where(p)}${paging(p, false)}`,
+    () => `SHOW MEASUREMENTS${on()}${p.pick(['', ' WITH MEASUREMENT =~ /^(cpu|mem|net)$/', ' WITH MEASUREMENT = cpu'])}${where(p)}${paging(p, false)}`,
     () => `SHOW TAG KEYS${on()}${from()}${where(p)}${paging(p, true)}`,
-    () => `SHOW TAG VALUES${on()}${from()} WITH KEY ${p.pick(['= host', '=~ /^(host|region)$/', 'IN (host, iface)', '!= level'])}${where(p)}${paging(p, true)}`,
-    () => `SHOW FIELD KEYS${on()}${from()}${paging(p, true)}`,
+    () => `SHOW TAG VALUES${on()}${from()} WITH KEY ${p.pick(['= host', '=~ /^(host|region)$/', 'IN (host, iface)', '!= level'])}${where(p)}${paging(p, false)}`,
+    () => `SHOW FIELD KEYS${on()}${from()}${paging(p, false)}`,
     () => `SHOW SERIES${on()}${from()}${where(p)}${paging(p, false)}`,
     () => `SHOW ${p.pick(['SERIES', 'MEASUREMENT', 'TAG KEY', 'FIELD KEY'])} ${p.pick(['', 'EXACT '])}CARDINALITY${on()}${from()}`,
     () => `SHOW TAG VALUES ${p.pick(['', 'EXACT '])}CARDINALITY${on()}${from()} WITH KEY = ${p.pick(['host', 'region'])}${where(p)}`,

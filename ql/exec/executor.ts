@@ -8,6 +8,7 @@ import { QueryError } from '../errors.js';
 import { checkAborted, type QueryContext, type SeriesSink, type StatementOutput } from './context.js';
 import { executeSelect } from './select.js';
 import { writeInto } from './into.js';
+import { RewriteError } from './meta/errors.js';
 
 /** Non-SELECT statements (SHOW, DDL, users, CQs): provided by ql/exec/meta. */
 export type MetaExecutor = (stmt: Statement, ctx: QueryContext) => Promise<StatementOutput>;
@@ -59,7 +60,8 @@ export async function executeStatements(
     } catch (err) {
       if (ctx.signal?.aborted && err === ctx.signal.reason) throw err;
       if (!(err instanceof Error) || !('status' in err)) throw err;
-      result = { statementId: i, error: err.message };
+      // 1.x's rewrite errors carry no statement id (0): see RewriteError
+      result = { statementId: err instanceof RewriteError ? 0 : i, error: err.message };
       failed = true;
     }
     results.push(result);

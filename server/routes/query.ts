@@ -21,9 +21,11 @@ import { readBody } from '../http/body.js';
 import { sendError } from '../http/errors.js';
 import { QueryStringCache } from '../http/query-cache.js';
 import { Deadlines } from '../http/deadlines.js';
+import { parseChunkSize } from '../http/chunk-size.js';
 import { chunkLines } from '../format/chunks.js';
 import { StatementChunkWriter } from '../format/chunk-writer.js';
 import { notExecutedChunks } from '../format/not-executed.js';
+import { mergeResults } from '../format/merge-results.js';
 import { chunkStyleOf } from '../format/chunk-style.js';
 import { errorCsv, resultsToCsv } from '../format/csv.js';
 import { parseEpoch, type Epoch } from '../format/epoch.js';
@@ -175,7 +177,7 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
         }
         const run = { statements, db, rp: params.get('rp') ?? '', user: queryUser(granted) }; // [auth]
         const chunked = params.get('chunked') === 'true' && !csv;
-        const chunkSize = Number(params.get('chunk_size') ?? 10000) || 10000;
+        const chunkSize = parseChunkSize(params.get('chunk_size'));
         const warnings = deprecationMessages(statements, method);
         if (chunked) {
           await streamChunked(reply, ctx, { run, epoch, pretty, chunkSize, warnings });
@@ -195,7 +197,7 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
             throw err;
           }
         }
-        const answered = warnings ? results.map((r) => withWarning(r, warnings)) : results;
+        const answered = mergeResults(warnings ? results.map((r) => withWarning(r, warnings)) : results, statements.length);
         try {
           respond(reply, answered, { csv, epoch, pretty, chunked: false, chunkSize });
         } finally {
@@ -313,9 +315,12 @@ async function streamChunked(
     }
     return w;
   };
+  // the failing statement's place in the batch (its result may say statement 0: RewriteError)
+  let finished = 0;
   let failedId: number | undefined;
   const finish = (r: StatementResult) => {
-    if (r.error !== undefined) failedId = r.statementId;
+    if (r.error !== undefined) failedId = finished;
+    finished++;
     return writerFor(r.statementId).finish(withWarning(r, o.warnings));
   };
   try {

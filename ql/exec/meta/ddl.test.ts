@@ -31,7 +31,10 @@ test('CREATE DATABASE: default policy, WITH clause, idempotence, conflicts', asy
   await ok('CREATE DATABASE d7 WITH DURATION 52w');
   assert.deepEqual(await q('SHOW RETENTION POLICIES ON d7'), rps(['autogen', '8736h0m0s', '168h0m0s', 1, true]));
   assert.equal(await err('CREATE DATABASE d6 WITH DURATION 1h SHARD DURATION 2h'), 'retention policy duration must be greater than the shard duration');
-  assert.equal(await err('CREATE DATABASE ""'), 'database name required');
+  // 1.x's meta.ValidName: empty, `.`, `..`, a slash or backslash, or an unprintable character
+  for (const bad of ['""', '"."', '".."', '"a/b"', '"a\\\\b"', '"x\ty"']) assert.equal(await err(`CREATE DATABASE ${bad}`), 'invalid name', bad);
+  assert.equal(await err('CREATE DATABASE ok WITH NAME ".."'), 'invalid name');
+  assert.equal(await err('CREATE RETENTION POLICY "a/b" ON nope DURATION 1h REPLICATION 1'), 'invalid name');
 });
 
 test('SHOW DATABASES: creation order, columns without databases, grants filter non-admins', async () => {

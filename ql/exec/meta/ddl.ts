@@ -25,6 +25,7 @@ import { EMPTY_OUTPUT } from '../context.js';
 import { nsToSec, requireDatabase } from './common.js';
 import { dropSeriesWithoutData } from './delete.js';
 import { MetaError } from './errors.js';
+import { requireValidName } from './valid-name.js';
 
 const HOUR = 3600;
 
@@ -51,7 +52,9 @@ function normalised(s: RetentionPolicySpec): RetentionPolicyInfo {
 }
 
 export async function createDatabase(stmt: CreateDatabaseStatement, ctx: QueryContext): Promise<StatementOutput> {
+  requireValidName(stmt.name);
   const rp = stmt.retentionPolicy;
+  if (rp?.name) requireValidName(rp.name);
   if (!rp) {
     await ctx.engine.catalog.createDatabase(stmt.name);
     return EMPTY_OUTPUT;
@@ -70,6 +73,7 @@ export async function dropDatabase(stmt: DropDatabaseStatement, ctx: QueryContex
 }
 
 export async function createRetentionPolicy(stmt: CreateRetentionPolicyStatement, ctx: QueryContext): Promise<StatementOutput> {
+  requireValidName(stmt.name);
   const info = requireDatabase(ctx, stmt.database);
   const wanted = spec(stmt.name, stmt.duration, stmt.replication, stmt.shardDuration);
   const have = info.rps.find((r) => r.name === stmt.name);

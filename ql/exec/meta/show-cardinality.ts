@@ -18,7 +18,7 @@ import type { QueryContext, StatementOutput } from '../context.js';
 import { byteOrder, databaseName, defaultPolicy, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
 import { sourceContext } from './source-scope.js';
 import { matchingSeries, seriesInPolicy, seriesShardRows, withinScope } from './data-probe.js';
-import { MetaError } from './errors.js';
+import { MetaError, RewriteError } from './errors.js';
 import { measurementsWithPolicy, fieldsOf } from './show-field-keys.js';
 import { tagKeysOf } from './show-tag-keys.js';
 import { keyFilter, tagValuesOf } from './show-tag-values.js';
@@ -76,7 +76,7 @@ export async function showCardinality(stmt: ShowCardinalityStatement, ctx: Query
   // refuse, FIELD KEY naming itself without EXACT.
   if (stmt.of !== 'tagValues' && stmt.condition && mentionsTime(stmt.condition)) {
     const what = stmt.of === 'fieldKey' ? 'FIELD KEY' : `${WHAT[stmt.of]} EXACT`;
-    throw new MetaError(`SHOW ${what} CARDINALITY doesn't support time in WHERE clause`, 'time_not_supported');
+    throw new RewriteError(`SHOW ${what} CARDINALITY doesn't support time in WHERE clause`, 'time_not_supported');
   }
   // 1.6.7 reads these as SELECTs over FROM: its database and policy (source-scope.ts)
   ({ db, ctx } = sourceContext(ctx, stmt.database, stmt.sources));

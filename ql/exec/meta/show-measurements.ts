@@ -13,7 +13,7 @@ import type { ShowMeasurementsStatement } from '../../ast/statements.js';
 import type { QueryContext, StatementOutput } from '../context.js';
 import { EMPTY_OUTPUT } from '../context.js';
 import { databaseName, output, page, selectMeasurements, series, seriesIndex } from './common.js';
-import { invalidTagComparison, MetaError } from './errors.js';
+import { invalidTagComparison, MetaError, RewriteError } from './errors.js';
 import { mentionsTime } from './tag-cond.js';
 
 function matchesValue(value: Expr, candidate: string): boolean {
@@ -51,7 +51,7 @@ export function measurementMatches(e: Expr, m: MeasurementIndex): boolean {
 export function showMeasurements(stmt: ShowMeasurementsStatement, ctx: QueryContext): StatementOutput {
   const db = databaseName(stmt.database, ctx);
   if (stmt.condition && mentionsTime(stmt.condition)) {
-    throw new MetaError("SHOW MEASUREMENTS doesn't support time in WHERE clause", 'time_not_supported');
+    throw new RewriteError("SHOW MEASUREMENTS doesn't support time in WHERE clause", 'time_not_supported');
   }
   const index = seriesIndex(ctx, db);
   if (!ctx.engine.catalog.database(db) || !index) return EMPTY_OUTPUT;

@@ -31,6 +31,16 @@ test('argon2id PHC hashes with random salts; verify', async () => {
   assert.equal(await verifyPassword('$argon2id$broken', 'secret'), false);
 });
 
+test("an empty password (1.x: WITH PASSWORD '') hashes and verifies, and only itself", async () => {
+  const h = await hashPasswordArgon2id('');
+  assert.equal(await verifyPassword(h, ''), true);
+  for (const other of ['\u00ff', '\u0000', ' ']) assert.equal(await verifyPassword(h, other), false, JSON.stringify(other));
+  assert.equal(await verifyPassword(await hashPasswordArgon2id('\u00ff'), ''), false);
+  assert.deepEqual(await run(t.engine, "CREATE USER empty_pw WITH PASSWORD ''; CREATE USER empty_pw WITH PASSWORD ''"), [{}, {}]);
+  assert.equal((await run(t.engine, "CREATE USER empty_pw WITH PASSWORD 'x'"))[0]?.error, 'user already exists');
+  await run(t.engine, 'DROP USER empty_pw');
+});
+
 test('CREATE USER: admin flag, idempotent with the same password, errors (default hasher)', async () => {
   assert.deepEqual(await run(t.engine, "CREATE USER u1 WITH PASSWORD 'p'; CREATE USER u1 WITH PASSWORD 'p'"), [{}, {}]);
   const stored = t.engine.catalog.user('u1');
