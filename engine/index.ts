@@ -19,6 +19,7 @@ export type {
 } from './meta/model.js';
 export { EMPTY_CURSOR, BATCH_SIZE, nextBatch, type Batch, type BatchStats, type Cursor, type CursorRequest } from './query/cursor.js';
 export { type TagExpr, TRUE_EXPR, matchesTags, selectSeries, compilePattern } from './series/tag-expr.js';
+export { linearMatcher, mayBacktrack, type Matcher } from './series/linear-regex.js';
 export type { SeriesIndex, SeriesInfo, CardinalityLimits } from './series/index.js';
 export type { MeasurementIndex } from './series/measurement.js';
 export type { Database } from './database.js';

@@ -7,6 +7,7 @@
 import type { Tag } from '../point.js';
 import type { MeasurementIndex } from './measurement.js';
 import { difference, intersect, union, unionAll } from './postings.js';
+import { linearMatcher, type Matcher } from './linear-regex.js';
 
 export type TagExpr =
   | { readonly op: 'true' }
@@ -17,19 +18,23 @@ export type TagExpr =
 
 export const TRUE_EXPR: TagExpr = { op: 'true' };
 
-const regexCache = new Map<string, RegExp>();
+const regexCache = new Map<string, Matcher>();
 /**
  * `pattern`/`flags` are JavaScript RegExp syntax (the query layer translates RE2). A pattern
- * JS cannot compile matches nothing rather than failing the read.
+ * JS cannot compile matches nothing rather than failing the read. One that a backtracking
+ * engine could take exponential time on is matched in linear time (linear-regex.ts).
  */
-export function compilePattern(pattern: string, flags = ''): RegExp {
+export function compilePattern(pattern: string, flags = ''): Matcher {
   const key = `${flags}/${pattern}`;
   let re = regexCache.get(key);
   if (!re) {
-    try {
-      re = new RegExp(pattern, flags);
-    } catch {
-      re = /(?!)/;
+    re = linearMatcher(pattern, flags);
+    if (!re) {
+      try {
+        re = new RegExp(pattern, flags);
+      } catch {
+        re = /(?!)/;
+      }
     }
     if (regexCache.size > 1000) regexCache.clear();
     regexCache.set(key, re);

@@ -5,6 +5,7 @@
 import type { Expr, SelectStatement } from '../ast/nodes.js';
 import { printExpr } from '../ast/print.js';
 import { compileRegex } from '../ast/regex.js';
+import type { Matcher } from '../../engine/index.js';
 import { QueryError } from '../errors.js';
 import { analyzeProjection, callsIn, type Projection, type SchemaInfo } from '../plan/projection.js';
 import { splitTimeRange, type TimeSplit } from '../plan/time-range.js';
@@ -15,7 +16,7 @@ import { FieldType } from '../../engine/index.js';
 export interface Dimensions {
   readonly all: boolean;
   readonly names: readonly string[];
-  readonly regexes: readonly RegExp[];
+  readonly regexes: readonly Matcher[];
 }
 
 export interface SelectPlan {
@@ -36,7 +37,7 @@ export interface SelectPlan {
 export function parseDimensions(dims: readonly Expr[], nowNs: bigint, tz: string | null): { window: WindowSpec | undefined; dims: Dimensions } {
   let window: WindowSpec | undefined;
   const names: string[] = [];
-  const regexes: RegExp[] = [];
+  const regexes: Matcher[] = [];
   let all = false;
   for (const d of dims) {
     if (d.kind === 'Call' && d.name.toLowerCase() === 'time') {

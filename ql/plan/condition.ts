@@ -6,7 +6,7 @@
 import { TRUE_EXPR, type TagExpr } from '../../engine/index.js';
 import type { Expr } from '../ast/nodes.js';
 import { isTag, type SchemaInfo } from './projection.js';
-import { compileRegex } from '../ast/regex.js';
+import { jsRegex } from '../ast/regex.js';
 
 export interface ConditionSplit {
   readonly tags: TagExpr;
@@ -57,7 +57,7 @@ export function toTagExpr(e: Expr, schema: SchemaInfo): TagExpr | undefined {
     return { op: e.op === '=' ? 'eq' : 'neq', key: ref.name, value: lit.value };
   }
   if ((e.op === '=~' || e.op === '!~') && lit.kind === 'Regex') {
-    const re = compileRegex(lit.source);
+    const re = jsRegex(lit.source);
     return { op: e.op === '=~' ? 'match' : 'nmatch', key: ref.name, pattern: re.source, flags: re.flags };
   }
   return undefined;

@@ -9,7 +9,7 @@
 import { TRUE_EXPR } from '../../../engine/index.js';
 import type { TagExpr } from '../../../engine/index.js';
 import type { Expr } from '../../ast/nodes.js';
-import { compileRegex } from '../../ast/regex.js';
+import { compileRegex, jsRegex } from '../../ast/regex.js';
 import { walkExpr } from '../../ast/walk.js';
 import { isTimeRef, mentionsTime, splitTimeRange } from '../../plan/time-range.js';
 import { invalidTagComparison, MetaError } from './errors.js';
@@ -99,7 +99,7 @@ function comparison(e: Expr & { kind: 'Binary' }, opts: TranslateOptions): TagEx
   if (ref.type !== 'tag' && opts.fieldsMatchAll?.has(key)) return TRUE_EXPR;
   if (value.kind === 'Regex') {
     if (e.op === '=' || e.op === '!=') throw invalidTagComparison();
-    const re = compileRegex(value.source);
+    const re = jsRegex(value.source);
     return { op: positive ? 'match' : 'nmatch', key, pattern: re.source, flags: re.flags };
   }
   if (e.op === '=~' || e.op === '!~') throw invalidTagComparison();

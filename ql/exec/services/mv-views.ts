@@ -10,6 +10,7 @@
 import type { Catalog, MaterializedViewInfo } from '../../../engine/index.js';
 import type { Measurement } from '../../ast/nodes.js';
 import { compileRegex } from '../../ast/regex.js';
+import type { Matcher } from '../../../engine/index.js';
 import { ViewTargetWriteError } from './errors.js';
 import { parseWindowedSelect, type WindowedSelect } from './select-window.js';
 
@@ -19,7 +20,7 @@ export interface ParsedView {
   readonly w: WindowedSelect;
   /** True when the view reads a subquery: any write to its database may change it. */
   readonly anySource: boolean;
-  readonly sources: readonly { readonly db: string; readonly rp: string; readonly name: string; readonly regex: RegExp | null }[];
+  readonly sources: readonly { readonly db: string; readonly rp: string; readonly name: string; readonly regex: Matcher | null }[];
   /** Target (db, rp, measurement); measurement null for the `:MEASUREMENT` backreference. */
   readonly target: { readonly db: string; readonly rp: string; readonly name: string | null };
 }
