@@ -20,7 +20,7 @@ import { FieldType } from '../../engine/index.js';
 import { QueryError } from './errors.js';
 import { castFillValue, intToFloat, subInt, wrapInt64, wrapUint64 } from './value.js';
 import type { IntValue, Scalar, TimedValue } from './value.js';
-import { MIN_TIME, certainlyMoreWindows, cursorAt, stepCursor, window } from './window.js';
+import { MAX_SELECT_BUCKETS, MIN_TIME, certainlyMoreWindows, cursorAt, stepCursor, window } from './window.js';
 import type { WindowSpec } from './window.js';
 
 export type FillMode = 'null' | 'none' | 'number' | 'previous' | 'linear';
@@ -87,7 +87,7 @@ export function fillSeries(rows: readonly TimedValue[], opts: FillOptions): Time
   }
   const numberValue = mode === 'number' ? castFillValue(fillValue, opts.valueType) : null;
   const iv = spec.interval;
-  const maxRows = opts.maxRows ?? 10_000_000;
+  const maxRows = opts.maxRows ?? MAX_SELECT_BUCKETS;
   // Every window between the bounds gives a row: too many of them fail before any is made.
   const bounded = asc || endTime !== MIN_TIME;
   if (bounded && certainlyMoreWindows(asc ? startTime : endTime, asc ? endTime : startTime, spec, maxRows)) throw new QueryError(`max-select-buckets limit exceeded: (${maxRows})`);

@@ -68,3 +68,10 @@ describe('holtWinters', () => {
     assert.deepEqual(holtWinters(data, { ...args, m: 4 }), holtWinters(data, { ...args, m: 4 }));
   });
 });
+
+describe('holt_winters forecast count', () => {
+  it('more forecasts than a series may have windows fail before any is made', { timeout: 20_000 }, () => {
+    const points: ForecastPoint[] = Array.from({ length: 20 }, (_, i) => ({ time: BigInt(i) * 10n, value: i % 5 }));
+    assert.throws(() => holtWinters(points, { h: 100_000_000, m: 0, withFit: false, interval: 10n }), /max-select-buckets limit exceeded/);
+  });
+});

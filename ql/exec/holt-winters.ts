@@ -13,6 +13,8 @@
  */
 import { goPow } from './go-pow.js';
 import { nelderMead } from './nelder-mead.js';
+import { QueryError } from './errors.js';
+import { MAX_SELECT_BUCKETS } from './window.js';
 
 /** Weight of the first observations in the starting level and trend. */
 const WEIGHT = 0.5;
@@ -140,6 +142,9 @@ function startingParameters(y: readonly number[], m: number, seasonal: boolean):
 /** The forecast (and fit) of one series' aggregates, given in time order. */
 export function holtWinters(points: readonly ForecastPoint[], args: HoltWintersArgs): ForecastPoint[] {
   const { h, m, interval } = args;
+  // Each forecast is a window of its own: past the window bound the answer could not be served,
+  // and building it first took the server's heap (holt_winters(x, 100000000, 0) killed the process).
+  if (h > MAX_SELECT_BUCKETS) throw new QueryError(`max-select-buckets limit exceeded: (${MAX_SELECT_BUCKETS})`);
   const seasonal = m >= 2;
   if (points.length < 2 || (seasonal && points.length < m) || h <= 0) return [];
   const start = roundTime(points[0]!.time, interval);

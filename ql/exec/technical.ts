@@ -132,31 +132,50 @@ interface Move {
   diff: number;
 }
 
+/** A slot of a ring not written yet. */
+const NO_MOVE: Move = Object.freeze({ price: 0, diff: 0 });
+
+/**
+ * A ring of `size` moves that starts out all zero. Slots are stored only once written: the
+ * period is the user's (chande_momentum_oscillator(x, 1000000000)), and making every slot up
+ * front took the server's heap before the first point was read.
+ */
+class MoveRing {
+  private readonly slots: Move[] = [];
+  constructor(readonly size: number) {}
+  at(i: number): Move {
+    return this.slots[i] ?? NO_MOVE;
+  }
+  set(i: number, m: Move): void {
+    this.slots[i] = m;
+  }
+}
+
 /** Kaufman's efficiency ratio over a ring of `period` moves. */
 class Ker implements Algorithm {
-  readonly points: Move[];
+  readonly points: MoveRing;
   private noise = 0;
   private count = 0;
   idx = 0;
   constructor(period: number) {
-    this.points = Array.from({ length: period }, () => ({ price: 0, diff: 0 }));
+    this.points = new MoveRing(period);
   }
   warmed(): boolean {
-    return this.count === this.points.length + 1;
+    return this.count === this.points.size + 1;
   }
   warmCount(): number {
-    return this.points.length;
+    return this.points.size;
   }
   add(v: number): number {
-    const n = this.points.length;
+    const n = this.points.size;
     let oldest = this.idx + 1;
     if (oldest >= n) oldest = 0;
-    const signal = Math.abs(v - this.points[oldest]!.price);
-    const kp = { price: v, diff: Math.abs(v - this.points[this.idx]!.price) };
-    this.noise -= this.points[oldest]!.diff;
+    const signal = Math.abs(v - this.points.at(oldest).price);
+    const kp = { price: v, diff: Math.abs(v - this.points.at(this.idx).price) };
+    this.noise -= this.points.at(oldest).diff;
     this.noise += kp.diff;
     this.idx = oldest;
-    this.points[oldest] = kp;
+    this.points.set(oldest, kp);
     if (!this.warmed()) this.count++;
     return signal === 0 || this.noise === 0 ? 0 : signal / this.noise;
   }
@@ -173,7 +192,7 @@ class Kama implements Algorithm {
     this.ker = new Ker(period);
   }
   add(v: number): number {
-    if (!this.ker.warmed()) this.last = this.ker.points[this.ker.idx]!.price;
+    if (!this.ker.warmed()) this.last = this.ker.points.at(this.ker.idx).price;
     const er = this.ker.add(v);
     const sc = Math.pow(er * KAMA_FAST_MINUS_SLOW + KAMA_SLOW, 2);
     this.last = this.last + sc * (v - this.last);
@@ -186,34 +205,34 @@ class Kama implements Algorithm {
 
 /** Chande momentum oscillator over a ring of period - 1 moves (warmup 'none'). */
 class Cmo implements Algorithm {
-  private readonly points: Move[];
+  private readonly points: MoveRing;
   private sumUp = 0;
   private sumDown = 0;
   private count = 0;
   private idx = 0;
   constructor(period: number) {
-    this.points = Array.from({ length: Math.max(1, period - 1) }, () => ({ price: 0, diff: 0 }));
+    this.points = new MoveRing(Math.max(1, period - 1));
   }
   add(v: number): number {
     let oldest = this.idx + 1;
-    if (oldest === this.points.length) oldest = 0;
+    if (oldest === this.points.size) oldest = 0;
     let diff = 0;
     if (this.count !== 0) {
-      diff = v - this.points[this.idx]!.price;
+      diff = v - this.points.at(this.idx).price;
       if (diff > 0) this.sumUp += diff;
       else if (diff < 0) this.sumDown -= diff;
     }
     const out = this.sumUp !== 0 || this.sumDown !== 0 ? 100 * ((this.sumUp - this.sumDown) / (this.sumUp + this.sumDown)) : 0;
-    const old = this.points[oldest]!;
+    const old = this.points.at(oldest);
     if (old.diff > 0) this.sumUp -= old.diff;
     else if (old.diff < 0) this.sumDown += old.diff;
-    this.points[oldest] = { price: v, diff };
+    this.points.set(oldest, { price: v, diff });
     this.idx = oldest;
-    if (this.count !== this.points.length + 2) this.count++;
+    if (this.count !== this.points.size + 2) this.count++;
     return out;
   }
   warmCount(): number {
-    return this.points.length;
+    return this.points.size;
   }
 }
 

@@ -147,6 +147,9 @@ export function stepCursor(c: BucketCursor, spec: WindowSpec, ascending = true):
   }
 }
 
+/** The most windows one series of a GROUP BY time answer may have (1.x's max-select-buckets, here always on). */
+export const MAX_SELECT_BUCKETS = 10_000_000;
+
 /** A zone's offset moves within this span (UTC-12 to UTC+14). */
 const ZONE_SPAN_NS = 26n * 3600n * 1_000_000_000n;
 const YEAR_NS = 366n * 24n * 3600n * 1_000_000_000n;
@@ -179,7 +182,7 @@ export function certainlyMoreWindows(first: bigint, last: bigint, spec: WindowSp
  * 1.x EndTime), ascending: from window(startNs).start while <= window(endNs).start.
  * `maxBuckets` guards against unbounded enumerations (a typed error when exceeded).
  */
-export function buckets(startNs: bigint, endNs: bigint, spec: WindowSpec, maxBuckets = 10_000_000): bigint[] {
+export function buckets(startNs: bigint, endNs: bigint, spec: WindowSpec, maxBuckets = MAX_SELECT_BUCKETS): bigint[] {
   const out: bigint[] = [];
   const last = window(endNs, spec).start;
   const c = cursorAt(window(startNs, spec).start, spec);
