@@ -43,12 +43,26 @@ export function walkExpr(e: Expr, visit: (e: Expr) => boolean | void): void {
   for (const c of exprChildren(e)) walkExpr(c, visit);
 }
 
-/** Bottom-up rewrite: children first, then `fn` on the rebuilt node. */
+/**
+ * Bottom-up rewrite: children first, then `fn` on the node rebuilt from them. A node whose
+ * children came back unchanged is passed (and, if `fn` keeps it, returned) as it is, so the
+ * per-node memos (WeakMaps keyed by node) still hold for the parts a rewrite did not touch.
+ */
 export function rewriteExpr(e: Expr, fn: (e: Expr) => Expr): Expr {
   switch (e.kind) {
-    case 'Call': return fn({ ...e, args: e.args.map((a) => rewriteExpr(a, fn)) });
-    case 'Binary': return fn({ ...e, lhs: rewriteExpr(e.lhs, fn), rhs: rewriteExpr(e.rhs, fn) });
-    case 'Unary': return fn({ ...e, expr: rewriteExpr(e.expr, fn) });
+    case 'Call': {
+      const args = e.args.map((a) => rewriteExpr(a, fn));
+      return fn(args.every((a, i) => a === e.args[i]) ? e : { ...e, args });
+    }
+    case 'Binary': {
+      const lhs = rewriteExpr(e.lhs, fn);
+      const rhs = rewriteExpr(e.rhs, fn);
+      return fn(lhs === e.lhs && rhs === e.rhs ? e : { ...e, lhs, rhs });
+    }
+    case 'Unary': {
+      const inner = rewriteExpr(e.expr, fn);
+      return fn(inner === e.expr ? e : { ...e, expr: inner });
+    }
     default: return fn(e);
   }
 }
