@@ -32,8 +32,11 @@ export class RecordingDeps implements ServerDeps {
   }
   /** Scripted query answers (HTTP-layer tests only). */
   onQuery: (req: QueryRunRequest) => Promise<StatementResult[]> = async (req) => req.statements.map((_, i) => ({ statementId: i }));
-  query(req: QueryRunRequest): Promise<StatementResult[]> {
-    return this.onQuery(req);
+  /** Hands each result to `onResult` as well, as ServerDeps' contract asks (the route builds its answer from them). */
+  async query(req: QueryRunRequest, onResult?: (r: StatementResult) => void | Promise<void>): Promise<StatementResult[]> {
+    const results = await this.onQuery(req);
+    for (const r of results) await onResult?.(r);
+    return results;
   }
   databases = new Set<string>();
   databaseExists(name: string): boolean {

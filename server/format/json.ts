@@ -28,7 +28,7 @@ function cellJ(c: Cell): J {
 }
 
 /** How cell 0 of a row prints when it is the time. */
-function timeText(epoch: Epoch | undefined, tz: string | undefined): (ns: bigint) => string | bigint {
+export function timeText(epoch: Epoch | undefined, tz: string | undefined): (ns: bigint) => string | bigint {
   if (epoch) return (ns) => formatTimeNs(ns, epoch);
   return rfc3339Formatter(tz ? (ns) => Number(zoneOffsetNs(tz, ns) / 1_000_000_000n) : undefined);
 }
@@ -75,7 +75,7 @@ export function statementJ(r: StatementResult, epoch: Epoch | undefined, pretty:
 }
 
 /** 1.x's executor emits a SELECT's series in pieces of this many rows, even unchunked. */
-const EMITTER_CHUNK_ROWS = 10_000;
+export const EMITTER_CHUNK_ROWS = 10_000;
 
 /**
  * 1.x merges those pieces into one series for a non-chunked answer but keeps the first piece's
@@ -100,20 +100,38 @@ export function resultsToJson(results: readonly StatementResult[], opts: JsonOpt
  */
 function compactResults(results: readonly StatementResult[], epoch: Epoch | undefined): string {
   let out = '{"results":[';
-  for (let i = 0; i < results.length; i++) {
-    const r = mergedPartial(results[i]!);
-    out += (i > 0 ? ',{"statement_id":' : '{"statement_id":') + stringify(r.statementId, false);
-    if (r.series && r.series.length) {
-      out += ',"series":[';
-      for (let j = 0; j < r.series.length; j++) out += (j > 0 ? ',' : '') + compactSeries(r.series[j]!, epoch, r.timeZone);
-      out += ']';
-    }
-    if (r.messages && r.messages.length) out += ',"messages":' + stringify(r.messages.map((m) => ({ level: m.level, text: m.text })), false);
-    if (r.partial) out += ',"partial":true';
-    if (r.error !== undefined) out += ',"error":' + JSON.stringify(r.error);
-    out += '}';
-  }
+  for (let i = 0; i < results.length; i++) out += (i > 0 ? ',' : '') + compactStatement(results[i]!, epoch);
   return out + ']}\n';
+}
+
+/** One statement's object of a compact non-chunked answer (also written alone by a streamed one). */
+export function compactStatement(result: StatementResult, epoch: Epoch | undefined): string {
+  const r = mergedPartial(result);
+  let out = '{"statement_id":' + stringify(r.statementId, false);
+  if (r.series && r.series.length) {
+    out += ',"series":[';
+    for (let j = 0; j < r.series.length; j++) out += (j > 0 ? ',' : '') + compactSeries(r.series[j]!, epoch, r.timeZone);
+    out += ']';
+  }
+  return out + compactStatementTail(r);
+}
+
+/** What follows a statement's series: messages, `partial`, `error`, and the closing brace. */
+export function compactStatementTail(r: StatementResult): string {
+  let out = '';
+  if (r.messages && r.messages.length) out += ',"messages":' + stringify(r.messages.map((m) => ({ level: m.level, text: m.text })), false);
+  if (r.partial) out += ',"partial":true';
+  if (r.error !== undefined) out += ',"error":' + JSON.stringify(r.error);
+  return out + '}';
+}
+
+/**
+ * A series object up to its rows: `{"name":...,"columns":[...],"values":[` (a streamed answer
+ * writes the rows as they come and closes the object itself).
+ */
+export function compactSeriesHead(s: ResultSeries): string {
+  const head = compactSeries({ ...s, values: [], partial: false }, undefined, undefined);
+  return head === '{}' ? '{"values":[' : head.slice(0, -1) + ',"values":[';
 }
 
 /** Concatenated, not joined: join would copy the rows' text once more before the body is encoded. */

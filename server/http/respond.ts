@@ -163,8 +163,8 @@ export class Reply {
    * uWS accepted the bytes (it waits for onWritable under backpressure), so a slow client
    * slows the producer instead of growing server memory. Call `end()` exactly once.
    */
-  stream(status: number, contentType: string): { write(text: string): Promise<void>; end(): void } {
-    if (this.#done) return { write: async () => undefined, end: () => undefined };
+  stream(status: number, contentType: string): { write(text: string): Promise<void>; end(): void; abort(): void } {
+    if (this.#done) return { write: async () => undefined, end: () => undefined, abort: () => undefined };
     this.#finish(status);
     let started = false;
     const head = () => {
@@ -182,8 +182,11 @@ export class Reply {
             ok = this.res.write(text);
           });
           if (ok) return resolve();
+          // Resolved from the next loop turn, not inside uWS's callback: Node does not run the
+          // microtasks queued there until some other event comes, so a producer that waits only
+          // on this stream (rows already in memory) stalled until a timer fired (the query timeout).
           this.res.onWritable(() => {
-            resolve();
+            setImmediate(resolve);
             return true;
           });
           this.onAbort(resolve);
@@ -194,6 +197,11 @@ export class Reply {
           head();
           this.res.end();
         });
+      },
+      // Closing mid-body is how a chunked body says it is incomplete: the client cannot take a
+      // cut answer for a whole one (no terminating chunk).
+      abort: () => {
+        if (!this.#aborted) this.res.close();
       },
     };
   }

@@ -26,6 +26,7 @@ import { chunkLines } from '../format/chunks.js';
 import { StatementChunkWriter } from '../format/chunk-writer.js';
 import { notExecutedChunks } from '../format/not-executed.js';
 import { mergeResults } from '../format/merge-results.js';
+import { STREAM_AFTER_CELLS, UnchunkedAnswer } from '../format/unchunked-answer.js';
 import { chunkStyleOf } from '../format/chunk-style.js';
 import { errorCsv, resultsToCsv } from '../format/csv.js';
 import { parseEpoch, type Epoch } from '../format/epoch.js';
@@ -187,19 +188,27 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
         let results: StatementResult[];
         // [ops] per-statement summaries, recorded after the answer is sent
         const clock = ctx.statements.enabled ? new StatementClock(statements, statementText, shapeableText(q, bind !== undefined, statements)) : new StatementClock([], statementText);
+        // Compact JSON (the common answer) streams once it is large; CSV and pretty are built whole.
+        const answer = csv || pretty ? undefined : unchunkedAnswer(reply, epoch, statements);
         try {
-          results = await runRegistered(ctx, run, reply, (r) => clock.result(r));
+          results = await runRegistered(ctx, answer ? { ...run, sinkFor: answer.sinkFor } : run, reply, (r) => {
+            clock.result(r);
+            return answer?.finish(withWarning(r, warnings));
+          });
         } catch (err) {
           // [auth] 1.x answers these 200, with the error on the statement that could not run.
-          if (err instanceof Interrupted) results = err.results;
-          else {
+          if (err instanceof Interrupted) {
+            results = err.results;
+            await answer?.finish(results[results.length - 1]!);
+          } else {
+            answer?.cut();
             clock.abandon((err as Error).message ?? String(err), ctx.statements);
             throw err;
           }
         }
-        const answered = mergeResults(warnings ? results.map((r) => withWarning(r, warnings)) : results, statements.length);
         try {
-          respond(reply, answered, { csv, epoch, pretty, chunked: false, chunkSize });
+          const buffered = answer ? await answer.end(statements.length) : warnings ? results.map((r) => withWarning(r, warnings)) : results;
+          if (buffered) respond(reply, mergeResults(buffered, statements.length), { csv, epoch, pretty, chunked: false, chunkSize });
         } finally {
           // [ops] Bookkeeping after the answer is on its way (same tick: the next request sees it).
           clock.finish(results, ctx.statements);
@@ -291,6 +300,15 @@ async function runRegistered(
   } finally {
     if (timer) deadlines.remove(timer);
   }
+}
+
+function unchunkedAnswer(reply: Reply, epoch: Epoch | undefined, statements: readonly Statement[]): UnchunkedAnswer {
+  return new UnchunkedAnswer({
+    epoch,
+    timeZoneOf: (id) => statementTimeZone(statements[id]),
+    streamAfterCells: STREAM_AFTER_CELLS,
+    open: () => reply.stream(200, 'application/json'),
+  });
 }
 
 /** chunked=true: stream each statement's series as 1.x chunk lines while the scan runs. */
