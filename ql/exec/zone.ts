@@ -13,7 +13,9 @@ function formatter(tz: string): Intl.DateTimeFormat {
   if (f) return f;
   try {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz,
+      // Go's time.LoadLocation("Local"): the process's zone (TZ, else /etc/localtime), which is
+      // also what the runtime's default formatter resolves to.
+      timeZone: tz === 'Local' ? new Intl.DateTimeFormat().resolvedOptions().timeZone : tz,
       hourCycle: 'h23',
       era: 'short',
       year: 'numeric',
