@@ -42,6 +42,11 @@ export interface FillOptions {
   call?: string;
   /** Guard against runaway enumerations; a typed error when exceeded. */
   maxRows?: number;
+  /**
+   * Only the first this many windows are wanted (OFFSET + LIMIT of a query whose filled rows
+   * are cut straight away): `LIMIT 1` over a day of 10 ms windows made 8.64M rows first.
+   */
+  stopAfter?: number;
 }
 
 /** 1.x linearFloat / linearInteger / linearUnsigned on window-index times. */
@@ -89,7 +94,8 @@ export function fillSeries(rows: readonly TimedValue[], opts: FillOptions): Time
   const iv = spec.interval;
   const maxRows = opts.maxRows ?? MAX_SELECT_BUCKETS;
   // Every window between the bounds gives a row: too many of them fail before any is made.
-  const bounded = asc || endTime !== MIN_TIME;
+  const stopAfter = opts.stopAfter ?? Infinity;
+  const bounded = (asc || endTime !== MIN_TIME) && stopAfter > maxRows;
   if (bounded && certainlyMoreWindows(asc ? startTime : endTime, asc ? endTime : startTime, spec, maxRows)) throw new QueryError(`max-select-buckets limit exceeded: (${maxRows})`);
   const out: TimedValue[] = [];
   const c = cursorAt(startTime, spec);
@@ -98,6 +104,7 @@ export function fillSeries(rows: readonly TimedValue[], opts: FillOptions): Time
   for (;;) {
     const p = i < rows.length ? (rows[i] as TimedValue) : null;
     if (p === null && !(asc ? c.time <= endTime : c.time >= endTime && endTime !== MIN_TIME)) break;
+    if (out.length >= stopAfter) break;
     if (out.length >= maxRows) throw new QueryError(`max-select-buckets limit exceeded: (${maxRows})`);
     if (p === null || (asc ? p.time > c.time : p.time < c.time)) {
       let v: Scalar = null;

@@ -329,6 +329,8 @@ async function assembleRows(
       endNs: ownRange ? plan.time.max : max,
       descending: desc,
       call: plan.nested ? undefined : calls[i]!.reducer,
+      // Rows go straight to OFFSET/LIMIT only in time order without transforms (finish()).
+      stopAfter: !desc && transforms.length === 0 && plan.stmt.limit > 0 ? plan.stmt.offset + plan.stmt.limit : undefined,
     });
   });
   if (spec && transforms.length === 0 && !needsAux) {

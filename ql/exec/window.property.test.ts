@@ -72,6 +72,26 @@ describe('window properties', () => {
       { numRuns: 200 },
     );
   });
+  it('fill stopping after k windows gives the first k rows of the whole fill, in every mode', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 0, max: 40 }), { maxLength: 12 }),
+        fc.integer({ min: 0, max: 5 }),
+        fc.constantFrom('null', 'number', 'previous', 'linear', 'none'),
+        fc.integer({ min: 1, max: 50 }),
+        (slots, startSlot, mode, k) => {
+          const spec = windowSpec(10n);
+          const rows: TimedValue[] = slots.filter((x) => x >= startSlot).sort((a, b) => a - b).map((x) => ({ time: BigInt(x) * 10n, value: x }));
+          const o = { window: spec, startNs: BigInt(startSlot) * 10n, endNs: 409n, valueType: FieldType.Integer, mode, value: 7 } as const;
+          assert.deepEqual(fillSeries(rows, { ...o, stopAfter: k }).slice(0, k), fillSeries(rows, o).slice(0, k));
+        },
+      ),
+      { numRuns: 300 },
+    );
+    // LIMIT 1 over 10^17 windows: the guard no longer applies, and only one row is made.
+    const far = fillSeries([{ time: 30n, value: 1 }], { mode: 'null', window: windowSpec(10n), startNs: 0n, endNs: 10n ** 18n, valueType: FieldType.Float, stopAfter: 2 });
+    assert.deepEqual(far, [{ time: 0n, value: null }, { time: 10n, value: null }]);
+  });
   it('certainlyMoreWindows never says more than the windows fill steps through, and without a zone says exactly that', () => {
     fc.assert(
       fc.property(
