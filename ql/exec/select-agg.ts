@@ -380,9 +380,12 @@ async function assembleRows(
     const out = [...ts].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     return desc ? out.reverse() : out;
   };
-  // With a transform, 1.x cuts OFFSET and LIMIT from each field's own rows (one iterator per
-  // field) and then joins the fields by time: a field has no value in a row it did not keep.
-  const perField = spec !== undefined && transforms.length > 0 && (plan.stmt.limit > 0 || plan.stmt.offset > 0);
+  // 1.x cuts OFFSET and LIMIT from each field's own rows (one iterator per field) and then
+  // joins the fields by time: a field has no value in a row it did not keep. That shows where
+  // the fields' rows are not the same windows: a transform's, integral()'s (never filled), or
+  // any call's under fill(none).
+  const ownRows = transforms.length > 0 || (calls.length > 1 && (fill.mode === 'none' || calls.some((c) => c.reducer === 'integral')));
+  const perField = spec !== undefined && ownRows && (plan.stmt.limit > 0 || plan.stmt.offset > 0);
   const kept = !perField
     ? undefined
     : plan.projection.columns.map((c) => {
@@ -416,8 +419,11 @@ async function assembleRows(
     plan.projection.columns.forEach((c, j) => cells.push(kept && !kept[j]!.has(t) ? null : evaluate(c.expr, scope, et)));
     rows.push(cells);
   }
-  if (spec) fillNullCells(rows, fill);
-  return finish(g, inRange(desc ? rows.reverse() : rows, g, min, max, forecastTimes), false, perField);
+  const out = finish(g, inRange(desc ? rows.reverse() : rows, g, min, max, forecastTimes), false, perField);
+  // 1.x's emitter fills the cells it sends, i.e. after OFFSET/LIMIT: the first row sent has no
+  // row before it for fill(previous), even when the query's earlier windows had one.
+  if (spec) fillNullCells(out, fill);
+  return out;
 }
 
 function isIntOut(windows: Windows, starts: bigint[], i: number): boolean {
