@@ -41,14 +41,18 @@ export class StddevReducer implements Reducer {
     if (xs.length === 0) return [];
     // NaN, not a missing value: fill() keeps the row and transforms carry NaN on (1.x).
     if (xs.length < 2) return [{ value: NaN }];
+    // NaN values (stddev() of one point in a subquery's window) are skipped, as 1.x does,
+    // after the two-point test above counted them.
     let mean = 0;
     let count = 0;
     for (const x of xs) {
+      if (Number.isNaN(x)) continue;
       count++;
       mean += (x - mean) / count;
     }
     let variance = 0;
     for (const x of xs) {
+      if (Number.isNaN(x)) continue;
       const d = x - mean;
       variance += d * d;
     }
