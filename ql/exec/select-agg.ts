@@ -21,7 +21,7 @@ import { createTransform, runTransform, type TransformName } from './transform.j
 import type { Scalar, TimedValue } from './value.js';
 import { forEachWindowRun, window as windowOf } from './window.js';
 import { findAux } from './aux.js';
-import { runTopWithTags } from './select-top.js';
+import { INTEGER_TYPES, runTopWithTags } from './select-top.js';
 import { aggregateFromStats } from './batch-stats.js';
 import { alignedRows } from './aligned-rows.js';
 import { runDenseGroup } from './select-agg-dense.js';
@@ -58,8 +58,14 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
   // beside auxiliary fields; a subquery is one stream, and a tag beside them makes 1.x read the
   // series one by one into its selector (ties then go to the larger value).
   const seriesHeap = !spec && !source.fromSubquery && !plan.projection.columns.some((c) => hasRawRef(c.expr, (r) => isTag(r.name, r.type, plan.schema)));
-  const callArgs = calls.map((c): ReducerArgs => ({ ...c.args, partials: clock, ...(plan.ascending ? {} : { descending: true }), ...(seriesHeap ? { seriesHeap } : {}) }));
   const callTypes = calls.map((c) => types.get(c.field));
+  // A subquery is one stream to 1.x: mean() of its integers is one wrapping int64 sum / count,
+  // not a merge of per-series means (which differs once the sum overflows).
+  const oneStream = (i: number): boolean => {
+    const t = callTypes[i];
+    return source.fromSubquery === true && calls[i]!.reducer === 'mean' && t !== undefined && (INTEGER_TYPES as ReadonlySet<FieldType>).has(t);
+  };
+  const callArgs = calls.map((c, i): ReducerArgs => ({ ...c.args, ...(oneStream(i) ? {} : { partials: clock }), ...(plan.ascending ? {} : { descending: true }), ...(seriesHeap ? { seriesHeap } : {}) }));
   const makeReducers = (start?: bigint): Reducer[] =>
     calls.map((c, i) => {
       const t = callTypes[i];
@@ -308,7 +314,7 @@ async function assembleRows(
       };
       rows.push([x.time, ...plan.projection.columns.map((c) => evaluate(c.expr, scope, et0))]);
     }
-    return finish(g, rows, call.reducer === 'top' || call.reducer === 'bottom' || call.reducer === 'distinct');
+    return finish(g, rows, call.reducer === 'top' || call.reducer === 'bottom' || call.reducer === 'distinct' || call.reducer === 'sample');
   }
   // The extra window read for a transform's inner call is not the other calls' to fill from:
   // 1.x fills those over the query's own range, so a point there must not anchor fill(linear).
@@ -440,8 +446,8 @@ function reverseWindows(rows: Cell[][], g: GroupRun): Cell[][] {
 }
 
 /**
- * Order, OFFSET and LIMIT of a group's rows. Under ORDER BY time DESC, top() and bottom()
- * reverse the windows but keep each window's points in ascending time (1.x sorts a window's
+ * Order, OFFSET and LIMIT of a group's rows. Under ORDER BY time DESC, top(), bottom() and
+ * sample() reverse the windows but keep each window's points in ascending time (1.x sorts a window's
  * selected points by time after choosing them).
  */
 function finish(g: GroupRun, rows: Cell[][], keepWindowOrder = false, paged = false): Cell[][] {

@@ -111,6 +111,11 @@ export class Collected {
     return idx;
   }
 
+  /** The values in the order 1.x feeds them to its reducer (see arrivalOrder). */
+  valuesInArrivalOrder(newestFirst = false): Scalar[] {
+    return this.arrivalOrder(newestFirst).map((i) => this.value(i));
+  }
+
   /**
    * The points in the order 1.x feeds them to its reducer: one series in time order (reversed
    * when `newestFirst`), several merged as 1.x's sorted merge does (merge-order.ts).
