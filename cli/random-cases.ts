@@ -4,7 +4,8 @@
  * from the oracle, then check Strata against them):
  *
  *   node build/cli/random-cases.js --seed 7 --selects 600 --shows 200 --writes 200 --mutations 200 --typed 300 --nested 300 --dashboards 300 \
- *     --calendar 300 --clients 600 --admin 100 --selectors 300 --csv 200 --epochs 100 --intedges 200 > /tmp/cases.json
+ *     --calendar 300 --clients 600 --admin 100 --selectors 300 --csv 200 --epochs 100 --intedges 200 \
+ *     --typedfns 300 --into 100 > /tmp/cases.json
  *   ../shared/conformance/oracle.sh start 18796 18798
  *   node ../shared/conformance/run.mjs --url http://127.0.0.1:18796 --cases /tmp/cases.json --record /tmp/exp
  *   node ../shared/conformance/run.mjs --url http://STRATA --cases /tmp/cases.json --check /tmp/exp --settle-ms 1500
@@ -29,6 +30,8 @@ import { randomSelectorQuery } from './random-cases/select-selectors.js';
 import { randomCsvRequest } from './random-cases/csv-answers.js';
 import { randomPrecisionCase } from './random-cases/precision-epoch.js';
 import { intEdgeData, randomIntEdgeQuery } from './random-cases/int-edges.js';
+import { randomTypedFunction } from './random-cases/typed-functions.js';
+import { randomIntoCase } from './random-cases/into.js';
 
 interface Case {
   readonly id: string;
@@ -143,6 +146,11 @@ const cases: Case[] = [
   ...Array.from({ length: option('csv', 0) }, (_, i) => ({ id: id('v', i), category: 'random', db: 'telemetry', ...randomCsvRequest(p, `rnd_v${seed}_${i}`) })),
   ...precisionCases(option('epochs', 0)),
   ...intEdgeCases(option('intedges', 0)),
+  ...unique(option('typedfns', 0), () => randomTypedFunction(p)).map((q, i) => ({ id: id('f', i), category: 'random', db: 'telemetry', q, ...answerFormat() })),
+  ...Array.from({ length: option('into', 0) }, (_, i) => {
+    const [db, other] = [`rnd_o${seed}_${i}`, `rnd_ot${seed}_${i}`];
+    return { id: id('o', i), category: 'random', method: 'POST', db, ...randomIntoCase(p, db, other), teardown: [{ q: `DROP DATABASE ${db}` }, { q: `DROP DATABASE ${other}` }] };
+  }),
   ...Array.from({ length: option('mutations', 0) }, (_, i) => {
     const db = `rnd_m${seed}_${i}`;
     return { id: id('m', i), category: 'random', method: 'POST', db, ...randomMutation(p, db), teardown: [{ q: `DROP DATABASE ${db}` }] };

@@ -18,6 +18,7 @@ import { fillSeries, type FillMode } from './fill.js';
 import { createReducer, type PartialClock, type Reducer, type ReducerArgs } from './reducers/index.js';
 import { evalTypes, fieldRefs, transformArgs, type GroupRun } from './select-raw.js';
 import { createTransform, runTransform, type TransformName } from './transform.js';
+import { checkTransformInners } from './transform-inner-type.js';
 import type { Scalar, TimedValue } from './value.js';
 import { forEachWindowRun, window as windowOf } from './window.js';
 import { findAux } from './aux.js';
@@ -41,6 +42,7 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
   const { calls, transforms } = aggregatesOf(plan);
   if (calls.length === 1 && calls[0]!.tagArgs.length > 0) return finish(g, await runTopWithTags(g, calls[0]!), true);
   const types = source.fieldTypes();
+  checkTransformInners(transforms, types);
   const { hasMin } = plan.time;
   // 1.x starts the inner aggregate one interval before the first window so that window has a
   // predecessor (one interval after the last under ORDER BY time DESC, which runs backwards).

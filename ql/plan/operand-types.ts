@@ -81,6 +81,9 @@ export function checkOperandTypes(e: Expr, schema: OperandSchema): void {
   const r = leafType(e.rhs, schema);
   if (!l || !r || (e.lhs.kind !== 'VarRef' && e.rhs.kind !== 'VarRef')) return;
   const bitwise = e.op === '&' || e.op === '|' || e.op === '^';
+  // 1.x types a bitwise operation on a boolean as boolean whatever the right side is (its value
+  // is then false: the right side is no boolean).
+  if (bitwise && l.name === 'boolean') return;
   const ok = bitwise ? l.name === r.name && l.name !== 'string' && l.name !== 'float' : NUMERIC.has(l.name) && NUMERIC.has(r.name);
   if (!ok) throw new QueryError(`type error: ${l.text} ${e.op} ${r.text}: incompatible types: ${l.name} and ${r.name}`);
 }
