@@ -14,7 +14,7 @@ export interface RowScope {
   lookup(name: string, hint: string | null): Scalar;
   /** Values of calls already computed (aggregates, transforms), by call expression identity. */
   call?(e: Expr): Scalar | undefined;
-  /** A WHERE condition is being evaluated (1.x reads a bitwise operation beside a boolean otherwise there). */
+  /** A WHERE condition is being evaluated (1.x reads a bitwise operation with a null side otherwise there). */
   readonly condition?: true;
 }
 
@@ -64,12 +64,11 @@ function int64(r: bigint): Scalar {
 }
 
 /**
- * A bitwise operation beside a boolean, as 1.x evaluates it (recorded from 1.6.7): in a field,
- * a null beside a boolean counts as false, and a boolean left side with anything but a boolean
- * on the right gives false; in a WHERE condition a null on either side gives false.
+ * A bitwise operation beside a boolean in a field, as 1.x evaluates it (recorded from 1.6.7): a
+ * null beside a boolean counts as false, and a boolean left side with anything but a boolean on
+ * the right gives false.
  */
-function bitwiseBoolean(op: BinaryOp, a: Scalar, b: Scalar, inCondition: boolean): Scalar {
-  if (inCondition && (a === null || b === null)) return false;
+function bitwiseBoolean(op: BinaryOp, a: Scalar, b: Scalar): Scalar {
   const l = a === null ? false : a;
   const r = b === null ? false : b;
   if (typeof l !== 'boolean') return null;
@@ -84,7 +83,10 @@ function bitwiseBoolean(op: BinaryOp, a: Scalar, b: Scalar, inCondition: boolean
  * JS integer too, so the type comes from the schema, not from the number).
  */
 export function arithmetic(op: BinaryOp, a: Scalar, b: Scalar, aInt: boolean, bInt: boolean, inCondition = false): Scalar {
-  if ((op === '&' || op === '|' || op === '^') && (typeof a === 'boolean' || typeof b === 'boolean')) return bitwiseBoolean(op, a, b, inCondition);
+  const bitwise = op === '&' || op === '|' || op === '^';
+  // In a WHERE condition 1.6.7 reads a bitwise operation with a null side as false.
+  if (bitwise && inCondition && (a === null || b === null)) return false;
+  if (bitwise && (typeof a === 'boolean' || typeof b === 'boolean')) return bitwiseBoolean(op, a, b);
   if (a === null || b === null) return null;
   if (typeof a === 'boolean' || typeof b === 'boolean') return null;
   // 1.x has no string arithmetic (`+` included): in a WHERE it is null, so the row fails.
