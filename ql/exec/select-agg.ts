@@ -30,7 +30,7 @@ import { transformMultiRows, windowsNewestFirst } from './multi-row-transforms.j
 import { fillNullCells } from './fill-cells.js';
 import { clippedReducer } from './clipped-reducer.js';
 import { forEachPassingRow, singleValueColumn } from './passing-rows.js';
-import { inputHeadBounds, readsInputHead } from './selector-input-cut.js';
+import { auxTagTieLess, inputHeadBounds, readsInputHead } from './selector-input-cut.js';
 
 type Windows = Map<bigint, Reducer[]>;
 
@@ -88,7 +88,7 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
   // Validate types before reading anything (1.x reports type errors even on empty data).
   makeReducers();
   const head = calls.length === 1 && readsInputHead(calls[0]!.reducer, calls[0]!.tagArgs.length, plan.stmt.limit, plan.stmt.offset) && !source.fromSubquery
-    ? await inputHeadBounds(g, calls[0]!.field, plan.stmt.limit + plan.stmt.offset + 1, min, max)
+    ? await inputHeadBounds(g, calls[0]!.field, plan.stmt.limit + plan.stmt.offset + 1, min, max, auxTagTieLess(g, plan.projection.columns.map((c) => c.expr)))
     : undefined;
   const boundsOf = (i: number) => head?.[i] ?? { min, max };
   const layout = g.rowFilter === null && head === undefined ? denseLayoutOf(plan) : undefined;
