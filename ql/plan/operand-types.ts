@@ -10,6 +10,7 @@ import type { Expr } from '../ast/nodes.js';
 import { quoteIdent } from '../ast/keywords.js';
 import { printExpr } from '../ast/print.js';
 import { QueryError } from '../errors.js';
+import { goFixed3 } from './go-fixed.js';
 
 const ARITHMETIC: ReadonlySet<string> = new Set(['+', '-', '*', '/', '%', '&', '|', '^']);
 
@@ -57,7 +58,7 @@ function leafType(e: Expr, schema: OperandSchema): { name: string; text: string 
     case 'Integer':
       return { name: 'integer', text: printExpr(e) };
     case 'Number':
-      return { name: 'float', text: printExpr(e) };
+      return { name: 'float', text: goFixed3(e.value) };
     default:
       return undefined;
   }
