@@ -11,6 +11,12 @@ import { calendarData, randomCalendarQuery } from './random-cases/calendar.js';
 import { randomClientQuery } from './random-cases/select-clients.js';
 import { randomAdmin } from './random-cases/admin.js';
 import { parseParams } from '../ql/index.js';
+import { randomSelectorQuery } from './random-cases/select-selectors.js';
+import { randomTypedFunction } from './random-cases/typed-functions.js';
+import { intEdgeData, randomIntEdgeQuery } from './random-cases/int-edges.js';
+import { randomIntoCase } from './random-cases/into.js';
+import { randomPrecisionCase } from './random-cases/precision-epoch.js';
+import { randomCsvRequest } from './random-cases/csv-answers.js';
 
 describe('random differential cases', () => {
   it('are reproducible from the seed', () => {
@@ -82,5 +88,34 @@ describe('random differential cases', () => {
       assert.doesNotThrow(() => parseQuery(a.q), a.q);
     }
     for (const line of calendarData(picker(8)).trim().split('\n')) assert.match(line, / \d{19}$/, line);
+  });
+
+  it('selector, typed-function, integer-edge and INTO statements parse and bound GROUP BY time on both sides; their data names its timestamps', () => {
+    const p = picker(16);
+    const bounded = (q: string) => {
+      for (const stmt of q.split(';')) if (/GROUP BY time\(/.test(stmt)) assert.match(stmt, /time >= '[^']+' AND time < '[^']+'/, stmt);
+    };
+    for (let i = 0; i < 300; i++) {
+      for (const q of [randomSelectorQuery(p), randomIntEdgeQuery(p).q, randomIntoCase(p, 'scratch', 'other').q]) {
+        assert.doesNotThrow(() => parseQuery(q), q);
+        bounded(q);
+      }
+      // Comparisons and AND between fields in SELECT are meant as 1.x's parse error.
+      const typed = randomTypedFunction(p);
+      assert.doesNotThrow(() => {
+        try {
+          parseQuery(typed);
+        } catch (e) {
+          if (!/operator is intended for WHERE clause/.test((e as Error).message)) throw e;
+        }
+      }, typed);
+      bounded(typed);
+      const c = randomPrecisionCase(p);
+      for (const line of c.body.split('\n')) assert.match(line, / -?\d+$/, line);
+      for (const v of c.verify) assert.doesNotThrow(() => parseQuery(v.q), v.q);
+      const csv = randomCsvRequest(p, 'scratch');
+      assert.equal(csv.accept, 'application/csv');
+    }
+    for (const line of intEdgeData(picker(16)).trim().split('\n')) assert.match(line, / \d{19}$/, line);
   });
 });

@@ -4,7 +4,8 @@
  * from the oracle, then check Strata against them):
  *
  *   node build/cli/random-cases.js --seed 7 --selects 600 --shows 200 --writes 200 --mutations 200 --typed 300 --nested 300 --dashboards 300 \
- *     --calendar 300 --clients 600 --admin 100 > /tmp/cases.json
+ *     --calendar 300 --clients 600 --admin 100 --selectors 300 --csv 200 --epochs 100 --intedges 200 \
+ *     --typedfns 300 --into 100 > /tmp/cases.json
  *   ../shared/conformance/oracle.sh start 18796 18798
  *   node ../shared/conformance/run.mjs --url http://127.0.0.1:18796 --cases /tmp/cases.json --record /tmp/exp
  *   node ../shared/conformance/run.mjs --url http://STRATA --cases /tmp/cases.json --check /tmp/exp --settle-ms 1500
@@ -25,6 +26,12 @@ import { dashboardData, randomDashboardQuery } from './random-cases/dashboard.js
 import { calendarData, randomCalendarQuery } from './random-cases/calendar.js';
 import { randomClientQuery } from './random-cases/select-clients.js';
 import { randomAdmin } from './random-cases/admin.js';
+import { randomSelectorQuery } from './random-cases/select-selectors.js';
+import { randomCsvRequest } from './random-cases/csv-answers.js';
+import { randomPrecisionCase } from './random-cases/precision-epoch.js';
+import { intEdgeData, randomIntEdgeQuery } from './random-cases/int-edges.js';
+import { randomTypedFunction } from './random-cases/typed-functions.js';
+import { randomIntoCase } from './random-cases/into.js';
 
 interface Case {
   readonly id: string;
@@ -87,6 +94,37 @@ function calendarCases(n: number): Case[] {
   return ownDatabaseCases('z', `rnd_cal${seed}`, write, 'SELECT count(*) FROM power', unique(n, () => JSON.stringify(randomCalendarQuery(p))));
 }
 
+/** `--intedges N`: integers at the edges of int64 and large floats, then N queries that add, average and difference them. */
+function intEdgeCases(n: number): Case[] {
+  if (n <= 0) return [];
+  const write = { body: intEdgeData(p) };
+  return ownDatabaseCases('i', `rnd_int${seed}`, write, 'SELECT count(*) FROM big', unique(n, () => JSON.stringify(randomIntEdgeQuery(p))));
+}
+
+/** A write into a scratch database `db` (dropped and created before, dropped after), then `verify` reads it back. */
+function scratchWriteCase(caseId: string, db: string, body: string, precision: string | undefined, verify: readonly Record<string, unknown>[]): Case {
+  return {
+    id: caseId,
+    category: 'random',
+    path: '/write',
+    method: 'POST',
+    db,
+    body,
+    ...(precision ? { params: { precision } } : {}),
+    setup: [{ q: `DROP DATABASE ${db}` }, { q: `CREATE DATABASE ${db}` }],
+    teardown: [{ q: `DROP DATABASE ${db}` }],
+    verify: verify.map((v) => ({ q: v['q'], db, ...v })),
+  };
+}
+
+/** `--epochs N`: N writes with a random precision into a database of their own, read back with random epochs. */
+function precisionCases(n: number): Case[] {
+  return Array.from({ length: n }, (_, i) => {
+    const c = randomPrecisionCase(p);
+    return scratchWriteCase(id('e', i), `rnd_e${seed}_${i}`, c.body, c.precision, c.verify);
+  });
+}
+
 const seed = option('seed', 1);
 const p = picker(seed);
 const id = (kind: string, i: number): string => `r${seed}-${kind}${String(i).padStart(4, '0')}`;
@@ -96,25 +134,23 @@ const cases: Case[] = [
   ...unique(option('nested', 0), () => randomNestedSelect(p)).map((q, i) => ({ id: id('n', i), category: 'random', db: 'telemetry', q, ...answerFormat() })),
   ...unique(option('shows', 100), () => randomShow(p)).map((q, i) => ({ id: id('s', i), category: 'random', db: 'telemetry', q })),
   ...Array.from({ length: option('writes', 100) }, (_, i) => {
-    const db = `rnd_w${seed}_${i}`;
     const w = randomWrite(p);
-    return {
-      id: id('w', i),
-      category: 'random',
-      path: '/write',
-      method: 'POST',
-      db,
-      body: w.body,
-      ...(w.precision ? { params: { precision: w.precision } } : {}),
-      setup: [{ q: `DROP DATABASE ${db}` }, { q: `CREATE DATABASE ${db}` }],
-      teardown: [{ q: `DROP DATABASE ${db}` }],
-      verify: [{ q: 'SELECT * FROM /.*/', db, params: { epoch: 'ns' } }, { q: 'SHOW FIELD KEYS', db }, { q: 'SHOW SERIES', db }],
-    };
+    const verify = [{ q: 'SELECT * FROM /.*/', params: { epoch: 'ns' } }, { q: 'SHOW FIELD KEYS' }, { q: 'SHOW SERIES' }];
+    return scratchWriteCase(id('w', i), `rnd_w${seed}_${i}`, w.body, w.precision, verify);
   }),
   ...dashboardCases(option('dashboards', 0)),
   ...calendarCases(option('calendar', 0)),
   ...unique(option('clients', 0), () => JSON.stringify(randomClientQuery(p))).map((text, i) => ({ id: id('c', i), category: 'random', db: 'telemetry', ...JSON.parse(text) })),
   ...Array.from({ length: option('admin', 0) }, (_, i) => ({ id: id('a', i), category: 'random', method: 'POST', ...randomAdmin(p, `rnd_a${seed}_${i}`, `rnd_u${seed}_${i}`) })),
+  ...unique(option('selectors', 0), () => randomSelectorQuery(p)).map((q, i) => ({ id: id('p', i), category: 'random', db: 'telemetry', q, ...answerFormat() })),
+  ...Array.from({ length: option('csv', 0) }, (_, i) => ({ id: id('v', i), category: 'random', db: 'telemetry', ...randomCsvRequest(p, `rnd_v${seed}_${i}`) })),
+  ...precisionCases(option('epochs', 0)),
+  ...intEdgeCases(option('intedges', 0)),
+  ...unique(option('typedfns', 0), () => randomTypedFunction(p)).map((q, i) => ({ id: id('f', i), category: 'random', db: 'telemetry', q, ...answerFormat() })),
+  ...Array.from({ length: option('into', 0) }, (_, i) => {
+    const [db, other] = [`rnd_o${seed}_${i}`, `rnd_ot${seed}_${i}`];
+    return { id: id('o', i), category: 'random', method: 'POST', db, ...randomIntoCase(p, db, other), teardown: [{ q: `DROP DATABASE ${db}` }, { q: `DROP DATABASE ${other}` }] };
+  }),
   ...Array.from({ length: option('mutations', 0) }, (_, i) => {
     const db = `rnd_m${seed}_${i}`;
     return { id: id('m', i), category: 'random', method: 'POST', db, ...randomMutation(p, db), teardown: [{ q: `DROP DATABASE ${db}` }] };

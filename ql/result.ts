@@ -26,6 +26,11 @@ export interface ResultSeries {
   readonly columnTypes?: readonly (FieldType | undefined)[];
   /** Subqueries only: each column's 1.x field name (Column.fieldName; index 0 is the time column). */
   readonly fieldNames?: readonly string[];
+  /**
+   * Columns 1.x holds as a Go `int` (SHOW RETENTION POLICIES' replicaN): its CSV writer has no
+   * case for that type and leaves the header's text in the cell. JSON shows the number.
+   */
+  readonly goIntColumns?: readonly number[];
 }
 
 /** Is cell 0 of each row the row time (a bigint of ns)? */

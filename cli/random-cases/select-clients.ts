@@ -92,7 +92,7 @@ function nowRelative(p: Picker, m: string): string {
 }
 
 /** A statement 1.6.7 refuses at run time (the request itself parses). */
-function failing(p: Picker): string {
+export function failing(p: Picker): string {
   return p.pick([
     'SELECT usage_user FROM cpu GROUP BY time(1h)',
     "SELECT mean(usage_user) FROM cpu WHERE time >= '2024-03-09T00:00:00Z' GROUP BY time(1h)",

@@ -55,7 +55,8 @@ function transform(p: Picker, m: string, overAggregate: boolean): string {
 
 const fill = (p: Picker): string => (p.chance(0.3) ? ` fill(${p.pick(['null', 'none', '0', '-1', 'previous', 'linear'])})` : '');
 
-function orderAndLimits(p: Picker): string {
+/** ORDER BY time DESC, LIMIT/OFFSET, SLIMIT/SOFFSET and tz(), each sometimes. */
+export function orderAndLimits(p: Picker): string {
   let s = '';
   if (p.chance(0.25)) s += ' ORDER BY time DESC';
   if (p.chance(0.3)) s += ` LIMIT ${p.pick([1, 2, 5])}`;

@@ -47,6 +47,7 @@ async function valuesAt(g: GroupRun, ref: GroupRun['series'][number], field: str
   }
 }
 
+/** Index of the row holding `value` at `time`; NaN (a subquery's math or stddev()) finds NaN. */
 async function rowWith(g: GroupRun, ref: GroupRun['series'][number], field: string, time: bigint, value: Scalar): Promise<number> {
-  return (await valuesAt(g, ref, field, time)).findIndex((v) => v === value);
+  return (await valuesAt(g, ref, field, time)).findIndex((v) => Object.is(v, value) || v === value);
 }

@@ -14,6 +14,8 @@ export interface RowScope {
   lookup(name: string, hint: string | null): Scalar;
   /** Values of calls already computed (aggregates, transforms), by call expression identity. */
   call?(e: Expr): Scalar | undefined;
+  /** A WHERE condition is being evaluated (1.x reads a bitwise operation with a null side otherwise there). */
+  readonly condition?: true;
 }
 
 function isInt(v: Scalar): v is number | bigint {
@@ -62,19 +64,31 @@ function int64(r: bigint): Scalar {
 }
 
 /**
+ * A bitwise operation beside a boolean in a field, as 1.x evaluates it (recorded from 1.6.7): a
+ * null beside a boolean counts as false, and a boolean left side with anything but a boolean on
+ * the right gives false.
+ */
+function bitwiseBoolean(op: BinaryOp, a: Scalar, b: Scalar): Scalar {
+  const l = a === null ? false : a;
+  const r = b === null ? false : b;
+  if (typeof l !== 'boolean') return null;
+  if (typeof r !== 'boolean') return false;
+  if (op === '&') return l && r;
+  if (op === '|') return l || r;
+  return l !== r;
+}
+
+/**
  * Arithmetic. `intTyped` tells whether each side is an integer-typed value (a float 2.0 is a
  * JS integer too, so the type comes from the schema, not from the number).
  */
-export function arithmetic(op: BinaryOp, a: Scalar, b: Scalar, aInt: boolean, bInt: boolean): Scalar {
+export function arithmetic(op: BinaryOp, a: Scalar, b: Scalar, aInt: boolean, bInt: boolean, inCondition = false): Scalar {
+  const bitwise = op === '&' || op === '|' || op === '^';
+  // In a WHERE condition 1.6.7 reads a bitwise operation with a null side as false.
+  if (bitwise && inCondition && (a === null || b === null)) return false;
+  if (bitwise && (typeof a === 'boolean' || typeof b === 'boolean')) return bitwiseBoolean(op, a, b);
   if (a === null || b === null) return null;
-  if (typeof a === 'boolean' || typeof b === 'boolean') {
-    if (typeof a === 'boolean' && typeof b === 'boolean') {
-      if (op === '&') return a && b;
-      if (op === '|') return a || b;
-      if (op === '^') return a !== b;
-    }
-    return null;
-  }
+  if (typeof a === 'boolean' || typeof b === 'boolean') return null;
   // 1.x has no string arithmetic (`+` included): in a WHERE it is null, so the row fails.
   if (typeof a === 'string' || typeof b === 'string') return null;
   if (aInt && bInt && isInt(a) && isInt(b) && op !== '/') return intOp(op, BigInt(a), BigInt(b));
@@ -192,7 +206,7 @@ export function evaluate(e: Expr, scope: RowScope, types: EvalTypes): Scalar {
       const a = evaluate(e.lhs, scope, types);
       const b = evaluate(e.rhs, scope, types);
       if (['=', '!=', '<', '<=', '>', '>='].includes(e.op)) return compare(e.op, a, b);
-      return arithmetic(e.op, a, b, isIntegerExpr(e.lhs, types), isIntegerExpr(e.rhs, types));
+      return arithmetic(e.op, a, b, isIntegerExpr(e.lhs, types), isIntegerExpr(e.rhs, types), scope.condition === true);
     }
   }
 }

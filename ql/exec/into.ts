@@ -33,7 +33,8 @@ export async function writeInto(target: Target, series: readonly ResultSeries[],
       s.columns.forEach((c, i) => {
         if (i === 0) return;
         const v = row[i];
-        if (v === null || v === undefined) return;
+        // NaN (math on a value outside its domain, stddev() of one point) is left out, as null.
+        if (v === null || v === undefined || (typeof v === 'number' && Number.isNaN(v))) return;
         fields.push(fieldOf(c, v, s.columnTypes?.[i]));
       });
       if (fields.length === 0) continue;

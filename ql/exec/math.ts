@@ -83,7 +83,7 @@ export function applyMath(name: string, args: readonly Scalar[], firstIsInteger 
     const x = num(a);
     if (x === null) return null;
     const r = u(x);
-    return Number.isNaN(r) ? null : r;
+    return r;
   }
   const b = BINARY[name];
   if (b === undefined) throw new QueryError(`undefined function ${name}()`);
@@ -92,5 +92,5 @@ export function applyMath(name: string, args: readonly Scalar[], firstIsInteger 
   const y = num(args[1] ?? null);
   if (x === null || y === null) return null;
   const r = b(x, y);
-  return Number.isNaN(r) ? null : r;
+  return r;
 }

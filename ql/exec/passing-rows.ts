@@ -51,7 +51,7 @@ export async function forEachPassingRow(
     for (let row = await reader.next(); row; row = await reader.next()) {
       const r = row;
       const valueOf = (field: string): Scalar => r.values[fi.get(field) ?? -1] ?? null;
-      const scope: RowScope = { time: r.time, lookup: (name, hint) => (isConditionTag(name, hint, plan.schema) ? conditionTagValue(ref.tags, name) : valueOf(name)) };
+      const scope: RowScope = { time: r.time, lookup: (name, hint) => (isConditionTag(name, hint, plan.schema) ? conditionTagValue(ref.tags, name) : valueOf(name)), condition: true };
       if (rowFilter && evaluate(rowFilter, scope, et) !== true) continue;
       if (onRow(r.time, valueOf) === false) break;
     }

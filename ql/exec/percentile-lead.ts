@@ -1,5 +1,5 @@
 /**
- * 1.6.7 answers nothing at all for a statement whose only field is percentile() when the
+ * 1.6.7 answers nothing at all for a statement whose only call is percentile() when the
  * first window it reduces (the first series in output order, at its first window with points)
  * has too few points for the rank (index < 0: percentile(x, 10) of four points). Its reduce
  * iterator ends the stream at that empty first result; later empty windows print null.
@@ -9,15 +9,33 @@ import { FieldType } from '../../engine/index.js';
 import { call, type Expr, type SelectStatement, type VarRef } from '../ast/nodes.js';
 import type { ResultSeries } from '../result.js';
 import { percentileIndex } from './reducers/index.js';
+import { walkExpr } from '../ast/walk.js';
+import { MATH_FUNCTIONS } from './math.js';
 
 interface LonePercentile {
   readonly arg: VarRef;
   readonly rank: number;
 }
 
+/**
+ * The statement's percentile() call when it is the only aggregate or selector: alone, under
+ * math (`percentile(x, 90) * 2`) or beside auxiliary fields and tags (`percentile(x, 90), x,
+ * host`), which 1.6.7 drives from the same iterator. Beside another call it is joined with
+ * that call's windows instead, and answers as usual.
+ */
 function lonePercentile(stmt: SelectStatement): LonePercentile | undefined {
-  if (stmt.fields.length !== 1) return undefined;
-  const e = stmt.fields[0]!.expr;
+  const calls: Expr[] = [];
+  for (const f of stmt.fields) {
+    walkExpr(f.expr, (e) => {
+      if (e.kind === 'Distinct' || (e.kind === 'Call' && !MATH_FUNCTIONS.has(e.name.toLowerCase()))) {
+        calls.push(e);
+        return false;
+      }
+      return true;
+    });
+  }
+  if (calls.length !== 1) return undefined;
+  const e = calls[0]!;
   if (e.kind !== 'Call' || e.name.toLowerCase() !== 'percentile' || e.args.length !== 2) return undefined;
   const [arg, n] = e.args as [Expr, Expr];
   if (arg.kind !== 'VarRef') return undefined;

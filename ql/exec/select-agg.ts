@@ -18,10 +18,11 @@ import { fillSeries, type FillMode } from './fill.js';
 import { createReducer, type PartialClock, type Reducer, type ReducerArgs } from './reducers/index.js';
 import { evalTypes, fieldRefs, transformArgs, type GroupRun } from './select-raw.js';
 import { createTransform, runTransform, type TransformName } from './transform.js';
+import { checkTransformInners } from './transform-inner-type.js';
 import type { Scalar, TimedValue } from './value.js';
 import { forEachWindowRun, window as windowOf } from './window.js';
 import { findAux } from './aux.js';
-import { runTopWithTags } from './select-top.js';
+import { INTEGER_TYPES, runTopWithTags } from './select-top.js';
 import { aggregateFromStats } from './batch-stats.js';
 import { alignedRows } from './aligned-rows.js';
 import { runDenseGroup } from './select-agg-dense.js';
@@ -29,7 +30,7 @@ import { transformMultiRows, windowsNewestFirst } from './multi-row-transforms.j
 import { fillNullCells } from './fill-cells.js';
 import { clippedReducer } from './clipped-reducer.js';
 import { forEachPassingRow, singleValueColumn } from './passing-rows.js';
-import { inputHeadBounds, readsInputHead } from './selector-input-cut.js';
+import { auxTagTieLess, inputHeadBounds, readsInputHead } from './selector-input-cut.js';
 
 type Windows = Map<bigint, Reducer[]>;
 
@@ -41,6 +42,7 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
   const { calls, transforms } = aggregatesOf(plan);
   if (calls.length === 1 && calls[0]!.tagArgs.length > 0) return finish(g, await runTopWithTags(g, calls[0]!), true);
   const types = source.fieldTypes();
+  checkTransformInners(transforms, types);
   const { hasMin } = plan.time;
   // 1.x starts the inner aggregate one interval before the first window so that window has a
   // predecessor (one interval after the last under ORDER BY time DESC, which runs backwards).
@@ -58,8 +60,14 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
   // beside auxiliary fields; a subquery is one stream, and a tag beside them makes 1.x read the
   // series one by one into its selector (ties then go to the larger value).
   const seriesHeap = !spec && !source.fromSubquery && !plan.projection.columns.some((c) => hasRawRef(c.expr, (r) => isTag(r.name, r.type, plan.schema)));
-  const callArgs = calls.map((c): ReducerArgs => ({ ...c.args, partials: clock, ...(plan.ascending ? {} : { descending: true }), ...(seriesHeap ? { seriesHeap } : {}) }));
   const callTypes = calls.map((c) => types.get(c.field));
+  // A subquery is one stream to 1.x: mean() of its integers is one wrapping int64 sum / count,
+  // not a merge of per-series means (which differs once the sum overflows).
+  const oneStream = (i: number): boolean => {
+    const t = callTypes[i];
+    return source.fromSubquery === true && calls[i]!.reducer === 'mean' && t !== undefined && (INTEGER_TYPES as ReadonlySet<FieldType>).has(t);
+  };
+  const callArgs = calls.map((c, i): ReducerArgs => ({ ...c.args, ...(oneStream(i) ? {} : { partials: clock }), ...(plan.ascending ? {} : { descending: true }), ...(seriesHeap ? { seriesHeap } : {}) }));
   const makeReducers = (start?: bigint): Reducer[] =>
     calls.map((c, i) => {
       const t = callTypes[i];
@@ -80,7 +88,7 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
   // Validate types before reading anything (1.x reports type errors even on empty data).
   makeReducers();
   const head = calls.length === 1 && readsInputHead(calls[0]!.reducer, calls[0]!.tagArgs.length, plan.stmt.limit, plan.stmt.offset) && !source.fromSubquery
-    ? await inputHeadBounds(g, calls[0]!.field, plan.stmt.limit + plan.stmt.offset + 1, min, max)
+    ? await inputHeadBounds(g, calls[0]!.field, plan.stmt.limit + plan.stmt.offset + 1, min, max, auxTagTieLess(g, plan.projection.columns.map((c) => c.expr)))
     : undefined;
   const boundsOf = (i: number) => head?.[i] ?? { min, max };
   const layout = g.rowFilter === null && head === undefined ? denseLayoutOf(plan) : undefined;
@@ -308,7 +316,7 @@ async function assembleRows(
       };
       rows.push([x.time, ...plan.projection.columns.map((c) => evaluate(c.expr, scope, et0))]);
     }
-    return finish(g, rows, call.reducer === 'top' || call.reducer === 'bottom' || call.reducer === 'distinct');
+    return finish(g, rows, call.reducer === 'top' || call.reducer === 'bottom' || call.reducer === 'distinct' || call.reducer === 'sample');
   }
   // The extra window read for a transform's inner call is not the other calls' to fill from:
   // 1.x fills those over the query's own range, so a point there must not anchor fill(linear).
@@ -448,8 +456,8 @@ function reverseWindows(rows: Cell[][], g: GroupRun): Cell[][] {
 }
 
 /**
- * Order, OFFSET and LIMIT of a group's rows. Under ORDER BY time DESC, top() and bottom()
- * reverse the windows but keep each window's points in ascending time (1.x sorts a window's
+ * Order, OFFSET and LIMIT of a group's rows. Under ORDER BY time DESC, top(), bottom() and
+ * sample() reverse the windows but keep each window's points in ascending time (1.x sorts a window's
  * selected points by time after choosing them).
  */
 function finish(g: GroupRun, rows: Cell[][], keepWindowOrder = false, paged = false): Cell[][] {

@@ -147,6 +147,7 @@ export async function runRawGroup(
       const scope: RowScope = {
         time: row.time,
         lookup: (name, hint) => (isConditionTag(name, hint, plan.schema) ? conditionTagValue(s.ref.tags, name) : (row.values[fieldIndex.get(name) ?? -1] ?? null)),
+        condition: true,
       };
       return evaluate(g.rowFilter, scope, types) === true;
     };

@@ -92,7 +92,8 @@ export async function runTopWithTags(g: GroupRun, call: AggCall): Promise<Cell[]
         time: c.time,
         lookup: (name: string, hint: string | null) => {
           const i = call.tagArgs.indexOf(name);
-          if (i >= 0 && !(aux && fieldArgs.includes(name))) return c.tuple[i] ?? null;
+          // A series without that tag groups as '' but shows null (1.x).
+          if (i >= 0 && !(aux && fieldArgs.includes(name))) return c.tuple[i] || null;
           if (i >= 0) return aux!(name, 'field');
           // The call's own field beside it (`top(n, host, 3), n`) is the selected value.
           if (name === call.field && !isTag(name, hint, plan.schema)) return c.value;

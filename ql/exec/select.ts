@@ -18,6 +18,7 @@ import { dimensionTags, type SelectPlan } from './select-plan.js';
 import { compiledSelect } from './plan-memo.js';
 import { conditionOf } from './plan-derived.js';
 import { rawLayout, runRawGroup } from './select-raw.js';
+import { runTransformsApart, transformsApart } from './raw-transforms-apart.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
 import { SubquerySource } from './subquery-source.js';
 import { leadPercentileMissing } from './percentile-lead.js';
@@ -142,6 +143,8 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
     const groups = pageTagSets(tagSets, dims, stmt.slimit, stmt.soffset);
     if (!plan.ascending) groups.reverse();
     const layout = plan.projection.shape === 'raw' && groups.length > 0 ? rawLayout(plan, source, split.rows) : undefined;
+    // Several raw transforms: each its own iterator, joined by time (raw-transforms-apart.ts).
+    const apart = transformsApart(plan);
     for (const group of groups) {
       const run = { plan, source, series: group.series, rowFilter: split.rows, ctx };
       const tags = dims.length ? Object.fromEntries(dims.map((d, i) => [d, group.key[i]!])) : undefined;
@@ -151,7 +154,7 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
           any = true;
           await sink.push({ name: source.name, tags, columns, timeColumn, values }, true);
         };
-        const rest = plan.projection.shape === 'raw' ? await runRawGroup(run, emit, sink.chunkSize, layout) : await runAggregateGroup(run);
+        const rest = apart ? await runTransformsApart(run) : plan.projection.shape === 'raw' ? await runRawGroup(run, emit, sink.chunkSize, layout) : await runAggregateGroup(run);
         for (let i = 0; i < rest.length; i += sink.chunkSize) {
           const more = i + sink.chunkSize < rest.length;
           any = true;
@@ -160,7 +163,7 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
         if (any && rest.length === 0) await sink.push({ name: source.name, tags, columns, timeColumn, values: [] }, false);
         continue;
       }
-      const values = plan.projection.shape === 'raw' ? await runRawGroup(run, undefined, undefined, layout) : await runAggregateGroup(run);
+      const values = apart ? await runTransformsApart(run) : plan.projection.shape === 'raw' ? await runRawGroup(run, undefined, undefined, layout) : await runAggregateGroup(run);
       if (values.length === 0) continue;
       out.push({ name: source.name, tags, columns, timeColumn, tagColumns, values, ...(columnTypes && { columnTypes }), ...(fieldNames && { fieldNames }) });
     }

@@ -11,6 +11,9 @@
  * point there the merge took.
  */
 import type { Cursor } from '../../engine/index.js';
+import type { Expr } from '../ast/nodes.js';
+import { walkExpr } from '../ast/walk.js';
+import { isTag } from '../plan/projection.js';
 import { GoHeap } from './go-heap.js';
 import { forEachPassingRow } from './passing-rows.js';
 import type { GroupRun } from './select-raw.js';
@@ -58,14 +61,27 @@ async function headTimes(g: GroupRun, seriesIndex: number, field: string, k: num
  * 1.x's: a Go heap over the series in key order (reversed under DESC), points sharing a time
  * popped in the heap's order.
  */
-export async function inputHeadBounds(g: GroupRun, field: string, k: number, min: bigint, max: bigint): Promise<ReadBounds[] | undefined> {
+export async function inputHeadBounds(
+  g: GroupRun,
+  field: string,
+  k: number,
+  min: bigint,
+  max: bigint,
+  /** Series i's point goes before series j's at the same time (auxTagTieLess); else heap order. */
+  tieLess?: (i: number, j: number) => boolean,
+): Promise<ReadBounds[] | undefined> {
   const ascending = g.plan.ascending;
   const lanes: Lane[] = [];
   for (let i = 0; i < g.series.length; i++) {
     const times = await headTimes(g, i, field, k, min, max);
     if (times.length > 0) lanes.push({ series: i, times, at: 0 });
   }
-  const heap = new GoHeap(ascending ? lanes : lanes.reverse(), (a, b) => (ascending ? a.times[a.at]! < b.times[b.at]! : a.times[a.at]! > b.times[b.at]!));
+  const heap = new GoHeap(ascending ? lanes : lanes.reverse(), (a, b) => {
+    const ta = a.times[a.at]!;
+    const tb = b.times[b.at]!;
+    if (ta !== tb) return ascending ? ta < tb : ta > tb;
+    return tieLess !== undefined && tieLess(a.series, b.series);
+  });
   // The series whose point at the cut time was taken last, and the cut time.
   const taken = new Set<number>();
   let cut: bigint | undefined;
@@ -89,4 +105,34 @@ interface Lane {
   readonly series: number;
   readonly times: readonly bigint[];
   at: number;
+}
+
+/**
+ * The order 1.x's merge gives points of several series sharing a time when the selector has
+ * auxiliary references (`top(x, 1), region`): by those references sorted by name, compared as
+ * strings while both sides are strings (raw-merge-order.ts). Tags are known per series; a field
+ * ends the comparison here (its value is not read for the head), as does a missing tag.
+ */
+export function auxTagTieLess(g: GroupRun, columns: readonly Expr[]): ((i: number, j: number) => boolean) | undefined {
+  const refs = new Map<string, string | null>();
+  for (const c of columns) {
+    walkExpr(c, (e) => {
+      if (e.kind === 'Call') return false;
+      if (e.kind === 'VarRef' && !(e.name.toLowerCase() === 'time' && e.type === null)) refs.set(e.name, e.type);
+      return true;
+    });
+  }
+  const aux = [...refs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, hint]) => ({ name, tag: isTag(name, hint, g.plan.schema) }));
+  if (!aux.some((a) => a.tag)) return undefined;
+  const ascending = g.plan.ascending;
+  return (i, j) => {
+    for (const a of aux) {
+      if (!a.tag) return false;
+      const x = g.series[i]!.tags[a.name];
+      const y = g.series[j]!.tags[a.name];
+      if (x === undefined || y === undefined) return false;
+      if (x !== y) return ascending ? x < y : x > y;
+    }
+    return false;
+  };
 }

@@ -84,6 +84,7 @@ function condScope(resolve: Resolve, values: () => readonly Scalar[]): RowScope 
       const r = resolve(name, hint);
       return 'value' in r ? r.value : (values()[r.slot] ?? null);
     },
+    condition: true,
   };
 }
 

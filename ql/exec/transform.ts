@@ -153,7 +153,8 @@ class Difference implements Transform {
       const d = (v as number) - (pv as number);
       return nonNeg && d < 0 ? null : { time, value: d };
     }
-    if (nonNeg && v < pv) return null;
+    // Unsigned differences never show a sign; an int64 difference is tested after it wraps (Go).
+    if (nonNeg && this.type === FieldType.Unsigned && v < pv) return null;
     const d = subInt(v, pv, this.type === FieldType.Unsigned);
     return nonNeg && d < 0 ? null : { time, value: d };
   }

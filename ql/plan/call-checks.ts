@@ -10,6 +10,7 @@ import { printExpr } from '../ast/print.js';
 import { QueryError } from '../errors.js';
 import { TECHNICAL } from '../exec/technical.js';
 import { isMath } from './functions.js';
+import { goFixed3 } from './go-fixed.js';
 
 /** Go's `%T` of an influxql node. */
 function goType(e: Expr): string {
@@ -100,7 +101,7 @@ function topBottom(call: Call, name: string): void {
   if (args.length < 2) fail(`invalid number of arguments for ${name}, expected at least 2, got ${args.length}`);
   const last = args[args.length - 1]!;
   // 1.x prints a number literal with three decimals here (NumberLiteral.String()).
-  if (last.kind !== 'Integer') fail(`expected integer as last argument in ${name}(), found ${last.kind === 'Number' ? last.value.toFixed(3) : printExpr(last)}`);
+  if (last.kind !== 'Integer') fail(`expected integer as last argument in ${name}(), found ${last.kind === 'Number' ? goFixed3(last.value) : printExpr(last)}`);
   else if (last.value <= 0n) fail(`limit (${last.value}) in ${name} function must be at least 1`);
   if (args[0]?.kind !== 'VarRef') fail(`expected first argument to be a field in ${name}(), found ${printExpr(args[0]!)}`);
   for (const a of args.slice(1, -1)) if (a.kind !== 'VarRef') fail(`only fields or tags are allowed in ${name}(), found ${printExpr(a)}`);

@@ -10,6 +10,7 @@ import type { Expr } from '../ast/nodes.js';
 import { quoteIdent } from '../ast/keywords.js';
 import { printExpr } from '../ast/print.js';
 import { QueryError } from '../errors.js';
+import { goFixed3 } from './go-fixed.js';
 
 const ARITHMETIC: ReadonlySet<string> = new Set(['+', '-', '*', '/', '%', '&', '|', '^']);
 
@@ -57,7 +58,7 @@ function leafType(e: Expr, schema: OperandSchema): { name: string; text: string 
     case 'Integer':
       return { name: 'integer', text: printExpr(e) };
     case 'Number':
-      return { name: 'float', text: printExpr(e) };
+      return { name: 'float', text: goFixed3(e.value) };
     default:
       return undefined;
   }
@@ -81,6 +82,9 @@ export function checkOperandTypes(e: Expr, schema: OperandSchema): void {
   const r = leafType(e.rhs, schema);
   if (!l || !r || (e.lhs.kind !== 'VarRef' && e.rhs.kind !== 'VarRef')) return;
   const bitwise = e.op === '&' || e.op === '|' || e.op === '^';
+  // 1.x types a bitwise operation on a boolean as boolean whatever the right side is (its value
+  // is then false: the right side is no boolean).
+  if (bitwise && l.name === 'boolean') return;
   const ok = bitwise ? l.name === r.name && l.name !== 'string' && l.name !== 'float' : NUMERIC.has(l.name) && NUMERIC.has(r.name);
   if (!ok) throw new QueryError(`type error: ${l.text} ${e.op} ${r.text}: incompatible types: ${l.name} and ${r.name}`);
 }

@@ -70,6 +70,11 @@ describe('projection: 1.6.7 texts for wildcards, negation and selector checks', 
     assert.throws(() => analyze('SELECT -t FROM m'), { message: 'type error: -1 * t::tag: incompatible types: integer and tag' });
     assert.doesNotThrow(() => analyze('SELECT -f, -n FROM m'));
   });
+  it('prints a float literal in a type error as Go does (three decimals, ties to even)', () => {
+    assert.throws(() => analyze('SELECT n & 2.5 FROM m'), { message: 'type error: n::integer & 2.500: incompatible types: integer and float' });
+    assert.throws(() => analyze('SELECT s + 0.0625 FROM m'), { message: 'type error: s::string + 0.062: incompatible types: string and float' });
+    assert.throws(() => analyze('SELECT s + 123456.78912 FROM m'), { message: 'type error: s::string + 123456.789: incompatible types: string and float' });
+  });
   it('does not count a call over * or a regex as a selector beside fields', () => {
     assert.throws(() => analyze('SELECT max(*), t FROM m'), { message: 'mixing aggregate and non-aggregate queries is not supported' });
     assert.throws(() => analyze('SELECT first(/f/), n FROM m'), { message: 'mixing aggregate and non-aggregate queries is not supported' });

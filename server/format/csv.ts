@@ -47,7 +47,9 @@ export function resultsToCsv(results: readonly StatementResult[], epoch: Epoch |
       const prefix = `${quote(s.name ?? '')},${quote(tags)}`;
       const timeFirst = hasTimeColumn(s);
       for (const row of s.values) {
-        const cells = row.map((c, i) => (i === 0 && timeFirst && typeof c === 'bigint' ? String(formatTimeNs(c, epoch ?? 'ns')) : cellText(c)));
+        const cells = row.map((c, i) =>
+          i === 0 && timeFirst && typeof c === 'bigint' ? String(formatTimeNs(c, epoch ?? 'ns')) : s.goIntColumns?.includes(i) ? quote(s.columns[i]!) : cellText(c),
+        );
         out += `${prefix},${cells.join(',')}\n`;
       }
     }

@@ -13,5 +13,5 @@ export function showRetentionPolicies(stmt: ShowRetentionPoliciesStatement, ctx:
     rp.replicaN,
     rp.name === info.defaultRp,
   ]);
-  return output([series(undefined, ['name', 'duration', 'shardGroupDuration', 'replicaN', 'default'], rows)]);
+  return output([{ ...series(undefined, ['name', 'duration', 'shardGroupDuration', 'replicaN', 'default'], rows), goIntColumns: [3] }]);
 }

@@ -79,9 +79,16 @@ export class Collected {
     return compareTimes(bi, this.offs[i] as number, bj, this.offs[j] as number);
   }
 
-  /** Numeric fast path: the values sorted ascending (a copy). Null when not numeric. */
+  /**
+   * Numeric fast path: the values sorted ascending (a copy). Null when not numeric, and when a
+   * value is NaN (a window of one point's stddev() inside a subquery): Go's sort compares NaN
+   * as neither less nor greater, which leaves it where the comparisons happen to put it and
+   * moves other values around it, so only goSortedByValue() gives 1.x's order then.
+   */
   sortedNumbers(): Float64Array | null {
-    return this.nums === null ? null : this.nums.slice(0, this.n).sort();
+    if (this.nums === null) return null;
+    const sorted = this.nums.slice(0, this.n).sort();
+    return this.n > 0 && Number.isNaN(sorted[this.n - 1]) ? null : sorted;
   }
 
   /** Indices of the points holding value v, in time order. */
@@ -102,6 +109,11 @@ export class Collected {
     if (nums !== null) goSort(idx, (x, y) => (nums[x] as number) < (nums[y] as number));
     else goSort(idx, (x, y) => compareScalar(this.value(x), this.value(y)) < 0);
     return idx;
+  }
+
+  /** The values in the order 1.x feeds them to its reducer (see arrivalOrder). */
+  valuesInArrivalOrder(newestFirst = false): Scalar[] {
+    return this.arrivalOrder(newestFirst).map((i) => this.value(i));
   }
 
   /**

@@ -17,9 +17,14 @@ interface Seen {
   off: number;
 }
 
-/** Map key that keeps 1 (integer) and 1 (float) apart only by type of the group (one type). */
+/**
+ * Map key that keeps 1 (integer) and 1 (float) apart only by type of the group (one type).
+ * NaN (stddev() of one point inside a subquery) gets a key of its own each time: 1.x keys a Go
+ * map by the float, and NaN never equals a key, so every NaN is a distinct value there.
+ */
 function keyOf(v: Scalar): unknown {
-  return typeof v === 'bigint' ? `n${v}` : v;
+  if (typeof v === 'bigint') return `n${v}`;
+  return typeof v === 'number' && Number.isNaN(v) ? Symbol('NaN') : v;
 }
 
 export class DistinctReducer implements Reducer {

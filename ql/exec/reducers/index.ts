@@ -107,7 +107,7 @@ export function createReducer(name: string, inputType: FieldType, args: ReducerA
     case 'mean': return new MeanReducer(inputType, args.partials);
     case 'median': return new MedianReducer(inputType);
     case 'spread': return new SpreadReducer(inputType);
-    case 'stddev': return new StddevReducer();
+    case 'stddev': return new StddevReducer(args.partials, args.descending === true);
     case 'percentile': return new PercentileReducer(inputType, args.percentile ?? 50, args.descending === true, args.partials);
     case 'top': return new TopBottomReducer('top', inputType, args.n ?? 1);
     case 'bottom': return new TopBottomReducer('bottom', inputType, args.n ?? 1);

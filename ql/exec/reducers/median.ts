@@ -27,7 +27,7 @@ export class MedianReducer implements Reducer {
     let at: (k: number) => IntValue;
     if (fast !== null) at = (k) => fast[k] as number;
     else {
-      const idx = this.pts.sortedByValue();
+      const idx = this.pts.numeric ? this.pts.goSortedByValue() : this.pts.sortedByValue();
       at = (k) => this.pts.value(idx[k] as number) as IntValue;
     }
     if (n % 2 === 1) return [{ value: intToFloat(at((n - 1) / 2)) }];

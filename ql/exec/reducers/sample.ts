@@ -4,7 +4,7 @@
  * points are a valid answer; a group with at most N points returns all of them).
  */
 import type { FieldType, ValueColumn } from '../../../engine/index.js';
-import { cellAt } from '../value.js';
+import { cellAt, compareScalar } from '../value.js';
 import type { ResultRow, Scalar } from '../value.js';
 import { compareTimes } from './types.js';
 import type { Reducer } from './types.js';
@@ -46,7 +46,8 @@ export class SampleReducer implements Reducer {
   }
 
   result(): ResultRow[] {
-    const pts = [...this.kept].sort((a, b) => compareTimes(a.base, a.off, b.base, b.off));
+    // 1.x sorts the reservoir by time, then value (points of several series sharing a time).
+    const pts = [...this.kept].sort((a, b) => compareTimes(a.base, a.off, b.base, b.off) || compareScalar(a.value, b.value));
     return pts.map((k) => ({ time: k.base + BigInt(k.off), value: k.value }));
   }
 }

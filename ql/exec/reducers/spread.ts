@@ -34,6 +34,7 @@ export class SpreadReducer implements Reducer {
         for (let i = from; i < to; i++) {
           const x = v[i] as number;
           if (x < l) l = x;
+          else if (x !== x) l = h = NaN; // NaN from a subquery's math: Go's math.Min/Max keep it
           if (x > h) h = x;
         }
         lo = l;

@@ -29,9 +29,15 @@ export class TopBottomReducer implements Reducer {
     this.outputType = inputType;
   }
 
-  /** > 0 when a ranks better than b. */
+  /**
+   * > 0 when a ranks better than b. NaN (from a subquery's math) ranks neither better nor worse
+   * than anything, as in 1.x's comparison of Go floats: the heap keeps it where it lands.
+   */
   private rank(a: Cand, b: Cand): number {
-    if (a.value !== b.value) return (this.name === 'top' ? a.value > b.value : a.value < b.value) ? 1 : -1;
+    if (a.value !== b.value) {
+      if (a.value !== a.value || b.value !== b.value) return 0;
+      return (this.name === 'top' ? a.value > b.value : a.value < b.value) ? 1 : -1;
+    }
     return -compareTimes(a.base, a.off, b.base, b.off);
   }
 

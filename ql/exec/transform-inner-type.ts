@@ -1,0 +1,25 @@
+/**
+ * A transform over an aggregate takes the aggregate's output type: first(), last(), min(),
+ * max(), mode(), distinct(), sample(), top() and bottom() of a string or boolean field yield
+ * strings or booleans, which 1.x's transforms refuse at the start with the Go iterator type
+ * (`unsupported difference iterator type: *query.booleanInterruptIterator`); holt_winters()
+ * says `elapsed` there (1.6.7's text). elapsed() takes any type.
+ */
+import { FieldType } from '../../engine/index.js';
+import { FORECASTS } from '../plan/functions.js';
+import type { AggTransform } from './agg-calls.js';
+import { UnsupportedTypeError } from './errors.js';
+import { checkTransformInput, type TransformName } from './transform.js';
+
+/** Aggregates whose output has their input's type. */
+const TYPE_KEEPING: ReadonlySet<string> = new Set(['first', 'last', 'min', 'max', 'mode', 'distinct', 'sample', 'top', 'bottom']);
+
+export function checkTransformInners(transforms: readonly AggTransform[], fieldTypes: ReadonlyMap<string, FieldType>): void {
+  for (const t of transforms) {
+    const type = fieldTypes.get(t.inner.field);
+    if (type === undefined || !TYPE_KEEPING.has(t.inner.reducer)) continue;
+    if (type !== FieldType.String && type !== FieldType.Boolean) continue;
+    if (FORECASTS.has(t.name)) throw new UnsupportedTypeError('elapsed', type);
+    checkTransformInput(t.name as TransformName, type);
+  }
+}
