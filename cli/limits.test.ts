@@ -220,6 +220,23 @@ describe('query_timeout_secs and KILL QUERY stop a running SELECT', { timeout: 1
     await waitUntil('executor stopped', () => srv.deps.queries!.size === 0, 3000);
   });
 
+  it("holt_winters()'s seconds-long fit neither holds the server nor outlives the timeout", async () => {
+    // 1,440 windows: the fit (1.6.7's 16 Nelder-Mead searches) takes 10-20 s, in 1.6.7 too.
+    const lines = Array.from({ length: 1440 }, (_, i) => `hw v=${50 + (i % 60) / 6 + ((i * 7919) % 100) / 100} ${1_704_067_200 + i * 10}`);
+    assert.equal((await call(srv, { method: 'POST', path: '/write?db=db&precision=s', body: lines.join('\n') })).status, 204);
+    const started = Date.now();
+    const running = call(srv, { path: q("SELECT holt_winters(first(v), 10, 10) FROM hw WHERE time >= '2024-01-01T00:00:00Z' AND time < '2024-01-01T04:00:00Z' GROUP BY time(10s)", 'db') });
+    await sleep(300);
+    // It ran synchronously once: /ping and writes waited for the whole fit.
+    const ping = Date.now();
+    assert.equal((await call(srv, { path: '/ping' })).status, 204);
+    assert.ok(Date.now() - ping < 500, `ping answered after ${Date.now() - ping} ms while the fit ran`);
+    const res = await running;
+    assert.equal(res.status, 408, res.text.slice(0, 200));
+    assert.ok(Date.now() - started < 5000, `answered after ${Date.now() - started} ms`);
+    await waitUntil('executor stopped', () => srv.deps.queries!.size === 0, 3000);
+  });
+
   it('KILL QUERY from another connection interrupts it: 200 with "query interrupted"', async () => {
     const other = await startRealServer({ 'server.query_timeout_secs': 60 });
     try {

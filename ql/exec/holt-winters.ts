@@ -139,8 +139,13 @@ function startingParameters(y: readonly number[], m: number, seasonal: boolean):
   return [0, 0, 0, 0, l0, b0, ...s];
 }
 
-/** The forecast (and fit) of one series' aggregates, given in time order. */
-export function holtWinters(points: readonly ForecastPoint[], args: HoltWintersArgs): ForecastPoint[] {
+/**
+ * The forecast (and fit) of one series' aggregates, given in time order. The fit runs up to 625
+ * Nelder-Mead searches (seconds on a few thousand points, as in 1.6.7, where it runs beside other
+ * requests): `pause` is awaited between their iterations, so the event loop turns (writes and other queries go
+ * on) and a timeout or KILL QUERY stops it (it throws the stop reason).
+ */
+export async function holtWinters(points: readonly ForecastPoint[], args: HoltWintersArgs, pause?: () => Promise<void> | undefined): Promise<ForecastPoint[]> {
   const { h, m, interval } = args;
   // Each forecast is a window of its own: past the window bound the answer could not be served,
   // and building it first took the server's heap (holt_winters(x, 100000000, 0) killed the process).
@@ -165,7 +170,7 @@ export function holtWinters(points: readonly ForecastPoint[], args: HoltWintersA
           parameters[1] = beta;
           parameters[2] = gamma;
           parameters[3] = phi;
-          const { min, params } = nelderMead((p) => model.sse(p), parameters, EPSILON, 1);
+          const { min, params } = await nelderMead((p) => model.sse(p), parameters, EPSILON, 1, pause);
           if (min < minSSE || best === undefined) {
             minSSE = min;
             best = params;

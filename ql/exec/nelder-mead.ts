@@ -12,7 +12,14 @@ const REFLECT = 1.0;
 const CONTRACT = 0.5;
 const EXPAND = 2.0;
 
-export function nelderMead(objective: (x: number[]) => number, start: readonly number[], epsilon: number, scale: number): { min: number; params: number[] } {
+/** `pause` is awaited after each iteration when it returns a promise (see holt-winters.ts). */
+export async function nelderMead(
+  objective: (x: number[]) => number,
+  start: readonly number[],
+  epsilon: number,
+  scale: number,
+  pause?: () => Promise<void> | undefined,
+): Promise<{ min: number; params: number[] }> {
   const n = start.length;
   const v: number[][] = [];
   for (let i = 0; i <= n; i++) v.push(new Array<number>(n).fill(0));
@@ -31,6 +38,8 @@ export function nelderMead(objective: (x: number[]) => number, start: readonly n
   };
 
   for (let itr = 1; itr <= MAX_ITERATIONS; itr++) {
+    const turn = pause?.();
+    if (turn) await turn;
     let vg = 0;
     let vs = 0;
     for (let i = 0; i <= n; i++) {

@@ -218,7 +218,7 @@ function inRange(rows: Cell[][], g: GroupRun, min: bigint, max: bigint, forecast
 }
 
 /** holt_winters() of one aggregate: 1.x feeds it the filled aggregate of the query's own windows, nulls skipped. */
-function forecast(t: AggTransform, inner: readonly TimedValue[], g: GroupRun): TimedValue[] {
+function forecast(t: AggTransform, inner: readonly TimedValue[], g: GroupRun): Promise<TimedValue[]> {
   const range = windowRange(g)!;
   const points: ForecastPoint[] = [];
   for (const x of inner) {
@@ -228,7 +228,7 @@ function forecast(t: AggTransform, inner: readonly TimedValue[], g: GroupRun): T
   const args = t.expr.args;
   const h = args[1]?.kind === 'Integer' ? Number(args[1].value) : 0;
   const m = args[2]?.kind === 'Integer' ? Number(args[2].value) : 0;
-  return holtWinters(points, { h, m, withFit: t.name === 'holt_winters_with_fit', interval: g.plan.window!.interval });
+  return holtWinters(points, { h, m, withFit: t.name === 'holt_winters_with_fit', interval: g.plan.window!.interval }, () => checkpoint(g.ctx));
 }
 
 async function assembleRows(
@@ -361,7 +361,7 @@ async function assembleRows(
   for (const t of transforms) {
     const inner = filled[calls.indexOf(t.inner)]!;
     if (FORECASTS.has(t.name)) {
-      const out = forecast(t, inner, g);
+      const out = await forecast(t, inner, g);
       for (const x of out) forecastTimes.add(x.time);
       byKey.set(t.key, new Map(out.map((x) => [x.time, x.value])));
       continue;
