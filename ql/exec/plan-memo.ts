@@ -57,13 +57,11 @@ export function compiledSelect(
   const hit = nested ? undefined : plans.get(stmt);
   // A hit answers without a promise: the caller then runs on without a microtask turn.
   if (hit && hit.version === version && hit.engine === engine && hit.database === database && hit.retentionPolicy === retentionPolicy) return hit;
-  // A new text of a known shape (a new time window): rebound, also without a promise.
+  // A new text of a known shape (a new time window): rebound, also without a promise. Not kept
+  // here: such texts rarely repeat (TSBS, dashboards moving their window), and a repeat is
+  // rebound again for about what keeping it would cost per new text.
   const shaped = nested ? undefined : fromShape(stmt, ctx, version);
-  if (shaped !== undefined) {
-    if (!readsNow(stmt, shaped.plan)) plans.set(stmt, { ...shaped, engine, version, database, retentionPolicy });
-    return shaped;
-  }
-  return compile(stmt, ctx, nested, resolve, version);
+  return shaped ?? compile(stmt, ctx, nested, resolve, version);
 }
 
 async function compile(stmt: SelectStatement, ctx: QueryContext, nested: boolean, resolve: (asked: ShardQuestion[]) => Promise<MeasurementSource[]>, version: number): Promise<CompiledSelect> {
