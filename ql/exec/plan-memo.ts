@@ -57,11 +57,14 @@ export function compiledSelect(
   const hit = nested ? undefined : plans.get(stmt);
   // A hit answers without a promise: the caller then runs on without a microtask turn.
   if (hit && hit.version === version && hit.engine === engine && hit.database === database && hit.retentionPolicy === retentionPolicy) return hit;
-  // A new text of a known shape (a new time window): rebound, also without a promise. Not kept
-  // here: such texts rarely repeat (TSBS, dashboards moving their window), and a repeat is
-  // rebound again for about what keeping it would cost per new text.
+  // A new text of a known shape (a new time window): rebound, also without a promise, and kept,
+  // so that a repeat of it gets the same plan object (and the values derived from it:
+  // plan-derived.ts) instead of a rebind per request.
   const shaped = nested ? undefined : fromShape(stmt, ctx, version);
-  return shaped ?? compile(stmt, ctx, nested, resolve, version);
+  if (shaped === undefined) return compile(stmt, ctx, nested, resolve, version);
+  const entry: Entry = { sources: shaped.sources, plan: shaped.plan, engine, version, database, retentionPolicy };
+  if (!readsNow(stmt, shaped.plan)) plans.set(stmt, entry);
+  return entry;
 }
 
 async function compile(stmt: SelectStatement, ctx: QueryContext, nested: boolean, resolve: (asked: ShardQuestion[]) => Promise<MeasurementSource[]>, version: number): Promise<CompiledSelect> {

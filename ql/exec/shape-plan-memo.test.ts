@@ -15,6 +15,9 @@ import type { Engine } from '../../engine/index.js';
 import { executeStatements } from './executor.js';
 import { executeMetaStatement } from './meta/index.js';
 import { shapePlanHits } from './shape-plan-memo.js';
+import { compiledSelect } from './plan-memo.js';
+import type { QueryContext } from './context.js';
+import type { SelectStatement } from '../ast/nodes.js';
 import { at, T, withDbEngine } from './test-support.js';
 
 const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? Number(x) : x)));
@@ -67,6 +70,30 @@ test('shape plan memo: new windows, hosts and intervals answer as a fresh compil
     const bad = (await check(agg('a', T, T + 60).replace(at(T), "'yesterday'"))) as Answer;
     assert.match(bad[0].error ?? '', /./);
     assert.ok(shapePlanHits() - before >= 2, 'the shape memo answered some texts');
+  });
+});
+
+test('shape plan memo: a rebound statement that repeats keeps its plan (exact memo), with its own time range', async () => {
+  await withDbEngine('strata-shape-plan-', async (engine) => {
+    await engine.write({ db: 'db', precision: 's', body: Buffer.from(`m,host=a v=1 ${T}`) });
+    const cache = new ParseCache(100);
+    const ctx: QueryContext = { engine, database: 'db', retentionPolicy: '', nowNs: 0n };
+    const compiled = async (text: string) => {
+      const stmt = cache.parse(text)[0] as SelectStatement;
+      return compiledSelect(stmt, ctx, false, async () => {
+        throw new Error('compiled afresh');
+      });
+    };
+    // The first text of the shape compiles (through executeStatements, which resolves sources).
+    await answer(engine, cache.parse(agg('a', T, T + 600)));
+    const before = shapePlanHits();
+    const rebound = await compiled(agg('b', T + 60, T + 900));
+    assert.equal(shapePlanHits(), before + 1);
+    assert.equal(rebound.plan.time.min, BigInt(T + 60) * 1_000_000_000n);
+    assert.equal(rebound.plan.time.max, BigInt(T + 900) * 1_000_000_000n - 1n);
+    const again = await compiled(agg('b', T + 60, T + 900));
+    assert.equal(again.plan, rebound.plan, 'a repeat of a rebound text gets the same plan');
+    assert.equal(shapePlanHits(), before + 1);
   });
 });
 
