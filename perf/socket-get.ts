@@ -16,39 +16,83 @@ export interface SocketResponse {
   readonly body: string;
 }
 
+async function connected(url: URL): Promise<Socket> {
+  const socket = connect(Number(url.port || 80), url.hostname);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  return socket;
+}
+
 export class SocketGet {
   private buf: Buffer = Buffer.alloc(0);
   private wake: (() => void) | undefined;
   private failed: Error | undefined;
+  /** The server closed the connection while no request was in flight (see ready()). */
+  private closedIdle = false;
+  private inFlight = false;
 
-  private constructor(private readonly socket: Socket, private readonly host: string) {
+  private constructor(
+    private socket: Socket,
+    private readonly url: URL,
+  ) {
+    this.attach(socket);
+  }
+
+  private attach(socket: Socket): void {
     socket.setNoDelay(true);
     socket.on('data', (d: Buffer) => {
       this.buf = this.buf.length === 0 ? d : Buffer.concat([this.buf, d]);
       this.wake?.();
     });
     const fail = (err: Error) => {
+      if (socket !== this.socket) return; // a connection replaced by ready()
+      if (!this.inFlight && this.buf.length === 0) {
+        this.closedIdle = true;
+        return;
+      }
       this.failed = err;
       this.wake?.();
     };
     socket.on('error', fail);
-    socket.on('close', () => fail(new Error(`connection to ${host} closed`)));
+    socket.on('close', () => fail(new Error(`connection to ${this.url.host} closed`)));
   }
 
   /** Connects to `base` (http://host:port). */
   static async open(base: string): Promise<SocketGet> {
     const url = new URL(base);
-    const socket = connect(Number(url.port || 80), url.hostname);
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', resolve);
-      socket.once('error', reject);
-    });
-    return new SocketGet(socket, url.host);
+    return new SocketGet(await connected(url), url);
+  }
+
+  /**
+   * Reconnects when the server closed the connection while it was idle: uWS (Strata) drops a
+   * connection that sent nothing for ~10 s, which a pass in blocks reaches while the other
+   * server answers ten slow queries (count-all); Go's server (InfluxDB) keeps it. A client
+   * pool would open a new connection too. Call before starting a request's clock, so the
+   * connect is not timed.
+   */
+  async ready(): Promise<void> {
+    if (!this.closedIdle) return;
+    const socket = await connected(this.url);
+    this.socket = socket;
+    this.closedIdle = false;
+    this.attach(socket);
   }
 
   /** GET `pathAndQuery`; resolves when the whole body has arrived. */
   async get(pathAndQuery: string): Promise<SocketResponse> {
-    this.socket.write(`GET ${pathAndQuery} HTTP/1.1\r\nHost: ${this.host}\r\n\r\n`);
+    if (this.closedIdle) await this.ready();
+    this.inFlight = true;
+    try {
+      return await this.exchange(pathAndQuery);
+    } finally {
+      this.inFlight = false;
+    }
+  }
+
+  private async exchange(pathAndQuery: string): Promise<SocketResponse> {
+    this.socket.write(`GET ${pathAndQuery} HTTP/1.1\r\nHost: ${this.url.host}\r\n\r\n`);
     for (;;) {
       const done = this.take();
       if (done) return done;

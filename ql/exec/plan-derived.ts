@@ -46,6 +46,15 @@ export function aggregatesOf(plan: SelectPlan): PlanAggregates {
   return (d.aggregates ??= collectAggregates(plan.projection.columns, plan.window?.interval));
 }
 
+/**
+ * Give `to` the aggregate calls already collected for `from`, a plan with the same projection
+ * and window (shape-plan-memo.ts: a plan rebound to another WHERE condition).
+ */
+export function inheritAggregates(from: SelectPlan, to: SelectPlan): void {
+  const aggregates = derived.get(from)?.aggregates;
+  if (aggregates !== undefined && from.projection === to.projection && from.window === to.window) derivedOf(to).aggregates = aggregates;
+}
+
 /** denseLayout of a group of this plan that has no row filter. */
 export function denseLayoutOf(plan: SelectPlan): DenseLayout | undefined {
   const d = derivedOf(plan);

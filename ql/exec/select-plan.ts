@@ -111,6 +111,19 @@ export function compileSelect(stmt: SelectStatement, sources: readonly Measureme
   return { stmt, window, dims, time, projection, schema, ascending };
 }
 
+/**
+ * The plan of `stmt`, a statement equal to `template.stmt` in everything but its WHERE
+ * condition, compiled against the template's sources: what compileSelect(stmt, sources, nowNs)
+ * returns, since of compileSelect's steps only the condition's check and the time range read
+ * the condition (the window, dimensions, schema and projection come from the other parts).
+ * Throws where compileSelect would throw for the condition.
+ */
+export function withCondition(template: SelectPlan, stmt: SelectStatement, nowNs: bigint): SelectPlan {
+  if (stmt.condition) checkConditionLeaves(stmt.condition);
+  const time = splitTimeRange(stmt.condition, nowNs, template.window !== undefined);
+  return { ...template, stmt, time };
+}
+
 /** 1.x refuses top(x, N) / bottom(x, N) with N above the statement's LIMIT. */
 function checkTopBottomLimit(projection: Projection, limit: number): void {
   if (limit <= 0) return;

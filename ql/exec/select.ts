@@ -16,6 +16,7 @@ import { EngineSource } from './engine-source.js';
 import { runAggregateGroup } from './select-agg.js';
 import { dimensionTags, type SelectPlan } from './select-plan.js';
 import { compiledSelect } from './plan-memo.js';
+import type { ShardQuestion } from './shape-plan-memo.js';
 import { conditionOf } from './plan-derived.js';
 import { rawLayout, runRawGroup } from './select-raw.js';
 import { runTransformsApart, transformsApart } from './raw-transforms-apart.js';
@@ -35,7 +36,8 @@ function resolveDb(name: string, ctx: QueryContext): string {
   return db;
 }
 
-async function resolveSources(stmt: SelectStatement, ctx: QueryContext): Promise<MeasurementSource[]> {
+/** The statement's sources; each question about the time range's shards is added to `asked` (the shape memo's check). */
+async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: ShardQuestion[]): Promise<MeasurementSource[]> {
   const out: MeasurementSource[] = [];
   // False when the time range maps to no shard of db.rp: 1.x then knows none of the fields (they
   // come from the shards), so the statement answers nothing instead of, say, a type error. A
@@ -49,7 +51,10 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext): Promise
         range = null;
       }
     }
-    return range === null || ctx.engine.hasShardOverlapping(db, rp, range.min, range.max);
+    if (range === null) return true;
+    const answer = ctx.engine.hasShardOverlapping(db, rp, range.min, range.max);
+    asked.push({ db, rp, answer });
+    return answer;
   };
   for (const src of stmt.sources as readonly Source[]) {
     if (src.kind === 'SubQuery') {
@@ -116,7 +121,7 @@ function tagColumnsOf(plan: SelectPlan): string[] | undefined {
  * the returned list is empty; otherwise the whole result is returned.
  */
 export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, sink?: SeriesSink, nested = false): Promise<ResultSeries[]> {
-  let compiled = compiledSelect(stmt, ctx, nested, () => resolveSources(stmt, ctx));
+  let compiled = compiledSelect(stmt, ctx, nested, (asked) => resolveSources(stmt, ctx, asked));
   if (compiled instanceof Promise) compiled = await compiled;
   const { sources, plan } = compiled;
   const typesOf = (field: string) => sources.map((s) => s.fieldTypes().get(field));
