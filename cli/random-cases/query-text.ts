@@ -94,7 +94,10 @@ function dotQuery(p: Picker, db: string): string {
   const group = p.pick(['', ` ${kw(p, 'GROUP')} ${kw(p, 'BY')} *`, ` ${kw(p, 'GROUP')} ${kw(p, 'BY')} value`, ` GROUP BY host, value`, ` GROUP BY "value"`]);
   const isAgg = /\(/.test(field) && !/^\(/.test(field);
   const time = isAgg && p.chance(0.5) ? `${group ? ', ' : ' GROUP BY '}time(${p.pick(['30m', '1h', '1500s', '1d', '1w', '1h30m', '90m', '10s', '0s'])})` : '';
-  const cond = p.pick(conds) || (time ? " WHERE time >= '2024-03-09T00:00:00Z' AND time < '2024-03-09T02:00:00Z'" : '');
+  // GROUP BY time always gets both bounds (windows up to now() answer hundreds of MB).
+  const picked = p.pick(conds);
+  const bounded = /time </.test(picked) ? picked : picked.replace(/ time >= [^ ]+( [-+] [^ ]+)?/, '');
+  const cond = !time ? picked : `${bounded || ' WHERE'}${bounded ? ' AND' : ''} time >= '2024-03-09T00:00:00Z' AND time < '2024-03-09T02:00:00Z'`;
   return `${kw(p, 'SELECT')}${comment(p)}${field}${comment(p)}${kw(p, 'FROM')} ${from}${cond}${group}${time}`;
 }
 

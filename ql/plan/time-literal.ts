@@ -5,6 +5,7 @@
  */
 import type { Expr } from '../ast/nodes.js';
 import { QueryError } from '../errors.js';
+import { zoneOffsetSec } from '../exec/zone.js';
 
 /** Go's `2006-01-02` (1.x's DateFormat). */
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -16,8 +17,19 @@ const RFC3339_NANO = /^(\d{4})-(\d{2})-(\d{2})T(\d{1,2}):(\d{2}):(\d{2})(?:[.,](
 const DATE_PREFIX = /^\d{4}-\d{2}-\d{2}(?:$|.)/;
 
 /** Parse a 1.x time string into ns since the epoch; undefined when it is not a time. */
-export function parseTimeString(s: string): bigint | undefined {
-  return plainUtcSeconds(s) ?? rfc3339Ns(s);
+export function parseTimeString(s: string, zone: string | null = null): bigint | undefined {
+  return plainUtcSeconds(s) ?? rfc3339Ns(s, zone);
+}
+
+/**
+ * The offset of `zone` (tz()) at the wall-clock time `wallSec` read as UTC, as Go's
+ * ParseInLocation picks it: the offset there, unless the instant it gives lies in another period.
+ */
+function wallOffsetSec(wallSec: number, zone: string | null): number {
+  if (zone === null || zone === 'UTC') return 0;
+  const guess = zoneOffsetSec(zone, wallSec);
+  const other = zoneOffsetSec(zone, wallSec - guess);
+  return other === guess ? guess : other;
 }
 
 /** Go's time.Parse range checks: a month of 1-12, a day that the month has, 0-23 h, 0-59 min and s. */
@@ -30,17 +42,18 @@ function inRange(y: number, mo: number, d: number, h: number, mi: number, sec: n
  * The general reading of a time string, as 1.6.7's StringLiteral.ToTimeLiteral: a date, the
  * space-separated date and time (UTC), or RFC 3339 with seconds and a zone; nothing else.
  */
-export function rfc3339Ns(s: string): bigint | undefined {
+export function rfc3339Ns(s: string, zone: string | null = null): bigint | undefined {
   const m = DATE_ONLY.exec(s) ?? DATE_TIME.exec(s) ?? RFC3339_NANO.exec(s);
   if (!m) return undefined;
-  const [, y, mo, d, h = '0', mi = '0', sec = '0', frac = '', zone] = m;
+  const [, y, mo, d, h = '0', mi = '0', sec = '0', frac = '', written] = m;
   if (!inRange(Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(sec))) return undefined;
   const date = new Date(0);
   date.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
   const ms = date.getTime() + ((Number(h) * 60 + Number(mi)) * 60 + Number(sec)) * 1000;
-  let offsetMin = 0;
-  if (zone && zone !== 'Z') offsetMin = (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
   const nanos = BigInt(frac.padEnd(9, '0') || '0');
+  if (written === undefined) return (BigInt(ms) - BigInt(wallOffsetSec(ms / 1000, zone)) * 1000n) * 1_000_000n + nanos;
+  let offsetMin = 0;
+  if (written !== 'Z') offsetMin = (written[0] === '-' ? -1 : 1) * (Number(written.slice(1, 3)) * 60 + Number(written.slice(4, 6)));
   return (BigInt(ms) - BigInt(offsetMin) * 60_000n) * 1_000_000n + nanos;
 }
 
@@ -78,10 +91,10 @@ function inTimeRange(t: bigint): bigint {
 }
 
 /** Evaluate an expression that must be a time value; throws the 1.x-style error otherwise. */
-export function evalTime(e: Expr, nowNs: bigint): bigint {
+export function evalTime(e: Expr, nowNs: bigint, zone: string | null = null): bigint {
   switch (e.kind) {
     case 'String': {
-      const t = parseTimeString(e.value);
+      const t = parseTimeString(e.value, zone);
       if (t !== undefined) return inTimeRange(t);
       if (DATE_PREFIX.test(e.value)) throw new QueryError('invalid timestamp string');
       throw new QueryError(`invalid operation: time and *influxql.StringLiteral are not compatible`);
@@ -97,14 +110,24 @@ export function evalTime(e: Expr, nowNs: bigint): bigint {
       if (e.name.toLowerCase() === 'now' && e.args.length === 0) return nowNs;
       break;
     case 'Binary':
-      if (e.op === '+') return evalTime(e.lhs, nowNs) + evalTime(e.rhs, nowNs);
-      if (e.op === '-') return evalTime(e.lhs, nowNs) - evalTime(e.rhs, nowNs);
+      if (e.op === '+') return evalTime(e.lhs, nowNs, zone) + evalTime(e.rhs, nowNs, zone);
+      if (e.op === '-') return evalTime(e.lhs, nowNs, zone) - evalTime(e.rhs, nowNs, zone);
       break;
     case 'Unary':
-      if (e.op === '-') return -evalTime(e.expr, nowNs);
+      // 1.x reads `-x` of anything but a number as `-1 * x`, which no time comparison takes.
+      if (e.op === '-' && NUMERIC_LITERAL.has(e.expr.kind)) return -evalTime(e.expr, nowNs, zone);
       break;
     default:
       break;
   }
-  throw new QueryError(`invalid time expression`);
+  throw new QueryError(`invalid operation: time and *influxql.${GO_NODE[e.kind] ?? e.kind} are not compatible`);
 }
+
+const NUMERIC_LITERAL: ReadonlySet<Expr['kind']> = new Set(['Integer', 'Unsigned', 'Number', 'Duration']);
+
+/** influxql's Go type names of the nodes a time comparison refuses (`-x` is `-1 * x` there). */
+const GO_NODE: Partial<Record<Expr['kind'], string>> = {
+  Binary: 'BinaryExpr',
+  Unary: 'BinaryExpr',
+  Boolean: 'BooleanLiteral',
+};
