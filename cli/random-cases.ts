@@ -5,7 +5,7 @@
  *
  *   node build/cli/random-cases.js --seed 7 --selects 600 --shows 200 --writes 200 --mutations 200 --typed 300 --nested 300 --dashboards 300 \
  *     --calendar 300 --clients 600 --admin 100 --selectors 300 --csv 200 --epochs 100 --intedges 200 \
- *     --typedfns 300 --into 100 > /tmp/cases.json
+ *     --typedfns 300 --into 100 --text 300 > /tmp/cases.json
  *   ../shared/conformance/oracle.sh start 18796 18798
  *   node ../shared/conformance/run.mjs --url http://127.0.0.1:18796 --cases /tmp/cases.json --record /tmp/exp
  *   node ../shared/conformance/run.mjs --url http://STRATA --cases /tmp/cases.json --check /tmp/exp --settle-ms 1500
@@ -32,6 +32,7 @@ import { randomPrecisionCase } from './random-cases/precision-epoch.js';
 import { intEdgeData, randomIntEdgeQuery } from './random-cases/int-edges.js';
 import { randomTypedFunction } from './random-cases/typed-functions.js';
 import { randomIntoCase } from './random-cases/into.js';
+import { queryTextData, randomQueryText, TEXT_RP } from './random-cases/query-text.js';
 
 interface Case {
   readonly id: string;
@@ -101,6 +102,21 @@ function intEdgeCases(n: number): Case[] {
   return ownDatabaseCases('i', `rnd_int${seed}`, write, 'SELECT count(*) FROM big', unique(n, () => JSON.stringify(randomIntEdgeQuery(p))));
 }
 
+/**
+ * `--text N`: awkward names (dots, slashes, unicode, spaces, quotes, keywords, a tag and a field of
+ * one name) written into autogen and a second policy, then N queries whose text varies as
+ * clients and people write it (comments, case, escapes, literals, malformed input).
+ */
+function queryTextCases(n: number): Case[] {
+  if (n <= 0) return [];
+  const db = `rnd_txt${seed}`;
+  const [load, ...rest] = ownDatabaseCases('x', db, { body: queryTextData('autogen') }, 'SELECT count(*) FROM /.*/', unique(n, () => JSON.stringify(randomQueryText(p, db))));
+  if (!load) return [];
+  const policy: Case = { ...load, setup: [...(load['setup'] as unknown[]), { q: `CREATE RETENTION POLICY ${TEXT_RP} ON "${db}" DURATION INF REPLICATION 1` }] };
+  const second: Case = { id: id('x', 9999), category: 'random', path: '/write', method: 'POST', db, body: queryTextData('two'), params: { rp: TEXT_RP }, verify: [{ q: `SELECT count(*) FROM ${TEXT_RP}./.*/`, db }] };
+  return [policy, second, ...rest];
+}
+
 /** A write into a scratch database `db` (dropped and created before, dropped after), then `verify` reads it back. */
 function scratchWriteCase(caseId: string, db: string, body: string, precision: string | undefined, verify: readonly Record<string, unknown>[]): Case {
   return {
@@ -151,6 +167,7 @@ const cases: Case[] = [
     const [db, other] = [`rnd_o${seed}_${i}`, `rnd_ot${seed}_${i}`];
     return { id: id('o', i), category: 'random', method: 'POST', db, ...randomIntoCase(p, db, other), teardown: [{ q: `DROP DATABASE ${db}` }, { q: `DROP DATABASE ${other}` }] };
   }),
+  ...queryTextCases(option('text', 0)),
   ...Array.from({ length: option('mutations', 0) }, (_, i) => {
     const db = `rnd_m${seed}_${i}`;
     return { id: id('m', i), category: 'random', method: 'POST', db, ...randomMutation(p, db), teardown: [{ q: `DROP DATABASE ${db}` }] };

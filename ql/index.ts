@@ -23,6 +23,7 @@ export type { QueryContext, QueryUser, StatementOutput, SeriesSink } from './exe
 export { eventLoopTurned } from './exec/context.js';
 export { zoneOffsetNs } from './exec/zone.js';
 export { executeMetaStatement, isMetaStatement, hashPasswordArgon2id, verifyPassword } from './exec/meta/index.js';
+export { isCardinalityEstimate } from './exec/meta/show-cardinality.js';
 export { QueryStop, type StopSignal, type Stoppable } from './exec/queries/stop.js';
 export { QueryRegistry, QueryKilledError, TooManyQueriesError, type RunningQuery } from './exec/queries/registry.js';
 export { ContinuousQueryScheduler, CQ_TICK_MS, type CqSchedulerOptions, type CqRun, type CqCounters } from './exec/services/cq-scheduler.js';

@@ -7,14 +7,15 @@
 
 const fail = (code: string, expr: string): string => `error parsing regexp: ${code}: \`${expr}\``;
 
-const PUNCT = /[!-/:-@[-`{-~]/;
+/** Go's parseEscape: an escaped ASCII character that is not a letter or digit is itself (`\ `, `\_`, `\/`). */
+const isLiteralEscape = (c: string): boolean => c.charCodeAt(0) < 0x80 && !/[0-9A-Za-z]/.test(c);
 const POSIX = /^\[:\^?(alnum|alpha|ascii|blank|cntrl|digit|graph|lower|print|punct|space|upper|word|xdigit):\]/;
 
 /** Length of the escape at s[i] === '\\', or an error text. */
 function escapeLen(s: string, i: number): number | string {
   const c = s[i + 1];
   if (c === undefined) return fail('trailing backslash at end of expression', '');
-  if (PUNCT.test(c)) return 2;
+  if (isLiteralEscape(c)) return 2;
   if ('aftnrvAzbBdDsSwW'.includes(c)) return 2;
   if (c >= '1' && c <= '7' && !/[0-9]/.test(s[i + 2] ?? '')) return fail('invalid escape sequence', s.slice(i, i + 2));
   if (c >= '0' && c <= '7') {
@@ -80,7 +81,7 @@ function charAt(s: string, j: number): { cp: number; len: number } | string {
     if (typeof n === 'string') return n;
     const c = s[j + 1] ?? '';
     const simple: Record<string, number> = { a: 7, f: 12, t: 9, n: 10, r: 13, v: 11 };
-    const cp = PUNCT.test(c) ? c.charCodeAt(0) : simple[c] ?? -1;
+    const cp = isLiteralEscape(c) ? c.charCodeAt(0) : simple[c] ?? -1;
     return { cp, len: n };
   }
   const cp = s.codePointAt(j) ?? 0;

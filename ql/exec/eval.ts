@@ -113,9 +113,10 @@ export function arithmetic(op: BinaryOp, a: Scalar, b: Scalar, aInt: boolean, bI
 export function compare(op: BinaryOp, a: Scalar, b: Scalar): boolean {
   if (a === null || b === null) return op === '!=' && a !== b ? false : false;
   if ((typeof a === 'number' || typeof a === 'bigint') && (typeof b === 'number' || typeof b === 'bigint')) {
-    // Exact when both sides are integers; a fractional or non-finite number compares as floats (1.x casts the integer).
+    // Exact when both sides are integers (an unsigned literal beyond int64 stays above every int64,
+    // as 1.x compares it); a fractional or non-finite number compares as floats (1.x casts the integer).
     const exact = (typeof a === 'bigint' || typeof b === 'bigint') && Number.isInteger(Number(a)) && Number.isInteger(Number(b));
-    const d = exact ? Number(BigInt.asIntN(64, BigInt(a)) - BigInt.asIntN(64, BigInt(b))) : Number(a) - Number(b);
+    const d = exact ? Number(BigInt(a) - BigInt(b)) : Number(a) - Number(b);
     switch (op) {
       case '=':
         return d === 0;

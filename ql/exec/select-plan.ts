@@ -100,7 +100,7 @@ function checkConditionLeaves(e: Expr): void {
 export function compileSelect(stmt: SelectStatement, sources: readonly MeasurementSource[], nowNs: bigint): SelectPlan {
   if (stmt.condition) checkConditionLeaves(stmt.condition);
   const { window, dims } = parseDimensions(stmt.dimensions, nowNs, stmt.location);
-  const time = splitTimeRange(stmt.condition, nowNs, window !== undefined);
+  const time = splitTimeRange(stmt.condition, nowNs, window !== undefined, false, stmt.location);
   const schema = unionSchema(sources);
   // Tags a wildcard or regex field list leaves out: the GROUP BY tags, and with a regex or
   // wildcard dimension every tag (1.x, also when the regex matches no tag at all).

@@ -24,7 +24,7 @@ import { parseDimensions } from './select-plan.js';
 /** The statement's time range, as compileSelect computes it (throws on a condition it cannot split). */
 export function statementTime(stmt: SelectStatement, ctx: QueryContext): TimeSplit {
   const { window } = parseDimensions(stmt.dimensions, ctx.nowNs, stmt.location);
-  return splitTimeRange(stmt.condition, ctx.nowNs, window !== undefined);
+  return splitTimeRange(stmt.condition, ctx.nowNs, window !== undefined, false, stmt.location);
 }
 
 function timeCondition(t: TimeSplit): Expr | null {

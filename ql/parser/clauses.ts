@@ -141,7 +141,20 @@ export function measurementAt(input: string, i: number): At<Measurement> | null 
     const m = segs.length === 1 ? N.measurement({ retentionPolicy: a, regex }) : N.measurement({ database: a, retentionPolicy: b, regex });
     return { v: m, end: tail.end };
   }
+  throwIfSpacedRegex(input, end);
   return { v: segs.length === 1 ? N.measurement({ name: a }) : N.measurement({ retentionPolicy: a, name: b }), end };
+}
+
+const SPACE_THEN_SLASH = /[ \t\n\r]+(?=\/)/y;
+
+/**
+ * After one or two name segments 1.x's parseSource tries a regex once more; whitespace and then a
+ * `/` there fails in its scanner as `found <the whitespace>, expected regex` (`FROM m /x/`).
+ */
+function throwIfSpacedRegex(input: string, end: number): void {
+  SPACE_THEN_SLASH.lastIndex = end;
+  const ws = SPACE_THEN_SLASH.exec(input);
+  if (ws !== null) throw ParseError.unexpected(ws[0], ['regex'], posAt(input, end));
 }
 
 export function sourcesAt(input: string, i: number): At<Measurement[]> {

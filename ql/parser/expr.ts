@@ -54,12 +54,12 @@ function fold(first: Expr, rest: ReadonlyArray<readonly [BinaryOp, Expr]>): Expr
   return climb(first, 0);
 }
 
-/** 1.x QuoteIdent over several segments (used in "too many segments in ..."). */
+/** 1.x QuoteIdent over several segments (used in "too many segments in ..."); an empty middle segment stays bare (`"a".."b"`). */
 function quoteSegments(segs: readonly string[]): string {
   return segs
     .map((s, k) => {
       const last = k === segs.length - 1;
-      const quote = identNeedsQuotes(s) || (!last && s !== '') || ((k === 0 || last) && s === '');
+      const quote = (s !== '' && identNeedsQuotes(s)) || (!last && s !== '') || ((k === 0 || last) && s === '');
       return quote ? quoteIdentAlways(s) : s;
     })
     .join('.');

@@ -56,12 +56,18 @@ export function unexpectedAt(input: string, i: number, expected: readonly string
 }
 
 /**
- * Where 1.x reports a token: its start, except single-quoted strings, which its scanner reports at
- * the rune before the opening quote.
+ * Where 1.x reports a token: its start, except single-quoted strings and unterminated
+ * double-quoted names, which its scanner reports at the rune before the opening quote, and a bad
+ * escape in a quoted string or name, reported at the escaped rune.
  */
 function tokenPos(input: string, t: Token): SourcePos {
+  if (t.type === 'BADESCAPE') return posAt(input, t.end - 1);
+  if (input.charCodeAt(t.start) === 34 && t.type === 'BADSTRING') {
+    const p = posAt(input, t.start);
+    return { line: p.line, char: Math.max(1, p.char - 1) };
+  }
   const p = posAt(input, t.start);
-  const early = input.charCodeAt(t.start) === 39 && (t.type === 'STRING' || t.type === 'BADSTRING' || t.type === 'BADESCAPE');
+  const early = input.charCodeAt(t.start) === 39 && (t.type === 'STRING' || t.type === 'BADSTRING');
   return early ? { line: p.line, char: Math.max(1, p.char - 1) } : p;
 }
 

@@ -204,24 +204,54 @@ export function posAt(s: string, i: number): SourcePos {
 /**
  * Position 1.x reports for EOF. Its scanner reads one rune past the end when the last token was a
  * bare word, whitespace or a `--` comment, and counts that read once, so `SELECT` ends at char 8
- * while `DROP USER "x"` ends at char 14.
+ * while `DROP USER "x"` ends at char 14. Its parser's peekRune (which keeps an EOF it reads)
+ * overreads too, wherever the grammar tries a regex next: see regexMayFollow.
  */
 export function eofPos(s: string): SourcePos {
   const base = posAt(s, s.length);
   let i = 0;
-  let last: Token | null = null;
+  const seen: Token[] = [];
   let trailingSkip = false;
   while (i < s.length) {
     const j = skipWs(s, i);
     if (j >= s.length) { trailingSkip = true; break; }
     const t = scanRaw(s, j);
     if (t.end <= j) break;
-    last = t;
+    seen.push(t);
     trailingSkip = false;
     i = t.end;
   }
-  const overread = trailingSkip || (last !== null && !last.quoted);
+  const last = seen[seen.length - 1];
+  const overread = trailingSkip || (last !== undefined && (!last.quoted || regexMayFollow(seen)));
   return overread ? { line: base.line, char: base.char + 1 } : base;
+}
+
+const isOp = (t: Token | undefined, lit: string): boolean => t !== undefined && t.type === 'OP' && t.lit === lit;
+const isKw = (t: Token | undefined, lit: string): boolean => t !== undefined && t.type === 'KEYWORD' && t.lit === lit;
+
+/**
+ * Whether 1.x's parser tries a regex after the last of `tokens` (a field, source, dimension or
+ * call argument after `,` or a call's `(`, the segment after `.`, the right side of `=~`/`!~`
+ * and of `WITH MEASUREMENT =`): its peekRune consumes the EOF there. Not after `,` in ORDER BY
+ * or in `WITH KEY IN (...)`, nor after `ON db.`, whose items are never regexes.
+ */
+function regexMayFollow(tokens: readonly Token[]): boolean {
+  const n = tokens.length;
+  const last = tokens[n - 1];
+  const before = tokens[n - 2];
+  if (isOp(last, '.')) return !isKw(tokens[n - 3], 'on');
+  if (isOp(last, '=~') || isOp(last, '!~')) return true;
+  if (isOp(last, '=')) return isKw(before, 'measurement');
+  if (isOp(last, '(')) return before !== undefined && (before.type === 'IDENT' || isKw(before, 'distinct'));
+  if (!isOp(last, ',')) return false;
+  for (let k = n - 2; k >= 0; k--) {
+    const t = tokens[k]!;
+    if (t.type !== 'KEYWORD') continue;
+    if (t.lit === 'in' || t.lit === 'asc' || t.lit === 'desc') return false;
+    if (t.lit === 'by') return !isKw(tokens[k - 1], 'order');
+    if (t.lit !== 'distinct' && t.lit !== 'as') return true;
+  }
+  return true;
 }
 
 /**

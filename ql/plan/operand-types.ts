@@ -80,6 +80,12 @@ export function checkOperandTypes(e: Expr, schema: OperandSchema): void {
   if (!ARITHMETIC.has(e.op)) return;
   const l = leafType(e.lhs, schema);
   const r = leafType(e.rhs, schema);
+  // An unsigned literal (an integer beyond int64) beside an integer field needs a cast in 1.x.
+  const unsignedBesideInteger = (e.rhs.kind === 'Unsigned' && l?.name === 'integer') || (e.lhs.kind === 'Unsigned' && r?.name === 'integer');
+  if (unsignedBesideInteger) {
+    const text = (side: Expr, t: { text: string } | undefined): string => t?.text ?? printExpr(side);
+    throw new QueryError(`type error: ${text(e.lhs, l)} ${e.op} ${text(e.rhs, r)}: cannot use ${e.op} with an integer and unsigned literal`);
+  }
   if (!l || !r || (e.lhs.kind !== 'VarRef' && e.rhs.kind !== 'VarRef')) return;
   const bitwise = e.op === '&' || e.op === '|' || e.op === '^';
   // 1.x types a bitwise operation on a boolean as boolean whatever the right side is (its value

@@ -37,7 +37,7 @@ export function isTimeRef(e: Expr): boolean {
 const FLIP: Partial<Record<BinaryOp, BinaryOp>> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=', '=': '=', '!=': '!=' };
 
 /** A single `time <op> value` comparison as bounds, or undefined if `e` is not one. */
-function comparison(e: Expr, nowNs: bigint, lenient: boolean): Bounds | 'not-time' | 'unbounded' {
+function comparison(e: Expr, nowNs: bigint, lenient: boolean, zone: string | null): Bounds | 'not-time' | 'unbounded' {
   if (!lenient && e.kind === 'Binary' && (e.op === '=~' || e.op === '!~') && (isTimeRef(e.lhs) || isTimeRef(e.rhs))) {
     throw new QueryError('invalid operation: time and *influxql.RegexLiteral are not compatible');
   }
@@ -49,7 +49,7 @@ function comparison(e: Expr, nowNs: bigint, lenient: boolean): Bounds | 'not-tim
     value = e.lhs;
     op = FLIP[op]!;
   } else return 'not-time';
-  const t = evalTime(value, nowNs);
+  const t = evalTime(value, nowNs, zone);
   switch (op) {
     case '>':
       return { min: t + 1n };
@@ -88,20 +88,20 @@ function envelope(a: Bounds, b: Bounds): Bounds {
  * The OR subtree that stays in the condition, with every time value resolved to its ns: rows
  * compare their time with an integer, never with `'2024-03-09T06:25:00Z'` or `now() - 1h`.
  */
-function timesAsIntegers(e: Expr, nowNs: bigint): Expr {
+function timesAsIntegers(e: Expr, nowNs: bigint, zone: string | null): Expr {
   if (e.kind !== 'Binary') return e;
-  if (e.op === 'AND' || e.op === 'OR') return { ...e, lhs: timesAsIntegers(e.lhs, nowNs), rhs: timesAsIntegers(e.rhs, nowNs) };
+  if (e.op === 'AND' || e.op === 'OR') return { ...e, lhs: timesAsIntegers(e.lhs, nowNs, zone), rhs: timesAsIntegers(e.rhs, nowNs, zone) };
   if (!(e.op in FLIP)) return e;
-  if (isTimeRef(e.lhs) && !isTimeRef(e.rhs)) return { ...e, rhs: { kind: 'Integer', value: evalTime(e.rhs, nowNs) } };
-  if (isTimeRef(e.rhs) && !isTimeRef(e.lhs)) return { ...e, lhs: { kind: 'Integer', value: evalTime(e.lhs, nowNs) } };
+  if (isTimeRef(e.lhs) && !isTimeRef(e.rhs)) return { ...e, rhs: { kind: 'Integer', value: evalTime(e.rhs, nowNs, zone) } };
+  if (isTimeRef(e.rhs) && !isTimeRef(e.lhs)) return { ...e, lhs: { kind: 'Integer', value: evalTime(e.lhs, nowNs, zone) } };
   return e;
 }
 
 /** Bounds implied by a whole subtree (used for OR branches). */
-function boundsOf(e: Expr, nowNs: bigint, lenient: boolean): Bounds {
-  if (e.kind === 'Binary' && e.op === 'AND') return intersect(boundsOf(e.lhs, nowNs, lenient), boundsOf(e.rhs, nowNs, lenient));
-  if (e.kind === 'Binary' && e.op === 'OR') return envelope(boundsOf(e.lhs, nowNs, lenient), boundsOf(e.rhs, nowNs, lenient));
-  const c = comparison(e, nowNs, lenient);
+function boundsOf(e: Expr, nowNs: bigint, lenient: boolean, zone: string | null): Bounds {
+  if (e.kind === 'Binary' && e.op === 'AND') return intersect(boundsOf(e.lhs, nowNs, lenient, zone), boundsOf(e.rhs, nowNs, lenient, zone));
+  if (e.kind === 'Binary' && e.op === 'OR') return envelope(boundsOf(e.lhs, nowNs, lenient, zone), boundsOf(e.rhs, nowNs, lenient, zone));
+  const c = comparison(e, nowNs, lenient, zone);
   return typeof c === 'string' ? {} : c;
 }
 
@@ -118,25 +118,26 @@ function and(a: Expr | null, b: Expr | null): Expr | null {
   return { kind: 'Binary', op: 'AND', lhs: a, rhs: b };
 }
 
-function split(e: Expr, nowNs: bigint, lenient: boolean): { bounds: Bounds; rest: Expr | null } {
+function split(e: Expr, nowNs: bigint, lenient: boolean, zone: string | null): { bounds: Bounds; rest: Expr | null } {
   if (e.kind === 'Binary' && e.op === 'AND') {
-    const l = split(e.lhs, nowNs, lenient);
-    const r = split(e.rhs, nowNs, lenient);
+    const l = split(e.lhs, nowNs, lenient, zone);
+    const r = split(e.rhs, nowNs, lenient, zone);
     return { bounds: intersect(l.bounds, r.bounds), rest: and(l.rest, r.rest) };
   }
-  const c = comparison(e, nowNs, lenient);
+  const c = comparison(e, nowNs, lenient, zone);
   if (c === 'unbounded') return { bounds: {}, rest: e };
   if (c !== 'not-time') return { bounds: c, rest: null };
-  if (e.kind === 'Binary' && e.op === 'OR' && mentionsTime(e)) return { bounds: boundsOf(e, nowNs, lenient), rest: timesAsIntegers(e, nowNs) };
+  if (e.kind === 'Binary' && e.op === 'OR' && mentionsTime(e)) return { bounds: boundsOf(e, nowNs, lenient, zone), rest: timesAsIntegers(e, nowNs, zone) };
   return { bounds: {}, rest: e };
 }
 
 /**
  * `lenient` keeps `time != x` and `time =~ /re/` in `rest` for the caller to judge (meta
- * statements have their own errors); SELECT rejects them as 1.x does.
+ * statements have their own errors); SELECT rejects them as 1.x does. `zone` is the
+ * statement's tz(): time strings without a zone are wall-clock times there.
  */
-export function splitTimeRange(cond: Expr | null, nowNs: bigint, groupsByTime: boolean, lenient = false): TimeSplit {
-  const { bounds, rest } = cond ? split(cond, nowNs, lenient) : { bounds: {}, rest: null };
+export function splitTimeRange(cond: Expr | null, nowNs: bigint, groupsByTime: boolean, lenient = false, zone: string | null = null): TimeSplit {
+  const { bounds, rest } = cond ? split(cond, nowNs, lenient, zone) : { bounds: {}, rest: null };
   const min = bounds.min ?? MIN_NS;
   const max = bounds.max ?? (groupsByTime ? nowNs : MAX_NS);
   return {

@@ -5,6 +5,7 @@
  * VALUES send one line per series without flags; every other statement sends its whole result
  * on one line.
  */
+import { isCardinalityEstimate } from '../../ql/index.js';
 import type { Statement } from '../../ql/index.js';
 
 export type ChunkStyle = 'rows' | 'series' | 'whole';
@@ -20,8 +21,9 @@ export function chunkStyleOf(stmt: Statement | undefined): ChunkStyle {
     case 'ShowTagValues':
       return 'series';
     case 'ShowCardinality':
-      // The estimates and the measurement count are one unnamed series; the rest is per measurement.
-      return stmt.of === 'measurement' || (stmt.of === 'series' && !stmt.exact) ? 'whole' : 'rows';
+      // The estimates and the measurement count are one unnamed series; the rest (also SERIES
+      // CARDINALITY with FROM or WHERE, a rewritten SELECT in 1.6.7) is per measurement.
+      return stmt.of === 'measurement' || isCardinalityEstimate(stmt) ? 'whole' : 'rows';
     default:
       return 'whole';
   }

@@ -64,10 +64,15 @@ function seriesCounts(index: SeriesIndex, m: MeasurementIndex, ids: readonly num
   return sorted.flatMap(([, g]) => countSeries(m.name, g.n, stmt, g.tags));
 }
 
+/** Whether 1.6.7 answers from its index sketches (one unnamed series) rather than a rewritten SELECT. */
+export function isCardinalityEstimate(stmt: ShowCardinalityStatement): boolean {
+  const filtered = stmt.exact || stmt.sources.length > 0 || stmt.condition !== null || stmt.dimensions.length > 0 || stmt.limit > 0 || stmt.offset > 0;
+  return (stmt.of === 'series' || stmt.of === 'measurement') && !filtered;
+}
+
 export async function showCardinality(stmt: ShowCardinalityStatement, ctx: QueryContext): Promise<StatementOutput> {
   let db = databaseName(stmt.database, ctx);
-  const filtered = stmt.exact || stmt.sources.length > 0 || stmt.condition !== null || stmt.dimensions.length > 0 || stmt.limit > 0 || stmt.offset > 0;
-  if ((stmt.of === 'series' || stmt.of === 'measurement') && !filtered) {
+  if (isCardinalityEstimate(stmt)) {
     const index = ctx.engine.catalog.database(db) ? seriesIndex(ctx, db) : undefined;
     const n = !index ? 0 : stmt.of === 'series' ? index.seriesCount : index.measurementNames().length;
     return output([series(undefined, ['cardinality estimation'], [[n]])]);
