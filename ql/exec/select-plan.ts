@@ -120,7 +120,7 @@ export function compileSelect(stmt: SelectStatement, sources: readonly Measureme
  */
 export function withCondition(template: SelectPlan, stmt: SelectStatement, nowNs: bigint): SelectPlan {
   if (stmt.condition) checkConditionLeaves(stmt.condition);
-  const time = splitTimeRange(stmt.condition, nowNs, template.window !== undefined);
+  const time = splitTimeRange(stmt.condition, nowNs, template.window !== undefined, false, stmt.location);
   return { ...template, stmt, time };
 }
 

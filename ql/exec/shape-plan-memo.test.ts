@@ -144,3 +144,21 @@ test('shape plan memo: catalog changes between texts of one shape show in the ne
     assert.ok(shapePlanHits() - before >= 10, 'the shape memo answered some texts');
   });
 });
+
+test('shape plan memo: zone-less time strings of a rebound statement are read in its tz()', async () => {
+  await withDbEngine('strata-shape-plan-tz-', async (engine) => {
+    const lines: string[] = [];
+    for (let i = 0; i < 180; i++) lines.push(`m,host=a v=${i} ${T + i * 60}`);
+    await engine.write({ db: 'db', precision: 's', body: Buffer.from(lines.join('\n')) });
+    const check = checker(engine);
+    // Wall-clock times in New York (UTC-5 in November): T is 2023-11-14T22:13:00Z = 17:13 there.
+    const wall = (sec: number) => `'${new Date((sec - 5 * 3600) * 1000).toISOString().replace('T', ' ').replace(/\.000Z$/, '')}'`;
+    const text = (from: number, to: number) => `SELECT max(v) FROM m WHERE time >= ${wall(from)} AND time < ${wall(to)} GROUP BY time(1m) tz('America/New_York')`;
+    const before = shapePlanHits();
+    const first = (await check(text(T + 60, T + 300))) as Answer;
+    assert.deepEqual(first[0].series?.[0]?.values.map((r) => r[1]), [1, 2, 3, 4]);
+    const moved = (await check(text(T + 3600, T + 3780))) as Answer;
+    assert.deepEqual(moved[0].series?.[0]?.values.map((r) => r[1]), [60, 61, 62]);
+    assert.ok(shapePlanHits() > before, 'the second text was rebound from the first');
+  });
+});
