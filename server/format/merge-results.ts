@@ -13,13 +13,18 @@ export function mergeResults(results: readonly StatementResult[], statementCount
     if (last !== undefined && last.statementId === r.statementId && r.error !== undefined) out[out.length - 1] = r;
     else out.push(r);
   }
-  // After a failure 1.x sends `not executed` for each later statement with the failing
-  // statement's place as id; merged, that replaces the error (Strata keeps the error: README),
-  // unless the error answered as statement 0, when one `not executed` follows it.
-  const failedAt = results.length - 1;
-  const failed = results[failedAt];
-  if (failed?.error !== undefined && failed.statementId !== failedAt && failedAt < statementCount - 1) {
-    out.push({ statementId: failedAt, error: 'not executed' });
-  }
+  const extra = notExecutedAfter(results[results.length - 1], results.length - 1, statementCount);
+  if (extra) out.push(extra);
   return out;
+}
+
+/**
+ * After a failure 1.x sends `not executed` for each later statement with the failing
+ * statement's place as id; merged, that replaces the error (Strata keeps the error: README),
+ * unless the error answered as statement 0, when one `not executed` follows it. `last` is the
+ * batch's last result and `failedAt` its place; undefined when nothing follows.
+ */
+export function notExecutedAfter(last: StatementResult | undefined, failedAt: number, statementCount: number): StatementResult | undefined {
+  if (last?.error === undefined || last.statementId === failedAt || failedAt >= statementCount - 1) return undefined;
+  return { statementId: failedAt, error: 'not executed' };
 }

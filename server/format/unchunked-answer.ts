@@ -15,6 +15,7 @@ import type { ResultSeries, SeriesSink, StatementResult } from '../../ql/index.j
 import { hasTimeColumn } from '../../ql/index.js';
 import type { Epoch } from './epoch.js';
 import { rowsJson } from './json-rows.js';
+import { notExecutedAfter } from './merge-results.js';
 import { compactSeriesHead, compactStatement, compactStatementTail, EMITTER_CHUNK_ROWS, timeText } from './json.js';
 
 /**
@@ -133,14 +134,8 @@ export class UnchunkedAnswer {
       return this.#finished;
     }
     if (this.#cut) return undefined;
-    // merge-results.ts: a failure answered as statement 0 is followed by one `not executed`.
-    const failedAt = this.#resultCount - 1;
-    const failed = this.#lastResult;
-    let tail = ']}\n';
-    if (failed?.error !== undefined && failed.statementId !== failedAt && failedAt < statementCount - 1) {
-      tail = ',' + compactStatement({ statementId: failedAt, error: 'not executed' }, undefined) + tail;
-    }
-    await this.#write(tail);
+    const extra = notExecutedAfter(this.#lastResult, this.#resultCount - 1, statementCount);
+    await this.#write((extra ? ',' + compactStatement(extra, undefined) : '') + ']}\n');
     this.#out.end();
     return undefined;
   }

@@ -22,7 +22,6 @@ import { sendError } from '../http/errors.js';
 import { QueryStringCache } from '../http/query-cache.js';
 import { Deadlines } from '../http/deadlines.js';
 import { parseChunkSize } from '../http/chunk-size.js';
-import { chunkLines } from '../format/chunks.js';
 import { StatementChunkWriter } from '../format/chunk-writer.js';
 import { notExecutedChunks } from '../format/not-executed.js';
 import { mergeResults } from '../format/merge-results.js';
@@ -208,7 +207,7 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
         }
         try {
           const buffered = answer ? await answer.end(statements.length) : warnings ? results.map((r) => withWarning(r, warnings)) : results;
-          if (buffered) respond(reply, mergeResults(buffered, statements.length), { csv, epoch, pretty, chunked: false, chunkSize });
+          if (buffered) respond(reply, mergeResults(buffered, statements.length), { csv, epoch, pretty });
         } finally {
           // [ops] Bookkeeping after the answer is on its way (same tick: the next request sees it).
           clock.finish(results, ctx.statements);
@@ -356,14 +355,10 @@ async function streamChunked(
 function respond(
   reply: Reply,
   results: StatementResult[],
-  o: { csv: boolean; epoch: Epoch | undefined; pretty: boolean; chunked: boolean; chunkSize: number },
+  o: { csv: boolean; epoch: Epoch | undefined; pretty: boolean },
 ): void {
   if (o.csv) {
     reply.send(200, resultsToCsv(results, o.epoch), 'text/csv');
-    return;
-  }
-  if (o.chunked) {
-    reply.send(200, chunkLines(results, o.chunkSize, { epoch: o.epoch, pretty: o.pretty }).join(''), 'application/json');
     return;
   }
   reply.send(200, resultsToJson(results, { epoch: o.epoch, pretty: o.pretty }), 'application/json');
