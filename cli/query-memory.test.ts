@@ -7,7 +7,8 @@
  * - without chunked (python influxdb's `query()`, Grafana, curl), 4M rows: built whole, they
  *   took ~1.5 GB of RSS, and a larger answer killed the process (heap out of memory). The body
  *   must still be exactly 1.x's document: one series per tag set, `partial: true` on a series
- *   of more than 10,000 rows (1.x's merged-emitter quirk, server/format/json.ts).
+ *   of more than 10,000 rows (1.x's merged-emitter quirk, server/format/json.ts);
+ * - the same 4M rows as CSV (`Accept: application/csv`, an operator's export), likewise.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -54,8 +55,12 @@ async function withServer(run: (port: number, pid: number) => Promise<void>): Pr
 
 /** GET `path`, handing the body to `onText` as it comes; resolves with the response headers. */
 function stream(port: number, path: string, onText: (text: string) => void): Promise<Record<string, unknown>> {
+  return streamWithHeaders(port, path, {}, onText);
+}
+
+function streamWithHeaders(port: number, path: string, headers: Record<string, string>, onText: (text: string) => void): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path, headers }, (res) => {
       res.setEncoding('utf8');
       res.on('data', onText);
       res.on('end', () => (res.complete ? resolve(res.headers) : reject(new Error('answer cut'))));
@@ -132,6 +137,33 @@ test('a 4M-row answer without chunked=true is streamed: exact layout, server RSS
     assert.ok(scan.tail.endsWith(`[${BASE + perSeries - 1}000000000,${perSeries - 1}]],"partial":true}]}]}\n`), scan.tail);
     assert.equal(headers['transfer-encoding'], 'chunked', 'sent as it is made, not as one buffered body');
     // Held whole, 4M rows and their text took ~1.5 GB; the stream stays near the baseline.
+    assert.ok(peak < baseline + 250 * 1024, `server peak RSS ${Math.round(peak / 1024)} MB (baseline ${Math.round(baseline / 1024)} MB)`);
+  });
+});
+
+test('a 4M-row CSV answer is streamed: 1.x layout, server RSS bounded', { timeout: 600_000 }, async () => {
+  const perSeries = 40_000;
+  await withServer(async (port, pid) => {
+    const baseline = await vmHwmKb(pid);
+    let lines = 0;
+    let headers = 0;
+    let head = '';
+    let tail = '';
+    const q = encodeURIComponent(`SELECT v FROM m WHERE time < ${BASE + perSeries}s GROUP BY s`);
+    const res = await streamWithHeaders(port, `/query?db=big&q=${q}`, { accept: 'application/csv' }, (d) => {
+      if (head.length < 120) head += d.slice(0, 120 - head.length);
+      tail = (tail + d).slice(-64);
+      for (let i = d.indexOf('\n'); i >= 0; i = d.indexOf('\n', i + 1)) lines++;
+      headers += (d.match(/name,tags,time,v\n/g) ?? []).length;
+    });
+    const peak = await vmHwmKb(pid);
+    // One header for the statement (every series has the same columns), then one line per row.
+    assert.equal(headers, 1);
+    assert.equal(lines, 1 + SERIES * perSeries);
+    assert.ok(head.startsWith('name,tags,time,v\nm,s=0,1700000000000000000,0\nm,s=0,1700000001000000000,1\n'), head);
+    assert.ok(tail.endsWith(`\nm,s=99,${BASE + perSeries - 1}000000000,${perSeries - 1}\n`), tail);
+    assert.equal(res['content-type'], 'text/csv');
+    assert.equal(res['transfer-encoding'], 'chunked', 'sent as it is made, not as one buffered body');
     assert.ok(peak < baseline + 250 * 1024, `server peak RSS ${Math.round(peak / 1024)} MB (baseline ${Math.round(baseline / 1024)} MB)`);
   });
 });

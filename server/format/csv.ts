@@ -5,10 +5,11 @@
  * times as integers (ns unless `epoch` says otherwise, never RFC 3339), null as an empty
  * cell; statement errors are left out.
  */
-import type { Cell, StatementResult } from '../../ql/index.js';
+import type { Cell, ResultSeries, StatementResult } from '../../ql/index.js';
 import { hasTimeColumn } from '../../ql/index.js';
 import { formatTimeNs, type Epoch } from './epoch.js';
 import { formatFloatF } from './go-float.js';
+import type { AnswerDocument } from './answer-document.js';
 
 function quote(s: string): string {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
@@ -31,30 +32,92 @@ function cellText(c: Cell): string {
   return String(c);
 }
 
+/** A series' header line (without its newline). */
+export function csvHeader(s: ResultSeries): string {
+  return ['name', 'tags', ...s.columns].map(quote).join(',');
+}
+
+/** The `name,tags` cells every row of a series starts with. */
+export function csvSeriesPrefix(s: ResultSeries): string {
+  return `${quote(s.name ?? '')},${quote(tagsText(s.tags ?? {}))}`;
+}
+
+/** A row's cells after the prefix. */
+export function csvCells(s: ResultSeries, row: readonly Cell[], timeFirst: boolean, epoch: Epoch | undefined): string {
+  const cells = row.map((c, i) =>
+    i === 0 && timeFirst && typeof c === 'bigint' ? String(formatTimeNs(c, epoch ?? 'ns')) : s.goIntColumns?.includes(i) ? quote(s.columns[i]!) : cellText(c),
+  );
+  return cells.join(',');
+}
+
 export function resultsToCsv(results: readonly StatementResult[], epoch: Epoch | undefined): string {
+  const doc = new CsvDocument(epoch);
   let out = '';
-  let lastHeader: string | undefined;
-  for (const r of results) {
-    lastHeader = undefined;
-    for (const s of r.series ?? []) {
-      const header = ['name', 'tags', ...s.columns].map(quote).join(',');
-      if (header !== lastHeader) {
-        if (out !== '') out += '\n';
-        out += header + '\n';
-        lastHeader = header;
-      }
-      const tags = tagsText(s.tags ?? {});
-      const prefix = `${quote(s.name ?? '')},${quote(tags)}`;
-      const timeFirst = hasTimeColumn(s);
-      for (const row of s.values) {
-        const cells = row.map((c, i) =>
-          i === 0 && timeFirst && typeof c === 'bigint' ? String(formatTimeNs(c, epoch ?? 'ns')) : s.goIntColumns?.includes(i) ? quote(s.columns[i]!) : cellText(c),
-        );
-        out += `${prefix},${cells.join(',')}\n`;
-      }
-    }
-  }
+  for (const r of results) out += doc.statement(r);
   return out;
+}
+
+/**
+ * CSV written statement by statement and piece by piece (a streamed answer writes it as it
+ * comes; `resultsToCsv` is the same document at once). Errors and `not executed` print nothing.
+ */
+export class CsvDocument implements AnswerDocument {
+  #wroteAny = false;
+  #lastHeader: string | undefined;
+  /** The open series' `name,tags` prefix (a series continued by the next piece keeps it). */
+  #prefix: string | undefined;
+
+  constructor(private readonly epoch: Epoch | undefined) {}
+
+  begin(): string {
+    return '';
+  }
+
+  statement(r: StatementResult): string {
+    let out = this.openStatement(r.statementId);
+    // A whole result's series prints its header even without rows (1.x); a streamed one starts with a row.
+    for (const s of r.series ?? []) out += this.#series(s, false);
+    return out;
+  }
+
+  openStatement(_id: number): string {
+    this.#lastHeader = undefined;
+    this.#prefix = undefined;
+    return '';
+  }
+
+  piece(_id: number, s: ResultSeries, more: boolean): string {
+    if (this.#prefix === undefined && s.values.length === 0) return '';
+    return this.#series(s, more);
+  }
+
+  #series(s: ResultSeries, more: boolean): string {
+    let out = '';
+    if (this.#prefix === undefined) {
+      const header = csvHeader(s);
+      if (header !== this.#lastHeader) {
+        if (this.#wroteAny) out += '\n';
+        out += header + '\n';
+        this.#lastHeader = header;
+        this.#wroteAny = true;
+      }
+      this.#prefix = csvSeriesPrefix(s);
+    }
+    const prefix = this.#prefix;
+    const timeFirst = hasTimeColumn(s);
+    for (const row of s.values) out += `${prefix},${csvCells(s, row, timeFirst, this.epoch)}\n`;
+    if (!more) this.#prefix = undefined;
+    return out;
+  }
+
+  closeStatement(_r: StatementResult): string {
+    this.#prefix = undefined;
+    return '';
+  }
+
+  end(_notExecuted: StatementResult | undefined): string {
+    return '';
+  }
 }
 
 export function errorCsv(message: string): string {

@@ -8,7 +8,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Cell, ResultSeries, StatementResult } from '../../ql/index.js';
+import { hasTimeColumn } from '../../ql/index.js';
 import { resultsToJson } from './json.js';
+import { JsonDocument } from './json-document.js';
+import { CsvDocument, csvCells, csvHeader, csvSeriesPrefix, resultsToCsv } from './csv.js';
 import { mergeResults } from './merge-results.js';
 import { UnchunkedAnswer } from './unchunked-answer.js';
 import type { Epoch } from './epoch.js';
@@ -31,6 +34,8 @@ interface Step {
   readonly cuts: number[][];
   /** A trailing empty piece closes the series (select.ts does this after aggregate rows). */
   readonly emptyClose: boolean[];
+  /** A series without rows comes before this one: its one empty piece prints nothing. */
+  readonly emptyOpen: boolean[];
   readonly messages?: { level: string; text: string }[];
 }
 
@@ -39,6 +44,7 @@ const step: fc.Arbitrary<Step> = fc.record({
   series: fc.array(series, { maxLength: 3 }),
   cuts: fc.array(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 3 }), { minLength: 3, maxLength: 3 }),
   emptyClose: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
+  emptyOpen: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
   messages: fc.option(fc.constant([{ level: 'warning', text: 'deprecated use' }]), { nil: undefined }),
 });
 
@@ -75,9 +81,47 @@ class Collector {
 }
 
 /** Runs the batch as the executor would; returns the buffered document and the streamed one. */
-async function run(steps: readonly Step[], fail: { at: number; afterSeries: number; asZero: boolean; text: string } | undefined, streamAfterCells: number, epoch: Epoch | undefined) {
+type Format = 'json' | 'csv';
+
+/**
+ * 1.x's CSV layout written plainly (csv.ts's document is shared by its streamed and buffered
+ * answers, so it cannot be its own reference): a header whenever a statement's columns change,
+ * a blank line before every header but the first, every row prefixed with its series' name and tags.
+ */
+function csvModel(results: readonly StatementResult[], epoch: Epoch | undefined): string {
+  const lines: string[] = [];
+  for (const r of results) {
+    let header: string | undefined;
+    for (const s of r.series ?? []) {
+      if (csvHeader(s) !== header) {
+        if (lines.length > 0) lines.push('');
+        lines.push((header = csvHeader(s)));
+      }
+      for (const row of s.values) lines.push(csvSeriesPrefix(s) + ',' + csvCells(s, row, hasTimeColumn(s), epoch));
+    }
+  }
+  return lines.map((l) => l + '\n').join('');
+}
+
+/** The buffered writer of each format: what a streamed answer must equal. */
+function buffered(format: Format, results: readonly StatementResult[], statementCount: number, epoch: Epoch | undefined): string {
+  const merged = mergeResults(results, statementCount);
+  if (format === 'json') return resultsToJson(merged, { epoch, pretty: false });
+  const text = resultsToCsv(merged, epoch);
+  assert.equal(text, csvModel(merged, epoch));
+  return text;
+}
+
+async function run(
+  steps: readonly Step[],
+  fail: { at: number; afterSeries: number; asZero: boolean; text: string } | undefined,
+  streamAfterCells: number,
+  epoch: Epoch | undefined,
+  format: Format = 'json',
+) {
   const out = new Collector();
-  const answer = new UnchunkedAnswer({ epoch, timeZoneOf: () => undefined, streamAfterCells, open: () => out.stream() });
+  const document = () => (format === 'csv' ? new CsvDocument(epoch) : new JsonDocument(epoch, () => undefined));
+  const answer = new UnchunkedAnswer({ document, streamAfterCells, open: () => out.stream() });
   const whole: StatementResult[] = [];
   for (let i = 0; i < steps.length; i++) {
     const s = steps[i]!;
@@ -95,6 +139,7 @@ async function run(steps: readonly Step[], fail: { at: number; afterSeries: numb
       if (failsHere && j >= fail.afterSeries) break;
       const ser = s.series[j]!;
       const ps = pieces(ser.values, s.cuts[j % 3]!);
+      if (s.emptyOpen[j % 3]) await sink.push({ name: 'ghost', columns: ['time', 'ghost'], values: [] }, false);
       for (let p = 0; p < ps.length; p++) await sink.push({ ...ser, values: ps[p]! }, p < ps.length - 1 || s.emptyClose[j % 3]!);
       if (s.emptyClose[j % 3]) await sink.push({ ...ser, values: [] }, false);
       sent.push(ser);
@@ -104,18 +149,18 @@ async function run(steps: readonly Step[], fail: { at: number; afterSeries: numb
     await answer.finish(r);
     if (failsHere) break;
   }
-  const expected = resultsToJson(mergeResults(whole, steps.length), { epoch, pretty: false });
-  const buffered = await answer.end(steps.length);
-  return { expected, buffered, out };
+  const expected = buffered(format, whole, steps.length, epoch);
+  return { expected, buffered: await answer.end(steps.length), out };
 }
 
-test('streamed or buffered, a non-chunked answer is the buffered document (or a cut body)', async () => {
+for (const format of ['json', 'csv'] as const)
+test(`streamed or buffered, a non-chunked ${format} answer is the buffered document (or a cut body)`, async () => {
   await fc.assert(
     fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 4 }), failure, fc.integer({ min: 0, max: 60 }), fc.constantFrom<Epoch | undefined>(undefined, 'ns', 'ms'), async (steps, fail, limit, epoch) => {
-      const { expected, buffered, out } = await run(steps, fail, limit, epoch);
-      if (buffered) {
+      const { expected, buffered: held, out } = await run(steps, fail, limit, epoch, format);
+      if (held) {
         assert.equal(out.opened, 0);
-        assert.equal(resultsToJson(mergeResults(buffered, steps.length), { epoch, pretty: false }), expected);
+        assert.equal(buffered(format, held, steps.length, epoch), expected);
         return;
       }
       assert.equal(out.opened, 1);
@@ -134,7 +179,7 @@ test('streamed or buffered, a non-chunked answer is the buffered document (or a 
 test('a streamed series of more than 10,000 rows is one series marked partial, as the buffered answer', async () => {
   const values = Array.from({ length: 25_001 }, (_, i) => [BigInt(i) * 1_000_000_000n, i] as Cell[]);
   const ser: ResultSeries = { name: 'm', tags: { s: 'a' }, columns: ['time', 'v'], values };
-  const step: Step = { kind: 'select', series: [ser, { ...ser, tags: { s: 'b' }, values: values.slice(0, 10_000) }], cuts: [[0.2, 0.6], [0.5], []], emptyClose: [false, true, false] };
+  const step: Step = { kind: 'select', series: [ser, { ...ser, tags: { s: 'b' }, values: values.slice(0, 10_000) }], cuts: [[0.2, 0.6], [0.5], []], emptyClose: [false, true, false], emptyOpen: [false, false, false] };
   for (const limit of [0, 30_000, 1_000_000]) {
     const { expected, buffered, out } = await run([step], undefined, limit, undefined);
     const text = buffered ? resultsToJson(mergeResults(buffered, 1), { epoch: undefined, pretty: false }) : out.text;
@@ -146,7 +191,7 @@ test('a streamed series of more than 10,000 rows is one series marked partial, a
 
 test('a failure after rows were streamed cuts the body; before any, it is answered', async () => {
   const ser: ResultSeries = { name: 'm', columns: ['time', 'v'], values: [[1n, 1], [2n, 2], [3n, 3]] };
-  const select: Step = { kind: 'select', series: [ser, ser], cuts: [[0.5], [], []], emptyClose: [false, false, false] };
+  const select: Step = { kind: 'select', series: [ser, ser], cuts: [[0.5], [], []], emptyClose: [false, false, false], emptyOpen: [true, false, false] };
   const cut = await run([select, select], { at: 0, afterSeries: 1, asZero: false, text: 'boom' }, 2, undefined);
   assert.ok(cut.out.aborted && !cut.out.ended && cut.buffered === undefined);
   // Statement 0 streamed whole; statement 1 fails before its first row: its error is answered.

@@ -1,22 +1,20 @@
 /**
- * The JSON answer of a non-chunked /query. 1.x builds it whole; so did Strata, and 4M rows
- * took 1.5 GB of RSS (a larger answer killed the process with the heap exhausted: an edge
- * device has far less). Here the SELECTs stream their series into this answer (the executor's
+ * The answer of a non-chunked /query, compact JSON or CSV. 1.x builds it whole; so did
+ * Strata, and 4M rows took 1.5 GB of RSS (a larger answer killed the process with the heap
+ * exhausted, a CSV past V8's longest string failed: an edge device has far less). Here the SELECTs stream their series into this answer (the executor's
  * SeriesSink, as for chunked=true). Up to `streamAfterCells` cells the series are only held,
  * and the body is built exactly as before (one buffered body with Content-Length). Past that,
- * the answer is sent as it is made: the same document, written piece by piece with chunked
- * transfer encoding, each write waiting for the client, so memory is bounded by a piece.
+ * the answer is sent as it is made: the same document (answer-document.ts), written piece by
+ * piece with chunked transfer encoding, each write waiting for the client, so memory is bounded by a piece.
  *
  * A streamed answer cannot take back what it sent. Where a buffered one would say something
  * else (the running statement fails, times out or is killed after its rows went out), the
  * connection is closed mid-body (`cut`): the client sees a cut answer, never a wrong one.
  */
 import type { ResultSeries, SeriesSink, StatementResult } from '../../ql/index.js';
-import { hasTimeColumn } from '../../ql/index.js';
-import type { Epoch } from './epoch.js';
-import { rowsJson } from './json-rows.js';
+import type { AnswerDocument } from './answer-document.js';
 import { notExecutedAfter } from './merge-results.js';
-import { compactSeriesHead, compactStatement, compactStatementTail, EMITTER_CHUNK_ROWS, timeText } from './json.js';
+import { EMITTER_CHUNK_ROWS } from './json.js';
 
 /**
  * Held cells past which an answer is streamed: ~20-40 MB of rows as JS values, several MB of
@@ -32,9 +30,8 @@ export interface AnswerStream {
 }
 
 export interface UnchunkedAnswerOptions {
-  readonly epoch: Epoch | undefined;
-  /** Statement i's TZ() zone, in which its RFC 3339 times are printed. */
-  readonly timeZoneOf: (statementId: number) => string | undefined;
+  /** The format's streamed document (JSON or CSV), made when streaming starts. */
+  readonly document: () => AnswerDocument;
   /** Held cells (rows x columns) past which the answer is streamed. */
   readonly streamAfterCells: number;
   /** Starts the 200 response's body (called at most once). */
@@ -47,13 +44,6 @@ interface HeldSeries {
   readonly pieces: ResultSeries['values'][];
 }
 
-/** The series being written: its values array is open. */
-interface OpenSeries {
-  rows: number;
-  readonly timeFirst: boolean;
-  readonly time: (ns: bigint) => string | bigint;
-}
-
 export class UnchunkedAnswer {
   /** Buffered phase: each statement's series so far, and the statements finished. */
   readonly #held = new Map<number, HeldSeries[]>();
@@ -62,13 +52,11 @@ export class UnchunkedAnswer {
   #continuing = false;
   #cells = 0;
   #out: AnswerStream | undefined;
+  #doc: AnswerDocument | undefined;
   #cut = false;
   /** Streaming phase. */
-  #statementsWritten = 0;
   #lastWrittenId: number | undefined;
   #openStatement: number | undefined;
-  #seriesWritten = 0;
-  #openSeries: OpenSeries | undefined;
   /** Results handed to finish(), in order (their place tells the failing statement's index). */
   #resultCount = 0;
   #lastResult: StatementResult | undefined;
@@ -113,15 +101,11 @@ export class UnchunkedAnswer {
       this.cut();
       return;
     }
-    if (this.#openStatement !== undefined) {
-      const text = this.#closeSeries() + ']' + compactStatementTail(result);
-      this.#openStatement = undefined;
-      this.#lastWrittenId = result.statementId;
-      await this.#write(text);
-      return;
-    }
-    await this.#write((this.#statementsWritten++ > 0 ? ',' : '') + compactStatement(result, this.opts.epoch));
+    const doc = this.#doc!;
+    const text = this.#openStatement !== undefined ? doc.closeStatement(result) : doc.statement(result);
+    this.#openStatement = undefined;
     this.#lastWrittenId = result.statementId;
+    await this.#write(text);
   }
 
   /**
@@ -134,8 +118,7 @@ export class UnchunkedAnswer {
       return this.#finished;
     }
     if (this.#cut) return undefined;
-    const extra = notExecutedAfter(this.#lastResult, this.#resultCount - 1, statementCount);
-    await this.#write((extra ? ',' + compactStatement(extra, undefined) : '') + ']}\n');
+    await this.#write(this.#doc!.end(notExecutedAfter(this.#lastResult, this.#resultCount - 1, statementCount)));
     this.#out.end();
     return undefined;
   }
@@ -152,62 +135,35 @@ export class UnchunkedAnswer {
 
   async #startStreaming(current: number): Promise<void> {
     this.#out = this.opts.open();
-    let text = '{"results":[';
+    const doc = (this.#doc = this.opts.document());
+    let text = doc.begin();
     // No failure among them: a failing statement ends the batch, and nothing would stream after it.
-    for (const r of this.#finished) text += (this.#statementsWritten++ > 0 ? ',' : '') + compactStatement(r, this.opts.epoch);
+    for (const r of this.#finished) text += doc.statement(r);
     this.#lastWrittenId = this.#finished[this.#finished.length - 1]?.statementId;
     this.#finished.length = 0;
     const held = this.#held.get(current) ?? [];
     this.#held.clear();
-    text += (this.#statementsWritten++ > 0 ? ',' : '') + '{"statement_id":' + String(current) + ',"series":[';
+    text += doc.openStatement(current);
     this.#openStatement = current;
     for (let i = 0; i < held.length; i++) {
-      const h = held[i]!;
-      text += (i > 0 ? ',' : '') + this.#openSeriesText(current, h.series);
-      for (let p = 0; p < h.pieces.length; p++) text += this.#rowsText(h.pieces[p]!, p > 0);
-      if (i < held.length - 1 || !this.#continuing) text += this.#closeSeries();
+      const { series, pieces } = held[i]!;
+      // Every series but the last is whole; the last is open if its last piece said so.
+      const lastOpen = i === held.length - 1 && this.#continuing;
+      for (let p = 0; p < pieces.length; p++) text += doc.piece(current, { ...series, values: pieces[p]! }, p < pieces.length - 1 || lastOpen);
     }
-    this.#seriesWritten = held.length;
     await this.#write(text);
   }
 
   async #streamPiece(id: number, series: ResultSeries, more: boolean): Promise<void> {
     if (this.#cut) return;
+    const doc = this.#doc!;
     let text = '';
     if (this.#openStatement !== id) {
-      text += (this.#statementsWritten++ > 0 ? ',' : '') + '{"statement_id":' + String(id) + ',"series":[';
+      text += doc.openStatement(id);
       this.#openStatement = id;
-      this.#seriesWritten = 0;
     }
-    if (this.#openSeries) {
-      if (series.values.length > 0) text += this.#rowsText(series.values, true);
-    } else if (series.values.length > 0) {
-      text += (this.#seriesWritten++ > 0 ? ',' : '') + this.#openSeriesText(id, series) + this.#rowsText(series.values, false);
-    }
-    if (!more) text += this.#closeSeries();
+    text += doc.piece(id, series, more);
     if (text !== '') await this.#write(text);
-  }
-
-  #openSeriesText(id: number, series: ResultSeries): string {
-    const timeFirst = hasTimeColumn(series);
-    this.#openSeries = { rows: 0, timeFirst, time: timeText(this.opts.epoch, this.opts.timeZoneOf(id)) };
-    return compactSeriesHead(series);
-  }
-
-  /** Rows of the open series, without the brackets of their array. */
-  #rowsText(rows: ResultSeries['values'], afterOthers: boolean): string {
-    const open = this.#openSeries!;
-    open.rows += rows.length;
-    const text = rowsJson(rows, open.timeFirst, open.time);
-    return (afterOthers ? ',' : '') + text.slice(1, -1);
-  }
-
-  /** Closes the open series: 1.x marks a merged series of more than one emitter chunk partial (json.ts). */
-  #closeSeries(): string {
-    const open = this.#openSeries;
-    if (!open) return '';
-    this.#openSeries = undefined;
-    return open.rows > EMITTER_CHUNK_ROWS && open.timeFirst ? '],"partial":true}' : ']}';
   }
 
   async #write(text: string): Promise<void> {

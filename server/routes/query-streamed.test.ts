@@ -25,9 +25,9 @@ async function streamRows(req: QueryRunRequest, rows: number): Promise<void> {
   }
 }
 
-function get(port: number, q: string, extra = ''): Promise<{ status: number; headers: Record<string, unknown>; text: string; cut: boolean }> {
+function get(port: number, q: string, extra = '', headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; text: string; cut: boolean }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path: `/query?db=db&epoch=s${extra}&q=${encodeURIComponent(q)}`, agent: false }, (res) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path: `/query?db=db&epoch=s${extra}&q=${encodeURIComponent(q)}`, agent: false, headers }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => (text += d));
@@ -77,6 +77,22 @@ describe('non-chunked /query answers past the buffered size', { timeout: 60_000 
     assert.deepEqual(series!.values[ROWS - 1], [ROWS - 1, ROWS - 1]);
     assert.equal(series!.partial, true, "1.x's mark on a merged series of more than one emitter chunk");
     assert.deepEqual(body.results[1], { statement_id: 1 });
+  });
+
+  it('a large CSV answer is streamed too, and is the same document', async () => {
+    srv.deps.onQuery = async (req) => {
+      await streamRows(req, ROWS);
+      return [{ statementId: 0, series: [] }];
+    };
+    const res = await get(srv.port, 'SELECT v FROM m', '', { accept: 'text/csv' });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers['content-type'], 'text/csv');
+    assert.equal(res.headers['transfer-encoding'], 'chunked');
+    assert.ok(!res.cut);
+    const lines = res.text.split('\n');
+    assert.equal(lines.length, ROWS + 2, 'the header, every row, and the final newline');
+    assert.equal(lines[0], 'name,tags,time,v');
+    assert.equal(lines[ROWS], `m,,${ROWS - 1},${ROWS - 1}`);
   });
 
   it('a chunked answer of rows already in memory is not stalled by backpressure', async () => {

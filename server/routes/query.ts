@@ -27,7 +27,8 @@ import { notExecutedChunks } from '../format/not-executed.js';
 import { mergeResults } from '../format/merge-results.js';
 import { STREAM_AFTER_CELLS, UnchunkedAnswer } from '../format/unchunked-answer.js';
 import { chunkStyleOf } from '../format/chunk-style.js';
-import { errorCsv, resultsToCsv } from '../format/csv.js';
+import { CsvDocument, errorCsv, resultsToCsv } from '../format/csv.js';
+import { JsonDocument } from '../format/json-document.js';
 import { parseEpoch, type Epoch } from '../format/epoch.js';
 import { errorJson, resultsToJson } from '../format/json.js';
 import { methodNotAllowed, type RouteContext } from './context.js';
@@ -187,8 +188,8 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
         let results: StatementResult[];
         // [ops] per-statement summaries, recorded after the answer is sent
         const clock = ctx.statements.enabled ? new StatementClock(statements, statementText, shapeableText(q, bind !== undefined, statements)) : new StatementClock([], statementText);
-        // Compact JSON (the common answer) streams once it is large; CSV and pretty are built whole.
-        const answer = csv || pretty ? undefined : unchunkedAnswer(reply, epoch, statements);
+        // Compact JSON (the common answer) and CSV stream once they are large; pretty JSON is built whole.
+        const answer = pretty && !csv ? undefined : unchunkedAnswer(reply, csv, epoch, statements);
         try {
           results = await runRegistered(ctx, answer ? { ...run, sinkFor: answer.sinkFor } : run, reply, (r) => {
             clock.result(r);
@@ -301,12 +302,11 @@ async function runRegistered(
   }
 }
 
-function unchunkedAnswer(reply: Reply, epoch: Epoch | undefined, statements: readonly Statement[]): UnchunkedAnswer {
+function unchunkedAnswer(reply: Reply, csv: boolean, epoch: Epoch | undefined, statements: readonly Statement[]): UnchunkedAnswer {
   return new UnchunkedAnswer({
-    epoch,
-    timeZoneOf: (id) => statementTimeZone(statements[id]),
+    document: () => (csv ? new CsvDocument(epoch) : new JsonDocument(epoch, (id) => statementTimeZone(statements[id]))),
     streamAfterCells: STREAM_AFTER_CELLS,
-    open: () => reply.stream(200, 'application/json'),
+    open: () => reply.stream(200, csv ? 'text/csv' : 'application/json'),
   });
 }
 
