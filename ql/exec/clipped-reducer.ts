@@ -11,6 +11,7 @@ export function clippedReducer(r: Reducer, min: bigint, max: bigint): Reducer {
     name: r.name,
     outputType: r.outputType,
     result: () => r.result(),
+    ...(r.prepare ? { prepare: (pause: () => Promise<void> | undefined) => r.prepare!(pause) } : {}),
     add: (base, offsets, column, from, to) => {
       // One BigInt subtraction per run; the offsets are compared as numbers.
       const lo = Number(min - base);

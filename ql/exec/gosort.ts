@@ -10,6 +10,15 @@
  */
 type Less<T> = (x: T, y: T) => boolean;
 
+/** A range still to sort, with the state Go's loop carries into it. */
+interface Frame {
+  readonly a: number;
+  readonly b: number;
+  readonly limit: number;
+  readonly wasBalanced: boolean;
+  readonly wasPartitioned: boolean;
+}
+
 const INCREASING = 1;
 const DECREASING = 2;
 const UNKNOWN = 0;
@@ -60,42 +69,43 @@ class Sorter<T> {
     }
   }
 
-  pdqsort(a: number, b: number, limit: number): void {
-    let wasBalanced = true;
-    let wasPartitioned = true;
-    for (;;) {
-      const length = b - a;
-      if (length <= 12) return this.insertionSort(a, b);
-      if (limit === 0) return this.heapSort(a, b);
-      if (!wasBalanced) {
-        this.breakPatterns(a, b);
-        limit--;
-      }
-      let [pivot, hint] = this.choosePivot(a, b);
-      if (hint === DECREASING) {
-        this.reverseRange(a, b);
-        pivot = b - 1 - (pivot - a);
-        hint = INCREASING;
-      }
-      if (wasBalanced && wasPartitioned && hint === INCREASING && this.partialInsertionSort(a, b)) return;
-      if (a > 0 && !this.less(a - 1, pivot)) {
-        a = this.partitionEqual(a, b, pivot);
-        continue;
-      }
-      const [mid, already] = this.partition(a, b, pivot);
-      wasPartitioned = already;
-      const leftLen = mid - a;
-      const rightLen = b - mid;
-      const threshold = Math.floor(length / 8);
-      if (leftLen < rightLen) {
-        wasBalanced = leftLen >= threshold;
-        this.pdqsort(a, mid, limit);
-        a = mid + 1;
-      } else {
-        wasBalanced = rightLen >= threshold;
-        this.pdqsort(mid + 1, b, limit);
-        b = mid;
-      }
+  /**
+   * One pass of pdqsort's loop over frame `f`: where Go recurses into the smaller side and loops
+   * on the larger, both sides are pushed as frames (the larger one carrying the loop's state).
+   * The ranges of frames are disjoint and each step reads outside its range only the element
+   * before it (an earlier pivot, never moved again), so any order of frames sorts exactly as
+   * Go's recursion does; a caller may stop between frames.
+   */
+  step(f: Frame, stack: Frame[]): void {
+    let { a, limit } = f;
+    const { b, wasBalanced, wasPartitioned } = f;
+    const length = b - a;
+    if (length <= 12) return this.insertionSort(a, b);
+    if (limit === 0) return this.heapSort(a, b);
+    if (!wasBalanced) {
+      this.breakPatterns(a, b);
+      limit--;
+    }
+    let [pivot, hint] = this.choosePivot(a, b);
+    if (hint === DECREASING) {
+      this.reverseRange(a, b);
+      pivot = b - 1 - (pivot - a);
+      hint = INCREASING;
+    }
+    if (wasBalanced && wasPartitioned && hint === INCREASING && this.partialInsertionSort(a, b)) return;
+    if (a > 0 && !this.less(a - 1, pivot)) {
+      a = this.partitionEqual(a, b, pivot);
+      stack.push({ a, b, limit, wasBalanced, wasPartitioned });
+      return;
+    }
+    const [mid, already] = this.partition(a, b, pivot);
+    const threshold = Math.floor(length / 8);
+    if (mid - a < b - mid) {
+      stack.push({ a, b: mid, limit, wasBalanced: true, wasPartitioned: true });
+      stack.push({ a: mid + 1, b, limit, wasBalanced: mid - a >= threshold, wasPartitioned: already });
+    } else {
+      stack.push({ a: mid + 1, b, limit, wasBalanced: true, wasPartitioned: true });
+      stack.push({ a, b: mid, limit, wasBalanced: b - mid >= threshold, wasPartitioned: already });
     }
   }
 
@@ -221,5 +231,27 @@ class Sorter<T> {
 export function goSort<T>(data: T[], less: Less<T>): void {
   const n = data.length;
   if (n <= 1) return;
-  new Sorter(data, less).pdqsort(0, n, bitsLen(n));
+  const sorter = new Sorter(data, less);
+  const stack = [firstFrame(n)];
+  for (let f = stack.pop(); f; f = stack.pop()) sorter.step(f, stack);
+}
+
+/**
+ * goSort of millions of elements (seconds of comparisons): `pause` runs between steps (a query
+ * checkpoint lets the event loop turn, a timeout or KILL QUERY stop the sort).
+ */
+export async function goSortPausing<T>(data: T[], less: Less<T>, pause: () => Promise<void> | undefined): Promise<void> {
+  const n = data.length;
+  if (n <= 1) return;
+  const sorter = new Sorter(data, less);
+  const stack = [firstFrame(n)];
+  for (let f = stack.pop(); f; f = stack.pop()) {
+    sorter.step(f, stack);
+    const wait = pause();
+    if (wait) await wait;
+  }
+}
+
+function firstFrame(n: number): Frame {
+  return { a: 0, b: n, limit: bitsLen(n), wasBalanced: true, wasPartitioned: true };
 }

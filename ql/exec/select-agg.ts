@@ -259,6 +259,8 @@ async function assembleRows(
   const auxFields = loneSelector ? fieldRefs(plan.projection.columns.map((c) => c.expr), plan).filter((f) => f !== calls[0]!.field) : [];
   const needsAux = loneSelector && plan.projection.columns.some((c) => hasRawRef(c.expr));
   const rowsMulti: { time: bigint; value: Scalar; point?: bigint }[][] = calls.map(() => []);
+  const pause = () => checkpoint(g.ctx);
+  for (const start of starts) for (const r of windows.get(start)!) if (r.prepare) await r.prepare(pause);
   for (const start of starts) {
     const rs = windows.get(start)!;
     rs.forEach((r, i) => {

@@ -8,10 +8,10 @@
 import type { ValueColumn } from '../../../engine/index.js';
 import { cellAt, compareScalar } from '../value.js';
 import type { Scalar } from '../value.js';
-import { goSort } from '../gosort.js';
-import { heapMergeOrder, seriesRuns } from './merge-order.js';
+import { goSort, goSortPausing } from '../gosort.js';
+import { heapMergeOrder, heapMergeOrderPausing, type SeriesRun } from './merge-order.js';
+import { nthSmallest } from './nth-smallest.js';
 import type { PartialClock } from './partials.js';
-import { compareTimes } from './types.js';
 
 function grow(a: Float64Array<ArrayBuffer>, need: number): Float64Array<ArrayBuffer> {
   if (need <= a.length) return a;
@@ -20,15 +20,39 @@ function grow(a: Float64Array<ArrayBuffer>, need: number): Float64Array<ArrayBuf
   return b;
 }
 
+function growInt(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
+  if (need <= a.length) return a;
+  const b = new Int32Array(Math.max(need, a.length * 2));
+  b.set(a);
+  return b;
+}
+
+const TWO_32 = 2 ** 32;
+
 export class Collected {
   private n = 0;
   private nums: Float64Array<ArrayBuffer> | null = new Float64Array(64);
   private vals: Scalar[] | null = null;
   private offs: Float64Array<ArrayBuffer> = new Float64Array(64);
-  private batch: number[] = [];
+  /** Batch of each point. */
+  private batch: Int32Array<ArrayBuffer> = new Int32Array(64);
   private readonly bases: bigint[] = [];
+  /**
+   * Each batch's base as its high and low 32 bits (floor(base / 2^32), base mod 2^32): times of
+   * points in different batches are compared with float arithmetic, exact for any int64,
+   * instead of a bigint per comparison (a group of 10M points from 100 series made ~10^8 of them).
+   */
+  private readonly baseHi: number[] = [];
+  private readonly baseLo: number[] = [];
   /** Series of each batch (from the caller's clock), for 1.x's merge order of several series. */
   private readonly batchSeries: number[] = [];
+  /** Index of each batch's first point. */
+  private readonly batchStart: number[] = [];
+
+  /** The arrival order computed ahead of result() (prepareArrival). */
+  #arrival: { readonly newestFirst: boolean; readonly order: Int32Array } | undefined;
+  /** goSortedByValue computed ahead of result() (prepareSortedByValue). */
+  #byValue: { readonly newestFirst: boolean; readonly idx: number[] } | undefined;
 
   constructor(private readonly clock?: PartialClock) {}
 
@@ -43,13 +67,19 @@ export class Collected {
 
   add(base: bigint, offsets: Float64Array, column: ValueColumn, from: number, to: number): void {
     if (to <= from) return;
+    this.#arrival = undefined;
+    this.#byValue = undefined;
     const b = this.bases.length;
     this.bases.push(base);
+    this.baseHi.push(Number(base >> 32n));
+    this.baseLo.push(Number(BigInt.asUintN(32, base)));
     this.batchSeries.push(this.clock?.series ?? 0);
+    this.batchStart.push(this.n);
     const need = this.n + (to - from);
     this.offs = grow(this.offs, need);
     this.offs.set(offsets.subarray(from, to), this.n);
-    for (let i = from; i < to; i++) this.batch.push(b);
+    this.batch = growInt(this.batch, need);
+    this.batch.fill(b, this.n, need);
     if (this.nums !== null && column.values instanceof Float64Array) {
       this.nums = grow(this.nums, need);
       this.nums.set(column.values.subarray(from, to), this.n);
@@ -70,13 +100,25 @@ export class Collected {
   }
 
   time(i: number): bigint {
-    return (this.bases[this.batch[i] as number] as bigint) + BigInt(this.offs[i] as number);
+    return (this.bases[this.batch[i]!] as bigint) + BigInt(this.offs[i] as number);
   }
 
+  /** Sign of time(i) - time(j). */
   compareTime(i: number, j: number): number {
-    const bi = this.bases[this.batch[i] as number] as bigint;
-    const bj = this.bases[this.batch[j] as number] as bigint;
-    return compareTimes(bi, this.offs[i] as number, bj, this.offs[j] as number);
+    const bi = this.batch[i]!;
+    const bj = this.batch[j]!;
+    const oi = this.offs[i]!;
+    const oj = this.offs[j]!;
+    if (bi === bj) return oi - oj;
+    // base + off split at bit 32; offsets are integers below 2^53, so every step is exact.
+    const hiI = Math.floor(oi / TWO_32);
+    const hiJ = Math.floor(oj / TWO_32);
+    const loI = this.baseLo[bi]! + (oi - hiI * TWO_32);
+    const loJ = this.baseLo[bj]! + (oj - hiJ * TWO_32);
+    const carryI = loI >= TWO_32 ? 1 : 0;
+    const carryJ = loJ >= TWO_32 ? 1 : 0;
+    const d = this.baseHi[bi]! + hiI + carryI - (this.baseHi[bj]! + hiJ + carryJ);
+    return d !== 0 ? d : loI - carryI * TWO_32 - (loJ - carryJ * TWO_32);
   }
 
   /**
@@ -89,6 +131,51 @@ export class Collected {
     if (this.nums === null) return null;
     const sorted = this.nums.slice(0, this.n).sort();
     return this.n > 0 && Number.isNaN(sorted[this.n - 1]) ? null : sorted;
+  }
+
+  /**
+   * The point holding the `rank`-th smallest value (0-based) when no other point holds that
+   * value: then no sort order decides which point it is, and a selection finds it in linear
+   * time. Undefined when the value is shared, a value is not a number, or any is NaN (where
+   * only Go's sort says what happens: goSortedByValue).
+   */
+  uniqueRankIndex(rank: number): number | undefined {
+    const nums = this.nums;
+    if (nums === null || rank < 0 || rank >= this.n) return undefined;
+    const values = nums.subarray(0, this.n);
+    for (let i = 0; i < values.length; i++) if (Number.isNaN(values[i])) return undefined;
+    const v = nthSmallest(values.slice(), rank);
+    let at = -1;
+    for (let i = 0; i < values.length; i++) {
+      if (values[i] !== v) continue;
+      if (at >= 0) return undefined;
+      at = i;
+    }
+    return at;
+  }
+
+  /**
+   * mode() when the most frequent value is the only one that frequent (or every value occurs
+   * once: then 1.x's replay keeps the smallest): no tie for Go's sort order to break. Undefined
+   * otherwise, for values that are not all numbers, or with NaN.
+   */
+  uniqueMode(): number | undefined {
+    const sorted = this.sortedNumbers();
+    if (sorted === null || sorted.length === 0) return undefined;
+    let best = sorted[0]!;
+    let bestCount = 0;
+    let tied = false;
+    for (let i = 0; i < sorted.length; ) {
+      let j = i + 1;
+      while (j < sorted.length && sorted[j] === sorted[i]) j++;
+      const count = j - i;
+      if (count > bestCount) [best, bestCount, tied] = [sorted[i]!, count, false];
+      else if (count === bestCount) tied = true;
+      i = j;
+    }
+    if (bestCount === 1) return sorted[0];
+    // -0 and 0 are one value to the replay, which returns whichever point it stopped at.
+    return tied || best === 0 ? undefined : best;
   }
 
   /** Indices of the points holding value v, in time order. */
@@ -104,26 +191,66 @@ export class Collected {
    * `newestFirst`: the points arrived in reverse (ORDER BY time DESC in 1.x).
    */
   goSortedByValue(newestFirst = false): number[] {
-    const idx = this.arrivalOrder(newestFirst);
-    const nums = this.nums;
-    if (nums !== null) goSort(idx, (x, y) => (nums[x] as number) < (nums[y] as number));
-    else goSort(idx, (x, y) => compareScalar(this.value(x), this.value(y)) < 0);
+    if (this.#byValue?.newestFirst === newestFirst) return this.#byValue.idx;
+    const idx = Array.from(this.arrivalOrder(newestFirst));
+    goSort(idx, this.#lessByValue());
     return idx;
+  }
+
+  /** goSortedByValue of a complete group, made ahead of result() with pauses (prepareArrival). */
+  async prepareSortedByValue(newestFirst: boolean, pause: () => Promise<void> | undefined): Promise<void> {
+    if (this.#byValue?.newestFirst === newestFirst) return;
+    await this.prepareArrival(newestFirst, pause);
+    const idx = Array.from(this.arrivalOrder(newestFirst));
+    await goSortPausing(idx, this.#lessByValue(), pause);
+    this.#byValue = { newestFirst, idx };
+  }
+
+  #lessByValue(): (x: number, y: number) => boolean {
+    const nums = this.nums;
+    if (nums !== null) return (x, y) => nums[x]! < nums[y]!;
+    return (x, y) => compareScalar(this.value(x), this.value(y)) < 0;
   }
 
   /** The values in the order 1.x feeds them to its reducer (see arrivalOrder). */
   valuesInArrivalOrder(newestFirst = false): Scalar[] {
-    return this.arrivalOrder(newestFirst).map((i) => this.value(i));
+    return Array.from(this.arrivalOrder(newestFirst), (i) => this.value(i));
   }
 
   /**
    * The points in the order 1.x feeds them to its reducer: one series in time order (reversed
    * when `newestFirst`), several merged as 1.x's sorted merge does (merge-order.ts).
    */
-  private arrivalOrder(newestFirst: boolean): number[] {
-    const seriesOf = this.batch.map((b) => this.batchSeries[b]!);
-    const before = newestFirst ? (i: number, j: number) => this.compareTime(i, j) > 0 : (i: number, j: number) => this.compareTime(i, j) < 0;
-    return heapMergeOrder(seriesRuns(seriesOf, newestFirst), before, newestFirst);
+  arrivalOrder(newestFirst: boolean): Int32Array {
+    if (this.#arrival?.newestFirst === newestFirst) return this.#arrival.order;
+    return heapMergeOrder(this.seriesRuns(), this.#before(newestFirst), newestFirst);
+  }
+
+  /**
+   * The arrival order of a group already complete, made ahead of result() with pauses: merging
+   * millions of points from many series takes seconds, which must not hold the event loop.
+   */
+  async prepareArrival(newestFirst: boolean, pause: () => Promise<void> | undefined): Promise<void> {
+    if (this.#arrival?.newestFirst === newestFirst) return;
+    const order = await heapMergeOrderPausing(this.seriesRuns(), this.#before(newestFirst), newestFirst, newestFirst, pause);
+    this.#arrival = { newestFirst, order };
+  }
+
+  #before(newestFirst: boolean): (i: number, j: number) => boolean {
+    return newestFirst ? (i, j) => this.compareTime(i, j) > 0 : (i, j) => this.compareTime(i, j) < 0;
+  }
+
+  /** The points fed series after series: [start, end) of each run of one series, in feeding order. */
+  private seriesRuns(): SeriesRun[] {
+    const runs: SeriesRun[] = [];
+    const batches = this.bases.length;
+    for (let b = 0, start = 0; b < batches; b++) {
+      if (b + 1 < batches && this.batchSeries[b + 1] === this.batchSeries[b]) continue;
+      const end = b + 1 < batches ? this.batchStart[b + 1]! : this.n;
+      runs.push({ start, end });
+      start = end;
+    }
+    return runs;
   }
 
   /**

@@ -152,7 +152,7 @@ export class IntegralReducer implements Reducer {
       for (const i of order) this.point(b.t[i]!, b.v[i]!);
     } else if (b) {
       const before = this.asc ? (i: number, j: number) => b.t[i]! < b.t[j]! : (i: number, j: number) => b.t[i]! > b.t[j]!;
-      for (const i of heapMergeOrder(seriesRuns(b.s, false), before, !this.asc)) this.point(b.t[i]!, b.v[i]!);
+      for (const i of heapMergeOrder(seriesRuns(b.s), before, !this.asc, false)) this.point(b.t[i]!, b.v[i]!);
     }
     const out = [...this.rows];
     if (this.has && this.prevT !== this.ws) out.push({ time: this.ws, value: this.sum });

@@ -3,33 +3,102 @@
  * series yields its points in time order, and the series are merged through Go's heap by time
  * alone, in key order (reversed under ORDER BY time DESC, as 1.x reverses its tag sets), so
  * points sharing a timestamp come in heap order. Reducers that keep the points of a group
- * (percentile, mode, integral over several series) replay it: their tie-breaks follow arrival.
+ * (percentile, mode, stddev, integral over several series) replay it: their tie-breaks and
+ * the last bits of their sums follow arrival.
  */
 import { GoHeap } from '../go-heap.js';
 
-/**
- * `runs`: each series' point indices in the order the series yields them, series in key order.
- * `before(i, j)`: point i comes strictly before point j in the query's time order.
- */
-export function heapMergeOrder(runs: readonly (readonly number[])[], before: (i: number, j: number) => boolean, descending: boolean): number[] {
-  if (runs.length === 1) return [...runs[0]!];
-  const heads = runs.filter((r) => r.length > 0).map((r) => ({ r, at: 0 }));
-  const heap = new GoHeap(descending ? heads.reverse() : heads, (a, b) => before(a.r[a.at]!, b.r[b.at]!));
-  const out: number[] = [];
-  for (let h = heap.pop(); h; h = heap.pop()) {
-    out.push(h.r[h.at++]!);
-    if (h.at < h.r.length) heap.push(h);
-  }
-  return out;
+/** Point indices [start, end) of one series, fed together. */
+export interface SeriesRun {
+  readonly start: number;
+  readonly end: number;
 }
 
-/** Split indices 0..n-1, fed series after series, into per-series runs. */
-export function seriesRuns(seriesOf: readonly number[], reverseEach: boolean): number[][] {
-  const runs: number[][] = [];
-  for (let i = 0; i < seriesOf.length; i++) {
-    if (i === 0 || seriesOf[i] !== seriesOf[i - 1]) runs.push([]);
-    runs[runs.length - 1]!.push(i);
+/** A run's next point: `at` moves by `step` until it reaches `stop`. */
+interface Head {
+  at: number;
+  readonly stop: number;
+  readonly step: number;
+}
+
+/** Pops between pauses of a merge run with `heapMergeOrderPausing` (~10 ms of work). */
+const POPS_PER_STEP = 1 << 16;
+
+/**
+ * `runs`: each series' points, series in key order; each run yields its indices in order, or
+ * from the end when `eachReversed`. `before(i, j)`: point i comes strictly before point j in
+ * the query's time order. `descending`: the heap takes the series in reverse key order.
+ */
+export function heapMergeOrder(runs: readonly SeriesRun[], before: (i: number, j: number) => boolean, descending: boolean, eachReversed = descending): Int32Array {
+  const merge = new HeapMerge(runs, before, descending, eachReversed);
+  merge.step(Infinity);
+  return merge.out;
+}
+
+/**
+ * heapMergeOrder for a group of millions of points: the merge stops every few milliseconds
+ * for `pause` (a query checkpoint: other requests run, a timeout or KILL QUERY stops it).
+ */
+export async function heapMergeOrderPausing(
+  runs: readonly SeriesRun[],
+  before: (i: number, j: number) => boolean,
+  descending: boolean,
+  eachReversed: boolean,
+  pause: () => Promise<void> | undefined,
+): Promise<Int32Array> {
+  const merge = new HeapMerge(runs, before, descending, eachReversed);
+  while (!merge.step(POPS_PER_STEP)) await pause();
+  return merge.out;
+}
+
+class HeapMerge {
+  readonly out: Int32Array;
+  #k = 0;
+  readonly #heap: GoHeap<Head> | undefined;
+  readonly #single: Head | undefined;
+
+  constructor(runs: readonly SeriesRun[], before: (i: number, j: number) => boolean, descending: boolean, eachReversed: boolean) {
+    const total = runs.reduce((n, r) => n + r.end - r.start, 0);
+    this.out = new Int32Array(total);
+    const heads: Head[] = [];
+    for (const r of runs) {
+      if (r.end <= r.start) continue;
+      heads.push(eachReversed ? { at: r.end - 1, stop: r.start - 1, step: -1 } : { at: r.start, stop: r.end, step: 1 });
+    }
+    if (heads.length === 1) this.#single = heads[0];
+    else this.#heap = new GoHeap(descending ? heads.reverse() : heads, (a, b) => before(a.at, b.at));
   }
-  if (reverseEach) for (const r of runs) r.reverse();
+
+  /** Emits up to `budget` points; true when the merge is done. */
+  step(budget: number): boolean {
+    const out = this.out;
+    let k = this.#k;
+    const limit = Math.min(out.length, k + budget);
+    const single = this.#single;
+    if (single) {
+      for (; k < limit; single.at += single.step) out[k++] = single.at;
+    } else {
+      const heap = this.#heap!;
+      while (k < limit) {
+        const h = heap.pop()!;
+        out[k++] = h.at;
+        h.at += h.step;
+        if (h.at !== h.stop) heap.push(h);
+      }
+    }
+    this.#k = k;
+    return k === out.length;
+  }
+}
+
+/** Runs of indices 0..n-1 fed series after series (`seriesOf[i]`: point i's series). */
+export function seriesRuns(seriesOf: readonly number[]): SeriesRun[] {
+  const runs: SeriesRun[] = [];
+  let start = 0;
+  for (let i = 1; i <= seriesOf.length; i++) {
+    if (i < seriesOf.length && seriesOf[i] === seriesOf[i - 1]) continue;
+    runs.push({ start, end: i });
+    start = i;
+  }
   return runs;
 }

@@ -35,6 +35,18 @@ export class ModeReducer implements Reducer {
     this.pts.add(base, offsets, column, from, to);
   }
 
+  /** The mode when no tie needs Go's sort order (Collected.uniqueMode); null: ties. */
+  #unique: number | null | undefined;
+
+  async prepare(pause: () => Promise<void> | undefined): Promise<void> {
+    if (this.pts.length > 1 && this.outputType !== FieldType.Boolean && this.#uniqueMode() === undefined) await this.pts.prepareSortedByValue(this.descending, pause);
+  }
+
+  #uniqueMode(): number | undefined {
+    if (this.#unique === undefined) this.#unique = this.pts.uniqueMode() ?? null;
+    return this.#unique ?? undefined;
+  }
+
   result(): ResultRow[] {
     const pts = this.pts;
     const n = pts.length;
@@ -45,6 +57,8 @@ export class ModeReducer implements Reducer {
       for (let i = 0; i < n; i++) if (pts.value(i) === true) t++;
       return [{ value: t >= n - t }];
     }
+    const unique = this.#uniqueMode();
+    if (unique !== undefined) return [{ value: unique }];
     const idx = pts.goSortedByValue(this.descending);
     const i0 = idx[0] as number;
     let mostFreq = 0;

@@ -35,11 +35,24 @@ export class PercentileReducer implements Reducer {
     this.pts.add(base, offsets, column, from, to);
   }
 
+  /** The point at the rank when no tie needs Go's sort order (Collected.uniqueRankIndex); -1: ties. */
+  #unique: number | undefined;
+
+  async prepare(pause: () => Promise<void> | undefined): Promise<void> {
+    const i = percentileIndex(this.pts.length, this.percentile);
+    if (i >= 0 && i < this.pts.length && this.#uniqueAt(i) < 0) await this.pts.prepareSortedByValue(this.descending, pause);
+  }
+
   result(): ResultRow[] {
     const n = this.pts.length;
     const i = percentileIndex(n, this.percentile);
     if (i < 0 || i >= n) return [];
-    const k = this.pts.goSortedByValue(this.descending)[i] as number;
+    const unique = this.#uniqueAt(i);
+    const k = unique >= 0 ? unique : (this.pts.goSortedByValue(this.descending)[i] as number);
     return [{ time: this.pts.time(k), value: this.pts.value(k) }];
+  }
+
+  #uniqueAt(rank: number): number {
+    return (this.#unique ??= this.pts.uniqueRankIndex(rank) ?? -1);
   }
 }

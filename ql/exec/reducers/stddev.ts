@@ -11,7 +11,7 @@
 import { FieldType } from '../../../engine/index.js';
 import type { ValueColumn } from '../../../engine/index.js';
 import { intToFloat } from '../value.js';
-import type { ResultRow, Scalar } from '../value.js';
+import type { ResultRow } from '../value.js';
 import { Collected } from './collect.js';
 import type { PartialClock } from './partials.js';
 import type { Reducer } from './types.js';
@@ -36,32 +36,43 @@ export class StddevReducer implements Reducer {
     this.pts.add(base, offsets, column, from, to);
   }
 
-  /** The values in 1.x's arrival order; without a clock (no series known), in time order. */
-  private arrived(): Scalar[] {
+  async prepare(pause: () => Promise<void> | undefined): Promise<void> {
+    if (this.clock) await this.pts.prepareArrival(this.newestFirst, pause);
+  }
+
+  /** The points in 1.x's arrival order; without a clock (no series known), in time order. */
+  private arrived(): ArrayLike<number> {
     const pts = this.pts;
-    if (this.clock) return pts.valuesInArrivalOrder(this.newestFirst);
-    const idx = Array.from({ length: pts.length }, (_, i) => i).sort((i, j) => pts.compareTime(i, j));
-    return idx.map((i) => pts.value(i));
+    if (this.clock) return pts.arrivalOrder(this.newestFirst);
+    return Array.from({ length: pts.length }, (_, i) => i).sort((i, j) => pts.compareTime(i, j));
   }
 
   result(): ResultRow[] {
-    const xs = this.arrived().map((v) => (typeof v === 'bigint' ? intToFloat(v) : (v as number)));
-    if (xs.length === 0) return [];
+    const pts = this.pts;
+    const n = pts.length;
+    if (n === 0) return [];
     // NaN, not a missing value: fill() keeps the row and transforms carry NaN on (1.x).
-    if (xs.length < 2) return [{ value: NaN }];
+    if (n < 2) return [{ value: NaN }];
+    const order = this.arrived();
+    const x = (k: number): number => {
+      const v = pts.value(order[k]!);
+      return typeof v === 'bigint' ? intToFloat(v) : (v as number);
+    };
     // NaN values (stddev() of one point in a subquery's window) are skipped, as 1.x does,
     // after the two-point test above counted them.
     let mean = 0;
     let count = 0;
-    for (const x of xs) {
-      if (Number.isNaN(x)) continue;
+    for (let k = 0; k < n; k++) {
+      const v = x(k);
+      if (Number.isNaN(v)) continue;
       count++;
-      mean += (x - mean) / count;
+      mean += (v - mean) / count;
     }
     let variance = 0;
-    for (const x of xs) {
-      if (Number.isNaN(x)) continue;
-      const d = x - mean;
+    for (let k = 0; k < n; k++) {
+      const v = x(k);
+      if (Number.isNaN(v)) continue;
+      const d = v - mean;
       variance += d * d;
     }
     return [{ value: Math.sqrt(variance / (count - 1)) }];

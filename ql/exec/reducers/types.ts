@@ -31,6 +31,12 @@ export interface Reducer {
    * bottom, distinct, sample) return their rows in 1.x output order. An empty group gives [].
    */
   result(): ResultRow[];
+  /**
+   * Work result() would do on a complete group that can take seconds (ordering millions of
+   * points), done ahead with `pause` between steps so the event loop keeps turning; result()
+   * then uses it. Called once, after the last add(), by reducers of large groups' owners.
+   */
+  prepare?(pause: () => Promise<void> | undefined): Promise<void>;
 }
 
 /** Reducers that can consume batch statistics instead of values (count, sum, min, max). */
