@@ -83,6 +83,7 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
         outputType: stream.outputType,
         add: (base, offsets, column, from, to) => stream.add(base, offsets, column, from, to),
         result: () => stream.result().filter((row) => row.time === start),
+        ...(stream.prepare ? { prepare: (pause: () => Promise<void> | undefined) => stream.prepare!(pause) } : {}),
       };
     });
   // Validate types before reading anything (1.x reports type errors even on empty data).

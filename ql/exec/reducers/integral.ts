@@ -15,7 +15,7 @@
  *  - a window whose only point lies exactly at its start emits nothing;
  *  - points sharing a time: the later one replaces the earlier.
  */
-import { heapMergeOrder, seriesRuns } from './merge-order.js';
+import { heapMergeOrder, heapMergeOrderPausing, seriesRuns } from './merge-order.js';
 import type { PartialClock } from './partials.js';
 import { FieldType } from '../../../engine/index.js';
 import type { ValueColumn } from '../../../engine/index.js';
@@ -142,6 +142,20 @@ export class IntegralReducer implements Reducer {
     }
   }
 
+  /** The merge order of several series' buffered points, made ahead by prepare(). */
+  private merged: Int32Array | undefined;
+
+  /** Merging millions of buffered points takes seconds: done ahead, in steps (Reducer.prepare). */
+  async prepare(pause: () => Promise<void> | undefined): Promise<void> {
+    const b = this.buffered;
+    if (!b || this.done || this.merged || (this.opts.window === undefined && !this.asc)) return;
+    this.merged = await heapMergeOrderPausing(seriesRuns(b.s), this.#before(b), !this.asc, false, pause);
+  }
+
+  #before(b: { readonly t: readonly bigint[] }): (i: number, j: number) => boolean {
+    return this.asc ? (i, j) => b.t[i]! < b.t[j]! : (i, j) => b.t[i]! > b.t[j]!;
+  }
+
   /** Rows plus the open window (1.x Close), after the last point; later calls repeat them. */
   result(): ResultRow[] {
     if (this.done) return this.done;
@@ -151,8 +165,7 @@ export class IntegralReducer implements Reducer {
       const order = b.t.map((_, i) => i).sort((i, j) => (b.t[i]! > b.t[j]! ? -1 : b.t[i]! < b.t[j]! ? 1 : i - j));
       for (const i of order) this.point(b.t[i]!, b.v[i]!);
     } else if (b) {
-      const before = this.asc ? (i: number, j: number) => b.t[i]! < b.t[j]! : (i: number, j: number) => b.t[i]! > b.t[j]!;
-      for (const i of heapMergeOrder(seriesRuns(b.s), before, !this.asc, false)) this.point(b.t[i]!, b.v[i]!);
+      for (const i of this.merged ?? heapMergeOrder(seriesRuns(b.s), this.#before(b), !this.asc, false)) this.point(b.t[i]!, b.v[i]!);
     }
     const out = [...this.rows];
     if (this.has && this.prevT !== this.ws) out.push({ time: this.ws, value: this.sum });

@@ -60,7 +60,9 @@ function feed(r: Reducer, clock: PartialClock, g: Group): void {
 
 function answer(name: string, g: Group, descending: boolean, pause?: () => Promise<void> | undefined): Promise<unknown> {
   const clock: PartialClock = { series: 0, shard: 0n };
-  const r = createReducer(name, g.type, { partials: clock, percentile: 37, descending });
+  // integral() buffers several series' points and merges them (ascending, or per window).
+  const integral = { merged: true, clock, descending, ...(descending ? { window: { interval: 7_000_000_000n, offset: 0n } } : {}) };
+  const r = createReducer(name, g.type, { partials: clock, percentile: 37, descending, integral });
   feed(r, clock, g);
   return (pause ? r.prepare!(pause) : Promise.resolve()).then(() => r.result());
 }
@@ -78,7 +80,7 @@ const group: fc.Arbitrary<Group> = fc.record({
   ),
 });
 
-for (const name of ['stddev', 'percentile', 'mode']) {
+for (const name of ['stddev', 'percentile', 'mode', 'integral']) {
   test(`${name}(): prepared ahead or not, the same answer`, async () => {
     await fc.assert(
       fc.asyncProperty(group, fc.boolean(), async (g, descending) => {
@@ -97,7 +99,7 @@ test('prepare pauses on a large group (200,000 points from 40 series), and the a
     times: Array.from({ length: 5000 }, (_, i) => i * 1e9),
     values: Array.from({ length: 5000 }, (_, i) => ((i * 7919 + k * 104729) % 1009) / 4),
   }));
-  for (const name of ['stddev', 'percentile', 'mode']) {
+  for (const name of ['stddev', 'percentile', 'mode', 'integral']) {
     let pauses = 0;
     const g: Group = { type: FieldType.Float, series };
     const prepared = await answer(name, g, false, () => {
