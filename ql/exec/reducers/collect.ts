@@ -133,6 +133,14 @@ export class Collected {
     return this.n > 0 && Number.isNaN(sorted[this.n - 1]) ? null : sorted;
   }
 
+  /** A copy of the values when all are numbers and none is NaN (for a selection); null otherwise. */
+  numbersCopy(): Float64Array | null {
+    if (this.nums === null) return null;
+    const values = this.nums.slice(0, this.n);
+    for (let i = 0; i < values.length; i++) if (Number.isNaN(values[i])) return null;
+    return values;
+  }
+
   /**
    * The point holding the `rank`-th smallest value (0-based) when no other point holds that
    * value: then no sort order decides which point it is, and a selection finds it in linear
@@ -142,9 +150,10 @@ export class Collected {
   uniqueRankIndex(rank: number): number | undefined {
     const nums = this.nums;
     if (nums === null || rank < 0 || rank >= this.n) return undefined;
+    const copy = this.numbersCopy();
+    if (copy === null) return undefined;
     const values = nums.subarray(0, this.n);
-    for (let i = 0; i < values.length; i++) if (Number.isNaN(values[i])) return undefined;
-    const v = nthSmallest(values.slice(), rank);
+    const v = nthSmallest(copy, rank);
     let at = -1;
     for (let i = 0; i < values.length; i++) {
       if (values[i] !== v) continue;
