@@ -96,7 +96,7 @@ export function parseParams(json: string): Params {
   );
   let raw: unknown;
   try {
-    raw = JSON.parse(marked);
+    raw = parseFirstValue(marked);
   } catch (e) {
     // Go's decoder says `unexpected EOF` for a document cut short (V8 names the last position)
     const text = e instanceof Error ? e.message : String(e);
@@ -111,6 +111,20 @@ export function parseParams(json: string): Params {
   const out: Record<string, ParamValue> = {};
   for (const [k, v] of Object.entries(raw)) out[k] = toParam(v);
   return out;
+}
+
+/**
+ * Go's json.Decoder reads one value and leaves what follows it unread, so 1.x binds
+ * `{"a": 1} trailing` as `{"a": 1}`: the same here (V8 names where the first value ended).
+ */
+function parseFirstValue(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const end = e instanceof SyntaxError ? /non-whitespace character after JSON at position (\d+)/.exec(e.message) : null;
+    if (end === null) throw e;
+    return JSON.parse(text.slice(0, Number(end[1])));
+  }
 }
 
 const isNumberText = (v: unknown): v is string => typeof v === 'string' && v.startsWith('\u0000');

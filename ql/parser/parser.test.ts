@@ -115,6 +115,10 @@ test('sources, targets and bound parameters', () => {
     a: { float: 1 }, b: { integer: 12345678901234567890n }, c: 's', d: true,
   });
   assert.throws(() => parseParams('{bad'), /error parsing query parameters/);
+  // Go's json.Decoder reads the first value only: what follows it is never looked at
+  assert.deepEqual(parseParams('{"n": 2} trailing'), { n: { integer: 2n } });
+  assert.deepEqual(parseParams('{"n": "a"}{'), { n: 'a' });
+  assert.throws(() => parseParams('5 x'), /cannot unmarshal number into Go value/);
 });
 
 test('bound objects as 1.x binds them (durations, regexes, identifiers); a value it cannot bind fails only where used', () => {
