@@ -9,6 +9,7 @@
  */
 import { plainFloat } from '../ast/format.js';
 import { QueryError } from '../errors.js';
+import { goJsonSyntaxError } from './go-json-error.js';
 import type { Token } from './scanner.js';
 
 /**
@@ -87,21 +88,23 @@ export function boundToken(t: Token): Token {
 /**
  * Parses the HTTP `params` JSON object, keeping 1.x's number rule: a number written with `.`,
  * `e` or `E` is a float, any other an int64 (exact beyond 2^53). Errors carry the texts of Go's
- * JSON decoder that 1.x shows.
+ * JSON decoder that 1.x shows (go-json-error.ts).
  */
 export function parseParams(json: string): Params {
   // Wrap every number token (outside strings) in a marker string so JSON.parse keeps its text.
   const marked = json.replace(/"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g, (tok) =>
     tok.startsWith('"') ? tok : `"\\u0000${tok}"`,
   );
+  // Go's scanner decides what is malformed (the number marking above would let `01` through).
+  const syntax = goJsonSyntaxError(json);
+  if (syntax !== undefined) throw new QueryError(`error parsing query parameters: ${syntax}`);
   let raw: unknown;
   try {
     raw = parseFirstValue(marked);
   } catch (e) {
-    // Go's decoder says `unexpected EOF` for a document cut short (V8 names the last position)
+    // Go's scanner names the offending character (`invalid character 'a' looking for ...`)
     const text = e instanceof Error ? e.message : String(e);
-    const atEnd = /end of JSON input/.test(text) || new RegExp(`position ${marked.length}\\b`).test(text);
-    throw new QueryError(`error parsing query parameters: ${atEnd ? 'unexpected EOF' : text}`);
+    throw new QueryError(`error parsing query parameters: ${goJsonSyntaxError(json) ?? text}`);
   }
   if (raw === null) return {};
   if (typeof raw !== 'object' || Array.isArray(raw)) {
