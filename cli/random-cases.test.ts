@@ -17,6 +17,8 @@ import { intEdgeData, randomIntEdgeQuery } from './random-cases/int-edges.js';
 import { randomIntoCase } from './random-cases/into.js';
 import { randomPrecisionCase } from './random-cases/precision-epoch.js';
 import { randomCsvRequest } from './random-cases/csv-answers.js';
+import { randomLineWrite } from './random-cases/write-lines.js';
+import { randomHttpRequest } from './random-cases/http-surface.js';
 
 describe('random differential cases', () => {
   it('are reproducible from the seed', () => {
@@ -117,5 +119,26 @@ describe('random differential cases', () => {
       assert.equal(csv.accept, 'application/csv');
     }
     for (const line of intEdgeData(picker(16)).trim().split('\n')) assert.match(line, / \d{19}$/, line);
+  });
+
+  it('write-side cases name every time and stay clear of the documented deviations', () => {
+    const p = picker(17);
+    const stamped = (body: string) => {
+      for (const line of body.split('\n')) {
+        if (line.trim() === '' || line.trim().startsWith('#') || !line.includes('=')) continue; // blank, comment, no fields
+        assert.match(line, / \S+$/, line); // a timestamp token (possibly malformed), never the server's clock
+        assert.doesNotMatch(line, /\r|\du[, ]/, line); // no CRLF, no `u` integers
+      }
+    };
+    for (let i = 0; i < 300; i++) {
+      const w = randomLineWrite(p);
+      stamped(w.body);
+      for (const b of w.before) stamped(b.write);
+      assert.ok(w.precision === undefined || ['s', 'ms', 'm', 'h', 'n', 'ns'].includes(w.precision), w.precision);
+      const h = randomHttpRequest(p, 'scratch');
+      assert.ok(!['u', 'us', 'x'].includes(h.params?.['precision'] ?? ''), 'precision');
+      assert.ok(['', 'autogen', undefined].includes(h.params?.['rp']), 'rp');
+      if (h.body !== undefined) stamped(h.body);
+    }
   });
 });

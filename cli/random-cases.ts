@@ -5,7 +5,7 @@
  *
  *   node build/cli/random-cases.js --seed 7 --selects 600 --shows 200 --writes 200 --mutations 200 --typed 300 --nested 300 --dashboards 300 \
  *     --calendar 300 --clients 600 --admin 100 --selectors 300 --csv 200 --epochs 100 --intedges 200 \
- *     --typedfns 300 --into 100 --text 300 > /tmp/cases.json
+ *     --typedfns 300 --into 100 --text 300 --lines 300 --http 300 > /tmp/cases.json
  *   ../shared/conformance/oracle.sh start 18796 18798
  *   node ../shared/conformance/run.mjs --url http://127.0.0.1:18796 --cases /tmp/cases.json --record /tmp/exp
  *   node ../shared/conformance/run.mjs --url http://STRATA --cases /tmp/cases.json --check /tmp/exp --settle-ms 1500
@@ -33,6 +33,8 @@ import { intEdgeData, randomIntEdgeQuery } from './random-cases/int-edges.js';
 import { randomTypedFunction } from './random-cases/typed-functions.js';
 import { randomIntoCase } from './random-cases/into.js';
 import { queryTextData, randomQueryText, TEXT_RP } from './random-cases/query-text.js';
+import { randomLineWrite } from './random-cases/write-lines.js';
+import { randomHttpRequest } from './random-cases/http-surface.js';
 
 interface Case {
   readonly id: string;
@@ -133,6 +135,22 @@ function scratchWriteCase(caseId: string, db: string, body: string, precision: s
   };
 }
 
+/** `--lines N`: N line-protocol bodies (after 0-2 earlier ones) into a database of their own, read back. */
+function lineCases(n: number): Case[] {
+  return Array.from({ length: n }, (_, i) => {
+    const db = `rnd_l${seed}_${i}`;
+    const w = randomLineWrite(p);
+    const c = scratchWriteCase(id('l', i), db, w.body, w.precision, w.verify);
+    const setup = [...(c['setup'] as unknown[]), ...w.before.map((b) => ({ ...b, db }))];
+    return { ...c, setup };
+  });
+}
+
+/** `--http N`: N requests on the HTTP surface (odd parameters, gzip, auth while off, methods), each on a scratch database. */
+function httpCases(n: number): Case[] {
+  return Array.from({ length: n }, (_, i) => ({ id: id('h', i), category: 'random', ...randomHttpRequest(p, `rnd_h${seed}_${i}`) }));
+}
+
 /** `--epochs N`: N writes with a random precision into a database of their own, read back with random epochs. */
 function precisionCases(n: number): Case[] {
   return Array.from({ length: n }, (_, i) => {
@@ -168,6 +186,8 @@ const cases: Case[] = [
     return { id: id('o', i), category: 'random', method: 'POST', db, ...randomIntoCase(p, db, other), teardown: [{ q: `DROP DATABASE ${db}` }, { q: `DROP DATABASE ${other}` }] };
   }),
   ...queryTextCases(option('text', 0)),
+  ...lineCases(option('lines', 0)),
+  ...httpCases(option('http', 0)),
   ...Array.from({ length: option('mutations', 0) }, (_, i) => {
     const db = `rnd_m${seed}_${i}`;
     return { id: id('m', i), category: 'random', method: 'POST', db, ...randomMutation(p, db), teardown: [{ q: `DROP DATABASE ${db}` }] };

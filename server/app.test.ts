@@ -33,12 +33,16 @@ describe('server app', { timeout: 20_000 }, () => {
   });
   after(() => srv.close());
 
-  it('GET and HEAD /ping answer 204 without body and with the common headers', async () => {
-    for (const method of ['GET', 'HEAD']) {
-      const res = await request(srv.port, { method, path: '/ping' });
-      assert.equal(res.status, 204);
-      assert.equal(res.body.length, 0);
-      assertCommonHeaders(res);
+  it('GET and HEAD /ping (and 1.x\'s older /status) answer 204 without body and with the common headers', async () => {
+    for (const path of ['/ping', '/status']) {
+      for (const method of ['GET', 'HEAD']) {
+        const res = await request(srv.port, { method, path });
+        assert.equal(res.status, 204, `${method} ${path}`);
+        assert.equal(res.body.length, 0);
+        assert.equal(res.headers['content-type'], 'application/json', 'as 1.6.7 sends it');
+        assertCommonHeaders(res);
+      }
+      assert.equal((await request(srv.port, { method: 'POST', path })).status, 405);
     }
   });
 

@@ -45,7 +45,7 @@ describe('/write statuses and bodies against the real engine', { timeout: 120_00
     for (const qs of ['precision=s', 'db=&precision=s']) {
       const res = await write(qs, 'm v=1 1');
       assert.equal(res.status, 400);
-      assert.equal(res.body, '{"error":"database is required"}');
+      assert.equal(res.body, '{"error":"database is required"}\n');
       assert.match(String(res.headers['content-type']), /^application\/json/);
     }
   });
@@ -81,16 +81,16 @@ describe('/write statuses and bodies against the real engine', { timeout: 120_00
     assert.deepEqual(JSON.parse(p.body), { error: 'invalid precision "xx": expected one of n, ns, u, us, ms, s, m, h' });
     const g = await write('db=w', 'm v=1 7', { 'content-encoding': 'gzip' });
     assert.equal(g.status, 400);
-    assert.match(JSON.parse(g.body).error, /^unable to decompress gzip body/);
+    assert.equal(JSON.parse(g.body).error, 'gzip: invalid header');
   });
 
   it('404 database not found: "x" and retention policy not found: x', async () => {
     const db = await write('db=x', 'm v=1');
     assert.equal(db.status, 404);
-    assert.equal(db.body, '{"error":"database not found: \\"x\\""}');
+    assert.equal(db.body, '{"error":"database not found: \\"x\\""}\n');
     const rp = await write('db=w&rp=x', 'm v=1');
     assert.equal(rp.status, 404);
-    assert.equal(rp.body, '{"error":"retention policy not found: x"}');
+    assert.equal(rp.body, '{"error":"retention policy not found: x"}\n');
   });
 
   it('405 for GET /write', async () => {
@@ -103,12 +103,12 @@ describe('/write statuses and bodies against the real engine', { timeout: 120_00
     assert.ok(Buffer.byteLength(lines) > 2048);
     const raw = await write('db=w&precision=s', lines);
     assert.equal(raw.status, 413);
-    assert.equal(raw.body, '{"error":"request entity too large"}');
+    assert.equal(raw.body, '{"error":"request entity too large"}\n');
     const packed = gzipSync(lines);
     assert.ok(packed.length < 2048);
     const gz = await write('db=w&precision=s', packed, { 'content-encoding': 'gzip' });
     assert.equal(gz.status, 413);
-    assert.equal(gz.body, '{"error":"request entity too large"}');
+    assert.equal(gz.body, '{"error":"request entity too large"}\n');
     assert.deepEqual(await select('SELECT count(v) FROM big'), []);
     // A gzip body under the limit once decompressed is fine.
     const small = await write('db=w&precision=s', gzipSync('big,k=a v=1 1\n'), { 'content-encoding': 'gzip' });
@@ -202,7 +202,7 @@ describe('/write while stopping', { timeout: 120_000 }, () => {
 
     const during = await post(s.port, keep, '/write?db=w&precision=s', 'sd,k=late v=3 3');
     assert.equal(during.status, 503, `expected 503 while draining, got ${during.status} ${during.body}`);
-    assert.equal(during.body, '{"error":"server is shutting down"}');
+    assert.equal(during.body, '{"error":"server is shutting down"}\n');
 
     slow.end(slowLine.slice(5));
     const done = await slowAnswer;

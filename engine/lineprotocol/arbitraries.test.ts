@@ -17,7 +17,9 @@ const CHARS = fc.constantFrom(',', '=', ' ', '"', '\\', '\t', '#', 'a', 'b', 'Z'
 const TEXT_CHARS = fc.oneof(CHARS, fc.constantFrom('\n', '\r', '\r\n'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }));
 
 const name = fc.string({ unit: CHARS, minLength: 1, maxLength: 8 }).filter((s) => !s.endsWith('\\'));
-export const measurementArb = name.filter((s) => s[0] !== '#' && s[0] !== '\t');
+// A backslash before `=` or `"` in a name does not survive a write, in 1.x either: its parser
+// unescapes both in a measurement, its writer escapes neither (series-key.ts MEASUREMENT_UNESCAPES).
+export const measurementArb = name.filter((s) => s[0] !== '#' && s[0] !== '\t' && !/\\[="]/.test(s));
 export const tagKeyArb = name.filter((s) => s !== 'time');
 export const fieldKeyArb = name.filter((s) => s !== 'time' && s[0] !== '\t' && !/\\[,= "]/.test(s));
 

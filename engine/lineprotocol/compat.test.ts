@@ -99,7 +99,9 @@ const one = (line: string) => {
 
 test('points_test.go: unescaping in measurement, tags and field keys', () => {
   assert.deepEqual(one('foo\\,bar value=1i'), [{ m: 'foo,bar', tags: [], fields: [['value', 1]] }]);
-  assert.deepEqual(one('cpu\\=load,region=east value=1.0'), [{ m: 'cpu\\=load', tags: [['region', 'east']], fields: [['value', 1]] }]);
+  // points_test.go keeps `cpu\=load` (its Name(), marked as a bug there); what 1.6.7 stores and
+  // answers is `cpu=load` (SELECT, SHOW SERIES), which is what a Strata point carries.
+  assert.deepEqual(one('cpu\\=load,region=east value=1.0'), [{ m: 'cpu=load', tags: [['region', 'east']], fields: [['value', 1]] }]);
   assert.deepEqual(one('cpu,reg\\\\=ion=east value=1.0')[0]!.tags, [['reg\\=ion', 'east']]);
   assert.deepEqual(one('cpu,\\ =east value=1.0')[0]!.tags, [[' ', 'east']]);
   assert.deepEqual(one('cpu,regions=\\\\ east value=1.0')[0]!.tags, [['regions', '\\ east']]);

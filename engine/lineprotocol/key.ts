@@ -8,7 +8,7 @@
  */
 import type { Tag } from '../point.js';
 import { addSharedTag, detach, internName, sharedTag } from './interning.js';
-import { compareBytes, escapeTag, MEASUREMENT_SPECIALS, TAG_SPECIALS, unescapeWith } from './series-key.js';
+import { compareBytes, escapeMeasurement, escapeTag, MEASUREMENT_UNESCAPES, TAG_SPECIALS, unescapeWith } from './series-key.js';
 
 const BS = 0x5c;
 const SPACE = 0x20;
@@ -120,12 +120,14 @@ export function parseKey(s: string, start: number, end: number, atLineEnd: boole
 }
 
 function buildKeyInfo(s: string, start: number, end: number, mEnd: number, mEsc: boolean, nt: number): KeyInfo | string {
-  const measurement = internName(mEsc ? unescapeWith(s, start, mEnd, MEASUREMENT_SPECIALS) : s.slice(start, mEnd));
+  const measurement = internName(mEsc ? unescapeWith(s, start, mEnd, MEASUREMENT_UNESCAPES) : s.slice(start, mEnd));
+  // A written `\=` or `\"` in the name is not escaped in the series key (`a\=b` is `a=b`).
+  const keyMeasurement = mEsc ? escapeMeasurement(measurement) : undefined;
   const tags: Tag[] = new Array<Tag>(nt);
   let sorted = true;
-  // The raw text is already canonical when tags are sorted and no value starts with `=`:
-  // every other special character in a valid key is escaped by construction.
-  let canonical = true;
+  // The raw text is already canonical when tags are sorted, no value starts with `=` and the
+  // name has no escape the key drops: every other special character is escaped by construction.
+  let canonical = keyMeasurement === undefined || keyMeasurement === s.slice(start, mEnd);
   let timeTag = false;
   for (let t = 0; t < nt; t++) {
     const b = 5 * t;
@@ -163,7 +165,7 @@ function buildKeyInfo(s: string, start: number, end: number, mEnd: number, mEsc:
   }
   const sortedTags: Tag[] = new Array<Tag>(nt);
   const parts: string[] = new Array<string>(nt + 1);
-  parts[0] = s.slice(start, mEnd);
+  parts[0] = keyMeasurement ?? s.slice(start, mEnd);
   for (let u = 0; u < nt; u++) {
     const t = order[u]!;
     const tag = tags[t]!;

@@ -80,6 +80,9 @@ const TABLE: { name: string; text: string; points: Simple[]; errors: string[][] 
     ...ok('cpu\\ load\\,x,host\\ name=a\\,b\\=c v=1 1', ['cpu\\ load\\,x,host\\ name=a\\,b\\=c', [['v', 'float', 1]], 0, 1]),
   },
   { name: 'equals in a measurement is literal', ...ok('a=b v=1 1', ['a=b', [['v', 'float', 1]], 0, 1]) },
+  // 1.6.7 unescapes `\=` and `\"` in a measurement too (its escape.Unescape), and keys the series by the plain name
+  { name: 'escaped equals and quote in a measurement', ...ok('a\\=b,t=1 v=1 1\nm\\"q v=2 2', ['a=b,t=1', [['v', 'float', 1]], 0, 1], ['m"q', [['v', 'float', 2]], 0, 2]) },
+  { name: 'escaped equals in a measurement with unsorted tags', ...ok('a\\=b\\ c,u=2,t=1 v=1 1', ['a=b\\ c,t=1,u=2', [['v', 'float', 1]], 0, 1]) },
   { name: 'other backslashes are literal', ...ok('c\\d,t=x\\y v=1 1', ['c\\d,t=x\\y', [['v', 'float', 1]], 0, 1]) },
   { name: 'tags sorted into canonical order', ...ok('cpu,b=2,a=1,c=3 v=1 1', ['cpu,a=1,b=2,c=3', [['v', 'float', 1]], 0, 1]) },
   { name: 'tag value starting with = is canonicalised', ...ok('cpu,a==b v=1 1', ['cpu,a=\\=b', [['v', 'float', 1]], 0, 1]) },

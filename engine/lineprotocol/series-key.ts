@@ -30,6 +30,11 @@ const EQUALS = 1 << 29;
 export const MEASUREMENT_SPECIALS = SPACE | COMMA;
 export const TAG_SPECIALS = SPACE | COMMA | EQUALS;
 export const FIELD_KEY_SPECIALS = SPACE | COMMA | EQUALS | QUOTE;
+/**
+ * What 1.x's parser unescapes in a written measurement name (its escape.Unescape: `\,`, `\ `,
+ * `\=` and `\"`), wider than what a series key escapes in it (space and comma).
+ */
+export const MEASUREMENT_UNESCAPES = SPACE | COMMA | EQUALS | QUOTE;
 
 function isSpecial(c: number, mask: number): boolean {
   return c >= 0x20 && c < 0x40 && (mask & (1 << (c - 0x20))) !== 0;

@@ -9,6 +9,7 @@
  */
 import { plainFloat } from '../ast/format.js';
 import { QueryError } from '../errors.js';
+import { goJsonSyntaxError } from './go-json-error.js';
 import type { Token } from './scanner.js';
 
 /**
@@ -87,21 +88,23 @@ export function boundToken(t: Token): Token {
 /**
  * Parses the HTTP `params` JSON object, keeping 1.x's number rule: a number written with `.`,
  * `e` or `E` is a float, any other an int64 (exact beyond 2^53). Errors carry the texts of Go's
- * JSON decoder that 1.x shows.
+ * JSON decoder that 1.x shows (go-json-error.ts).
  */
 export function parseParams(json: string): Params {
   // Wrap every number token (outside strings) in a marker string so JSON.parse keeps its text.
   const marked = json.replace(/"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g, (tok) =>
     tok.startsWith('"') ? tok : `"\\u0000${tok}"`,
   );
+  // Go's scanner decides what is malformed (the number marking above would let `01` through).
+  const syntax = goJsonSyntaxError(json);
+  if (syntax !== undefined) throw new QueryError(`error parsing query parameters: ${syntax}`);
   let raw: unknown;
   try {
-    raw = JSON.parse(marked);
+    raw = parseFirstValue(marked);
   } catch (e) {
-    // Go's decoder says `unexpected EOF` for a document cut short (V8 names the last position)
+    // Go's scanner names the offending character (`invalid character 'a' looking for ...`)
     const text = e instanceof Error ? e.message : String(e);
-    const atEnd = /end of JSON input/.test(text) || new RegExp(`position ${marked.length}\\b`).test(text);
-    throw new QueryError(`error parsing query parameters: ${atEnd ? 'unexpected EOF' : text}`);
+    throw new QueryError(`error parsing query parameters: ${goJsonSyntaxError(json) ?? text}`);
   }
   if (raw === null) return {};
   if (typeof raw !== 'object' || Array.isArray(raw)) {
@@ -111,6 +114,20 @@ export function parseParams(json: string): Params {
   const out: Record<string, ParamValue> = {};
   for (const [k, v] of Object.entries(raw)) out[k] = toParam(v);
   return out;
+}
+
+/**
+ * Go's json.Decoder reads one value and leaves what follows it unread, so 1.x binds
+ * `{"a": 1} trailing` as `{"a": 1}`: the same here (V8 names where the first value ended).
+ */
+function parseFirstValue(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const end = e instanceof SyntaxError ? /non-whitespace character after JSON at position (\d+)/.exec(e.message) : null;
+    if (end === null) throw e;
+    return JSON.parse(text.slice(0, Number(end[1])));
+  }
 }
 
 const isNumberText = (v: unknown): v is string => typeof v === 'string' && v.startsWith('\u0000');

@@ -115,6 +115,33 @@ test('sources, targets and bound parameters', () => {
     a: { float: 1 }, b: { integer: 12345678901234567890n }, c: 's', d: true,
   });
   assert.throws(() => parseParams('{bad'), /error parsing query parameters/);
+  // Go's json.Decoder reads the first value only: what follows it is never looked at
+  assert.deepEqual(parseParams('{"n": 2} trailing'), { n: { integer: 2n } });
+  assert.deepEqual(parseParams('{"n": "a"}{'), { n: 'a' });
+  assert.throws(() => parseParams('5 x'), /cannot unmarshal number into Go value/);
+});
+
+test('malformed params answer the texts of Go\'s JSON scanner (recorded from 1.6.7)', () => {
+  const cases: [string, string][] = [
+    ['{"n": 1,}', "invalid character '}' looking for beginning of object key string"],
+    ['{n: 1}', "invalid character 'n' looking for beginning of object key string"],
+    ['  \n', 'EOF'],
+    ['{"a":1 "b":2}', `invalid character '"' after object key:value pair`],
+    ['{"a" 1}', "invalid character '1' after object key"],
+    ['[1 2]', "invalid character '2' after array element"],
+    ['{"a":tru}', "invalid character '}' in literal true (expecting 'e')"],
+    ['{"a":1.}', "invalid character '}' after decimal point in numeric literal"],
+    ['{"a":1e+}', "invalid character '}' in exponent of numeric literal"],
+    ['{"a":01}', "invalid character '1' after object key:value pair"],
+    ['{"a":"\\x"}', "invalid character 'x' in string escape code"],
+    ['{"a":"x\ty"}', "invalid character '\\t' in string literal"],
+    ["{'a':1}", "invalid character '\\'' looking for beginning of object key string"],
+    ['{"a":-a}', "invalid character 'a' in numeric literal"],
+    ['{"a":1', 'unexpected EOF'],
+  ];
+  for (const [doc, text] of cases) {
+    assert.throws(() => parseParams(doc), (e: unknown) => e instanceof Error && e.message === `error parsing query parameters: ${text}`, doc);
+  }
 });
 
 test('bound objects as 1.x binds them (durations, regexes, identifiers); a value it cannot bind fails only where used', () => {

@@ -28,6 +28,7 @@ describe('request body', { timeout: 20_000 }, () => {
   let srv: TestServer;
   before(async () => {
     srv = await startTestServer({ max_body_size_bytes: CAP, request_timeout_secs: 1 });
+    srv.deps.databases.add('d');
   });
   after(() => srv.close());
 
@@ -52,7 +53,7 @@ describe('request body', { timeout: 20_000 }, () => {
     assert.equal(ok.status, 204);
     const big = await request(srv.port, { method: 'POST', path: '/write?db=d', body: Buffer.alloc(CAP + 1, 0x61) });
     assert.equal(big.status, 413);
-    assert.equal(big.text, '{"error":"request entity too large"}');
+    assert.equal(big.text, '{"error":"request entity too large"}\n');
     assert.equal(srv.deps.writes.length, 1);
   });
 
@@ -84,7 +85,7 @@ describe('request body', { timeout: 20_000 }, () => {
     });
     clearInterval(sampler);
     assert.equal(res.status, 413);
-    assert.equal(res.text, '{"error":"request entity too large"}');
+    assert.equal(res.text, '{"error":"request entity too large"}\n');
     assert.equal(srv.deps.writes.length, 0);
     assert.ok(peak - base < 64 * 1024 * 1024, `array buffers grew by ${peak - base} bytes`);
   });
@@ -97,10 +98,10 @@ describe('request body', { timeout: 20_000 }, () => {
       body: 'this is not gzip',
     });
     assert.equal(res.status, 400);
-    assert.match((JSON.parse(res.text) as { error: string }).error, /^unable to decompress gzip body/);
+    assert.equal(res.text, '{"error":"gzip: invalid header"}\n');
   });
 
-  it('rejects a truncated gzip body with 400', async () => {
+  it('rejects a truncated gzip body with 400 and Go\'s text', async () => {
     const gz = gzipSync('cpu v=1 1\n'.repeat(100));
     const res = await request(srv.port, {
       method: 'POST',
@@ -109,6 +110,29 @@ describe('request body', { timeout: 20_000 }, () => {
       body: gz.subarray(0, gz.length - 10),
     });
     assert.equal(res.status, 400);
+    assert.equal(res.text, '{"error":"unexpected EOF"}\n');
+  });
+
+  it('rejects a gzip body with a wrong checksum as 1.x does', async () => {
+    const gz = gzipSync('cpu v=1 1\n');
+    gz[gz.length - 8]! ^= 0xff;
+    const res = await request(srv.port, { method: 'POST', path: '/write?db=d', headers: { 'Content-Encoding': 'gzip' }, body: gz });
+    assert.equal(res.status, 400);
+    assert.equal(res.text, '{"error":"gzip: invalid checksum"}\n');
+  });
+
+  it('rejects an empty gzip body with 1.x\'s `EOF` (no gzip header to read)', async () => {
+    srv.deps.writes.length = 0;
+    const res = await request(srv.port, { method: 'POST', path: '/write?db=d', headers: { 'Content-Encoding': 'gzip' } });
+    assert.equal(res.status, 400);
+    assert.equal(res.text, '{"error":"EOF"}\n');
+    assert.equal(srv.deps.writes.length, 0);
+  });
+
+  it('names a missing database before a corrupt gzip body, as 1.x checks it first', async () => {
+    const res = await request(srv.port, { method: 'POST', path: '/write?db=nope', headers: { 'Content-Encoding': 'gzip' }, body: 'this is not gzip' });
+    assert.equal(res.status, 404);
+    assert.equal(res.text, '{"error":"database not found: \\"nope\\""}\n');
   });
 
   it('ignores Content-Encoding: gzip on body-less GETs', async () => {

@@ -105,9 +105,7 @@ export function readBody(reply: Reply, opts: BodyOptions): Promise<Uint8Array> {
       gunzip.on('data', (chunk: Buffer) => {
         if (!settled && !out.push(chunk, true)) settle(new PayloadTooLargeError());
       });
-      gunzip.on('error', (err: Error) =>
-        settle(new BadRequestError(`unable to decompress gzip body: ${err.message}`, { cause: err })),
-      );
+      gunzip.on('error', (err: Error) => settle(new BadRequestError(gzipErrorText(err), { cause: err })));
       gunzip.on('end', () => settle(undefined));
     }
 
@@ -123,11 +121,31 @@ export function readBody(reply: Reply, opts: BodyOptions): Promise<Uint8Array> {
       // uWS reuses the ArrayBuffer after this callback returns: the inflater gets a copy.
       if (chunk.byteLength > 0) gunzip.write(Buffer.from(new Uint8Array(chunk)));
       if (isLast) {
-        if (wireBytes === 0) settle(undefined); // empty body: nothing to inflate
+        // An empty body has no gzip header: Go's gzip.NewReader fails with io.EOF, 1.x's 400 `EOF`.
+        if (wireBytes === 0) settle(new BadRequestError('EOF'));
         else gunzip.end();
       }
     });
   });
+}
+
+/**
+ * The text of Go's gzip reader for what zlib reports (1.x answers a corrupt gzip body with it):
+ * a bad magic number, a body cut short, a wrong CRC or size. Other deflate corruption keeps
+ * zlib's own text (Go's names a byte offset zlib does not give).
+ */
+function gzipErrorText(err: Error): string {
+  switch (err.message) {
+    case 'incorrect header check':
+      return 'gzip: invalid header';
+    case 'unexpected end of file':
+      return 'unexpected EOF';
+    case 'incorrect data check':
+    case 'incorrect length check':
+      return 'gzip: invalid checksum';
+    default:
+      return `unable to decompress gzip body: ${err.message}`;
+  }
 }
 
 /** True when the request declared a gzip body (`Content-Encoding: gzip`, any case). */

@@ -23,6 +23,7 @@ export interface SendOptions {
 }
 
 const JSON_TYPE = 'application/json';
+const NO_OPTIONS: SendOptions = {};
 /** Longest body text passed to uWS as a string (see send()). */
 const DIRECT_STRING_CHARS = 16 * 1024;
 const TEXT_TYPE = 'text/plain; charset=utf-8';
@@ -109,9 +110,9 @@ export class Reply {
     this.send(status, JSON.stringify(value), JSON_TYPE, opts);
   }
 
-  /** `{"error": message}`: the spec's error body shape. */
+  /** `{"error": message}`: the spec's error body shape, ended by a newline as Go's JSON encoder ends 1.x's. */
   error(status: number, message: string, opts: SendOptions = {}): void {
-    this.failure(status, message, JSON.stringify({ error: message }), JSON_TYPE, opts);
+    this.failure(status, message, `${JSON.stringify({ error: message })}\n`, JSON_TYPE, opts);
   }
 
   /** An error answer whose body was formatted by the caller (CSV, pretty JSON): adds X-Influxdb-Error. */
@@ -121,6 +122,11 @@ export class Reply {
 
   text(status: number, text: string, opts: SendOptions = {}): void {
     this.send(status, text, TEXT_TYPE, opts);
+  }
+
+  /** 1.x's 204 from /write and /ping: its handlers set the JSON Content-Type before they know there is no body. */
+  noContent(): void {
+    this.#write(204, JSON_TYPE, (res, close) => (close ? res.endWithoutBody(0, true) : res.endWithoutBody()), NO_OPTIONS);
   }
 
   /** A response without body and without Content-Length (204, or HEAD of one). */

@@ -3,7 +3,7 @@
  * never rate limited, never authenticated.
  *
  * - /ping: 204, no body (clients require exactly 204 and read X-Influxdb-Version), also
- *   with `?verbose=true` (checked against 1.6.7).
+ *   with `?verbose=true` (checked against 1.6.7); /status is the same (1.x's older name).
  * - /health: 1.x shape `{name, message, status, checks, version}`; 200 `pass`, or 503 `fail`
  *   while the node is read-only (disk protection) or stopping.
  * - /health/ready: 200 when the composition root's readiness check succeeds in time, else 503.
@@ -38,7 +38,7 @@ async function checkReady(ctx: RouteContext): Promise<boolean> {
 
 export function registerPingRoutes(app: TemplatedApp, ctx: RouteContext): void {
   // 1.6.7 answers 204 whatever the query string says (`verbose` is a later addition).
-  const ping = () => (res: HttpResponse, req: HttpRequest) => ctx.begin(res, req).empty(204);
+  const ping = () => (res: HttpResponse, req: HttpRequest) => ctx.begin(res, req).noContent();
 
   const health = (head: boolean) => (res: HttpResponse, req: HttpRequest) => {
     const reply = ctx.begin(res, req);
@@ -67,6 +67,8 @@ export function registerPingRoutes(app: TemplatedApp, ctx: RouteContext): void {
   const notAllowed = (allow: string) => (res: HttpResponse, req: HttpRequest) => methodNotAllowed(ctx.begin(res, req), allow);
 
   app.get('/ping', ping()).head('/ping', ping()).any('/ping', notAllowed('GET, HEAD'));
+  // 1.x's older name for /ping, still routed by 1.6.7 (GET and HEAD).
+  app.get('/status', ping()).head('/status', ping()).any('/status', notAllowed('GET, HEAD'));
   app.get('/health', health(false)).head('/health', health(true)).any('/health', notAllowed('GET, HEAD'));
   app
     .get('/health/ready', ready(false))

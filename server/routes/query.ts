@@ -44,8 +44,12 @@ const READ_ONLY_KINDS = new Set(['Select', 'Explain']);
  */
 const DB_INDEPENDENT_KINDS = new Set(['ShowDatabases', 'CreateUser', 'DropUser', 'SetPassword', 'ShowUsers', 'Grant', 'Revoke', 'ShowGrants']);
 
+/**
+ * 1.x answers CSV only when the Accept header is exactly one of these (its response writer
+ * switches on the whole value): a list, a parameter or another case gets JSON.
+ */
 function wantsCsv(accept: string): boolean {
-  return /\b(text|application)\/csv\b/i.test(accept);
+  return accept === 'application/csv' || accept === 'text/csv';
 }
 
 class QueryTimeoutError extends StrataError {

@@ -37,7 +37,7 @@ describe('POST /write', { timeout: 20_000 }, () => {
     for (const q of ['', '?db=', '?rp=autogen']) {
       const res = await write(q);
       assert.equal(res.status, 400);
-      assert.equal(res.text, '{"error":"database is required"}');
+      assert.equal(res.text, '{"error":"database is required"}\n');
     }
     assert.equal(srv.deps.writes.length, 0);
   });
@@ -105,7 +105,29 @@ describe('POST /write', { timeout: 20_000 }, () => {
     };
     const res = await write('?db=nope');
     assert.equal(res.status, 404);
-    assert.equal(res.text, '{"error":"database not found: \\"nope\\""}');
+    assert.equal(res.text, '{"error":"database not found: \\"nope\\""}\n');
+  });
+
+  it('answers 204 with 1.x\'s JSON Content-Type', async () => {
+    const res = await write('?db=d');
+    assert.equal(res.status, 204);
+    assert.equal(res.headers['content-type'], 'application/json');
+  });
+
+  it('refuses a consistency level 1.x does not know, after the database check and unless no line parses', async () => {
+    srv.deps.databases.add('d');
+    for (const level of ['ANY', 'one', 'Quorum', 'all', '']) assert.equal((await write(`?db=d&consistency=${level}`)).status, 204, level);
+    srv.deps.writes.length = 0;
+    for (const body of ['cpu v=1', '', 'bad\ncpu v=1', 'cpu,time=x v=1']) {
+      const res = await write('?db=d&consistency=two', body);
+      assert.equal(res.status, 400, body);
+      assert.equal(res.text, '{"error":"invalid consistency level"}\n');
+    }
+    assert.equal(srv.deps.writes.length, 0);
+    // every line malformed: the engine's parse error answers (1.x parses before the level)
+    await write('?db=d&consistency=two', 'bad\nworse');
+    assert.equal(srv.deps.writes.length, 1);
+    assert.equal((await write('?db=nope&consistency=two')).status, 404);
   });
 
   it('maps each engine error to its status and text', async () => {

@@ -3,7 +3,8 @@
  * 1. parameters: `db` required (400 `database is required`), `precision` (400 on an unknown
  *    unit), `rp` optional (empty = default policy); `u`/`p` are left to the auth layer;
  * 2. the body, gunzipped when `Content-Encoding: gzip`, capped at server.max_body_size_bytes
- *    before and after decompression (413);
+ *    before and after decompression (413); a corrupt gzip body is a 400 with Go's gzip text,
+ *    after the database check; an invalid `consistency` is 1.x's 400 (http/consistency.ts);
  * 3. the engine (ServerDeps.write): database check, parse, field types, cardinality, WAL
  *    append + fsync. It resolves → 204; its typed rejections map through http/errors.ts.
  * The body's Content-Type is ignored: clients send none, octet-stream or even form encoding.
@@ -19,6 +20,7 @@ import { BadRequestError, ServerStoppingError } from '../errors.js';
 import { declaredLength, isGzip, readBody } from '../http/body.js';
 import { sendError } from '../http/errors.js';
 import { parsePrecision } from '../http/precision.js';
+import { consistencyError, validConsistency } from '../http/consistency.js';
 import { parseQuery } from '../http/query.js';
 import { methodNotAllowed, type RouteContext } from './context.js';
 import { authorizeWrite, type Access } from '../auth/gate.js';
@@ -28,6 +30,8 @@ interface WriteParams {
   readonly db: string;
   readonly rp: string | undefined;
   readonly precision: Precision;
+  /** `consistency` names none of 1.x's levels: refused once the body is read (consistency.ts). */
+  readonly badConsistency: boolean;
 }
 
 function checkParams(ctx: RouteContext, req: HttpRequest): WriteParams {
@@ -37,7 +41,28 @@ function checkParams(ctx: RouteContext, req: HttpRequest): WriteParams {
   if (db === '') throw new BadRequestError('database is required');
   const precision = parsePrecision(params.get('precision'));
   if (ctx.deps.state.readOnly) throw new ReadOnlyError();
-  return { db, rp: params.get('rp') || undefined, precision };
+  return { db, rp: params.get('rp') || undefined, precision, badConsistency: !validConsistency(params.get('consistency')) };
+}
+
+/**
+ * The checks 1.x makes between reading the body and writing it, in its order: the database
+ * exists (also before a corrupt gzip body's error), then the consistency level.
+ */
+function checkBeforeWrite(ctx: RouteContext, params: WriteParams, bytes: Uint8Array): void {
+  if (!params.badConsistency) return;
+  if (!ctx.deps.databaseExists(params.db)) throw new DatabaseNotFoundError(params.db);
+  const err = consistencyError(bytes, params.precision);
+  if (err) throw err;
+}
+
+/** A body that could not be read names a missing database first, as 1.x checks it before gunzipping. */
+async function readOrMissingDatabase(ctx: RouteContext, db: string, body: Promise<Uint8Array>): Promise<Uint8Array> {
+  try {
+    return await body;
+  } catch (err) {
+    if (err instanceof BadRequestError && !ctx.deps.databaseExists(db)) throw new DatabaseNotFoundError(db);
+    throw err;
+  }
 }
 
 /** /write names the missing database in quotes, as 1.x does (decisions.md "missing database"). */
@@ -95,11 +120,12 @@ export function registerWriteRoutes(app: TemplatedApp, ctx: RouteContext): void 
       let bytes: Uint8Array | undefined;
       try {
         authorizeWrite(await access, params.db); // [auth]
-        bytes = await body;
+        bytes = await readOrMissingDatabase(ctx, params.db, body);
+        checkBeforeWrite(ctx, params, bytes);
         ctx.metrics.writePayloadBytes.observe(bytes.byteLength); // [ops] payload size after decompression
         ctx.metrics.ingestionPoints.inc(await ctx.deps.write({ ...params, body: bytes }));
         meter.done(204);
-        reply.empty(204);
+        reply.noContent();
       } catch (err) {
         ctx.metrics.ingestionPoints.inc(storedDespite(err)); // [ops] a partial write keeps its good lines
         meter.done(reply.aborted ? undefined : errorStatus(err));
