@@ -14,10 +14,12 @@
  * reports a type conflict); `123u` is accepted (decisions.md).
  *
  * Speed (this is the ingest hot path): the body is decoded to a string once (latin1 when it
- * is pure ASCII, else UTF-8) and scanned with charCodeAt. The key section is looked up in a
- * KeyCache by its raw text, so a known series costs one hash and no tag work; field keys are
- * compared with the previous line's keys instead of being sliced and interned. No regex and
- * no BigInt run for ordinary lines. perf/LINEPROTOCOL.md has the figures.
+ * is pure ASCII, else UTF-8), and the per-character reads go to its code units (code-units.ts:
+ * an ASCII body's own bytes). The key section predicted from the line before (KeyInfo.next)
+ * and the field keys of the line before are compared with the line's bytes four at a time
+ * (byte-key.ts); any other key is looked up in a KeyCache by its raw text, so a known series
+ * costs one hash and no tag work. No regex and no BigInt run for ordinary lines.
+ * perf/LINEPROTOCOL.md and section 19 of perf/README.md have the figures.
  */
 import { constants, isAscii } from 'node:buffer';
 import { ByteKey, matchesKey } from './byte-key.js';
