@@ -12,6 +12,8 @@
  * kind and stores a mangled string.
  */
 import { FieldType } from '../point.js';
+import { ByteKey, matchesKey } from './byte-key.js';
+import type { CodeUnits } from './code-units.js';
 import type { FieldSet } from './field-set.js';
 import { detach, detachValue, internName } from './interning.js';
 import { type KeyInfo, MAX_KEY_LENGTH } from './key.js';
@@ -33,6 +35,21 @@ const LOWER_U = 0x75;
 // this small, cache-hot memo replaces scanning, slicing and interning the key.
 const memoRaw: string[] = [];
 const memoKeys: string[] = [];
+/** memoRaw[j] and its `=` as bytes: compared with the line's code units four at a time. */
+const memoBytes: ByteKey[] = [];
+/** ByteKeys of raw field keys seen lately (bounded), so a memo miss allocates no new one. */
+const keyBytes = new Map<string, ByteKey>();
+const KEY_BYTES_LIMIT = 10_000;
+
+function keyWithEquals(raw: string): ByteKey {
+  let k = keyBytes.get(raw);
+  if (k === undefined) {
+    if (keyBytes.size >= KEY_BYTES_LIMIT) keyBytes.clear();
+    k = new ByteKey(`${raw}=`);
+    keyBytes.set(raw, k);
+  }
+  return k;
+}
 /** memoKeys[0, memoUnique) are known to be distinct. */
 let memoUnique = 0;
 
@@ -41,7 +58,8 @@ let memoUnique = 0;
  * just past it (a space or `end`), or an error reason. Fields named `time` are dropped, as 1.x
  * does (`out` may then be empty); duplicate keys keep the last value.
  */
-export function parseFields(s: string, pos: number, end: number, info: KeyInfo, out: FieldSet): number | string {
+export function parseFields(text: CodeUnits, pos: number, end: number, info: KeyInfo, out: FieldSet): number | string {
+  const { s, codes, view } = text;
   out.count = 0;
   let j = 0;
   let allHit = true;
@@ -54,11 +72,12 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
   let badFormat = false;
   for (;;) {
     if (pos >= end) return 'invalid field format';
-    let c = s.charCodeAt(pos);
+    let c = codes[pos]!;
     if (c === EQUALS) return 'missing field key';
     let key: string;
     const raw = memoRaw[j];
-    if (raw !== undefined && matchesAt(s, pos, raw) && s.charCodeAt(pos + raw.length) === EQUALS) {
+    // A key that is not ASCII never matches as bytes; it is compared as text.
+    if (raw !== undefined && (matchesKey(view, pos, memoBytes[j]!) || (!memoBytes[j]!.ascii && matchesAt(s, pos, raw) && s.charCodeAt(pos + raw.length) === EQUALS))) {
       if (3 * raw.length > keyRoom && lengthError === null) lengthError = keyTooLong(s, pos, pos + raw.length, info.keyBytes);
       key = memoKeys[j]!;
       pos += raw.length;
@@ -71,7 +90,7 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
       // unescaped comma inside a key is only reported once the field set has been scanned,
       // so that value errors further on win, as in 1.x.
       while (ke < end) {
-        c = s.charCodeAt(ke);
+        c = codes[ke]!;
         if (c === BS && ke + 1 < end) {
           esc = true;
           afterComma = false;
@@ -94,11 +113,13 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
         key = '';
         memoRaw[j] = '=';
         memoKeys[j] = '';
+        memoBytes[j] = keyWithEquals('=');
         if (memoUnique > j) memoUnique = j;
       } else {
         key = internName(esc ? unescapeWith(s, pos, ke, FIELD_KEY_SPECIALS) : s.slice(pos, ke));
         memoRaw[j] = esc ? detach(s.slice(pos, ke)) : key;
         memoKeys[j] = key;
+        memoBytes[j] = keyWithEquals(memoRaw[j]!);
         if (memoUnique > j) memoUnique = j;
       }
       pos = ke;
@@ -106,7 +127,7 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
     j++;
     pos++; // the `=`
     if (pos >= end) return 'missing field value';
-    c = s.charCodeAt(pos);
+    c = codes[pos]!;
     if (c === COMMA || c === SPACE) return 'missing field value';
     let type: FieldType;
     let value: number;
@@ -119,7 +140,7 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
       let v = 0;
       c = -1;
       while (i < end) {
-        c = s.charCodeAt(i);
+        c = codes[i]!;
         if (c < 0x30 || c > 0x39) break;
         v = v * 10 + (c - 0x30);
         i++;
@@ -127,7 +148,7 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
       if (i === end) c = -1;
       const nd = i - ds;
       const neg = ds !== vs;
-      const after = i + 1 < end ? s.charCodeAt(i + 1) : -1;
+      const after = i + 1 < end ? codes[i + 1]! : -1;
       if (nd > 0 && nd <= 15 && (c === -1 || c === COMMA || c === SPACE)) {
         type = FieldType.Float;
         value = neg ? -v : v;
@@ -137,7 +158,7 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
         // correctly rounded, the same value Number() gives.
         let k = ++i;
         while (i < end) {
-          c = s.charCodeAt(i);
+          c = codes[i]!;
           if (c < 0x30 || c > 0x39) break;
           v = v * 10 + (c - 0x30);
           i++;
@@ -179,7 +200,7 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
       let esc = false;
       for (;;) {
         if (i >= end) return 'unbalanced quotes';
-        c = s.charCodeAt(i);
+        c = codes[i]!;
         if (c === BS) {
           esc = true;
           i += 2;
@@ -194,7 +215,7 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
       box = detachValue(esc ? unescapeStringValue(s, pos + 1, i) : s.slice(pos + 1, i));
       pos = i + 1;
       if (pos < end) {
-        c = s.charCodeAt(pos);
+        c = codes[pos]!;
         if (c !== COMMA && c !== SPACE) return gluedTextError(s, pos, end, j, j - 1);
       }
     } else {
@@ -207,7 +228,7 @@ export function parseFields(s: string, pos: number, end: number, info: KeyInfo, 
     if (key === 'time') sawTime = true;
     else out.push(key, type, value, box);
     if (pos >= end) break;
-    c = s.charCodeAt(pos);
+    c = codes[pos]!;
     if (c === SPACE) break;
     if (c !== COMMA) return 'invalid field format';
     pos++;

@@ -7,6 +7,7 @@
  * (interning.ts), never slices of a request body, and tags are shared between cached keys.
  */
 import type { Tag } from '../point.js';
+import { NO_KEY, type ByteKey } from './byte-key.js';
 import { addSharedTag, detach, internName, sharedTag } from './interning.js';
 import { compareBytes, escapeMeasurement, escapeTag, MEASUREMENT_UNESCAPES, TAG_SPECIALS, unescapeWith } from './series-key.js';
 
@@ -36,6 +37,11 @@ export interface KeyInfo {
    * for a cache lookup when they are equal. Cleared when the cache drops this entry.
    */
   next: KeyInfo | undefined;
+  /**
+   * `raw` and the space after it as bytes, for comparing a predicted key with a line's code
+   * units (NO_KEY until this key is first predicted, so keys never predicted cost nothing).
+   */
+  rawBytes: ByteKey;
   /**
    * The column builder that last numbered this key's series (its `mark`), and the number it
    * gave: the builder's per-line lookup is then two loads instead of a map lookup.
@@ -187,6 +193,7 @@ function keyInfo(raw: string, measurement: string, tags: readonly Tag[], timeTag
     timeTag,
     keyBytes: raw.length * 3 <= MAX_KEY_LENGTH ? raw.length : Buffer.byteLength(raw, 'utf8'),
     next: undefined,
+    rawBytes: NO_KEY,
     batchMark: 0,
     batchSeries: 0,
   };

@@ -14,12 +14,16 @@
  * reports a type conflict); `123u` is accepted (decisions.md).
  *
  * Speed (this is the ingest hot path): the body is decoded to a string once (latin1 when it
- * is pure ASCII, else UTF-8) and scanned with charCodeAt. The key section is looked up in a
- * KeyCache by its raw text, so a known series costs one hash and no tag work; field keys are
- * compared with the previous line's keys instead of being sliced and interned. No regex and
- * no BigInt run for ordinary lines. perf/LINEPROTOCOL.md has the figures.
+ * is pure ASCII, else UTF-8), and the per-character reads go to its code units (code-units.ts:
+ * an ASCII body's own bytes). The key section predicted from the line before (KeyInfo.next)
+ * and the field keys of the line before are compared with the line's bytes four at a time
+ * (byte-key.ts); any other key is looked up in a KeyCache by its raw text, so a known series
+ * costs one hash and no tag work. No regex and no BigInt run for ordinary lines.
+ * perf/LINEPROTOCOL.md and section 19 of perf/README.md have the figures.
  */
 import { constants, isAscii } from 'node:buffer';
+import { ByteKey, matchesKey } from './byte-key.js';
+import { asciiUnits, codeUnitsOf, type CodeUnits } from './code-units.js';
 import { LineProtocolError } from './errors.js';
 import type { Point, Precision, Tag } from '../point.js';
 import { FieldSet } from './field-set.js';
@@ -94,11 +98,16 @@ export function clearKeyCache(): void {
  * far below that.
  */
 export function decodeBody(body: Uint8Array): string {
+  return decodeUnits(body).s;
+}
+
+/** decodeBody, with the text's code units (an ASCII body's bytes are its own). */
+function decodeUnits(body: Uint8Array): CodeUnits {
   if (body.byteLength > constants.MAX_STRING_LENGTH) {
     throw new LineProtocolError(`request body of ${body.byteLength} bytes is too large to parse`);
   }
   const buf = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  return isAscii(buf) ? buf.toString('latin1') : buf.toString('utf8');
+  return isAscii(buf) ? asciiUnits(buf.toString('latin1'), buf) : codeUnitsOf(buf.toString('utf8'));
 }
 
 export function parseLineProtocol(body: Uint8Array, opts: ParseOptions): ParseResult {
@@ -123,7 +132,7 @@ export function parseLineProtocolText(s: string, opts: ParseOptions): ParseResul
       points.push({ seriesKey: info.seriesKey, measurement: info.measurement, tags: info.tags, fields: fields.toFields(), sec, nsec });
     },
   };
-  parseInto(s, opts, sink, errors);
+  parseInto(codeUnitsOf(s), opts, sink, errors);
   return { points, errors };
 }
 
@@ -158,7 +167,7 @@ export function parseLineProtocolInto(body: Uint8Array, opts: ParseOptions, sink
   const errors: LineError[] = [];
   const buf = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   if (buf.length <= PIECE_BYTES || buf.indexOf(QUOTE) !== -1) {
-    parseInto(decodeBody(buf), opts, sink, errors);
+    parseInto(decodeUnits(buf), opts, sink, errors);
     return errors;
   }
   for (let start = 0; start < buf.length; ) {
@@ -168,13 +177,21 @@ export function parseLineProtocolInto(body: Uint8Array, opts: ParseOptions, sink
       const next = nl >= start ? nl : buf.indexOf(NL, start + PIECE_BYTES); // a line longer than a piece
       if (next >= 0) end = next + 1;
     }
-    parseInto(decodeBody(buf.subarray(start, end)), opts, sink, errors);
+    parseInto(decodeUnits(buf.subarray(start, end)), opts, sink, errors);
     start = end;
   }
   return errors;
 }
 
-function parseInto(s: string, opts: ParseOptions, sink: PointSink, errors: LineError[]): void {
+/**
+ * The field set of the line being parsed, shared by every parseInto call (a parse runs to its
+ * end synchronously, and sinks read the set before returning): one per 64 KiB piece was a
+ * few typed arrays made and dropped 8 times per body.
+ */
+const lineFields = new FieldSet();
+
+function parseInto(text: CodeUnits, opts: ParseOptions, sink: PointSink, errors: LineError[]): void {
+  const { s, codes, view } = text;
   const precision = opts.precision;
   const time: TimeSlot = { sec: 0, nsec: 0 };
   truncateToPrecision(opts.defaultSec, opts.defaultNsec, precision, time);
@@ -183,15 +200,15 @@ function parseInto(s: string, opts: ParseOptions, sink: PointSink, errors: LineE
   const n = s.length;
   let nextQuote = -2; // position of the next `"` at or after pos, -1 if none, -2 unknown
   let nextSpace = -2; // first unescaped space at or after the current line start
-  const fields = new FieldSet();
+  const fields = lineFields;
   let prev: KeyInfo | undefined;
   let pos = 0;
   while (pos < n) {
     let ls = pos;
-    while (ls < n && isBlank(s.charCodeAt(ls))) ls++;
+    while (ls < n && isBlank(codes[ls]!)) ls++;
     let nl = s.indexOf('\n', ls);
     if (nl < 0) nl = n;
-    if (ls < nl && s.charCodeAt(ls) !== 0x23) {
+    if (ls < nl && codes[ls] !== 0x23) {
       if (nextQuote !== -1 && nextQuote < ls) nextQuote = s.indexOf('"', ls);
       if (nextQuote !== -1 && nextQuote < nl) {
         nl = lineEndWithQuotes(s, ls);
@@ -200,33 +217,41 @@ function parseInto(s: string, opts: ParseOptions, sink: PointSink, errors: LineE
     }
     pos = nl + 1;
     let le = nl;
-    if (le > ls && s.charCodeAt(le - 1) === CR) le--;
-    if (ls >= le || s.charCodeAt(ls) === 0x23) continue;
+    if (le > ls && codes[le - 1] === CR) le--;
+    if (ls >= le || codes[ls] === 0x23) continue;
 
-    // Key section: up to the first space not preceded by a backslash.
-    if (nextSpace < ls) {
-      let sp = s.indexOf(' ', ls);
-      while (sp > 0 && s.charCodeAt(sp - 1) === BS) sp = s.indexOf(' ', sp + 1);
-      nextSpace = sp < 0 ? n : sp;
-    }
-    const sp = nextSpace;
-    if (sp >= le) {
-      const reason = parseKey(s, ls, le, true);
-      errors.push({ line: s.slice(ls, le), reason: typeof reason === 'string' ? reason : 'missing fields' });
-      continue;
-    }
-    const rawKey = s.slice(ls, sp);
     // The key predicted from the previous line's (KeyInfo.next) costs one comparison of the
-    // text; a cache lookup would hash it first and then compare it.
+    // line's bytes with the key's and the space after it (within the line: the key holds no
+    // newline); a cache lookup would slice the text, hash it and then compare it.
     let info: KeyInfo | string | undefined = prev?.next;
-    if (info === undefined || info.raw !== rawKey) {
-      info = sharedCache.get(rawKey);
-      if (info === undefined) info = sharedCache.add(rawKey);
-      if (typeof info === 'string') {
-        errors.push({ line: s.slice(ls, le), reason: info });
+    let sp: number;
+    if (info !== undefined && matchesKey(view, ls, info.rawBytes)) {
+      sp = ls + info.raw.length; // the key matched, so it is ASCII: one unit per byte
+      nextSpace = sp;
+    } else {
+      // Key section: up to the first space not preceded by a backslash.
+      if (nextSpace < ls) {
+        let at = s.indexOf(' ', ls);
+        while (at > 0 && codes[at - 1] === BS) at = s.indexOf(' ', at + 1);
+        nextSpace = at < 0 ? n : at;
+      }
+      sp = nextSpace;
+      if (sp >= le) {
+        const reason = parseKey(s, ls, le, true);
+        errors.push({ line: s.slice(ls, le), reason: typeof reason === 'string' ? reason : 'missing fields' });
         continue;
       }
-      if (prev !== undefined) prev.next = info;
+      const rawKey = s.slice(ls, sp);
+      if (info === undefined || info.raw !== rawKey) {
+        info = sharedCache.get(rawKey);
+        if (info === undefined) info = sharedCache.add(rawKey);
+        if (typeof info === 'string') {
+          errors.push({ line: s.slice(ls, le), reason: info });
+          continue;
+        }
+        if (prev !== undefined) prev.next = info;
+      }
+      if (info.rawBytes.tailMask === 0 && prev !== undefined) info.rawBytes = new ByteKey(`${info.raw} `);
     }
     prev = info;
     if (info.keyBytes > MAX_KEY_LENGTH) {
@@ -235,13 +260,13 @@ function parseInto(s: string, opts: ParseOptions, sink: PointSink, errors: LineE
     }
 
     let fp = sp + 1;
-    while (fp < le && isBlank(s.charCodeAt(fp))) fp++;
+    while (fp < le && isBlank(codes[fp]!)) fp++;
     if (fp >= le) {
       // A key and a separator but no fields: 1.x's scanner reports the empty field set this way.
       errors.push({ line: s.slice(ls, le), reason: 'invalid field format' });
       continue;
     }
-    const fe = parseFields(s, fp, le, info, fields);
+    const fe = parseFields(text, fp, le, info, fields);
     if (typeof fe === 'string') {
       errors.push({ line: s.slice(ls, le), reason: fe });
       continue;
@@ -251,9 +276,9 @@ function parseInto(s: string, opts: ParseOptions, sink: PointSink, errors: LineE
     let sec = defSec;
     let nsec = defNsec;
     let ts = fe;
-    while (ts < le && isBlank(s.charCodeAt(ts))) ts++;
+    while (ts < le && isBlank(codes[ts]!)) ts++;
     if (ts < le) {
-      const err = parsePlainTimestamp(s, ts, le, precision, time) ? null : timestampAt(s, ts, le, precision, time);
+      const err = parsePlainTimestamp(codes, ts, le, precision, time) ? null : timestampAt(s, ts, le, precision, time);
       if (err !== null) {
         errors.push({ line: s.slice(ls, le), reason: err });
         continue;

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Precision } from '../point.js';
+import { codeUnitsOf } from './code-units.js';
 import { parsePlainTimestamp, parseTimestamp, truncateToPrecision } from './timestamp.js';
 
 const MULT: Record<Precision, bigint> = { ns: 1n, us: 1000n, ms: 1000000n, s: 1000000000n, m: 60000000000n, h: 3600000000000n };
@@ -75,12 +76,14 @@ test('property: parsePlainTimestamp answers what parseTimestamp answers, or decl
     fc.bigInt({ min: 0n, max: 2n ** 63n - 1n }).map(String),
     digitsNear,
     fc.stringMatching(/^-?[0-9]{0,5}[ x-]?[0-9]{0,14}$/),
+    // Units whose low byte is a digit: the code units must not read them as one.
+    fc.stringMatching(/^[0-9]{0,5}[\u0131\u0230\u3039]?[0-9]{0,13}$/),
   );
   fc.assert(
     fc.property(token, fc.constantFrom<Precision>('ns', 'us', 'ms', 's', 'm', 'h'), (t, p) => {
       const s = `x ${t}`;
       const plain = { sec: -7, nsec: -7 };
-      if (!parsePlainTimestamp(s, 2, s.length, p, plain)) {
+      if (!parsePlainTimestamp(codeUnitsOf(s).codes, 2, s.length, p, plain)) {
         assert.deepEqual(plain, { sec: -7, nsec: -7 }, 'nothing written');
         return;
       }

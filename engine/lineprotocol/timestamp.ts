@@ -91,22 +91,23 @@ export function parseTimestamp(s: string, start: number, end: number, precision:
  * parseTimestamp for the usual token: nothing but digits up to the line's end `end`, at most
  * 19 of them, within range. One pass that checks the digits as it reads them (the general
  * path first scans the token for its end and validity, then reads it). Answers false, having
- * written nothing, for anything else: the caller then takes the general path.
+ * written nothing, for anything else: the caller then takes the general path. Reads the
+ * text's code units (code-units.ts), where anything but ASCII is 0x80, never a digit.
  */
-export function parsePlainTimestamp(s: string, start: number, end: number, precision: Precision, out: TimeSlot): boolean {
+export function parsePlainTimestamp(codes: Uint8Array, start: number, end: number, precision: Precision, out: TimeSlot): boolean {
   const unit = UNITS[precision];
   if (end <= start || end - start > 19 || unit.subDigits < 0) return false;
   const hiEnd = end - unit.subDigits;
   let i = start;
   let hi = 0;
   for (; i < hiEnd; i++) {
-    const d = s.charCodeAt(i) - 48;
+    const d = codes[i]! - 48;
     if (d < 0 || d > 9) return false;
     hi = hi * 10 + d;
   }
   let lo = 0;
   for (; i < end; i++) {
-    const d = s.charCodeAt(i) - 48;
+    const d = codes[i]! - 48;
     if (d < 0 || d > 9) return false;
     lo = lo * 10 + d;
   }
