@@ -198,7 +198,8 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
           // [auth] 1.x answers these 200, with the error on the statement that could not run.
           if (err instanceof Interrupted) {
             results = err.results;
-            await answer?.finish(results[results.length - 1]!);
+            const last = answer?.finish(results[results.length - 1]!);
+            if (last) await last;
           } else {
             answer?.cut();
             clock.abandon((err as Error).message ?? String(err), ctx.statements);
@@ -206,7 +207,8 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
           }
         }
         try {
-          const buffered = answer ? await answer.end(statements.length) : warnings ? results.map((r) => withWarning(r, warnings)) : results;
+          let buffered: StatementResult[] | Promise<undefined> | undefined = answer ? answer.end(statements.length) : warnings ? results.map((r) => withWarning(r, warnings)) : results;
+          if (buffered instanceof Promise) buffered = await buffered;
           if (buffered) respond(reply, mergeResults(buffered, statements.length), { csv, epoch, pretty });
         } finally {
           // [ops] Bookkeeping after the answer is on its way (same tick: the next request sees it).
