@@ -27,6 +27,7 @@ import { callKey } from './eval.js';
 import type { SelectPlan } from './select-plan.js';
 import { castFillValue, type Scalar } from './value.js';
 import { window as windowOf } from './window.js';
+import { noteWindowRowTimes } from './window-row-times.js';
 
 /** Reducers whose per-window answer under GROUP BY time is one number. */
 const DENSE_REDUCERS: ReadonlySet<string> = new Set(['count', 'min', 'max']);
@@ -147,9 +148,11 @@ export class DenseWindows {
     if (!anyCall) return [];
     const everyWindow = f.fill.mode !== 'none';
     const rows: Cell[][] = [];
+    const windows: number[] | undefined = everyWindow ? undefined : [];
     let t = first;
     for (let k = 0; k < count; k++, t += interval) {
-      if (!everyWindow && !this.has.some((h) => h[k] === 1)) continue;
+      if (windows && !this.has.some((h) => h[k] === 1)) continue;
+      windows?.push(k);
       const row = new Array<Cell>(columnCalls.length + 1);
       row[0] = t;
       for (let col = 0; col < columnCalls.length; col++) {
@@ -158,6 +161,8 @@ export class DenseWindows {
       }
       rows.push(row);
     }
+    // Descending output reverses these rows in place (select-agg.ts finish): no grid then.
+    if (f.ascending) noteWindowRowTimes(rows, { first, interval, windows });
     return rows;
   }
 
