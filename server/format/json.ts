@@ -7,7 +7,7 @@ import type { Cell, ResultSeries, StatementResult } from '../../ql/index.js';
 import { hasTimeColumn, windowRowTimesOf, zoneOffsetNs } from '../../ql/index.js';
 import { formatTimeNs, type Epoch } from './epoch.js';
 import { rowsJson } from './json-rows.js';
-import { rfc3339Formatter, windowGridFormatter } from './time-text.js';
+import { rfc3339Formatter, windowGridTexts } from './time-text.js';
 
 /** Text already in compact JSON form, inserted as is (the rows of a series). */
 class RawJson {
@@ -33,10 +33,10 @@ export function timeText(epoch: Epoch | undefined, tz: string | undefined): (ns:
   return rfc3339Formatter(tz ? (ns) => Number(zoneOffsetNs(tz, ns) / 1_000_000_000n) : undefined);
 }
 
-/** timeText, or for RFC 3339 in UTC of rows on a window grid, the grid's text (time-text.ts). */
-function rowTimeText(rows: ResultSeries['values'], epoch: Epoch | undefined, tz: string | undefined): (ns: bigint, row: number) => string | bigint {
+/** timeText, or for RFC 3339 in UTC of rows on a window grid, the rows' texts from the grid (time-text.ts). */
+function rowTimeText(rows: ResultSeries['values'], epoch: Epoch | undefined, tz: string | undefined): ((ns: bigint) => string | bigint) | readonly string[] {
   const grid = epoch === undefined && tz === undefined ? windowRowTimesOf(rows) : undefined;
-  return (grid && windowGridFormatter(grid, rows.length)) ?? timeText(epoch, tz);
+  return (grid && windowGridTexts(grid, rows.length)) ?? timeText(epoch, tz);
 }
 
 /** Rows as a tree (pretty output) or as compact text written in one pass. */

@@ -69,7 +69,7 @@ export class Rfc3339Cache {
       this.hour = hour;
     }
     const inHour = s - hour * 3600;
-    if (frac === 0) return this.prefix + wholeSecond(inHour);
+    if (frac === 0) return this.prefix + (SECOND_TEXT[inHour] ?? wholeSecond(inHour));
     const mm = Math.floor(inHour / 60);
     const ss = inHour - mm * 60;
     const text = this.prefix + (mm < 10 ? '0' : '') + mm + (ss < 10 ? ':0' : ':') + ss;
@@ -104,12 +104,13 @@ function fraction(frac: number): string {
 const NS_PER_SEC_NUMBER = 1e9;
 
 /**
- * RFC 3339 text (UTC) of row r of rows whose times are a window grid (ql window-row-times.ts),
- * the same text as rfc3339Formatter's: the seconds and nanoseconds of window k are worked out
- * in Number arithmetic from those of window 0 and of the interval. Undefined when that is not
- * exact for every window of the grid (then the rows' own times are printed).
+ * RFC 3339 texts (UTC) of the rows whose times are a window grid (ql window-row-times.ts),
+ * each the text rfc3339Formatter gives for the row's time: the seconds and nanoseconds of
+ * window k are worked out in Number arithmetic from those of window 0 and of the interval, in
+ * one loop (no call per row but Rfc3339Cache.text). Undefined when that is not exact for every
+ * window of the grid (then the rows' own times are printed).
  */
-export function windowGridFormatter(grid: WindowRowTimes, rows: number): ((ns: bigint, row: number) => string) | undefined {
+export function windowGridTexts(grid: WindowRowTimes, rows: number): string[] | undefined {
   const [firstSec, firstFrac] = secondsAndNanos(grid.first);
   const [stepSec, stepFrac] = secondsAndNanos(grid.interval);
   const windows = grid.windows;
@@ -117,12 +118,14 @@ export function windowGridFormatter(grid: WindowRowTimes, rows: number): ((ns: b
   // Every intermediate below stays an exact integer: k * stepFrac < 2^53 and the seconds too.
   if (!Number.isSafeInteger(lastWindow * stepFrac + firstFrac) || !Number.isSafeInteger(Math.abs(firstSec) + lastWindow * (stepSec + 1))) return undefined;
   const cache = new Rfc3339Cache();
-  return (_ns, row) => {
+  const texts = new Array<string>(rows);
+  for (let row = 0; row < rows; row++) {
     const k = windows ? windows[row]! : row;
     const nanos = firstFrac + k * stepFrac;
     const carry = Math.floor(nanos / NS_PER_SEC_NUMBER);
-    return cache.text(firstSec + k * stepSec + carry, nanos - carry * NS_PER_SEC_NUMBER);
-  };
+    texts[row] = cache.text(firstSec + k * stepSec + carry, nanos - carry * NS_PER_SEC_NUMBER);
+  }
+  return texts;
 }
 
 /** Whole seconds (floored) and the nanoseconds after them (0..999999999), as Numbers. */
