@@ -125,9 +125,9 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
       else if (err instanceof StrataError && !(err instanceof DatabaseNotFoundError)) reply.failure(err.status, err.message, errorJson(err.message, pretty), 'application/json');
       else sendError(reply, err, ctx.log);
     };
-    let access: Promise<Access>;
+    let access: Access | Promise<Access>;
     try {
-      access = ctx.gate.check(req); // [auth] 429 now; 401/403 once awaited
+      access = ctx.gate.checkNow(req); // [auth] 429 now; 401/403 once awaited
     } catch (err) {
       fail(err, url.get('pretty') === 'true');
       return;
@@ -142,7 +142,7 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
       const pretty = url.get('pretty') === 'true';
       let granted: Access | undefined;
       try {
-        granted = await access;
+        granted = access instanceof Promise ? await access : access;
         const bytes = body === undefined ? NO_BODY : await body;
         // The query string's map is shared (QueryStringCache): copied only when a form overrides it.
         const params = isForm && bytes.length > 0 ? withForm(url, bytes) : url;
