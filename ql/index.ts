@@ -22,6 +22,7 @@ export { executeStatements, statementTimeZone, type MetaExecutor } from './exec/
 export type { QueryContext, QueryUser, StatementOutput, SeriesSink } from './exec/context.js';
 export { eventLoopTurned } from './exec/context.js';
 export { zoneOffsetNs } from './exec/zone.js';
+export { windowRowTimesOf, type WindowRowTimes } from './exec/window-row-times.js';
 export { executeMetaStatement, isMetaStatement, hashPasswordArgon2id, verifyPassword } from './exec/meta/index.js';
 export { isCardinalityEstimate } from './exec/meta/show-cardinality.js';
 export { QueryStop, type StopSignal, type Stoppable } from './exec/queries/stop.js';

@@ -188,13 +188,20 @@ function walkPacked(r: ByteReader, out: Float64Array | null, outStart: number, c
       let j = 0;
       let q = 0;
       if (out === null) {
-        for (; q + w <= 32 && j < n; j++, q += w) acc += unzigzag((lo >>> q) & mask);
+        // unzigzag's small-value branch written out (a call per value otherwise), as integer.ts does.
+        for (; q + w <= 32 && j < n; j++, q += w) {
+          const z = (lo >>> q) & mask;
+          acc += z < 2147483648 ? (z >>> 1) ^ -(z & 1) : unzigzag(z);
+        }
         if (j < n && q < 32) {
           acc += unzigzag(((lo >>> q) | (hi << (32 - q))) & mask);
           j++;
           q += w;
         }
-        for (; j < n; j++, q += w) acc += unzigzag((hi >>> (q - 32)) & mask);
+        for (; j < n; j++, q += w) {
+          const z = (hi >>> (q - 32)) & mask;
+          acc += z < 2147483648 ? (z >>> 1) ^ -(z & 1) : unzigzag(z);
+        }
       } else {
         for (; q + w <= 32 && j < n; j++, q += w) out[i + j] = (lo >>> q) & mask;
         if (j < n && q < 32) {

@@ -80,5 +80,6 @@ async function yieldTurn(ctx: QueryContext): Promise<void> {
  */
 export interface SeriesSink {
   readonly chunkSize: number;
-  push(series: import('../result.js').ResultSeries, more: boolean): Promise<void>;
+  /** A buffering sink answers at once (undefined); a writing one may make the producer wait. */
+  push(series: import('../result.js').ResultSeries, more: boolean): void | Promise<void>;
 }

@@ -27,6 +27,7 @@ import { callKey } from './eval.js';
 import type { SelectPlan } from './select-plan.js';
 import { castFillValue, type Scalar } from './value.js';
 import { window as windowOf } from './window.js';
+import { noteWindowRowTimes } from './window-row-times.js';
 
 /** Reducers whose per-window answer under GROUP BY time is one number. */
 const DENSE_REDUCERS: ReadonlySet<string> = new Set(['count', 'min', 'max']);
@@ -110,7 +111,20 @@ export class DenseWindows {
     const column = b.column;
     const numbers = column.values instanceof Float64Array ? column.values : undefined;
     for (const i of idx) if (this.reducers[i] !== 'count' && numbers === undefined) return false;
-    const base = b.base;
+    for (const c of idx) if (!this.addColumn(c, b.base, offs, numbers)) return false;
+    return true;
+  }
+
+  /**
+   * The batch's rows into call c's windows, run by run (a run: the rows of one window), in one
+   * call for the whole batch: a call per run was one per window of every small query. False
+   * when a row lies outside the layout's windows.
+   */
+  private addColumn(c: number, base: bigint, offs: Float64Array, numbers: Float64Array | undefined): boolean {
+    const r = this.reducers[c];
+    const has = this.has[c]!;
+    const values = this.values[c]!;
+    const m = offs.length;
     let k = this.indexOf(base + BigInt(offs[0]!));
     let endRel = this.endOffset(k, base);
     let i = 0;
@@ -118,7 +132,21 @@ export class DenseWindows {
       if (k < 0 || k >= this.layout.count) return false;
       let j = i + 1;
       while (j < m && offs[j]! < endRel) j++;
-      for (const c of idx) this.addRun(c, k, numbers, i, j);
+      this.any[c] = true;
+      if (r === 'count') values[k] = values[k]! + (j - i);
+      else {
+        // Extreme (reducers/minmax.ts) over the run: the same scan and comparison, so NaN behaves the same.
+        const v = numbers!;
+        let best = v[i]!;
+        if (r === 'max') {
+          for (let x = i + 1; x < j; x++) if (v[x]! > best) best = v[x]!;
+          if (has[k] === 0 || best > values[k]!) values[k] = best;
+        } else {
+          for (let x = i + 1; x < j; x++) if (v[x]! < best) best = v[x]!;
+          if (has[k] === 0 || best < values[k]!) values[k] = best;
+        }
+      }
+      has[k] = 1;
       i = j;
       if (i === m) break;
       const off = offs[i]!;
@@ -147,9 +175,11 @@ export class DenseWindows {
     if (!anyCall) return [];
     const everyWindow = f.fill.mode !== 'none';
     const rows: Cell[][] = [];
+    const windows: number[] | undefined = everyWindow ? undefined : [];
     let t = first;
     for (let k = 0; k < count; k++, t += interval) {
-      if (!everyWindow && !this.has.some((h) => h[k] === 1)) continue;
+      if (windows && !this.has.some((h) => h[k] === 1)) continue;
+      windows?.push(k);
       const row = new Array<Cell>(columnCalls.length + 1);
       row[0] = t;
       for (let col = 0; col < columnCalls.length; col++) {
@@ -158,6 +188,8 @@ export class DenseWindows {
       }
       rows.push(row);
     }
+    // Descending output reverses these rows in place (select-agg.ts finish): no grid then.
+    if (f.ascending) noteWindowRowTimes(rows, { first, interval, windows });
     return rows;
   }
 
@@ -170,28 +202,6 @@ export class DenseWindows {
   private indexOf(t: bigint): number {
     const d = t - this.layout.first;
     return d < 0n ? -1 : Number(d / this.layout.interval);
-  }
-
-  private addRun(c: number, k: number, numbers: Float64Array | undefined, from: number, to: number): void {
-    const r = this.reducers[c];
-    this.any[c] = true;
-    const has = this.has[c]!;
-    const values = this.values[c]!;
-    if (r === 'count') {
-      values[k] = values[k]! + (to - from);
-      has[k] = 1;
-      return;
-    }
-    const v = numbers!;
-    let best = v[from]!;
-    if (r === 'max') {
-      for (let i = from + 1; i < to; i++) if (v[i]! > best) best = v[i]!;
-      if (has[k] === 0 || best > values[k]!) values[k] = best;
-    } else {
-      for (let i = from + 1; i < to; i++) if (v[i]! < best) best = v[i]!;
-      if (has[k] === 0 || best < values[k]!) values[k] = best;
-    }
-    has[k] = 1;
   }
 
   /** A whole stored block inside one window: its index statistics stand for its values. */

@@ -43,6 +43,11 @@ function lonePercentile(stmt: SelectStatement): LonePercentile | undefined {
   return rank === undefined ? undefined : { arg, rank };
 }
 
+/** Whether `stmt` has a lone percentile() call, the only case leadPercentileMissing probes (checked first: no promise for the rest). */
+export function mayLeadPercentile(stmt: SelectStatement): boolean {
+  return lonePercentile(stmt) !== undefined;
+}
+
 /**
  * Whether `stmt` is such a statement and its first reduced window has no rank: `run` executes
  * a probe (the same statement counting the points of that window). `typesOf` gives the field's

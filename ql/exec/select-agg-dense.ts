@@ -8,9 +8,15 @@ import type { AggCall } from './agg-calls.js';
 import { eachBatch } from './each-batch.js';
 import { DenseWindows, type DenseLayout } from './dense-windows.js';
 import type { GroupRun } from './select-raw.js';
+import type { SeriesRef } from './source.js';
 
-/** The group's rows in ascending time, or undefined when a batch needs the general path. */
-export async function runDenseGroup(g: GroupRun, calls: readonly AggCall[], types: ReadonlyMap<string, FieldType>, layout: DenseLayout): Promise<Cell[][] | undefined> {
+/**
+ * The group's rows in ascending time, or undefined when a batch needs the general path. Not an
+ * async function: a group whose blocks are all in memory is answered without a promise (the
+ * common small query; each promise and await is a turn of the microtask queue, and costs most
+ * while V8 still interprets this code). A cursor that must read goes on asynchronously.
+ */
+export function runDenseGroup(g: GroupRun, calls: readonly AggCall[], types: ReadonlyMap<string, FieldType>, layout: DenseLayout): Cell[][] | undefined | Promise<Cell[][] | undefined> {
   const { plan, source, ctx } = g;
   const windows = new DenseWindows(layout, calls.map((c) => c.reducer));
   const byField = new Map<string, number[]>();
@@ -20,20 +26,32 @@ export async function runDenseGroup(g: GroupRun, calls: readonly AggCall[], type
     if (list) list.push(i);
     else byField.set(c.field, [i]);
   });
-  for (const ref of g.series) {
-    for (const [field, idx] of byField) {
+  const reads: { readonly ref: SeriesRef; readonly field: string; readonly idx: readonly number[] }[] = [];
+  for (const ref of g.series) for (const [field, idx] of byField) reads.push({ ref, field, idx });
+  const from = (k: number): Cell[][] | undefined | Promise<Cell[][] | undefined> => {
+    for (; k < reads.length; k++) {
+      const { ref, field, idx } = reads[k]!;
       const cursor = source.cursor(ref, field, plan.time.min, plan.time.max, true);
+      let whole: boolean | Promise<boolean>;
       try {
-        if (!(await eachBatch(cursor, ctx, (b) => windows.addBatch(b, idx)))) return undefined;
-      } finally {
+        whole = eachBatch(cursor, ctx, (b) => windows.addBatch(b, idx));
+      } catch (err) {
         cursor.close();
+        throw err;
       }
+      if (whole instanceof Promise) {
+        const next = k + 1;
+        return whole.finally(() => cursor.close()).then((ok) => (ok ? from(next) : undefined));
+      }
+      cursor.close();
+      if (!whole) return undefined;
     }
-  }
-  return windows.rows({
-    fill: plan.stmt.fill,
-    outputTypes: calls.map((c) => (c.reducer === 'count' ? FieldType.Integer : (types.get(c.field) ?? FieldType.Float))),
-    nested: plan.nested === true,
-    ascending: plan.ascending,
-  });
+    return windows.rows({
+      fill: plan.stmt.fill,
+      outputTypes: calls.map((c) => (c.reducer === 'count' ? FieldType.Integer : (types.get(c.field) ?? FieldType.Float))),
+      nested: plan.nested === true,
+      ascending: plan.ascending,
+    });
+  };
+  return from(0);
 }

@@ -36,11 +36,15 @@ type Windows = Map<bigint, Reducer[]>;
 
 const NO_FORECASTS: ReadonlySet<bigint> = new Set();
 
-export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
+/**
+ * Not an async function: a dense group whose blocks are in memory is answered without a
+ * promise (runDenseGroup); everything else goes through the general path's async body.
+ */
+export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
   const { plan, source, ctx } = g;
   const spec = plan.window;
   const { calls, transforms } = aggregatesOf(plan);
-  if (calls.length === 1 && calls[0]!.tagArgs.length > 0) return finish(g, await runTopWithTags(g, calls[0]!), true);
+  if (calls.length === 1 && calls[0]!.tagArgs.length > 0) return runTopWithTags(g, calls[0]!).then((rows) => finish(g, rows, true));
   const types = source.fieldTypes();
   checkTransformInners(transforms, types);
   const { hasMin } = plan.time;
@@ -88,102 +92,107 @@ export async function runAggregateGroup(g: GroupRun): Promise<Cell[][]> {
     });
   // Validate types before reading anything (1.x reports type errors even on empty data).
   makeReducers();
-  const head = calls.length === 1 && readsInputHead(calls[0]!.reducer, calls[0]!.tagArgs.length, plan.stmt.limit, plan.stmt.offset) && !source.fromSubquery
-    ? await inputHeadBounds(g, calls[0]!.field, plan.stmt.limit + plan.stmt.offset + 1, min, max, auxTagTieLess(g, plan.projection.columns.map((c) => c.expr)))
-    : undefined;
-  const boundsOf = (i: number) => head?.[i] ?? { min, max };
-  const layout = g.rowFilter === null && head === undefined ? denseLayoutOf(plan) : undefined;
-  if (layout) {
-    const rows = await runDenseGroup(g, calls, types, layout);
-    if (rows) return finish(g, rows);
-  }
-  // The window holding an unaligned edge of the range reads points outside it for a transform's
-  // inner call; the query's other calls keep only the range's points (clipped-reducer.ts).
-  const edge = !extend || !spec ? undefined : plan.ascending ? plan.time.min : plan.time.max + 1n;
-  const clipAt = edge !== undefined && windowOf(edge, spec!).start !== edge ? windowOf(plan.ascending ? edge : edge - 1n, spec!).start : undefined;
-  const reducersAt = (start: bigint): Reducer[] => {
-    let r = windows.get(start);
-    if (!r) {
-      r = makeReducers(start);
-      if (start === clipAt) r = r.map((x, i) => (calls[i]!.extended ? x : clippedReducer(x, plan.time.min, plan.time.max)));
-      windows.set(start, r);
-    }
-    return r;
-  };
-  const single = spec ? undefined : 0n;
-  if (!g.rowFilter) {
-    const byField = new Map<string, number[]>();
-    calls.forEach((c, i) => {
-      if (!types.has(c.field)) return;
-      const list = byField.get(c.field) ?? [];
-      list.push(i);
-      byField.set(c.field, list);
-    });
-    for (const [seriesIndex, ref] of g.series.entries()) {
-      clock.series = seriesIndex;
-      for (const [field, idx] of byField) {
-        // last()/first() alone over a whole range: the newest (oldest) point of each series
-        // decides, so one row from a descending (ascending) cursor replaces the full scan.
-        const edge = spec ? undefined : edgeOnly(idx.map((i) => calls[i]!.reducer));
-        if (edge) {
-          const cursor = source.cursor(ref, field, min, max, edge === 'first');
-          try {
-            const b = await cursor.next();
-            if (b && b.offsets.length > 0) {
-              const rs = reducersAt(single!);
-              // Every point at the edge time: a subquery's series may hold several (ties go to the larger value).
-              let n = 1;
-              while (n < b.offsets.length && b.offsets[n] === b.offsets[0]) n++;
-              for (const i of idx) rs[i]!.add(b.base, b.offsets, b.column, 0, n);
+  const readsHead = calls.length === 1 && readsInputHead(calls[0]!.reducer, calls[0]!.tagArgs.length, plan.stmt.limit, plan.stmt.offset) && !source.fromSubquery;
+  const general = async (): Promise<Cell[][]> => {
+    const head = readsHead
+      ? await inputHeadBounds(g, calls[0]!.field, plan.stmt.limit + plan.stmt.offset + 1, min, max, auxTagTieLess(g, plan.projection.columns.map((c) => c.expr)))
+      : undefined;
+    const boundsOf = (i: number) => head?.[i] ?? { min, max };
+    // The window holding an unaligned edge of the range reads points outside it for a transform's
+    // inner call; the query's other calls keep only the range's points (clipped-reducer.ts).
+    const edge = !extend || !spec ? undefined : plan.ascending ? plan.time.min : plan.time.max + 1n;
+    const clipAt = edge !== undefined && windowOf(edge, spec!).start !== edge ? windowOf(plan.ascending ? edge : edge - 1n, spec!).start : undefined;
+    const reducersAt = (start: bigint): Reducer[] => {
+      let r = windows.get(start);
+      if (!r) {
+        r = makeReducers(start);
+        if (start === clipAt) r = r.map((x, i) => (calls[i]!.extended ? x : clippedReducer(x, plan.time.min, plan.time.max)));
+        windows.set(start, r);
+      }
+      return r;
+    };
+    const single = spec ? undefined : 0n;
+    if (!g.rowFilter) {
+      const byField = new Map<string, number[]>();
+      calls.forEach((c, i) => {
+        if (!types.has(c.field)) return;
+        const list = byField.get(c.field) ?? [];
+        list.push(i);
+        byField.set(c.field, list);
+      });
+      for (const [seriesIndex, ref] of g.series.entries()) {
+        clock.series = seriesIndex;
+        for (const [field, idx] of byField) {
+          // last()/first() alone over a whole range: the newest (oldest) point of each series
+          // decides, so one row from a descending (ascending) cursor replaces the full scan.
+          const edge = spec ? undefined : edgeOnly(idx.map((i) => calls[i]!.reducer));
+          if (edge) {
+            const cursor = source.cursor(ref, field, min, max, edge === 'first');
+            try {
+              const b = await cursor.next();
+              if (b && b.offsets.length > 0) {
+                const rs = reducersAt(single!);
+                // Every point at the edge time: a subquery's series may hold several (ties go to the larger value).
+                let n = 1;
+                while (n < b.offsets.length && b.offsets[n] === b.offsets[0]) n++;
+                for (const i of idx) rs[i]!.add(b.base, b.offsets, b.column, 0, n);
+              }
+            } finally {
+              cursor.close();
             }
+            continue;
+          }
+          const read = boundsOf(seriesIndex);
+          if (read.min > read.max) continue;
+          const cursor = source.cursor(ref, field, read.min, read.max, true);
+          try {
+            const names = idx.map((i) => calls[i]!.reducer);
+            await eachBatch(cursor, ctx, (b) => {
+              clock.shard = b.base;
+              if (b.stats && aggregateFromStats(b, names, spec, single ?? 0n, (start) => idx.map((i) => reducersAt(start)[i]!))) return;
+              const { base, offsets, column } = b;
+              if (spec) {
+                forEachWindowRun(base, offsets, 0, offsets.length, spec, (start, _end, from, to) => {
+                  const rs = reducersAt(start);
+                  for (const i of idx) rs[i]!.add(base, offsets, column, from, to);
+                });
+              } else {
+                const rs = reducersAt(single!);
+                for (const i of idx) rs[i]!.add(base, offsets, column, 0, offsets.length);
+              }
+            });
           } finally {
             cursor.close();
           }
-          continue;
-        }
-        const read = boundsOf(seriesIndex);
-        if (read.min > read.max) continue;
-        const cursor = source.cursor(ref, field, read.min, read.max, true);
-        try {
-          const names = idx.map((i) => calls[i]!.reducer);
-          await eachBatch(cursor, ctx, (b) => {
-            clock.shard = b.base;
-            if (b.stats && aggregateFromStats(b, names, spec, single ?? 0n, (start) => idx.map((i) => reducersAt(start)[i]!))) return;
-            const { base, offsets, column } = b;
-            if (spec) {
-              forEachWindowRun(base, offsets, 0, offsets.length, spec, (start, _end, from, to) => {
-                const rs = reducersAt(start);
-                for (const i of idx) rs[i]!.add(base, offsets, column, from, to);
-              });
-            } else {
-              const rs = reducersAt(single!);
-              for (const i of idx) rs[i]!.add(base, offsets, column, 0, offsets.length);
-            }
-          });
-        } finally {
-          cursor.close();
         }
       }
-    }
-  } else {
-    const fields = calls.map((c) => c.field);
-    for (const [seriesIndex, ref] of g.series.entries()) {
-      // Rows carry no shard: partials are per series here.
-      clock.series = seriesIndex;
-      clock.shard = 0n;
-      const read = boundsOf(seriesIndex);
-      if (read.min > read.max) continue;
-      await forEachPassingRow(g, ref, fields, read.min, read.max, (time, valueOf) => {
-        const rs = reducersAt(spec ? windowOf(time, spec).start : single!);
-        calls.forEach((c, i) => {
-          const t = types.get(c.field);
-          const col = t === undefined ? undefined : singleValueColumn(t, valueOf(c.field));
-          if (col) rs[i]!.add(time, Float64Array.of(0), col, 0, 1);
+    } else {
+      const fields = calls.map((c) => c.field);
+      for (const [seriesIndex, ref] of g.series.entries()) {
+        // Rows carry no shard: partials are per series here.
+        clock.series = seriesIndex;
+        clock.shard = 0n;
+        const read = boundsOf(seriesIndex);
+        if (read.min > read.max) continue;
+        await forEachPassingRow(g, ref, fields, read.min, read.max, (time, valueOf) => {
+          const rs = reducersAt(spec ? windowOf(time, spec).start : single!);
+          calls.forEach((c, i) => {
+            const t = types.get(c.field);
+            const col = t === undefined ? undefined : singleValueColumn(t, valueOf(c.field));
+            if (col) rs[i]!.add(time, Float64Array.of(0), col, 0, 1);
+          });
         });
-      });
+      }
     }
+    return assembleRows(g, calls, transforms, windows, min, max);
+  };
+  const layout = g.rowFilter === null && !readsHead ? denseLayoutOf(plan) : undefined;
+  if (layout) {
+    const rows = runDenseGroup(g, calls, types, layout);
+    if (rows instanceof Promise) return rows.then((r) => (r ? finish(g, r) : general()));
+    if (rows) return finish(g, rows);
   }
-  return assembleRows(g, calls, transforms, windows, min, max);
+  return general();
 }
 
 function edgeOnly(reducers: readonly string[]): 'first' | 'last' | undefined {

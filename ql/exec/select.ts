@@ -22,7 +22,7 @@ import { rawLayout, runRawGroup } from './select-raw.js';
 import { runTransformsApart, transformsApart } from './raw-transforms-apart.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
 import { SubquerySource } from './subquery-source.js';
-import { leadPercentileMissing } from './percentile-lead.js';
+import { leadPercentileMissing, mayLeadPercentile } from './percentile-lead.js';
 import { innerStatement, keepsInnerNullRows, rowsInSeriesOrder, statementTime, tiesInSeriesOrder } from './subquery-statement.js';
 import { mergeSameName } from './union-source.js';
 import { unifyFieldTypes } from './typed-source.js';
@@ -125,7 +125,7 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
   if (compiled instanceof Promise) compiled = await compiled;
   const { sources, plan } = compiled;
   const typesOf = (field: string) => sources.map((s) => s.fieldTypes().get(field));
-  if (await leadPercentileMissing(stmt, typesOf, (probe) => executeSelect(probe, ctx, undefined, nested))) return [];
+  if (mayLeadPercentile(stmt) && (await leadPercentileMissing(stmt, typesOf, (probe) => executeSelect(probe, ctx, undefined, nested)))) return [];
   if (plan.time.empty) return [];
   const out: ResultSeries[] = [];
   const columns = [plan.projection.timeName, ...plan.projection.columns.map((c) => c.name)];
@@ -159,16 +159,21 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
           any = true;
           await sink.push({ name: source.name, tags, columns, timeColumn, values }, true);
         };
-        const rest = apart ? await runTransformsApart(run) : plan.projection.shape === 'raw' ? await runRawGroup(run, emit, sink.chunkSize, layout) : await runAggregateGroup(run);
+        let rest = apart ? runTransformsApart(run) : plan.projection.shape === 'raw' ? runRawGroup(run, emit, sink.chunkSize, layout) : runAggregateGroup(run);
+        // Awaited only when pending: an await of a value is a turn of the microtask queue too.
+        if (rest instanceof Promise) rest = await rest;
         for (let i = 0; i < rest.length; i += sink.chunkSize) {
           const more = i + sink.chunkSize < rest.length;
           any = true;
-          await sink.push({ name: source.name, tags, columns, timeColumn, values: rest.slice(i, i + sink.chunkSize) }, more);
+          // A group that fits one piece is handed over as it is (no copy of its rows).
+          const pushed = sink.push({ name: source.name, tags, columns, timeColumn, values: i === 0 && !more ? rest : rest.slice(i, i + sink.chunkSize) }, more);
+          if (pushed) await pushed;
         }
         if (any && rest.length === 0) await sink.push({ name: source.name, tags, columns, timeColumn, values: [] }, false);
         continue;
       }
-      const values = apart ? await runTransformsApart(run) : plan.projection.shape === 'raw' ? await runRawGroup(run, undefined, undefined, layout) : await runAggregateGroup(run);
+      let values = apart ? runTransformsApart(run) : plan.projection.shape === 'raw' ? runRawGroup(run, undefined, undefined, layout) : runAggregateGroup(run);
+      if (values instanceof Promise) values = await values;
       if (values.length === 0) continue;
       out.push({ name: source.name, tags, columns, timeColumn, tagColumns, values, ...(columnTypes && { columnTypes }), ...(fieldNames && { fieldNames }) });
     }

@@ -39,7 +39,9 @@ const enum C {
 export const isWs = (c: number): boolean => c === C.Space || c === C.Tab || c === C.Nl || c === C.Cr;
 export const isDigit = (c: number): boolean => c >= C.Zero && c <= C.Nine;
 export const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-export const isIdentChar = (c: number): boolean => isLetter(c) || isDigit(c) || c === C.Underscore;
+/** 1 for the identifier characters [A-Za-z0-9_] (index: char code); scanning loops index it directly (no call per character). */
+export const IDENT_CHARS: Uint8Array = Uint8Array.from({ length: 128 }, (_, c) => ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 ? 1 : 0));
+export const isIdentChar = (c: number): boolean => IDENT_CHARS[c] === 1;
 
 /** Index of the first character after whitespace and comments (an unterminated block comment stops it). */
 export function skipWs(s: string, i: number): number {
@@ -118,7 +120,7 @@ export function scanRaw(s: string, i: number): Token {
   const c = s.charCodeAt(i);
   if (isLetter(c) || c === C.Underscore) {
     let j = i + 1;
-    while (isIdentChar(s.charCodeAt(j))) j++;
+    while (IDENT_CHARS[s.charCodeAt(j)] === 1) j++;
     const word = s.slice(i, j);
     if (isKeyword(word)) {
       const lower = word.toLowerCase();
@@ -138,7 +140,7 @@ export function scanRaw(s: string, i: number): Token {
         return q.type === 'IDENT' ? { type: 'BOUNDPARAM', lit: q.lit, start: i, end: q.end, quoted: true } : q;
       }
       let j = i + 1;
-      while (isIdentChar(s.charCodeAt(j))) j++;
+      while (IDENT_CHARS[s.charCodeAt(j)] === 1) j++;
       return { type: 'BOUNDPARAM', lit: s.slice(i + 1, j), start: i, end: j, quoted: false };
     }
     case C.Eq: return c1 === C.Tilde ? op('=~', i, 2) : op('=', i, 1);

@@ -28,7 +28,7 @@ import type { Statement } from '../ast/statements.js';
 import { literalOf, negate } from './literal.js';
 import { withLiteralOrigins, type LiteralOrigin } from './literal-origins.js';
 import { parseQuery } from './query.js';
-import { isDigit, isIdentChar, isLetter, scanRaw, skipWs } from './scanner.js';
+import { IDENT_CHARS, isDigit, isLetter, scanRaw, skipWs } from './scanner.js';
 import type { Token, TokType } from './scanner.js';
 
 /** Token types whose value may differ between texts of one shape, with their mark in the key. */
@@ -60,7 +60,7 @@ export function shapeOf(text: string): Shape | null {
     const c = text.charCodeAt(j);
     if (isLetter(c) || c === 95) {
       i = j + 1;
-      while (isIdentChar(text.charCodeAt(i))) i++;
+      while (IDENT_CHARS[text.charCodeAt(i)] === 1) i++;
       continue;
     }
     const literalStart = isDigit(c) || c === 39 || c === 34 || c === 36 || (c === 46 && isDigit(text.charCodeAt(j + 1)));

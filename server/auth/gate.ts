@@ -59,10 +59,19 @@ export class AccessGate {
    * rejects with UnauthorizedError / ForbiddenError.
    */
   check(req: HttpRequest): Promise<Access> {
+    const access = this.checkNow(req);
+    return access instanceof Promise ? access : Promise.resolve(access);
+  }
+
+  /**
+   * check(), answering the access itself when it is known at once (auth off, a public route):
+   * a handler then need not wait a turn for it.
+   */
+  checkNow(req: HttpRequest): Access | Promise<Access> {
     const path = req.getUrl();
     this.limiter.admit(path);
     const cls = routeClass(path, this.options.statement_summary.require_auth);
-    if (!this.enabled || cls === 'public' || !this.users || !this.verifier) return Promise.resolve(OPEN);
+    if (!this.enabled || cls === 'public' || !this.users || !this.verifier) return OPEN;
     const creds = extractCredentials(parseQuery(req.getQuery()), req.getHeader('authorization'), this.options.auth.allow_query_param_credentials);
     if (this.users.users().length === 0) return this.#bootstrap(path, cls, creds);
     return this.#authenticate(cls, creds);

@@ -27,12 +27,14 @@ const COMMA_SMALL_INTS = SMALL_INTS.map((t) => ',' + t);
 
 /**
  * `[[...],[...]]` of `rows`; when the first column is time, a bigint cell 0 goes through
- * `time` (RFC 3339 text is quoted, epoch integers are not). Built by concatenation (no
+ * `time` (RFC 3339 text is quoted, epoch integers are not), or is row r's text `time[r]`. Built by concatenation (no
  * per-row arrays to join). A run of string cells that are the same strings as the run above
  * it (the tag values of a raw row: the same on every row of a series) reuses the run's whole
  * text, so such a row costs one concatenation for all its tags.
  */
-export function rowsJson(rows: readonly (readonly Cell[])[], timeFirst: boolean, time: (ns: bigint) => string | bigint): string {
+export function rowsJson(rows: readonly (readonly Cell[])[], timeFirst: boolean, time: ((ns: bigint) => string | bigint) | readonly string[]): string {
+  const texts = typeof time === 'function' ? undefined : time;
+  const timeOf = typeof time === 'function' ? time : undefined;
   const quoted = new Map<string, string>();
   const quote = (c: string): string => {
     let q = quoted.get(c);
@@ -52,7 +54,7 @@ export function rowsJson(rows: readonly (readonly Cell[])[], timeFirst: boolean,
     out += r === 0 ? '[' : ',[';
     let i = 0;
     if (n > 0 && timeFirst && typeof row[0] === 'bigint') {
-      const t = time(row[0]);
+      const t = texts ? texts[r]! : timeOf!(row[0]);
       out += typeof t === 'string' ? '"' + t + '"' : t.toString();
       i = 1;
     }

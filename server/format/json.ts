@@ -4,10 +4,10 @@
  * text), times per `epoch`, and `pretty` indentation of 4 spaces like Go's MarshalIndent.
  */
 import type { Cell, ResultSeries, StatementResult } from '../../ql/index.js';
-import { hasTimeColumn, zoneOffsetNs } from '../../ql/index.js';
+import { hasTimeColumn, windowRowTimesOf, zoneOffsetNs } from '../../ql/index.js';
 import { formatTimeNs, type Epoch } from './epoch.js';
 import { rowsJson } from './json-rows.js';
-import { rfc3339Formatter } from './time-text.js';
+import { rfc3339Formatter, windowGridTexts } from './time-text.js';
 
 /** Text already in compact JSON form, inserted as is (the rows of a series). */
 class RawJson {
@@ -31,6 +31,12 @@ function cellJ(c: Cell): J {
 export function timeText(epoch: Epoch | undefined, tz: string | undefined): (ns: bigint) => string | bigint {
   if (epoch) return (ns) => formatTimeNs(ns, epoch);
   return rfc3339Formatter(tz ? (ns) => Number(zoneOffsetNs(tz, ns) / 1_000_000_000n) : undefined);
+}
+
+/** timeText, or for RFC 3339 in UTC of rows on a window grid, the rows' texts from the grid (time-text.ts). */
+function rowTimeText(rows: ResultSeries['values'], epoch: Epoch | undefined, tz: string | undefined): ((ns: bigint) => string | bigint) | readonly string[] {
+  const grid = epoch === undefined && tz === undefined ? windowRowTimesOf(rows) : undefined;
+  return (grid && windowGridTexts(grid, rows.length)) ?? timeText(epoch, tz);
 }
 
 /** Rows as a tree (pretty output) or as compact text written in one pass. */
@@ -141,7 +147,7 @@ function compactSeries(s: ResultSeries, epoch: Epoch | undefined, tz: string | u
   if (s.name) field('"name":' + JSON.stringify(s.name));
   if (s.tags && Object.keys(s.tags).length > 0) field('"tags":' + stringify(sortKeys(s.tags), false));
   if (s.columns.length) field('"columns":' + columnsJson(s.columns));
-  if (s.values.length > 0) field('"values":' + rowsJson(s.values, hasTimeColumn(s), timeText(epoch, tz)));
+  if (s.values.length > 0) field('"values":' + rowsJson(s.values, hasTimeColumn(s), rowTimeText(s.values, epoch, tz)));
   if (s.partial) field('"partial":true');
   return out === '' ? '{}' : out + '}';
 }

@@ -71,7 +71,8 @@ export class UnchunkedAnswer {
   /** Where statement `id`'s SELECT sends its series. */
   readonly sinkFor = (id: number): SeriesSink => ({ chunkSize: EMITTER_CHUNK_ROWS, push: (s, more) => this.#push(id, s, more) });
 
-  async #push(id: number, series: ResultSeries, more: boolean): Promise<void> {
+  /** Not async: a held piece needs no promise (the executor awaits only a returned one). */
+  #push(id: number, series: ResultSeries, more: boolean): void | Promise<void> {
     if (this.#cut) return;
     if (this.#out) return this.#streamPiece(id, series, more);
     let list = this.#held.get(id);
@@ -81,11 +82,11 @@ export class UnchunkedAnswer {
     } else if (series.values.length > 0) list.push({ series, pieces: [series.values] });
     this.#continuing = more && (series.values.length > 0 || this.#continuing);
     this.#cells += series.values.length * series.columns.length;
-    if (this.#cells > this.opts.streamAfterCells) await this.#startStreaming(id);
+    if (this.#cells > this.opts.streamAfterCells) return this.#startStreaming(id);
   }
 
-  /** Statement results, in order, as the executor hands them over. */
-  async finish(result: StatementResult): Promise<void> {
+  /** Statement results, in order, as the executor hands them over (a promise only once streaming). */
+  finish(result: StatementResult): void | Promise<void> {
     const index = this.#resultCount++;
     this.#lastResult = result;
     this.#continuing = false;
@@ -95,6 +96,10 @@ export class UnchunkedAnswer {
       this.#finished.push(held && result.error === undefined ? { ...result, series: [...(result.series ?? []), ...held.map(wholeSeries)] } : result);
       return;
     }
+    return this.#finishStreamed(result);
+  }
+
+  async #finishStreamed(result: StatementResult): Promise<void> {
     if (this.#cut) return;
     if (result.error !== undefined && (this.#openStatement !== undefined || result.statementId === this.#lastWrittenId)) {
       // A buffered answer would show only this error in place of rows already sent.
@@ -112,14 +117,18 @@ export class UnchunkedAnswer {
    * The batch is over. Buffered: the results to answer with (series attached), for the caller to
    * merge and send. Streamed: the document is closed and undefined is returned.
    */
-  async end(statementCount: number): Promise<StatementResult[] | undefined> {
+  end(statementCount: number): StatementResult[] | Promise<undefined> {
     if (!this.#out) {
       this.#cut = true; // an executor still winding down (killed, timed out) adds nothing now
       return this.#finished;
     }
+    return this.#endStreamed(this.#out, statementCount);
+  }
+
+  async #endStreamed(out: AnswerStream, statementCount: number): Promise<undefined> {
     if (this.#cut) return undefined;
     await this.#write(this.#doc!.end(notExecutedAfter(this.#lastResult, this.#resultCount - 1, statementCount)));
-    this.#out.end();
+    out.end();
     return undefined;
   }
 

@@ -130,9 +130,9 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
       else if (err instanceof StrataError && !(err instanceof DatabaseNotFoundError)) reply.failure(err.status, err.message, errorJson(err.message, pretty), 'application/json');
       else sendError(reply, err, ctx.log);
     };
-    let access: Promise<Access>;
+    let access: Access | Promise<Access>;
     try {
-      access = ctx.gate.check(req); // [auth] 429 now; 401/403 once awaited
+      access = ctx.gate.checkNow(req); // [auth] 429 now; 401/403 once awaited
     } catch (err) {
       fail(err, url.get('pretty') === 'true');
       return;
@@ -147,7 +147,7 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
       const pretty = url.get('pretty') === 'true';
       let granted: Access | undefined;
       try {
-        granted = await access;
+        granted = access instanceof Promise ? await access : access;
         const bytes = body === undefined ? NO_BODY : await body;
         // The query string's map is shared (QueryStringCache): copied only when a form overrides it.
         const params = isForm && bytes.length > 0 ? withForm(url, bytes) : url;
@@ -203,7 +203,8 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
           // [auth] 1.x answers these 200, with the error on the statement that could not run.
           if (err instanceof Interrupted) {
             results = err.results;
-            await answer?.finish(results[results.length - 1]!);
+            const last = answer?.finish(results[results.length - 1]!);
+            if (last) await last;
           } else {
             answer?.cut();
             clock.abandon((err as Error).message ?? String(err), ctx.statements);
@@ -211,7 +212,8 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
           }
         }
         try {
-          const buffered = answer ? await answer.end(statements.length) : warnings ? results.map((r) => withWarning(r, warnings)) : results;
+          let buffered: StatementResult[] | Promise<undefined> | undefined = answer ? answer.end(statements.length) : warnings ? results.map((r) => withWarning(r, warnings)) : results;
+          if (buffered instanceof Promise) buffered = await buffered;
           if (buffered) respond(reply, mergeResults(buffered, statements.length), { csv, epoch, pretty });
         } finally {
           // [ops] Bookkeeping after the answer is on its way (same tick: the next request sees it).
