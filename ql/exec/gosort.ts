@@ -229,11 +229,7 @@ class Sorter<T> {
 
 /** Sort `data` in place exactly as Go 1.19's sort.Sort would with this `less`. */
 export function goSort<T>(data: T[], less: Less<T>): void {
-  const n = data.length;
-  if (n <= 1) return;
-  const sorter = new Sorter(data, less);
-  const stack = [firstFrame(n)];
-  for (let f = stack.pop(); f; f = stack.pop()) sorter.step(f, stack);
+  for (const _ of sortSteps(data, less));
 }
 
 /**
@@ -241,14 +237,20 @@ export function goSort<T>(data: T[], less: Less<T>): void {
  * checkpoint lets the event loop turn, a timeout or KILL QUERY stop the sort).
  */
 export async function goSortPausing<T>(data: T[], less: Less<T>, pause: () => Promise<void> | undefined): Promise<void> {
-  const n = data.length;
-  if (n <= 1) return;
-  const sorter = new Sorter(data, less);
-  const stack = [firstFrame(n)];
-  for (let f = stack.pop(); f; f = stack.pop()) {
-    sorter.step(f, stack);
+  for (const _ of sortSteps(data, less)) {
     const wait = pause();
     if (wait) await wait;
+  }
+}
+
+/** Runs the sort frame by frame, yielding after each. */
+function* sortSteps<T>(data: T[], less: Less<T>): Generator<void> {
+  if (data.length <= 1) return;
+  const sorter = new Sorter(data, less);
+  const stack = [firstFrame(data.length)];
+  for (let f = stack.pop(); f; f = stack.pop()) {
+    sorter.step(f, stack);
+    yield;
   }
 }
 

@@ -13,17 +13,11 @@ import { heapMergeOrder, heapMergeOrderPausing, type SeriesRun } from './merge-o
 import { nthSmallest } from './nth-smallest.js';
 import type { PartialClock } from './partials.js';
 
-function grow(a: Float64Array<ArrayBuffer>, need: number): Float64Array<ArrayBuffer> {
+/** `a`, or a copy at least `need` long (doubling) holding its values. */
+function grow<A extends Float64Array<ArrayBuffer> | Int32Array<ArrayBuffer>>(a: A, need: number): A {
   if (need <= a.length) return a;
-  const b = new Float64Array(Math.max(need, a.length * 2));
-  b.set(a);
-  return b;
-}
-
-function growInt(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
-  if (need <= a.length) return a;
-  const b = new Int32Array(Math.max(need, a.length * 2));
-  b.set(a);
+  const b = new (a.constructor as new (length: number) => A)(Math.max(need, a.length * 2));
+  b.set(a as ArrayLike<number>);
   return b;
 }
 
@@ -78,7 +72,7 @@ export class Collected {
     const need = this.n + (to - from);
     this.offs = grow(this.offs, need);
     this.offs.set(offsets.subarray(from, to), this.n);
-    this.batch = growInt(this.batch, need);
+    this.batch = grow(this.batch, need);
     this.batch.fill(b, this.n, need);
     if (this.nums !== null && column.values instanceof Float64Array) {
       this.nums = grow(this.nums, need);
@@ -148,11 +142,9 @@ export class Collected {
    * only Go's sort says what happens: goSortedByValue).
    */
   uniqueRankIndex(rank: number): number | undefined {
-    const nums = this.nums;
-    if (nums === null || rank < 0 || rank >= this.n) return undefined;
-    const copy = this.numbersCopy();
+    const copy = rank >= 0 && rank < this.n ? this.numbersCopy() : null;
     if (copy === null) return undefined;
-    const values = nums.subarray(0, this.n);
+    const values = this.nums!.subarray(0, this.n);
     const v = nthSmallest(copy, rank);
     let at = -1;
     for (let i = 0; i < values.length; i++) {
@@ -187,13 +179,6 @@ export class Collected {
     return tied || best === 0 ? undefined : best;
   }
 
-  /** Indices of the points holding value v, in time order. */
-  indicesOf(v: Scalar): number[] {
-    const out: number[] = [];
-    for (let i = 0; i < this.n; i++) if (this.value(i) === v) out.push(i);
-    return out.sort((a, b) => this.compareTime(a, b));
-  }
-
   /**
    * Indices in the order 1.x's sort.Sort by value leaves them (Go's pdqsort on the points in
    * arrival order, comparing values only): the order equal values end up in is Go's.
@@ -219,11 +204,6 @@ export class Collected {
     const nums = this.nums;
     if (nums !== null) return (x, y) => nums[x]! < nums[y]!;
     return (x, y) => compareScalar(this.value(x), this.value(y)) < 0;
-  }
-
-  /** The values in the order 1.x feeds them to its reducer (see arrivalOrder). */
-  valuesInArrivalOrder(newestFirst = false): Scalar[] {
-    return Array.from(this.arrivalOrder(newestFirst), (i) => this.value(i));
   }
 
   /**
