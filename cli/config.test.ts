@@ -36,6 +36,7 @@ const SPEC_DEFAULTS = {
     tls_cert_path: '',
     tls_key_path: '',
     jit_warmup: false, // not a spec key: start-up priming (cli/jit-warmup.ts, engine/write/warmup.ts)
+    baseline_jit: true, // not a spec key: baseline code on first call once listening (cli/baseline-jit.ts)
   },
   auth: { enabled: false, allow_query_param_credentials: false },
   rate_limit: { enabled: false, max_requests_per_second: 0 },
@@ -187,6 +188,12 @@ sync_quorum.min_acks = 2
     assert.equal(load({ file: '[server]\njit_warmup = true\n' }).config.server.jit_warmup, true);
     assert.equal(load({ env: { SERVICE__SERVER__JIT_WARMUP: 'true' } }).config.server.jit_warmup, true);
     assert.equal(load({ file: '[server]\njit_warmup = true\n', env: { SERVICE__SERVER__JIT_WARMUP: 'false' } }).config.server.jit_warmup, false);
+  });
+
+  it('server.baseline_jit (on by default) is switched off from the file or the environment', () => {
+    assert.equal(load().config.server.baseline_jit, true);
+    assert.equal(load({ file: '[server]\nbaseline_jit = false\n' }).config.server.baseline_jit, false);
+    assert.equal(load({ env: { SERVICE__SERVER__BASELINE_JIT: 'false' } }).config.server.baseline_jit, false);
   });
 
   it('ignores environment variables without the SERVICE__ prefix', () => {

@@ -86,6 +86,7 @@ describe('strata command line', { timeout: 60_000 }, () => {
     const port = await freePort();
     const env = envWith({
       SERVICE__SERVER__JIT_WARMUP: 'true',
+      SERVICE__SERVER__BASELINE_JIT: 'false',
       SERVICE__SERVER__PORT: String(port),
       SERVICE__SERVER__BIND_ADDRESS: '127.0.0.1',
       SERVICE__STORAGE__WAL_DIR: join(dir, 'wal'),
@@ -107,7 +108,7 @@ describe('strata command line', { timeout: 60_000 }, () => {
 
     child.kill('SIGTERM');
     assert.equal(await exited, 0, stderr);
-    assert.match(stderr, /strata listening/);
+    assert.match(stderr, /strata listening[^\n]* baselineJit=false/);
     assert.match(stderr, /final flush/);
     assert.match(stderr, /stopped/);
     // server.jit_warmup ran before listening, in a scratch directory of its own, and left
@@ -141,7 +142,7 @@ describe('strata command line', { timeout: 60_000 }, () => {
     assert.equal(answer?.status, 204, stderr);
     child.kill('SIGTERM');
     assert.equal(await exited, 0, stderr);
-    assert.match(stderr, /strata listening/);
+    assert.match(stderr, /strata listening[^\n]* baselineJit=true/);
     assert.doesNotMatch(stderr, /warm/);
   });
 

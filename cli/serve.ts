@@ -22,6 +22,7 @@ import { ConfigError, loadConfig, type Config, type LoadedConfig } from './confi
 import { createLogger, type Logger } from './logger.js';
 import { DEFAULT_WARMUP_LIMITS, primeQueryPath } from './jit-warmup.js';
 import { catchingStop, nextSignal } from './stop-signal.js';
+import { compileBaselineOnFirstCall } from './baseline-jit.js';
 
 /** What the composition root owns beyond what the server uses: the final flush. */
 export interface AppDeps extends ServerDeps {
@@ -220,12 +221,13 @@ export async function serve(opts: { configPath?: string | undefined }): Promise<
       return log.info({}, 'stopped');
     }
   }
+  if (config.server.baseline_jit) compileBaselineOnFirstCall();
   const server = await startServer(deps, serverOptions(config), log).catch(async (err: unknown) => {
     await deps.close();
     throw err;
   });
   log.info(
-    { address: config.server.bind_address, port: server.port, tls: config.server.tls_enabled, config: loaded.file ?? 'defaults' },
+    { address: config.server.bind_address, port: server.port, tls: config.server.tls_enabled, baselineJit: config.server.baseline_jit, config: loaded.file ?? 'defaults' },
     'strata listening',
   );
 
