@@ -31,7 +31,7 @@ export const serverSectionSchema = z.strictObject({
   /**
    * Not in the spec. From the moment the server listens, V8 compiles each function to baseline
    * machine code on its first call (cli/baseline-jit.ts): the first queries after a start run
-   * ~40 % faster, for 2-6 MiB of code.
+   * ~30-40 % faster.
    */
   baseline_jit: z.boolean().default(true),
 });
