@@ -4,16 +4,18 @@
  *
  *   node build/perf/query-bench.js --strata http://127.0.0.1:P1 --influx http://127.0.0.1:P2
  *        [--hours 12] [--runs 20] [--warmup 3] [--no-load | --load-strata-only] [--only name,name]
- *        [--strata-pid N --influx-pid N] [--client fetch|socket] [--random SEED] [--block N]
+ *        [--strata-pid N --influx-pid N] [--client socket|fetch] [--random SEED] [--block N]
  *
  * Both servers must already run (loopback). Unless --no-load, database `benchmark` is dropped,
  * created and loaded on both (5000-line bodies, ns precision); with --load-strata-only on Strata
  * alone (a fresh Strata process against an InfluxDB loaded earlier and left to settle). Each query then runs `warmup`
  * times on each server, then `runs` times alternating the two servers, so both see the same
  * neighbours on a shared machine. Reported: median and p90 wall time of one GET /query from
- * send to the last body byte, and Strata/InfluxDB of the medians. `--client fetch` (default)
- * sends it with Node's fetch; `--client socket` with socket-get.ts over one kept-alive
- * connection per server, which leaves out fetch's 1.5-2 ms of client-side work per request. With the servers' PIDs, also
+ * send to the last body byte, and Strata/InfluxDB of the medians. `--client socket` (the default
+ * since session 18) sends it with socket-get.ts over one kept-alive connection per server, as
+ * TSBS's Go runner does; `--client fetch` with Node's fetch, which adds 1.5-2 ms of client-side
+ * work to every request on this machine, more than either server needs for a small query, and so
+ * pulls every ratio toward 1 (the default before session 18). With the servers' PIDs, also
  * their mean CPU time per query (utime + stime from /proc, 10 ms ticks summed over the runs):
  * on an overloaded machine wall time mostly measures the run queue, CPU time the work done.
  * Results go in perf/QUERY.md.
@@ -54,7 +56,7 @@ interface Options {
 }
 
 function parseArgs(args: string[]): Options {
-  const o: Options = { strata: '', influx: '', hours: 12, runs: 20, warmup: 3, load: 'both', client: 'fetch', block: 1 };
+  const o: Options = { strata: '', influx: '', hours: 12, runs: 20, warmup: 3, load: 'both', client: 'socket', block: 1 };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const next = (): string => args[++i] ?? '';
@@ -68,7 +70,7 @@ function parseArgs(args: string[]): Options {
     else if (a === '--only') o.only = new Set(next().split(','));
     else if (a === '--strata-pid') o.strataPid = Number(next());
     else if (a === '--influx-pid') o.influxPid = Number(next());
-    else if (a === '--client') o.client = next() === 'socket' ? 'socket' : 'fetch';
+    else if (a === '--client') o.client = next() === 'fetch' ? 'fetch' : 'socket';
     else if (a === '--random') o.randomSeed = Number(next());
     else if (a === '--block') o.block = Math.max(1, Number(next()));
   }
