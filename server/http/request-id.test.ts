@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { RequestIds } from './request-id.js';
 
 const V1 = /^[0-9a-f]{8}-[0-9a-f]{4}-1[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -48,4 +49,17 @@ test('ids stay unique and their timestamps strictly increase: many per ms, past 
 test('two processes (two generators at the same instant) give different ids', () => {
   const now = () => 1_700_000_000_000;
   assert.notEqual(new RequestIds(now).next(), new RequestIds(now).next());
+});
+
+test('the timestamp fields carry exactly the clock: any ms from 1970 until the 60-bit field ends (year 5236), any tick within it', () => {
+  fc.assert(
+    fc.property(fc.integer({ min: 0, max: 103_072_857_660_683 }), fc.integer({ min: 0, max: 9_999 }), (ms, ticks) => {
+      const ids = new RequestIds(() => ms);
+      let id = ids.next();
+      for (let i = 0; i < ticks; i++) id = ids.next();
+      assert.match(id, V1);
+      assert.equal(ticksOf(id), (BigInt(ms) + 12_219_292_800_000n) * 10_000n + BigInt(ticks));
+    }),
+    { numRuns: 300 },
+  );
 });
