@@ -28,6 +28,7 @@ import { mergeSameName } from './union-source.js';
 import { unifyFieldTypes } from './typed-source.js';
 import { pageTagSets } from './tag-set-page.js';
 import { seriesInRangeShards } from './shard-tag-sets.js';
+import { integralSeriesPieces, isIntegralStream, type IntegralGroupRows } from './integral-series-order.js';
 
 function resolveDb(name: string, ctx: QueryContext): string {
   const db = name || ctx.database;
@@ -134,6 +135,10 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
   // Writes (INTO) and outer queries (a subquery's columns) need the types cells cannot show.
   const columnTypes = stmt.target || nested ? [undefined, ...plan.projection.columns.map((c) => columnType(c.expr, plan.schema))] : undefined;
   const fieldNames = nested ? [plan.projection.timeName, ...plan.projection.columns.map((c) => c.fieldName)] : undefined;
+  // One integral() stream over several groups: 1.x sends each group's last window after every
+  // group's other rows (integral-series-order.ts), so the groups run unpaged and are ordered after.
+  const integralGroups: IntegralGroupRows[] | undefined = isIntegralStream(plan) && (plan.dims.all || plan.dims.names.length > 0 || plan.dims.regexes.length > 0 || sources.length > 1) ? [] : undefined;
+  const groupPlan = integralGroups ? { ...plan, stmt: { ...plan.stmt, limit: 0, offset: 0 } } : plan;
   // 1.x pages the tag sets of each measurement (tag-set-page.ts), also under ORDER BY time DESC
   // in ascending order, counting tag sets without a point in the range (they answer nothing).
   // DESC then reverses the measurements too.
@@ -151,8 +156,14 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
     // Several raw transforms: each its own iterator, joined by time (raw-transforms-apart.ts).
     const apart = transformsApart(plan);
     for (const group of groups) {
-      const run = { plan, source, series: group.series, rowFilter: split.rows, ctx };
       const tags = dims.length ? Object.fromEntries(dims.map((d, i) => [d, group.key[i]!])) : undefined;
+      if (integralGroups) {
+        const integralEnd = { endsWithClose: false };
+        const values = await runAggregateGroup({ plan: groupPlan, source, series: group.series, rowFilter: split.rows, ctx, integralEnd });
+        integralGroups.push({ name: source.name, tags, values, endsWithClose: integralEnd.endsWithClose });
+        continue;
+      }
+      const run = { plan, source, series: group.series, rowFilter: split.rows, ctx };
       if (sink) {
         let any = false;
         const emit = async (values: Cell[][]) => {
@@ -176,6 +187,16 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
       if (values instanceof Promise) values = await values;
       if (values.length === 0) continue;
       out.push({ name: source.name, tags, columns, timeColumn, tagColumns, values, ...(columnTypes && { columnTypes }), ...(fieldNames && { fieldNames }) });
+    }
+  }
+  for (const { name, tags, values } of integralGroups ? integralSeriesPieces(integralGroups, stmt.offset, stmt.limit) : []) {
+    if (!sink) {
+      out.push({ name, tags, columns, timeColumn, tagColumns, values, ...(columnTypes && { columnTypes }), ...(fieldNames && { fieldNames }) });
+      continue;
+    }
+    for (let i = 0; i < values.length; i += sink.chunkSize) {
+      const pushed = sink.push({ name, tags, columns, timeColumn, values: values.slice(i, i + sink.chunkSize) }, i + sink.chunkSize < values.length);
+      if (pushed) await pushed;
     }
   }
   return out;
