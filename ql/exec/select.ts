@@ -23,7 +23,8 @@ import { runTransformsApart, transformsApart } from './raw-transforms-apart.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
 import { SubquerySource } from './subquery-source.js';
 import { leadPercentileMissing, mayLeadPercentile } from './percentile-lead.js';
-import { innerStatement, keepsInnerNullRows, rowsInSeriesOrder, statementTime, tiesInSeriesOrder } from './subquery-statement.js';
+import { aggregates, innerStatement, keepsInnerNullRows, rowsInSeriesOrder, statementTime, tiesInSeriesOrder } from './subquery-statement.js';
+import { cutInterleaved, interleavedLimitGroups } from './subquery-interleaved-limit.js';
 import { mergeSameName } from './union-source.js';
 import { unifyFieldTypes } from './typed-source.js';
 import { pageTagSets } from './tag-set-page.js';
@@ -62,7 +63,10 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: S
       const inner = src.statement;
       const outer = statementTime(stmt, ctx);
       const run = innerStatement(stmt, inner, ctx);
-      const result = await executeSelect(run, ctx, undefined, true);
+      const cutGroups = interleavedLimitGroups(stmt, run, aggregates(run), ctx);
+      const result = cutGroups
+        ? cutInterleaved(await executeSelect({ ...run, limit: 0, offset: 0 }, ctx, undefined, true), cutGroups, run.limit, run.offset, !run.sortFields.some((f) => !f.ascending))
+        : await executeSelect(run, ctx, undefined, true);
       const bySeries = rowsInSeriesOrder(run, ctx);
       const byName = new Map<string, ResultSeries[]>();
       for (const s of result) byName.set(s.name ?? '', [...(byName.get(s.name ?? '') ?? []), s]);

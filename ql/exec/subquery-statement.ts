@@ -74,7 +74,8 @@ export function innerStatement(outer: SelectStatement, given: SelectStatement, c
 
 const isTimeDimension = (d: Expr): boolean => d.kind === 'Call' && d.name.toLowerCase() === 'time';
 
-function aggregates(stmt: SelectStatement): boolean {
+/** The statement selects an aggregate (one row per window and series, not raw rows). */
+export function aggregates(stmt: SelectStatement): boolean {
   let found = false;
   for (const f of stmt.fields) {
     walkExpr(f.expr, (e) => {
