@@ -62,11 +62,12 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: S
     if (src.kind === 'SubQuery') {
       const inner = src.statement;
       const outer = statementTime(stmt, ctx);
-      const run = innerStatement(stmt, inner, ctx);
+      const innerCtx: QueryContext = ctx.outermostRange ? ctx : { ...ctx, outermostRange: outer };
+      const run = innerStatement(stmt, inner, innerCtx);
       const cutGroups = interleavedLimitGroups(stmt, run, aggregates(run), ctx);
       const result = cutGroups
-        ? cutInterleaved(await executeSelect({ ...run, limit: 0, offset: 0 }, ctx, undefined, true), cutGroups, run.limit, run.offset, !run.sortFields.some((f) => !f.ascending))
-        : await executeSelect(run, ctx, undefined, true);
+        ? cutInterleaved(await executeSelect({ ...run, limit: 0, offset: 0 }, innerCtx, undefined, true), cutGroups, run.limit, run.offset, !run.sortFields.some((f) => !f.ascending))
+        : await executeSelect(run, innerCtx, undefined, true);
       const bySeries = rowsInSeriesOrder(run, ctx);
       const byName = new Map<string, ResultSeries[]>();
       for (const s of result) byName.set(s.name ?? '', [...(byName.get(s.name ?? '') ?? []), s]);
