@@ -286,7 +286,7 @@ async function assembleRows(
   const selValues = new Map<bigint, Scalar>();
   const auxFields = loneSelector ? fieldRefs(plan.projection.columns.map((c) => c.expr), plan).filter((f) => f !== calls[0]!.field) : [];
   const needsAux = loneSelector && plan.projection.columns.some((c) => hasRawRef(c.expr));
-  const rowsMulti: { time: bigint; value: Scalar; point?: bigint }[][] = calls.map(() => []);
+  const rowsMulti: { time: bigint; value: Scalar; point?: bigint; series?: number }[][] = calls.map(() => []);
   const pause = () => checkpoint(g.ctx);
   for (const start of starts) for (const r of windows.get(start)!) if (r.prepare) await r.prepare(pause);
   for (const start of starts) {
@@ -297,7 +297,7 @@ async function assembleRows(
         const pointTime = calls[0]!.reducer !== 'distinct';
         for (const x of res) {
           const time = pointTime && x.time !== undefined ? x.time : spec ? start : hasMin ? min : 0n;
-          rowsMulti[i]!.push({ time, value: x.value as Scalar, point: x.time });
+          rowsMulti[i]!.push({ time, value: x.value as Scalar, point: x.time, ...(x.series !== undefined && { series: x.series }) });
         }
         return;
       }
@@ -344,7 +344,9 @@ async function assembleRows(
     const needs = plan.projection.columns.length > 1;
     const rows: Cell[][] = [];
     for (const x of rowsMulti[0]!) {
-      const aux = needs && x.point !== undefined ? await findAux(g, call.field, x.point, x.value, fieldRefs(plan.projection.columns.map((c) => c.expr), plan)) : undefined;
+      // A point's own series when the reducer knows it (points of several series equal in time and value).
+      const own = x.series !== undefined && g.series[x.series] !== undefined ? { ...g, series: [g.series[x.series]!] } : g;
+      const aux = needs && x.point !== undefined ? await findAux(own, call.field, x.point, x.value, fieldRefs(plan.projection.columns.map((c) => c.expr), plan)) : undefined;
       const scope: RowScope = {
         time: x.time,
         lookup: (name, hint) => (aux ? aux(name, hint) : null),
