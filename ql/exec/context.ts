@@ -27,6 +27,12 @@ export interface QueryContext {
   readonly hashPassword?: (password: string) => Promise<string>;
   /** Running queries, for SHOW QUERIES and KILL QUERY (absent: none listed, none killable). */
   readonly queries?: QueryRegistry;
+  /**
+   * Inside a subquery: the time range of the outermost statement. 1.x maps its shards for that
+   * range and clamps every read of the inner statements to it (LocalShardMapping), also where
+   * an inner transform would start an interval earlier.
+   */
+  readonly outermostRange?: { readonly min: bigint; readonly max: bigint };
 }
 
 /** What one statement produces: series (or nothing) and optional messages. */

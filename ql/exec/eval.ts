@@ -181,7 +181,8 @@ export function evaluate(e: Expr, scope: RowScope, types: EvalTypes): Scalar {
     case 'Unary': {
       const v = evaluate(e.expr, scope, types);
       if (e.op === 'NOT') return typeof v === 'boolean' ? !v : null;
-      if (typeof v === 'number') return -v;
+      // An int64 has no -0; a float 0 negated is -0, which 1.x prints as `-0`.
+      if (typeof v === 'number') return v === 0 && isIntegerExpr(e.expr, types) ? 0 : -v;
       if (typeof v === 'bigint') return int64(-v); // -(-2^63) wraps to itself in Go
       return null;
     }

@@ -16,11 +16,12 @@ import { eachBatch } from './each-batch.js';
 import { evaluate, type RowScope } from './eval.js';
 import { fillSeries, type FillMode } from './fill.js';
 import { createReducer, type PartialClock, type Reducer, type ReducerArgs } from './reducers/index.js';
+import { IntegralReducer } from './reducers/integral.js';
 import { evalTypes, fieldRefs, transformArgs, type GroupRun } from './select-raw.js';
 import { createTransform, runTransform, type TransformName } from './transform.js';
 import { checkTransformInners } from './transform-inner-type.js';
-import type { Scalar, TimedValue } from './value.js';
-import { forEachWindowRun, window as windowOf } from './window.js';
+import type { ResultRow, Scalar, TimedValue } from './value.js';
+import { forEachWindowRun, window as windowOf, type WindowSpec } from './window.js';
 import { findAux } from './aux.js';
 import { INTEGER_TYPES, runTopWithTags } from './select-top.js';
 import { aggregateFromStats } from './batch-stats.js';
@@ -77,16 +78,16 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
       const t = callTypes[i];
       if (t === undefined) return createReducer(c.reducer === 'count_distinct' ? 'count' : c.reducer, FieldType.Float, c.args);
       if (c.reducer !== 'integral') return createReducer(c.reducer, t, callArgs[i]!);
-      // Without GROUP BY time, ORDER BY time DESC integrates newest first (buffered, then merged descending).
-      const newestFirst = !spec && !plan.ascending ? { descending: true, merged: true, endNs: plan.time.max } : {};
-      const args = { ...c.args, integral: { ...c.args.integral, window: spec, startNs: hasMin ? min : undefined, merged: g.series.length > 1, clock, ...newestFirst } };
+      // ORDER BY time DESC integrates newest first (buffered, then merged descending).
+      const newestFirst = plan.ascending ? {} : spec ? { descending: true } : { descending: true, merged: true, endNs: plan.time.max };
+      const args = { ...c.args, integral: { ...c.args.integral, window: spec, startNs: hasMin ? min : undefined, merged: g.series.length > 1, clock, tiesAsGiven: source.fromSubquery === true, ...newestFirst } };
       if (!spec || start === undefined) return createReducer(c.reducer, t, args);
       const stream = (streams[i] ??= createReducer(c.reducer, t, args));
       return {
         name: stream.name,
         outputType: stream.outputType,
         add: (base, offsets, column, from, to) => stream.add(base, offsets, column, from, to),
-        result: () => stream.result().filter((row) => row.time === start),
+        result: () => integralRowsOf(stream.result(), start, spec, plan.ascending),
         ...(stream.prepare ? { prepare: (pause: () => Promise<void> | undefined) => stream.prepare!(pause) } : {}),
       };
     });
@@ -184,7 +185,10 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
         });
       }
     }
-    return assembleRows(g, calls, transforms, windows, min, max);
+    const rows = await assembleRows(g, calls, transforms, windows, min, max);
+    // Which of the group's rows 1.x sends after every group's other rows (integral-series-order.ts).
+    if (g.integralEnd) g.integralEnd.endsWithClose = [...streams, ...(spec ? [] : (windows.get(single!) ?? []))].some((s) => s instanceof IntegralReducer && s.endsWithClose);
+    return rows;
   };
   const layout = g.rowFilter === null && !readsHead ? denseLayoutOf(plan) : undefined;
   if (layout) {
@@ -193,6 +197,18 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
     if (rows) return finish(g, rows);
   }
   return general();
+}
+
+/**
+ * The rows of integral()'s stream that window `start` shows. 1.x labels a window by its start,
+ * under ORDER BY time DESC by its end (the stream runs backwards, so the end is where it
+ * starts); a point exactly at a window's lower edge under DESC closes the window and opens it
+ * again, so it may hold two rows. They are given oldest-label first, stream order within a
+ * label as the rows will be read (reversed as a whole under DESC).
+ */
+function integralRowsOf(rows: readonly ResultRow[], start: bigint, spec: WindowSpec, ascending: boolean): ResultRow[] {
+  if (ascending) return rows.filter((row) => row.time === start);
+  return rows.filter((row) => windowOf(row.time! - 1n, spec).start === start).reverse();
 }
 
 function edgeOnly(reducers: readonly string[]): 'first' | 'last' | undefined {
@@ -262,13 +278,15 @@ async function assembleRows(
   const multiRow = ['top', 'bottom', 'distinct', 'sample'].includes(calls[0]?.reducer ?? '') && calls.every((c) => callKeyOf(c.expr) === callKeyOf(calls[0]!.expr));
   const loneSelector = calls.length === 1 && SELECTORS.has(calls[0]!.reducer);
   const integralOnly = !spec && calls.every((c) => c.reducer === 'integral');
+  // One integral() call: its rows are the stream's own (integralRows).
+  const oneIntegral = calls.length === 1 && calls[0]!.reducer === 'integral' && transforms.length === 0;
   // Per aggregate: a time-ordered series of (window start or point time, value).
   const perCall: TimedValue[][] = calls.map(() => []);
   const selTimes = new Map<bigint, bigint>();
   const selValues = new Map<bigint, Scalar>();
   const auxFields = loneSelector ? fieldRefs(plan.projection.columns.map((c) => c.expr), plan).filter((f) => f !== calls[0]!.field) : [];
   const needsAux = loneSelector && plan.projection.columns.some((c) => hasRawRef(c.expr));
-  const rowsMulti: { time: bigint; value: Scalar; point?: bigint }[][] = calls.map(() => []);
+  const rowsMulti: { time: bigint; value: Scalar; point?: bigint; series?: number }[][] = calls.map(() => []);
   const pause = () => checkpoint(g.ctx);
   for (const start of starts) for (const r of windows.get(start)!) if (r.prepare) await r.prepare(pause);
   for (const start of starts) {
@@ -279,12 +297,18 @@ async function assembleRows(
         const pointTime = calls[0]!.reducer !== 'distinct';
         for (const x of res) {
           const time = pointTime && x.time !== undefined ? x.time : spec ? start : hasMin ? min : 0n;
-          rowsMulti[i]!.push({ time, value: x.value as Scalar, point: x.time });
+          rowsMulti[i]!.push({ time, value: x.value as Scalar, point: x.time, ...(x.series !== undefined && { series: x.series }) });
         }
         return;
       }
       const first = res[0];
       if (!first) return;
+      if (oneIntegral) {
+        // Labelled by the stream (the window's end under DESC), and a window may hold two rows
+        // (given oldest label first, as finish() turns them around under DESC).
+        for (const row of spec || plan.ascending ? res : [...res].reverse()) perCall[i]!.push({ time: row.time!, value: row.value as Scalar });
+        return;
+      }
       perCall[i]!.push({ time: start, value: first.value as Scalar });
       // integral() labels its own row without GROUP BY time (1.x: 0 for floats, the lower bound for integers).
       // With GROUP BY time the row is labelled by its window; only aux lookups need the point.
@@ -320,7 +344,9 @@ async function assembleRows(
     const needs = plan.projection.columns.length > 1;
     const rows: Cell[][] = [];
     for (const x of rowsMulti[0]!) {
-      const aux = needs && x.point !== undefined ? await findAux(g, call.field, x.point, x.value, fieldRefs(plan.projection.columns.map((c) => c.expr), plan)) : undefined;
+      // A point's own series when the reducer knows it (points of several series equal in time and value).
+      const own = x.series !== undefined && g.series[x.series] !== undefined ? { ...g, series: [g.series[x.series]!] } : g;
+      const aux = needs && x.point !== undefined ? await findAux(own, call.field, x.point, x.value, fieldRefs(plan.projection.columns.map((c) => c.expr), plan)) : undefined;
       const scope: RowScope = {
         time: x.time,
         lookup: (name, hint) => (aux ? aux(name, hint) : null),
@@ -353,6 +379,7 @@ async function assembleRows(
       stopAfter: !desc && transforms.length === 0 && plan.stmt.limit > 0 ? plan.stmt.offset + plan.stmt.limit : undefined,
     });
   });
+  if (oneIntegral) return finish(g, integralRows(g, calls[0]!, perCall[0]!));
   if (spec && transforms.length === 0 && !needsAux) {
     const columnSeries = plan.projection.columns.map((c) => (c.expr.kind === 'Call' ? calls.findIndex((x) => x.key === callKeyOf(c.expr)) : -1));
     const rows = columnSeries.every((i) => i >= 0) ? alignedRows(filled, columnSeries) : undefined;
@@ -444,6 +471,16 @@ async function assembleRows(
   // row before it for fill(previous), even when the query's earlier windows had one.
   if (spec) fillNullCells(out, fill);
   return out;
+}
+
+/** One row per row of integral()'s stream: under DESC two may share a label, and 1.x prints both. */
+function integralRows(g: GroupRun, call: AggCall, stream: readonly TimedValue[]): Cell[][] {
+  const et = evalTypes(g.source, new Map([[call.key, false]]));
+  const columns = g.plan.projection.columns;
+  return stream.map(({ time, value }) => {
+    const scope: RowScope = { time, lookup: () => null, call: (e) => (e.kind === 'Call' && callKeyOf(e) === call.key ? value : undefined) };
+    return [time, ...columns.map((c) => evaluate(c.expr, scope, et))];
+  });
 }
 
 function isIntOut(windows: Windows, starts: bigint[], i: number): boolean {

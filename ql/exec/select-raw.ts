@@ -32,6 +32,8 @@ export interface GroupRun {
   readonly series: readonly SeriesRef[];
   readonly rowFilter: Expr | null;
   readonly ctx: QueryContext;
+  /** Set by an integral()-only group: its last row is the stream's Close row (integral-series-order.ts). */
+  readonly integralEnd?: { endsWithClose: boolean };
 }
 
 export function fieldRefs(exprs: readonly (Expr | null)[], plan: SelectPlan): string[] {

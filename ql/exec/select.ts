@@ -23,11 +23,13 @@ import { runTransformsApart, transformsApart } from './raw-transforms-apart.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
 import { SubquerySource } from './subquery-source.js';
 import { leadPercentileMissing, mayLeadPercentile } from './percentile-lead.js';
-import { innerStatement, keepsInnerNullRows, rowsInSeriesOrder, statementTime, tiesInSeriesOrder } from './subquery-statement.js';
+import { aggregates, innerStatement, keepsInnerNullRows, rowsInSeriesOrder, statementTime, tiesInSeriesOrder } from './subquery-statement.js';
+import { cutInterleaved, interleavedLimitGroups } from './subquery-interleaved-limit.js';
 import { mergeSameName } from './union-source.js';
 import { unifyFieldTypes } from './typed-source.js';
 import { pageTagSets } from './tag-set-page.js';
 import { seriesInRangeShards } from './shard-tag-sets.js';
+import { integralSeriesPieces, isIntegralStream, type IntegralGroupRows } from './integral-series-order.js';
 
 function resolveDb(name: string, ctx: QueryContext): string {
   const db = name || ctx.database;
@@ -60,8 +62,12 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: S
     if (src.kind === 'SubQuery') {
       const inner = src.statement;
       const outer = statementTime(stmt, ctx);
-      const run = innerStatement(stmt, inner, ctx);
-      const result = await executeSelect(run, ctx, undefined, true);
+      const innerCtx: QueryContext = ctx.outermostRange ? ctx : { ...ctx, outermostRange: outer };
+      const run = innerStatement(stmt, inner, innerCtx);
+      const cutGroups = interleavedLimitGroups(stmt, run, aggregates(run), ctx);
+      const result = cutGroups
+        ? cutInterleaved(await executeSelect({ ...run, limit: 0, offset: 0 }, innerCtx, undefined, true), cutGroups, run.limit, run.offset, !run.sortFields.some((f) => !f.ascending))
+        : await executeSelect(run, innerCtx, undefined, true);
       const bySeries = rowsInSeriesOrder(run, ctx);
       const byName = new Map<string, ResultSeries[]>();
       for (const s of result) byName.set(s.name ?? '', [...(byName.get(s.name ?? '') ?? []), s]);
@@ -134,6 +140,10 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
   // Writes (INTO) and outer queries (a subquery's columns) need the types cells cannot show.
   const columnTypes = stmt.target || nested ? [undefined, ...plan.projection.columns.map((c) => columnType(c.expr, plan.schema))] : undefined;
   const fieldNames = nested ? [plan.projection.timeName, ...plan.projection.columns.map((c) => c.fieldName)] : undefined;
+  // One integral() stream over several groups: 1.x sends each group's last window after every
+  // group's other rows (integral-series-order.ts), so the groups run unpaged and are ordered after.
+  const integralGroups: IntegralGroupRows[] | undefined = isIntegralStream(plan) && (plan.dims.all || plan.dims.names.length > 0 || plan.dims.regexes.length > 0 || sources.length > 1) ? [] : undefined;
+  const groupPlan = integralGroups ? { ...plan, stmt: { ...plan.stmt, limit: 0, offset: 0 } } : plan;
   // 1.x pages the tag sets of each measurement (tag-set-page.ts), also under ORDER BY time DESC
   // in ascending order, counting tag sets without a point in the range (they answer nothing).
   // DESC then reverses the measurements too.
@@ -151,8 +161,14 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
     // Several raw transforms: each its own iterator, joined by time (raw-transforms-apart.ts).
     const apart = transformsApart(plan);
     for (const group of groups) {
-      const run = { plan, source, series: group.series, rowFilter: split.rows, ctx };
       const tags = dims.length ? Object.fromEntries(dims.map((d, i) => [d, group.key[i]!])) : undefined;
+      if (integralGroups) {
+        const integralEnd = { endsWithClose: false };
+        const values = await runAggregateGroup({ plan: groupPlan, source, series: group.series, rowFilter: split.rows, ctx, integralEnd });
+        integralGroups.push({ name: source.name, tags, values, endsWithClose: integralEnd.endsWithClose });
+        continue;
+      }
+      const run = { plan, source, series: group.series, rowFilter: split.rows, ctx };
       if (sink) {
         let any = false;
         const emit = async (values: Cell[][]) => {
@@ -176,6 +192,16 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
       if (values instanceof Promise) values = await values;
       if (values.length === 0) continue;
       out.push({ name: source.name, tags, columns, timeColumn, tagColumns, values, ...(columnTypes && { columnTypes }), ...(fieldNames && { fieldNames }) });
+    }
+  }
+  for (const { name, tags, values } of integralGroups ? integralSeriesPieces(integralGroups, stmt.offset, stmt.limit) : []) {
+    if (!sink) {
+      out.push({ name, tags, columns, timeColumn, tagColumns, values, ...(columnTypes && { columnTypes }), ...(fieldNames && { fieldNames }) });
+      continue;
+    }
+    for (let i = 0; i < values.length; i += sink.chunkSize) {
+      const pushed = sink.push({ name, tags, columns, timeColumn, values: values.slice(i, i + sink.chunkSize) }, i + sink.chunkSize < values.length);
+      if (pushed) await pushed;
     }
   }
   return out;

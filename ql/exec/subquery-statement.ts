@@ -69,12 +69,50 @@ export function innerStatement(outer: SelectStatement, given: SelectStatement, c
     return { ...inner, condition, dimensions: [...time, ...inner.dimensions, ...pushed] };
   }
   const fields: readonly Field[] = inner.fields.map((f) => ({ ...f, expr: withDerivativeUnit(f.expr, interval) }));
-  return { ...inner, fields, condition, dimensions: [...inner.dimensions, ...pushed] };
+  const widened = readsIntervalEarlier(inner) ? widenedCondition(inner, range, interval, ascending, ctx) : condition;
+  return { ...inner, fields, condition: widened, dimensions: [...inner.dimensions, ...pushed] };
+}
+
+/** Raw transforms 1.x starts one interval early (late under DESC) when the statement has one. */
+const READS_EARLIER: ReadonlySet<string> = new Set(['derivative', 'non_negative_derivative', 'difference', 'non_negative_difference', 'moving_average', 'elapsed']);
+
+function readsIntervalEarlier(stmt: SelectStatement): boolean {
+  let found = false;
+  for (const f of stmt.fields) walkExpr(f.expr, (e) => void (e.kind === 'Call' && READS_EARLIER.has(e.name.toLowerCase()) && (found = true)));
+  return found;
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * The condition of an inner raw transform under an inherited interval: 1.x moves the start of
+ * its range one interval earlier (the end one later under DESC), so rows before the outer lower
+ * bound reach the outer query, but not before the outermost statement's range (1.x clamps every
+ * read to it: ctx.outermostRange). From an unbounded start the move wraps Go's int64 around
+ * before that clamp, which only a bounded range applies: nothing is read.
+ */
+function widenedCondition(inner: SelectStatement, outer: TimeSplit, interval: bigint, ascending: boolean, ctx: QueryContext): Expr | null {
+  const own = statementTime(inner, ctx);
+  const min = own.min > outer.min ? own.min : outer.min;
+  const max = own.max < outer.max ? own.max : outer.max;
+  let moved = ascending ? min - interval : max + interval;
+  const wraps = moved < INT64_MIN || moved > INT64_MAX;
+  const top = ctx.outermostRange;
+  if (top && ascending && top.min > MIN_NS && moved < top.min) moved = top.min;
+  if (top && !ascending && top.max < MAX_NS && moved > top.max) moved = top.max;
+  const range: TimeSplit = wraps
+    ? { ...own, min: 1n, max: 0n, hasMin: true, hasMax: true }
+    : { ...own, min: ascending ? moved : min, max: ascending ? max : moved, hasMin: true, hasMax: true };
+  const time = timeCondition(range);
+  if (!own.rest) return time;
+  return time ? { kind: 'Binary', op: 'AND', lhs: own.rest, rhs: time } : own.rest;
 }
 
 const isTimeDimension = (d: Expr): boolean => d.kind === 'Call' && d.name.toLowerCase() === 'time';
 
-function aggregates(stmt: SelectStatement): boolean {
+/** The statement selects an aggregate (one row per window and series, not raw rows). */
+export function aggregates(stmt: SelectStatement): boolean {
   let found = false;
   for (const f of stmt.fields) {
     walkExpr(f.expr, (e) => {

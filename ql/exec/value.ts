@@ -18,6 +18,8 @@ export type IntValue = number | bigint;
 export interface ResultRow {
   time?: bigint;
   value: Scalar;
+  /** The group's series the selected point came from (sample(), top(), bottom()), for its auxiliary fields. */
+  series?: number;
 }
 
 /** A point in a time-ordered stream (input of transforms and fill). */

@@ -19,3 +19,17 @@ test('formatFloatF round-trips through Number() on random doubles', () => {
     assert.equal(Number(formatFloatF(v)), v, String(v));
   }
 });
+
+test('a float -0 prints as -0 in every writer (Go formats a float64 so); 0 stays 0', async () => {
+  const { goFloatText } = await import('./go-float.js');
+  const { resultsToJson, chunkToJson } = await import('./json.js');
+  const { resultsToCsv } = await import('./csv.js');
+  assert.equal(goFloatText(-0), '-0');
+  assert.equal(goFloatText(0), '0');
+  assert.equal(formatFloatF(-0), '-0');
+  const results = [{ statementId: 0, series: [{ name: 'm', columns: ['time', 'a', 'b'], values: [[1n, -0, 0]] }] }];
+  assert.match(resultsToJson(results, { epoch: 'ns', pretty: false }), /\[1,-0,0\]/);
+  assert.match(resultsToJson(results, { epoch: 'ns', pretty: true }), /1,\s*-0,\s*0\s*\]/);
+  assert.match(chunkToJson(results[0]!, { epoch: 'ns', pretty: false }), /\[1,-0,0\]/);
+  assert.match(resultsToCsv(results, 'ns'), /m,,1,-0,0/);
+});

@@ -3,7 +3,7 @@
  * that round-trip (as JavaScript's String(v)), written out without an exponent.
  */
 export function formatFloatF(v: number): string {
-  const s = String(v);
+  const s = goFloatText(v);
   const e = s.indexOf('e');
   if (e < 0) return s;
   const exp = Number(s.slice(e + 1));
@@ -19,4 +19,13 @@ export function formatFloatF(v: number): string {
   else if (point >= digits.length) out = digits + '0'.repeat(point - digits.length);
   else out = `${digits.slice(0, point)}.${digits.slice(point)}`;
   return negative ? `-${out}` : out;
+}
+
+/**
+ * A finite number as Go prints a float64 (JSON and strconv alike): JavaScript's shortest
+ * round-trip text, except that -0 keeps its sign (`-v` of 0, `mean(x) * -1`). Integer cells
+ * never hold -0 (int64 has none; eval.ts keeps negated integer zeros at 0).
+ */
+export function goFloatText(v: number): string {
+  return v === 0 && 1 / v < 0 ? '-0' : String(v);
 }

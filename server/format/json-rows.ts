@@ -5,11 +5,12 @@
  * checks both ways agree).
  */
 import type { Cell } from '../../ql/index.js';
+import { goFloatText } from './go-float.js';
 
 export function cellJson(c: Cell): string {
   switch (typeof c) {
     case 'number':
-      return Number.isFinite(c) ? String(c) : 'null';
+      return Number.isFinite(c) ? goFloatText(c) : 'null';
     case 'string':
       return JSON.stringify(c);
     case 'bigint':
@@ -76,7 +77,8 @@ export function rowsJson(rows: readonly (readonly Cell[])[], timeFirst: boolean,
         i = j;
         continue;
       }
-      if (typeof c === 'number' && c >= 0 && c < 1024 && (c | 0) === c) out += i === 0 ? SMALL_INTS[c]! : COMMA_SMALL_INTS[c]!;
+      // A float -0 passes `c >= 0` but prints `-0` (cellJson).
+      if (typeof c === 'number' && c >= 0 && c < 1024 && (c | 0) === c && (c !== 0 || 1 / c > 0)) out += i === 0 ? SMALL_INTS[c]! : COMMA_SMALL_INTS[c]!;
       else out += i === 0 ? cellJson(c) : ',' + cellJson(c);
       i++;
     }

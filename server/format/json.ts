@@ -6,6 +6,7 @@
 import type { Cell, ResultSeries, StatementResult } from '../../ql/index.js';
 import { hasTimeColumn, windowRowTimesOf, zoneOffsetNs } from '../../ql/index.js';
 import { formatTimeNs, type Epoch } from './epoch.js';
+import { goFloatText } from './go-float.js';
 import { rowsJson } from './json-rows.js';
 import { rfc3339Formatter, windowGridTexts } from './time-text.js';
 
@@ -182,7 +183,7 @@ export function stringify(v: J, pretty: boolean, indent = ''): string {
     case 'bigint':
       return v.toString();
     case 'number':
-      return Number.isFinite(v) ? String(v) : 'null';
+      return Number.isFinite(v) ? goFloatText(v) : 'null';
     case 'string':
       return JSON.stringify(v);
     case 'boolean':

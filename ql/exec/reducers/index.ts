@@ -100,7 +100,7 @@ export function createReducer(name: string, inputType: FieldType, args: ReducerA
     case 'first': return new FirstReducer(inputType, { clock: args.partials, seriesHeap: args.seriesHeap });
     case 'last': return new LastReducer(inputType, { clock: args.partials, seriesHeap: args.seriesHeap });
     case 'mode': return new ModeReducer(inputType, args.partials, args.descending === true);
-    case 'sample': return new SampleReducer(inputType, args.n ?? 1, args.seed);
+    case 'sample': return new SampleReducer(inputType, args.n ?? 1, args.seed, args.partials);
     case 'min': return new MinReducer(inputType);
     case 'max': return new MaxReducer(inputType);
     case 'sum': return new SumReducer(inputType, args.partials);
@@ -109,8 +109,8 @@ export function createReducer(name: string, inputType: FieldType, args: ReducerA
     case 'spread': return new SpreadReducer(inputType);
     case 'stddev': return new StddevReducer(args.partials, args.descending === true);
     case 'percentile': return new PercentileReducer(inputType, args.percentile ?? 50, args.descending === true, args.partials);
-    case 'top': return new TopBottomReducer('top', inputType, args.n ?? 1);
-    case 'bottom': return new TopBottomReducer('bottom', inputType, args.n ?? 1);
+    case 'top': return new TopBottomReducer('top', inputType, args.n ?? 1, args.partials);
+    case 'bottom': return new TopBottomReducer('bottom', inputType, args.n ?? 1, args.partials);
     default: return new IntegralReducer(inputType, args.integral);
   }
 }

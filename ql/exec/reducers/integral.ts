@@ -11,7 +11,8 @@
  *  - without GROUP BY time, float input is labelled time 0 and integer input the query's
  *    lower bound (0 when unbounded); under ORDER BY time DESC the points are integrated
  *    newest first, giving the negated area, and integer input is labelled one ns past the
- *    upper bound;
+ *    upper bound (a point exactly at the lower bound then gives a second row, 0);
+ *  - under ORDER BY time DESC with GROUP BY time the windows are labelled by their end;
  *  - a window whose only point lies exactly at its start emits nothing;
  *  - points sharing a time: the later one replaces the earlier.
  */
@@ -47,12 +48,24 @@ export interface IntegralOptions {
   merged?: boolean;
   /** Which series the points being added come from (for the merge order). */
   clock?: PartialClock;
+  /**
+   * A subquery's rows: 1.x reads them as one stream in the inner statement's order, so points
+   * sharing a time keep the order they come in (the last one counts), not a merge heap's.
+   */
+  tiesAsGiven?: boolean;
 }
 
 function linear(wt: bigint, pt: bigint, nt: bigint, pv: number, nv: number): number {
   const m = (nv - pv) / Number(nt - pt);
   const x = Number(wt - pt);
   return m * x + pv;
+}
+
+/** In stream order, points sharing a time in the order they came (a stable sort). */
+function timeOrderAsGiven(t: readonly bigint[], ascending: boolean): Int32Array {
+  const d = ascending ? 1 : -1;
+  const order = t.map((_, i) => i).sort((i, j) => (t[i]! < t[j]! ? -d : t[i]! > t[j]! ? d : i - j));
+  return Int32Array.from(order);
 }
 
 export class IntegralReducer implements Reducer {
@@ -70,6 +83,11 @@ export class IntegralReducer implements Reducer {
   private readonly rows: ResultRow[] = [];
   private buffered: { t: bigint[]; v: number[]; s: number[] } | undefined;
   private done: ResultRow[] | undefined;
+  /**
+   * The last row came from 1.x's Close (the window open when the stream ended), not from a
+   * window crossing: 1.x emits those rows of every series only after the whole input.
+   */
+  endsWithClose = false;
 
   constructor(
     inputType: FieldType,
@@ -78,7 +96,9 @@ export class IntegralReducer implements Reducer {
     this.unit = Number(opts.unitNs ?? 1_000_000_000n);
     this.isFloat = inputType === FieldType.Float;
     this.asc = !opts.descending;
-    if (opts.merged) this.buffered = { t: [], v: [], s: [] };
+    // Under ORDER BY time DESC with GROUP BY time the stream runs newest first: the points
+    // (added oldest first, series by series) are buffered and merged backwards.
+    if (opts.merged || (opts.window !== undefined && !this.asc)) this.buffered = { t: [], v: [], s: [] };
   }
 
   private setWindow(t: bigint): void {
@@ -87,6 +107,9 @@ export class IntegralReducer implements Reducer {
       if (!this.isFloat) {
         const s = this.opts.startNs ?? MIN_TIME;
         this.ws = !this.asc && this.opts.endNs !== undefined ? this.opts.endNs + 1n : s === MIN_TIME ? 0n : s;
+        // 1.x's integer reducer keeps the whole range as its window: newest first, a point
+        // exactly at the lower bound closes it and opens it again (a second row, 0).
+        if (!this.asc) this.we = s;
       }
       return;
     }
@@ -111,7 +134,7 @@ export class IntegralReducer implements Reducer {
     }
     let left = this.prevV; // value paired with prevV-side of the next trapezoid
     let cur = v;
-    if (this.opts.window !== undefined && (this.asc ? t >= this.we : t <= this.we)) {
+    if ((this.opts.window !== undefined || (!this.isFloat && !this.asc)) && (this.asc ? t >= this.we : t <= this.we)) {
       if (this.prevT !== this.we) {
         const val = linear(this.we, this.prevT, t, this.prevV, v);
         this.sum += 0.5 * (val + this.prevV) * (Number(this.we - this.prevT) / this.unit);
@@ -148,8 +171,9 @@ export class IntegralReducer implements Reducer {
   /** Merging millions of buffered points takes seconds: done ahead, in steps (Reducer.prepare). */
   async prepare(pause: () => Promise<void> | undefined): Promise<void> {
     const b = this.buffered;
-    if (!b || this.done || this.merged || (this.opts.window === undefined && !this.asc)) return;
-    this.merged = await heapMergeOrderPausing(seriesRuns(b.s), this.#before(b), !this.asc, false, pause);
+    if (!b || this.done || this.merged) return;
+    if (this.opts.tiesAsGiven) this.merged = timeOrderAsGiven(b.t, this.asc);
+    else this.merged = await heapMergeOrderPausing(seriesRuns(b.s), this.#before(b), !this.asc, !this.asc, pause);
   }
 
   #before(b: { readonly t: readonly bigint[] }): (i: number, j: number) => boolean {
@@ -160,15 +184,11 @@ export class IntegralReducer implements Reducer {
   result(): ResultRow[] {
     if (this.done) return this.done;
     const b = this.buffered;
-    if (b && this.opts.window === undefined && !this.asc) {
-      // Newest first over every series (the runs may come in either direction): a stable sort.
-      const order = b.t.map((_, i) => i).sort((i, j) => (b.t[i]! > b.t[j]! ? -1 : b.t[i]! < b.t[j]! ? 1 : i - j));
-      for (const i of order) this.point(b.t[i]!, b.v[i]!);
-    } else if (b) {
-      for (const i of this.merged ?? heapMergeOrder(seriesRuns(b.s), this.#before(b), !this.asc, false)) this.point(b.t[i]!, b.v[i]!);
-    }
+    if (b && !this.merged) this.merged = this.opts.tiesAsGiven ? timeOrderAsGiven(b.t, this.asc) : heapMergeOrder(seriesRuns(b.s), this.#before(b), !this.asc, !this.asc);
+    if (b) for (const i of this.merged!) this.point(b.t[i]!, b.v[i]!);
     const out = [...this.rows];
-    if (this.has && this.prevT !== this.ws) out.push({ time: this.ws, value: this.sum });
+    this.endsWithClose = this.has && this.prevT !== this.ws;
+    if (this.endsWithClose) out.push({ time: this.ws, value: this.sum });
     this.done = out;
     return out;
   }

@@ -9,11 +9,14 @@ import { numAt } from '../value.js';
 import type { ResultRow } from '../value.js';
 import { compareTimes } from './types.js';
 import type { Reducer } from './types.js';
+import type { PartialClock } from './partials.js';
 
 interface Cand {
   value: number | bigint;
   base: bigint;
   off: number;
+  /** The point's series (the clock's at add()), so its auxiliary fields are its own. */
+  series: number | undefined;
 }
 
 export class TopBottomReducer implements Reducer {
@@ -25,6 +28,7 @@ export class TopBottomReducer implements Reducer {
     readonly name: 'top' | 'bottom',
     inputType: FieldType,
     private readonly n: number,
+    private readonly clock?: PartialClock,
   ) {
     this.outputType = inputType;
   }
@@ -74,7 +78,7 @@ export class TopBottomReducer implements Reducer {
       const v = numAt(column, i);
       const root = this.heap.length < this.n ? undefined : (this.heap[0] as Cand);
       if (root !== undefined && (isTop ? v < root.value : v > root.value)) continue; // cannot enter
-      const c: Cand = { value: v, base, off: offsets[i] as number };
+      const c: Cand = { value: v, base, off: offsets[i] as number, series: this.clock?.series };
       if (this.heap.length < this.n) this.push(c);
       else if (this.rank(c, this.heap[0] as Cand) > 0) {
         this.heap[0] = c;
@@ -85,6 +89,6 @@ export class TopBottomReducer implements Reducer {
 
   result(): ResultRow[] {
     const pts = [...this.heap].sort((a, b) => compareTimes(a.base, a.off, b.base, b.off) || this.rank(b, a));
-    return pts.map((c) => ({ time: c.base + BigInt(c.off), value: c.value }));
+    return pts.map((c) => ({ time: c.base + BigInt(c.off), value: c.value, ...(c.series !== undefined && { series: c.series }) }));
   }
 }
