@@ -359,8 +359,11 @@ async function assembleRows(
     if (rows) return finish(g, inRange(rows, g, min, max, NO_FORECASTS));
   }
   const byKey = new Map<string, Map<bigint, Scalar>>();
+  // Each call's and transform's rows in output order, for the aligned rows below.
+  const seriesOf = new Map<string, readonly TimedValue[]>();
   const times = new Set<bigint>();
   calls.forEach((c, i) => {
+    seriesOf.set(c.key, filled[i]!);
     const m = new Map<bigint, Scalar>();
     for (const tv of filled[i]!) {
       m.set(tv.time, tv.value);
@@ -381,6 +384,7 @@ async function assembleRows(
     const innerType = isIntOut(windows, starts, calls.indexOf(t.inner)) ? FieldType.Integer : FieldType.Float;
     const tr = createTransform(t.name as TransformName, innerType, transformArgs(t.expr, !desc, spec?.interval));
     const out = runTransform(tr, inner);
+    seriesOf.set(t.key, out);
     byKey.set(t.key, new Map(out.map((x) => [x.time, x.value])));
   }
   const driving = new Set<bigint>();
@@ -406,6 +410,19 @@ async function assembleRows(
   // any call's under fill(none).
   const ownRows = transforms.length > 0 || (calls.length > 1 && (fill.mode === 'none' || calls.some((c) => c.reducer === 'integral')));
   const perField = spec !== undefined && ownRows && (plan.stmt.limit > 0 || plan.stmt.offset > 0);
+  if (spec && !needsAux && !perField && forecastTimes.size === 0) {
+    // Every column one aggregate or transform (derivative(mean(v))) whose rows line up: the
+    // join by time below gives row k of those series, without its Sets, sort and closures.
+    const keys = plan.projection.columns.map((c) => (c.expr.kind === 'Call' ? callKeyOf(c.expr) : ''));
+    const used = [...new Set(keys)];
+    const rows = used.every((k) => seriesOf.has(k)) ? alignedRows(used.map((k) => seriesOf.get(k)!), keys.map((k) => used.indexOf(k))) : undefined;
+    if (rows) {
+      // Ascending, as the join's rows reach finish() (which turns them around under DESC).
+      const out = finish(g, inRange(rows, g, min, max, forecastTimes));
+      fillNullCells(out, fill);
+      return out;
+    }
+  }
   const kept = !perField
     ? undefined
     : plan.projection.columns.map((c) => {
