@@ -358,19 +358,10 @@ async function assembleRows(
     const rows = columnSeries.every((i) => i >= 0) ? alignedRows(filled, columnSeries) : undefined;
     if (rows) return finish(g, inRange(rows, g, min, max, NO_FORECASTS));
   }
-  const byKey = new Map<string, Map<bigint, Scalar>>();
-  // Each call's and transform's rows in output order, for the aligned rows below.
+  // Each call's and transform's rows in output order (joined by time below, or aligned).
   const seriesOf = new Map<string, readonly TimedValue[]>();
-  const times = new Set<bigint>();
-  calls.forEach((c, i) => {
-    seriesOf.set(c.key, filled[i]!);
-    const m = new Map<bigint, Scalar>();
-    for (const tv of filled[i]!) {
-      m.set(tv.time, tv.value);
-      times.add(tv.time);
-    }
-    byKey.set(c.key, m);
-  });
+  calls.forEach((c, i) => seriesOf.set(c.key, filled[i]!));
+  const byKey = new Map<string, Map<bigint, Scalar>>();
   const et = evalTypes(g.source, new Map(calls.map((c, i) => [c.key, isIntOut(windows, starts, i)])));
   const forecastTimes = new Set<bigint>();
   for (const t of transforms) {
@@ -383,10 +374,34 @@ async function assembleRows(
     }
     const innerType = isIntOut(windows, starts, calls.indexOf(t.inner)) ? FieldType.Integer : FieldType.Float;
     const tr = createTransform(t.name as TransformName, innerType, transformArgs(t.expr, !desc, spec?.interval));
-    const out = runTransform(tr, inner);
-    seriesOf.set(t.key, out);
-    byKey.set(t.key, new Map(out.map((x) => [x.time, x.value])));
+    seriesOf.set(t.key, runTransform(tr, inner));
   }
+  // 1.x cuts OFFSET and LIMIT from each field's own rows (one iterator per field) and then
+  // joins the fields by time: a field has no value in a row it did not keep. That shows where
+  // the fields' rows are not the same windows: a transform's, integral()'s (never filled), or
+  // any call's under fill(none).
+  const ownRows = transforms.length > 0 || (calls.length > 1 && (fill.mode === 'none' || calls.some((c) => c.reducer === 'integral')));
+  const perField = spec !== undefined && ownRows && (plan.stmt.limit > 0 || plan.stmt.offset > 0);
+  if (spec && !needsAux && !perField && forecastTimes.size === 0) {
+    // Every column one aggregate or transform (derivative(mean(v))) whose rows line up: the
+    // join by time below gives row k of those series, without its Maps, sort and closures.
+    const keys = plan.projection.columns.map((c) => (c.expr.kind === 'Call' ? callKeyOf(c.expr) : ''));
+    const used = [...new Set(keys)];
+    const rows = used.every((k) => seriesOf.has(k)) ? alignedRows(used.map((k) => seriesOf.get(k)!), keys.map((k) => used.indexOf(k))) : undefined;
+    if (rows) {
+      // Ascending, as the join's rows reach finish() (which turns them around under DESC).
+      const out = finish(g, inRange(rows, g, min, max, forecastTimes));
+      fillNullCells(out, fill);
+      return out;
+    }
+  }
+  const times = new Set<bigint>();
+  for (const [key, series] of seriesOf) {
+    const m = new Map<bigint, Scalar>();
+    for (const tv of series) m.set(tv.time, tv.value);
+    byKey.set(key, m);
+  }
+  for (const series of filled) for (const tv of series) times.add(tv.time);
   const driving = new Set<bigint>();
   const drive = (e: import('../ast/nodes.js').Expr, into = driving): void => {
     if (e.kind === 'Binary') {
@@ -404,25 +419,6 @@ async function assembleRows(
     const out = [...ts].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     return desc ? out.reverse() : out;
   };
-  // 1.x cuts OFFSET and LIMIT from each field's own rows (one iterator per field) and then
-  // joins the fields by time: a field has no value in a row it did not keep. That shows where
-  // the fields' rows are not the same windows: a transform's, integral()'s (never filled), or
-  // any call's under fill(none).
-  const ownRows = transforms.length > 0 || (calls.length > 1 && (fill.mode === 'none' || calls.some((c) => c.reducer === 'integral')));
-  const perField = spec !== undefined && ownRows && (plan.stmt.limit > 0 || plan.stmt.offset > 0);
-  if (spec && !needsAux && !perField && forecastTimes.size === 0) {
-    // Every column one aggregate or transform (derivative(mean(v))) whose rows line up: the
-    // join by time below gives row k of those series, without its Sets, sort and closures.
-    const keys = plan.projection.columns.map((c) => (c.expr.kind === 'Call' ? callKeyOf(c.expr) : ''));
-    const used = [...new Set(keys)];
-    const rows = used.every((k) => seriesOf.has(k)) ? alignedRows(used.map((k) => seriesOf.get(k)!), keys.map((k) => used.indexOf(k))) : undefined;
-    if (rows) {
-      // Ascending, as the join's rows reach finish() (which turns them around under DESC).
-      const out = finish(g, inRange(rows, g, min, max, forecastTimes));
-      fillNullCells(out, fill);
-      return out;
-    }
-  }
   const kept = !perField
     ? undefined
     : plan.projection.columns.map((c) => {
