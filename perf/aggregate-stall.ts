@@ -10,6 +10,7 @@
  * repeated values, integer `n`), through /write, so the same command loads InfluxDB 1.6.7.
  */
 import { parseArgs } from 'node:util';
+import { loadStallData } from './stall-data.js';
 
 const QUERIES = [
   'SELECT count(v) FROM m',
@@ -21,20 +22,6 @@ const QUERIES = [
   'SELECT median(v) FROM m',
   'SELECT stddev(n) FROM m GROUP BY time(1d)',
 ];
-const BASE_S = 1_700_000_000;
-
-async function load(url: string, series: number, per: number): Promise<void> {
-  await fetch(`${url}/query?q=CREATE+DATABASE+stall`, { method: 'POST' });
-  for (let start = 0; start < per; start += 500) {
-    const lines: string[] = [];
-    for (let s = 0; s < series; s++) {
-      for (let i = start; i < Math.min(per, start + 500); i++) lines.push(`m,s=${s} v=${((i * 7919 + s * 104729) % 1000003) / 7},n=${i}i ${BASE_S + i}`);
-    }
-    const res = await fetch(`${url}/write?db=stall&precision=s`, { method: 'POST', body: lines.join('\n') });
-    if (res.status !== 204) throw new Error(`write ${res.status}: ${await res.text()}`);
-  }
-}
-
 async function measure(url: string, q: string): Promise<{ seconds: number; worst: number; p99: number; pings: number; status: number }> {
   const pings: number[] = [];
   let running = true;
@@ -58,7 +45,7 @@ async function measure(url: string, q: string): Promise<{ seconds: number; worst
 
 const { values } = parseArgs({ options: { url: { type: 'string' }, load: { type: 'boolean' }, series: { type: 'string' }, per: { type: 'string' } } });
 if (!values.url) throw new Error('--url is required');
-if (values.load) await load(values.url, Number(values.series ?? 100), Number(values.per ?? 100_000));
+if (values.load) await loadStallData(values.url, 'stall', Number(values.series ?? 100), Number(values.per ?? 100_000));
 console.log('| query | status | wall s | worst ping ms | p99 ping ms | pings |\n|---|---|---|---|---|---|');
 for (const q of QUERIES) {
   const m = await measure(values.url, q);

@@ -272,7 +272,7 @@ async function assembleRows(
   // under ORDER BY time DESC: fill(previous) takes the later window, cumulative_sum starts
   // from the newest).
   const desc = spec !== undefined && !plan.ascending;
-  const starts = [...windows.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const starts = ascendingKeys(windows);
   const fill = plan.stmt.fill;
   // One multi-row call (also as a transform's inner, read apart: agg-calls.ts `extended`).
   const multiRow = ['top', 'bottom', 'distinct', 'sample'].includes(calls[0]?.reducer ?? '') && calls.every((c) => callKeyOf(c.expr) === callKeyOf(calls[0]!.expr));
@@ -289,7 +289,10 @@ async function assembleRows(
   const rowsMulti: { time: bigint; value: Scalar; point?: bigint; series?: number }[][] = calls.map(() => []);
   const pause = () => checkpoint(g.ctx);
   for (const start of starts) for (const r of windows.get(start)!) if (r.prepare) await r.prepare(pause);
-  for (const start of starts) {
+  for (let w = 0; w < starts.length; w++) {
+    // A million windows' results take seconds: the loop turns between them (context.ts).
+    if ((w & 4095) === 4095) await checkpoint(g.ctx);
+    const start = starts[w]!;
     const rs = windows.get(start)!;
     rs.forEach((r, i) => {
       const res = r.result();
@@ -385,16 +388,10 @@ async function assembleRows(
     const rows = columnSeries.every((i) => i >= 0) ? alignedRows(filled, columnSeries) : undefined;
     if (rows) return finish(g, inRange(rows, g, min, max, NO_FORECASTS));
   }
+  // Each call's and transform's rows in output order (joined by time below, or aligned).
+  const seriesOf = new Map<string, readonly TimedValue[]>();
+  calls.forEach((c, i) => seriesOf.set(c.key, filled[i]!));
   const byKey = new Map<string, Map<bigint, Scalar>>();
-  const times = new Set<bigint>();
-  calls.forEach((c, i) => {
-    const m = new Map<bigint, Scalar>();
-    for (const tv of filled[i]!) {
-      m.set(tv.time, tv.value);
-      times.add(tv.time);
-    }
-    byKey.set(c.key, m);
-  });
   const et = evalTypes(g.source, new Map(calls.map((c, i) => [c.key, isIntOut(windows, starts, i)])));
   const forecastTimes = new Set<bigint>();
   for (const t of transforms) {
@@ -407,9 +404,34 @@ async function assembleRows(
     }
     const innerType = isIntOut(windows, starts, calls.indexOf(t.inner)) ? FieldType.Integer : FieldType.Float;
     const tr = createTransform(t.name as TransformName, innerType, transformArgs(t.expr, !desc, spec?.interval));
-    const out = runTransform(tr, inner);
-    byKey.set(t.key, new Map(out.map((x) => [x.time, x.value])));
+    seriesOf.set(t.key, runTransform(tr, inner));
   }
+  // 1.x cuts OFFSET and LIMIT from each field's own rows (one iterator per field) and then
+  // joins the fields by time: a field has no value in a row it did not keep. That shows where
+  // the fields' rows are not the same windows: a transform's, integral()'s (never filled), or
+  // any call's under fill(none).
+  const ownRows = transforms.length > 0 || (calls.length > 1 && (fill.mode === 'none' || calls.some((c) => c.reducer === 'integral')));
+  const perField = spec !== undefined && ownRows && (plan.stmt.limit > 0 || plan.stmt.offset > 0);
+  if (spec && !needsAux && !perField && forecastTimes.size === 0) {
+    // Every column one aggregate or transform (derivative(mean(v))) whose rows line up: the
+    // join by time below gives row k of those series, without its Maps, sort and closures.
+    const keys = plan.projection.columns.map((c) => (c.expr.kind === 'Call' ? callKeyOf(c.expr) : ''));
+    const used = [...new Set(keys)];
+    const rows = used.every((k) => seriesOf.has(k)) ? alignedRows(used.map((k) => seriesOf.get(k)!), keys.map((k) => used.indexOf(k))) : undefined;
+    if (rows) {
+      // Ascending, as the join's rows reach finish() (which turns them around under DESC).
+      const out = finish(g, inRange(rows, g, min, max, forecastTimes));
+      fillNullCells(out, fill);
+      return out;
+    }
+  }
+  const times = new Set<bigint>();
+  for (const [key, series] of seriesOf) {
+    const m = new Map<bigint, Scalar>();
+    for (const tv of series) m.set(tv.time, tv.value);
+    byKey.set(key, m);
+  }
+  for (const series of filled) for (const tv of series) times.add(tv.time);
   const driving = new Set<bigint>();
   const drive = (e: import('../ast/nodes.js').Expr, into = driving): void => {
     if (e.kind === 'Binary') {
@@ -427,12 +449,6 @@ async function assembleRows(
     const out = [...ts].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     return desc ? out.reverse() : out;
   };
-  // 1.x cuts OFFSET and LIMIT from each field's own rows (one iterator per field) and then
-  // joins the fields by time: a field has no value in a row it did not keep. That shows where
-  // the fields' rows are not the same windows: a transform's, integral()'s (never filled), or
-  // any call's under fill(none).
-  const ownRows = transforms.length > 0 || (calls.length > 1 && (fill.mode === 'none' || calls.some((c) => c.reducer === 'integral')));
-  const perField = spec !== undefined && ownRows && (plan.stmt.limit > 0 || plan.stmt.offset > 0);
   const kept = !perField
     ? undefined
     : plan.projection.columns.map((c) => {
@@ -481,6 +497,17 @@ function integralRows(g: GroupRun, call: AggCall, stream: readonly TimedValue[])
     const scope: RowScope = { time, lookup: () => null, call: (e) => (e.kind === 'Call' && callKeyOf(e) === call.key ? value : undefined) };
     return [time, ...columns.map((c) => evaluate(c.expr, scope, et))];
   });
+}
+
+/**
+ * The window starts in ascending order. Windows are made in time order while the group's first
+ * series is read, so the keys usually are sorted already: a sort of a million bigints with a
+ * comparator held the event loop for about a second.
+ */
+function ascendingKeys(windows: Windows): bigint[] {
+  const starts = [...windows.keys()];
+  for (let i = 1; i < starts.length; i++) if (starts[i]! < starts[i - 1]!) return starts.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return starts;
 }
 
 function isIntOut(windows: Windows, starts: bigint[], i: number): boolean {

@@ -13,12 +13,12 @@ export interface PartialClock {
   shard: bigint;
 }
 
-interface Level {
+export interface Level {
   sum: number;
   n: number;
 }
 
-function mergeMean(into: Level, mean: number, n: number): void {
+export function mergeMean(into: Level, mean: number, n: number): void {
   if (n >= 2) {
     into.sum += mean * n;
     into.n += n;
@@ -41,7 +41,8 @@ function mergeHeapOrder<T>(items: readonly T[]): T[] {
 export class Partials {
   private series = -1;
   private shard = 0n;
-  private readonly shards = new Map<bigint, Level>();
+  /** Closed partials by shard; made on the first fold (most windows of a GROUP BY time query see one partial). */
+  private shards: Map<bigint, Level> | undefined;
 
   constructor(
     private readonly clock: PartialClock,
@@ -63,8 +64,9 @@ export class Partials {
    */
   fold(sum: number, n: number, shard: bigint): void {
     if (n === 0) return;
-    let level = this.shards.get(shard);
-    if (!level) this.shards.set(shard, (level = { sum: 0, n: 0 }));
+    const shards = (this.shards ??= new Map());
+    let level = shards.get(shard);
+    if (!level) shards.set(shard, (level = { sum: 0, n: 0 }));
     this.merge(level, sum, n);
   }
 
@@ -86,7 +88,16 @@ export class Partials {
    * sum, or the mean; undefined when there are no points. Leaves the state as it is.
    */
   result(sum: number, n: number): number | undefined {
-    const shards = new Map([...this.shards].map(([k, l]) => [k, { ...l }]));
+    const closed = this.shards;
+    if (closed === undefined || (closed.size === 1 && (n <= 0 || closed.has(this.shard)))) {
+      // One shard (or none yet): its level alone, without copying the map.
+      const only = closed?.values().next().value;
+      if (only === undefined && n <= 0) return undefined;
+      const level: Level = only ? { sum: only.sum, n: only.n } : { sum: 0, n: 0 };
+      if (n > 0) this.merge(level, sum, n);
+      return this.combine([level]);
+    }
+    const shards = new Map([...closed].map(([k, l]) => [k, { ...l }]));
     if (n > 0) {
       const level = shards.get(this.shard) ?? { sum: 0, n: 0 };
       shards.set(this.shard, level);
@@ -94,12 +105,14 @@ export class Partials {
     }
     if (shards.size === 0) return undefined;
     const order = mergeHeapOrder([...shards.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    return this.combine(order.map((k) => shards.get(k)!));
+  }
+
+  /** The shards' levels merged in `levels` order, then (mean) once more at the query level. */
+  private combine(levels: readonly Level[]): number {
     const all: Level = { sum: 0, n: 0 };
-    for (const k of order) {
-      const s = shards.get(k)!;
-      // A shard's merged partial enters the next layer like a series' partial did.
-      this.merge(all, s.sum, s.n);
-    }
+    // A shard's merged partial enters the next layer like a series' partial did.
+    for (const s of levels) this.merge(all, s.sum, s.n);
     if (!this.mean) return all.sum;
     // The query level merges the one source's partial once more.
     const top: Level = { sum: 0, n: 0 };
