@@ -60,10 +60,7 @@ function lanes(s: Stored): Stored[] {
 
 /** Times all ascending or all descending without a repeat (an inner aggregate's windows): one row per time. */
 function strictlyMonotonic(times: readonly bigint[]): boolean {
-  if (times.length < 2) return true;
-  const up = times[1]! > times[0]!;
-  for (let i = 1; i < times.length; i++) if (up ? times[i]! <= times[i - 1]! : times[i]! >= times[i - 1]!) return false;
-  return true;
+  return times.length < 2 || inReadOrder(times, times[1]! > times[0]!);
 }
 
 export class SubquerySource implements MeasurementSource {
@@ -169,18 +166,25 @@ function cursorOver(rows: { t: bigint; v: unknown }[], type: FieldType | undefin
     // A stable sort in the read direction: rows sharing a time (an inner raw query merges its
     // series) keep the order the inner statement, run in the same direction, gave them.
     rows.sort(ascending ? (a, b) => (a.t < b.t ? -1 : a.t > b.t ? 1 : 0) : (a, b) => (a.t > b.t ? -1 : a.t < b.t ? 1 : 0));
-    let done = rows.length === 0 || type === undefined;
-    return {
-      type,
-      next: async (): Promise<Batch | null> => {
-        if (done || type === undefined) return null;
-        done = true;
-        const base = rows[0]!.t;
-        const offsets = Float64Array.from(rows.map((r) => Number(r.t - base)));
-        return { base, offsets, column: toColumn(type, rows.map((r) => r.v)) };
-      },
-      close: () => undefined,
-    };
+    return oneBatchCursor(type, rows.length === 0, (t) => {
+      const base = rows[0]!.t;
+      const offsets = Float64Array.from(rows.map((r) => Number(r.t - base)));
+      return { base, offsets, column: toColumn(t, rows.map((r) => r.v)) };
+    });
+}
+
+/** A cursor answering one batch, made when first asked (none when `empty` or untyped), then the end. */
+function oneBatchCursor(type: FieldType | undefined, empty: boolean, batch: (type: FieldType) => Batch): Cursor {
+  let done = empty || type === undefined;
+  return {
+    type,
+    next: async (): Promise<Batch | null> => {
+      if (done || type === undefined) return null;
+      done = true;
+      return batch(type);
+    },
+    close: () => undefined,
+  };
 }
 
 /** Strictly increasing (ascending) or decreasing times: the stable sort in cursorOver would keep them as they are. */
@@ -200,23 +204,16 @@ function cursorInOrder(times: readonly bigint[], col: readonly unknown[], minNs:
     const t = times[i]!;
     if (v !== null && v !== undefined && t >= minNs && t <= maxNs) keep.push(i);
   }
-  let done = keep.length === 0 || type === undefined;
-  return {
-    type,
-    next: async (): Promise<Batch | null> => {
-      if (done || type === undefined) return null;
-      done = true;
-      const base = times[keep[0]!]!;
-      const offsets = new Float64Array(keep.length);
-      const values = new Array<unknown>(keep.length);
-      for (let k = 0; k < keep.length; k++) {
-        offsets[k] = Number(times[keep[k]!]! - base);
-        values[k] = col[keep[k]!];
-      }
-      return { base, offsets, column: toColumn(type, values) };
-    },
-    close: () => undefined,
-  };
+  return oneBatchCursor(type, keep.length === 0, (t) => {
+    const base = times[keep[0]!]!;
+    const offsets = new Float64Array(keep.length);
+    const values = new Array<unknown>(keep.length);
+    for (let k = 0; k < keep.length; k++) {
+      offsets[k] = Number(times[keep[k]!]! - base);
+      values[k] = col[keep[k]!];
+    }
+    return { base, offsets, column: toColumn(t, values) };
+  });
 }
 
 function toColumn(type: FieldType, vals: unknown[]): ValueColumn {
