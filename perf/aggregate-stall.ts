@@ -4,7 +4,7 @@
  * are the query's wall time and the slowest and 99th-percentile ping. A server that computes a
  * group's answer in one synchronous step answers nothing else meanwhile (writes included).
  *
- *   node build/perf/aggregate-stall.js --url http://127.0.0.1:PORT [--load] [--series 100] [--per 100000]
+ *   node build/perf/aggregate-stall.js --url http://127.0.0.1:PORT [--load] [--series 100] [--per 100000] [--only REGEX]
  *
  * `--load` writes the dataset first (database `stall`, measurement `m`, tag `s`, float `v` with
  * repeated values, integer `n`), through /write, so the same command loads InfluxDB 1.6.7.
@@ -21,6 +21,8 @@ const QUERIES = [
   'SELECT mode(n) FROM m',
   'SELECT median(v) FROM m',
   'SELECT stddev(n) FROM m GROUP BY time(1d)',
+  'SELECT integral(v) FROM m',
+  'SELECT integral(n, 1m) FROM m GROUP BY time(1d)',
 ];
 async function measure(url: string, q: string): Promise<{ seconds: number; worst: number; p99: number; pings: number; status: number }> {
   const pings: number[] = [];
@@ -43,11 +45,12 @@ async function measure(url: string, q: string): Promise<{ seconds: number; worst
   return { seconds, worst: pings[pings.length - 1] ?? 0, p99: pings[Math.floor(pings.length * 0.99)] ?? 0, pings: pings.length, status: res.status };
 }
 
-const { values } = parseArgs({ options: { url: { type: 'string' }, load: { type: 'boolean' }, series: { type: 'string' }, per: { type: 'string' } } });
+const { values } = parseArgs({ options: { url: { type: 'string' }, load: { type: 'boolean' }, series: { type: 'string' }, per: { type: 'string' }, only: { type: 'string' } } });
 if (!values.url) throw new Error('--url is required');
 if (values.load) await loadStallData(values.url, 'stall', Number(values.series ?? 100), Number(values.per ?? 100_000));
 console.log('| query | status | wall s | worst ping ms | p99 ping ms | pings |\n|---|---|---|---|---|---|');
-for (const q of QUERIES) {
+const only = values.only === undefined ? undefined : new RegExp(values.only, 'i');
+for (const q of QUERIES.filter((text) => !only || only.test(text))) {
   const m = await measure(values.url, q);
   console.log(`| \`${q}\` | ${m.status} | ${m.seconds.toFixed(2)} | ${m.worst.toFixed(0)} | ${m.p99.toFixed(0)} | ${m.pings} |`);
 }

@@ -10,6 +10,12 @@
  */
 type Less<T> = (x: T, y: T) => boolean;
 
+/** What the sort reads and swaps: an array, or a typed array of point indices (no copy into a JS array). */
+export interface SortData<T> {
+  [i: number]: T;
+  readonly length: number;
+}
+
 /** A range still to sort, with the state Go's loop carries into it. */
 interface Frame {
   readonly a: number;
@@ -29,7 +35,7 @@ function bitsLen(n: number): number {
 
 class Sorter<T> {
   constructor(
-    private readonly d: T[],
+    private readonly d: SortData<T>,
     private readonly lt: Less<T>,
   ) {}
 
@@ -228,7 +234,7 @@ class Sorter<T> {
 }
 
 /** Sort `data` in place exactly as Go 1.19's sort.Sort would with this `less`. */
-export function goSort<T>(data: T[], less: Less<T>): void {
+export function goSort<T>(data: SortData<T>, less: Less<T>): void {
   for (const _ of sortSteps(data, less));
 }
 
@@ -236,7 +242,7 @@ export function goSort<T>(data: T[], less: Less<T>): void {
  * goSort of millions of elements (seconds of comparisons): `pause` runs between steps (a query
  * checkpoint lets the event loop turn, a timeout or KILL QUERY stop the sort).
  */
-export async function goSortPausing<T>(data: T[], less: Less<T>, pause: () => Promise<void> | undefined): Promise<void> {
+export async function goSortPausing<T>(data: SortData<T>, less: Less<T>, pause: () => Promise<void> | undefined): Promise<void> {
   for (const _ of sortSteps(data, less)) {
     const wait = pause();
     if (wait) await wait;
@@ -244,7 +250,7 @@ export async function goSortPausing<T>(data: T[], less: Less<T>, pause: () => Pr
 }
 
 /** Runs the sort frame by frame, yielding after each. */
-function* sortSteps<T>(data: T[], less: Less<T>): Generator<void> {
+function* sortSteps<T>(data: SortData<T>, less: Less<T>): Generator<void> {
   if (data.length <= 1) return;
   const sorter = new Sorter(data, less);
   const stack = [firstFrame(data.length)];

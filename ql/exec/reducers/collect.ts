@@ -11,6 +11,7 @@ import type { Scalar } from '../value.js';
 import { goSort, goSortPausing } from '../gosort.js';
 import { heapMergeOrder, heapMergeOrderPausing, type SeriesRun } from './merge-order.js';
 import { nthSmallest } from './nth-smallest.js';
+import { sortNumbersPausing } from './sort-numbers-pausing.js';
 import type { PartialClock } from './partials.js';
 
 /** `a`, or a copy at least `need` long (doubling) holding its values. */
@@ -46,7 +47,9 @@ export class Collected {
   /** The arrival order computed ahead of result() (prepareArrival). */
   #arrival: { readonly newestFirst: boolean; readonly order: Int32Array } | undefined;
   /** goSortedByValue computed ahead of result() (prepareSortedByValue). */
-  #byValue: { readonly newestFirst: boolean; readonly idx: number[] } | undefined;
+  #byValue: { readonly newestFirst: boolean; readonly idx: Int32Array } | undefined;
+  /** sortedNumbers computed ahead of result() (prepareSortedNumbers); null: not numeric or NaN. */
+  #sortedNums: Float64Array<ArrayBuffer> | null | undefined;
 
   constructor(private readonly clock?: PartialClock) {}
 
@@ -63,6 +66,7 @@ export class Collected {
     if (to <= from) return;
     this.#arrival = undefined;
     this.#byValue = undefined;
+    this.#sortedNums = undefined;
     const b = this.bases.length;
     this.bases.push(base);
     this.baseHi.push(Number(base >> 32n));
@@ -122,8 +126,18 @@ export class Collected {
    * moves other values around it, so only goSortedByValue() gives 1.x's order then.
    */
   sortedNumbers(): Float64Array | null {
+    if (this.#sortedNums !== undefined) return this.#sortedNums;
     if (this.nums === null) return null;
-    const sorted = this.nums.slice(0, this.n).sort();
+    return this.#withoutNaN(this.nums.slice(0, this.n).sort());
+  }
+
+  /** sortedNumbers of a complete group, made ahead of result() with pauses (sort-numbers-pausing.ts). */
+  async prepareSortedNumbers(pause: () => Promise<void> | undefined): Promise<void> {
+    if (this.#sortedNums !== undefined) return;
+    this.#sortedNums = this.nums === null ? null : this.#withoutNaN(await sortNumbersPausing(this.nums.slice(0, this.n), pause));
+  }
+
+  #withoutNaN(sorted: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> | null {
     return this.n > 0 && Number.isNaN(sorted[this.n - 1]) ? null : sorted;
   }
 
@@ -184,9 +198,9 @@ export class Collected {
    * arrival order, comparing values only): the order equal values end up in is Go's.
    * `newestFirst`: the points arrived in reverse (ORDER BY time DESC in 1.x).
    */
-  goSortedByValue(newestFirst = false): number[] {
+  goSortedByValue(newestFirst = false): Int32Array {
     if (this.#byValue?.newestFirst === newestFirst) return this.#byValue.idx;
-    const idx = Array.from(this.arrivalOrder(newestFirst));
+    const idx = this.arrivalOrder(newestFirst).slice();
     goSort(idx, this.#lessByValue());
     return idx;
   }
@@ -195,7 +209,7 @@ export class Collected {
   async prepareSortedByValue(newestFirst: boolean, pause: () => Promise<void> | undefined): Promise<void> {
     if (this.#byValue?.newestFirst === newestFirst) return;
     await this.prepareArrival(newestFirst, pause);
-    const idx = Array.from(this.arrivalOrder(newestFirst));
+    const idx = this.arrivalOrder(newestFirst).slice();
     await goSortPausing(idx, this.#lessByValue(), pause);
     this.#byValue = { newestFirst, idx };
   }
@@ -240,6 +254,14 @@ export class Collected {
       start = end;
     }
     return runs;
+  }
+
+  /** Indices in time order (newest first when not `ascending`), points sharing a time in the order they came. */
+  timeOrderAsGiven(ascending: boolean): Int32Array {
+    const d = ascending ? 1 : -1;
+    const idx = Array.from({ length: this.n }, (_, i) => i);
+    idx.sort((i, j) => d * this.compareTime(i, j) || i - j);
+    return Int32Array.from(idx);
   }
 
   /**

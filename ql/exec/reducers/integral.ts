@@ -16,7 +16,7 @@
  *  - a window whose only point lies exactly at its start emits nothing;
  *  - points sharing a time: the later one replaces the earlier.
  */
-import { heapMergeOrder, heapMergeOrderPausing, seriesRuns } from './merge-order.js';
+import { Collected } from './collect.js';
 import type { PartialClock } from './partials.js';
 import { FieldType } from '../../../engine/index.js';
 import type { ValueColumn } from '../../../engine/index.js';
@@ -61,13 +61,6 @@ function linear(wt: bigint, pt: bigint, nt: bigint, pv: number, nv: number): num
   return m * x + pv;
 }
 
-/** In stream order, points sharing a time in the order they came (a stable sort). */
-function timeOrderAsGiven(t: readonly bigint[], ascending: boolean): Int32Array {
-  const d = ascending ? 1 : -1;
-  const order = t.map((_, i) => i).sort((i, j) => (t[i]! < t[j]! ? -d : t[i]! > t[j]! ? d : i - j));
-  return Int32Array.from(order);
-}
-
 export class IntegralReducer implements Reducer {
   readonly name = 'integral';
   readonly outputType = FieldType.Float;
@@ -81,7 +74,8 @@ export class IntegralReducer implements Reducer {
   private we = 0n;
   private sum = 0;
   private readonly rows: ResultRow[] = [];
-  private buffered: { t: bigint[]; v: number[]; s: number[] } | undefined;
+  /** Points of a merged or newest-first stream, kept as typed columns (no bigint per point) until result(). */
+  private readonly buffered: Collected | undefined;
   private done: ResultRow[] | undefined;
   /**
    * The last row came from 1.x's Close (the window open when the stream ended), not from a
@@ -98,7 +92,7 @@ export class IntegralReducer implements Reducer {
     this.asc = !opts.descending;
     // Under ORDER BY time DESC with GROUP BY time the stream runs newest first: the points
     // (added oldest first, series by series) are buffered and merged backwards.
-    if (opts.merged || (opts.window !== undefined && !this.asc)) this.buffered = { t: [], v: [], s: [] };
+    if (opts.merged || (opts.window !== undefined && !this.asc)) this.buffered = new Collected(opts.clock);
   }
 
   private setWindow(t: bigint): void {
@@ -153,39 +147,57 @@ export class IntegralReducer implements Reducer {
   }
 
   add(base: bigint, offsets: Float64Array, column: ValueColumn, from: number, to: number): void {
-    const b = this.buffered;
+    if (this.buffered) return this.buffered.add(base, offsets, column, from, to);
     for (let i = from; i < to; i++) {
       const v = column.values instanceof Float64Array ? (column.values[i] as number) : intToFloat(numAt(column, i));
-      const t = base + BigInt(offsets[i] as number);
-      if (b) {
-        b.t.push(t);
-        b.v.push(v);
-        b.s.push(this.opts.clock?.series ?? 0);
-      } else this.point(t, v);
+      this.point(base + BigInt(offsets[i] as number), v);
     }
   }
 
   /** The merge order of several series' buffered points, made ahead by prepare(). */
   private merged: Int32Array | undefined;
+  /** How many of the merged points were integrated (by prepare(), in steps). */
+  private replayed = 0;
 
-  /** Merging millions of buffered points takes seconds: done ahead, in steps (Reducer.prepare). */
+  /**
+   * Merging and integrating millions of buffered points takes seconds: done ahead, in steps
+   * (Reducer.prepare), so that result() has nothing left but the open window.
+   */
   async prepare(pause: () => Promise<void> | undefined): Promise<void> {
     const b = this.buffered;
-    if (!b || this.done || this.merged) return;
-    if (this.opts.tiesAsGiven) this.merged = timeOrderAsGiven(b.t, this.asc);
-    else this.merged = await heapMergeOrderPausing(seriesRuns(b.s), this.#before(b), !this.asc, !this.asc, pause);
+    if (!b || this.done) return;
+    if (!this.merged) {
+      if (!this.opts.tiesAsGiven) await b.prepareArrival(!this.asc, pause);
+      this.merged = this.#order(b);
+    }
+    while (!this.#replay(b, this.merged, REPLAY_STEP)) {
+      const wait = pause();
+      if (wait) await wait;
+    }
   }
 
-  #before(b: { readonly t: readonly bigint[] }): (i: number, j: number) => boolean {
-    return this.asc ? (i, j) => b.t[i]! < b.t[j]! : (i, j) => b.t[i]! > b.t[j]!;
+  /** The stream order of the buffered points: 1.x's merge heap, or a subquery's rows as they came. */
+  #order(b: Collected): Int32Array {
+    return this.opts.tiesAsGiven ? b.timeOrderAsGiven(this.asc) : b.arrivalOrder(!this.asc);
+  }
+
+  /** Integrates up to `budget` more merged points; true when all are done. */
+  #replay(b: Collected, merged: Int32Array, budget: number): boolean {
+    const end = Math.min(merged.length, this.replayed + budget);
+    for (let k = this.replayed; k < end; k++) {
+      const i = merged[k]!;
+      this.point(b.time(i), intToFloat(b.value(i) as number | bigint));
+    }
+    this.replayed = end;
+    return end === merged.length;
   }
 
   /** Rows plus the open window (1.x Close), after the last point; later calls repeat them. */
   result(): ResultRow[] {
     if (this.done) return this.done;
     const b = this.buffered;
-    if (b && !this.merged) this.merged = this.opts.tiesAsGiven ? timeOrderAsGiven(b.t, this.asc) : heapMergeOrder(seriesRuns(b.s), this.#before(b), !this.asc, !this.asc);
-    if (b) for (const i of this.merged!) this.point(b.t[i]!, b.v[i]!);
+    if (b && !this.merged) this.merged = this.#order(b);
+    if (b) this.#replay(b, this.merged!, Infinity);
     const out = [...this.rows];
     this.endsWithClose = this.has && this.prevT !== this.ws;
     if (this.endsWithClose) out.push({ time: this.ws, value: this.sum });
@@ -193,3 +205,6 @@ export class IntegralReducer implements Reducer {
     return out;
   }
 }
+
+/** Buffered points integrated between pauses (~10 ms). */
+const REPLAY_STEP = 1 << 15;

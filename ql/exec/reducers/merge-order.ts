@@ -21,8 +21,12 @@ interface Head {
   readonly step: number;
 }
 
-/** Pops between pauses of a merge run with `heapMergeOrderPausing` (~10 ms of work). */
-const POPS_PER_STEP = 1 << 16;
+/**
+ * Pops between checks for a pause in `heapMergeOrderPausing`: `pause` yields only when the
+ * statement has run its share of the turn, so checking often costs little, while 65,536 pops
+ * measured 260-350 ms a step over 100 series of 100,000 points.
+ */
+const POPS_PER_STEP = 1 << 12;
 
 /**
  * `runs`: each series' points, series in key order; each run yields its indices in order, or
@@ -47,7 +51,10 @@ export async function heapMergeOrderPausing(
   pause: () => Promise<void> | undefined,
 ): Promise<Int32Array> {
   const merge = new HeapMerge(runs, before, descending, eachReversed);
-  while (!merge.step(POPS_PER_STEP)) await pause();
+  while (!merge.step(POPS_PER_STEP)) {
+    const wait = pause();
+    if (wait) await wait;
+  }
   return merge.out;
 }
 

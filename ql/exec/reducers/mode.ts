@@ -37,9 +37,20 @@ export class ModeReducer implements Reducer {
 
   /** The mode when no tie needs Go's sort order (Collected.uniqueMode); null: ties. */
   #unique: number | null | undefined;
+  /** The replay's answer, made ahead of result() with pauses. */
+  #prepared: { readonly value: Scalar } | undefined;
 
   async prepare(pause: () => Promise<void> | undefined): Promise<void> {
-    if (this.pts.length > 1 && this.outputType !== FieldType.Boolean && this.#uniqueMode() === undefined) await this.pts.prepareSortedByValue(this.descending, pause);
+    if (this.pts.length <= 1 || this.outputType === FieldType.Boolean) return;
+    await this.pts.prepareSortedNumbers(pause);
+    if (this.#uniqueMode() !== undefined) return;
+    await this.pts.prepareSortedByValue(this.descending, pause);
+    const replay = new ModeReplay(this.pts, this.pts.goSortedByValue(this.descending));
+    while (!replay.step(REPLAY_STEP)) {
+      const wait = pause();
+      if (wait) await wait;
+    }
+    this.#prepared = { value: replay.mode };
   }
 
   #uniqueMode(): number | undefined {
@@ -59,28 +70,59 @@ export class ModeReducer implements Reducer {
     }
     const unique = this.#uniqueMode();
     if (unique !== undefined) return [{ value: unique }];
-    const idx = pts.goSortedByValue(this.descending);
-    const i0 = idx[0] as number;
-    let mostFreq = 0;
-    let currFreq = 0;
-    let currMode: Scalar = pts.value(i0);
-    let mostMode: Scalar = currMode;
-    let mostAt = i0;
-    let currAt = i0;
-    for (const i of idx) {
+    if (this.#prepared) return [{ value: this.#prepared.value }];
+    const replay = new ModeReplay(pts, pts.goSortedByValue(this.descending));
+    replay.step(Infinity);
+    return [{ value: replay.mode }];
+  }
+}
+
+/** Points replayed between pauses (~5 ms). */
+const REPLAY_STEP = 1 << 16;
+
+/** 1.x's ModeReduceSlice over the points in sorted order, resumable in steps. */
+class ModeReplay {
+  #k = 0;
+  #mostFreq = 0;
+  #currFreq = 0;
+  #currMode: Scalar;
+  #mostMode: Scalar;
+  #mostAt: number;
+  #currAt: number;
+
+  constructor(
+    private readonly pts: Collected,
+    private readonly idx: Int32Array,
+  ) {
+    const i0 = idx[0]!;
+    this.#currMode = this.#mostMode = pts.value(i0);
+    this.#mostAt = this.#currAt = i0;
+  }
+
+  get mode(): Scalar {
+    return this.#mostMode;
+  }
+
+  /** Replays up to `budget` points; true when all are done. */
+  step(budget: number): boolean {
+    const { pts, idx } = this;
+    const end = Math.min(idx.length, this.#k + budget);
+    for (let k = this.#k; k < end; k++) {
+      const i = idx[k]!;
       const x = pts.value(i);
-      if (x !== currMode) {
-        currFreq = 1;
-        currMode = x;
-        currAt = i;
+      if (x !== this.#currMode) {
+        this.#currFreq = 1;
+        this.#currMode = x;
+        this.#currAt = i;
         continue;
       }
-      currFreq++;
-      if (mostFreq > currFreq || (mostFreq === currFreq && pts.compareTime(currAt, mostAt) > 0)) continue;
-      mostFreq = currFreq;
-      mostMode = x;
-      mostAt = i;
+      this.#currFreq++;
+      if (this.#mostFreq > this.#currFreq || (this.#mostFreq === this.#currFreq && pts.compareTime(this.#currAt, this.#mostAt) > 0)) continue;
+      this.#mostFreq = this.#currFreq;
+      this.#mostMode = x;
+      this.#mostAt = i;
     }
-    return [{ value: mostMode }];
+    this.#k = end;
+    return end === idx.length;
   }
 }

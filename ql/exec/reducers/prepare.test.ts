@@ -110,3 +110,45 @@ test('prepare pauses on a large group (200,000 points from 40 series), and the a
     assert.deepEqual(prepared, await answer(name, g, false));
   }
 });
+
+test('mode(): the check for a single most frequent value sorts in steps too', async () => {
+  // Every value distinct but one, seen twice: the answer needs no replay, only the value sort.
+  const values = Array.from({ length: 200_000 }, (_, i) => (i === 7 ? 3 : i * 2 + 1));
+  const g: Group = { type: FieldType.Float, series: [{ base: 1_600_000_000_000_000_000n, times: values.map((_, i) => i * 1e9), values }] };
+  let pauses = 0;
+  const prepared = await answer('mode', g, false, () => {
+    pauses++;
+    return undefined;
+  });
+  assert.deepEqual(prepared, [{ value: 3 }]);
+  assert.deepEqual(await answer('mode', g, false), prepared);
+  assert.ok(pauses >= 3, `${pauses} pauses`);
+});
+
+test('integral(): the buffered points are integrated in prepare, in steps, not in result()', async () => {
+  const series = Array.from({ length: 10 }, (_, k) => ({
+    base: 1_600_000_000_000_000_000n + BigInt(k) * 3_000_000_000n,
+    times: Array.from({ length: 20_000 }, (_, i) => i * 1e9),
+    values: Array.from({ length: 20_000 }, (_, i) => (i * 31 + k) % 97),
+  }));
+  const g: Group = { type: FieldType.Float, series };
+  // The merge alone, as integral() orders its points: how often it pauses.
+  const clock: PartialClock = { series: 0, shard: 0n };
+  const merge = new Collected(clock);
+  g.series.forEach((s, k) => {
+    clock.series = k;
+    merge.add(s.base, Float64Array.from(s.times), column(g.type, s.values), 0, s.times.length);
+  });
+  let mergePauses = 0;
+  await merge.prepareArrival(false, () => {
+    mergePauses++;
+    return undefined;
+  });
+  let pauses = 0;
+  const prepared = await answer('integral', g, false, () => {
+    pauses++;
+    return undefined;
+  });
+  assert.deepEqual(prepared, await answer('integral', g, false));
+  assert.ok(pauses - mergePauses >= 200_000 / (1 << 15) - 1, `${pauses} pauses, ${mergePauses} of them merging`);
+});
