@@ -8,6 +8,8 @@
  * sort, equal-partitioning, pattern breaking with xorshift seeded by the length, heapsort
  * fallback), so equal elements land where Go puts them.
  */
+import { runSteps, runStepsPausing, type Steps } from './steps.js';
+
 type Less<T> = (x: T, y: T) => boolean;
 
 /** What the sort reads and swaps: an array, or a typed array of point indices (no copy into a JS array). */
@@ -235,22 +237,19 @@ class Sorter<T> {
 
 /** Sort `data` in place exactly as Go 1.19's sort.Sort would with this `less`. */
 export function goSort<T>(data: SortData<T>, less: Less<T>): void {
-  for (const _ of sortSteps(data, less));
+  runSteps(sortSteps(data, less));
 }
 
 /**
  * goSort of millions of elements (seconds of comparisons): `pause` runs between steps (a query
  * checkpoint lets the event loop turn, a timeout or KILL QUERY stop the sort).
  */
-export async function goSortPausing<T>(data: SortData<T>, less: Less<T>, pause: () => Promise<void> | undefined): Promise<void> {
-  for (const _ of sortSteps(data, less)) {
-    const wait = pause();
-    if (wait) await wait;
-  }
+export function goSortPausing<T>(data: SortData<T>, less: Less<T>, pause: () => Promise<void> | undefined): Promise<void> {
+  return runStepsPausing(sortSteps(data, less), pause);
 }
 
 /** Runs the sort frame by frame, yielding after each. */
-function* sortSteps<T>(data: SortData<T>, less: Less<T>): Generator<void> {
+function* sortSteps<T>(data: SortData<T>, less: Less<T>): Steps<void> {
   if (data.length <= 1) return;
   const sorter = new Sorter(data, less);
   const stack = [firstFrame(data.length)];

@@ -1,8 +1,15 @@
+import { runSteps, type Steps } from '../steps.js';
+
 /**
  * The k-th smallest (0-based) of NaN-free numbers, by Hoare selection: linear on average, where
  * a sort of a 10M-point group took a second. Reorders `a`.
  */
 export function nthSmallest(a: Float64Array, k: number): number {
+  return runSteps(nthSmallestSteps(a, k));
+}
+
+/** nthSmallest, yielding after each partition pass (the first reads all of `a`, each later about half the one before). */
+export function* nthSmallestSteps(a: Float64Array, k: number): Steps<number> {
   let lo = 0;
   let hi = a.length - 1;
   while (hi > lo) {
@@ -28,6 +35,7 @@ export function nthSmallest(a: Float64Array, k: number): number {
     if (k <= j) hi = j;
     else if (k >= i) lo = i;
     else return a[k]!;
+    yield;
   }
   return a[k]!;
 }

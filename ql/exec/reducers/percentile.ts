@@ -40,7 +40,9 @@ export class PercentileReducer implements Reducer {
 
   async prepare(pause: () => Promise<void> | undefined): Promise<void> {
     const i = percentileIndex(this.pts.length, this.percentile);
-    if (i >= 0 && i < this.pts.length && this.#uniqueAt(i) < 0) await this.pts.prepareSortedByValue(this.descending, pause);
+    if (i < 0 || i >= this.pts.length) return;
+    this.#unique ??= (await this.pts.prepareUniqueRankIndex(i, pause)) ?? -1;
+    if (this.#unique < 0) await this.pts.prepareSortedByValue(this.descending, pause);
   }
 
   result(): ResultRow[] {

@@ -152,3 +152,23 @@ test('integral(): the buffered points are integrated in prepare, in steps, not i
   assert.deepEqual(prepared, await answer('integral', g, false));
   assert.ok(pauses - mergePauses >= 200_000 / (1 << 15) - 1, `${pauses} pauses, ${mergePauses} of them merging`);
 });
+
+test('percentile(): the selection of a value held by one point runs in steps too', async () => {
+  const n = 2_200_000;
+  const times = Float64Array.from({ length: n }, (_, i) => i * 1e9);
+  const values = Array.from({ length: n }, (_, i) => (i * 7919) % 2_200_013);
+  const run = async (pause?: () => undefined) => {
+    const r = createReducer('percentile', FieldType.Float, { percentile: 37 });
+    r.add(1_600_000_000_000_000_000n, times, column(FieldType.Float, values), 0, n);
+    if (pause) await r.prepare!(pause);
+    return r.result();
+  };
+  let pauses = 0;
+  const prepared = await run(() => {
+    pauses++;
+    return undefined;
+  });
+  assert.deepEqual(prepared, await run());
+  // Two scans of 2.2M values (a step per 2^20) and the selection's partition passes.
+  assert.ok(pauses >= 6, `${pauses} pauses`);
+});
