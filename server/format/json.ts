@@ -16,7 +16,7 @@ class RawJson {
 }
 
 /** A JSON-ready value tree; bigint values print as integers. */
-type J = null | boolean | number | bigint | string | RawJson | J[] | { [k: string]: J | undefined };
+export type J = null | boolean | number | bigint | string | RawJson | J[] | { [k: string]: J | undefined };
 
 export interface JsonOptions {
   readonly epoch: Epoch | undefined;
@@ -46,15 +46,18 @@ function valuesJ(s: ResultSeries, epoch: Epoch | undefined, tz: string | undefin
   const timeFirst = hasTimeColumn(s);
   const time = timeText(epoch, tz);
   if (!pretty) return new RawJson(rowsJson(s.values, timeFirst, time));
-  return s.values.map((row) => {
-    const out: J[] = row.map(cellJ);
-    const t = row[0];
-    if (timeFirst && typeof t === 'bigint') out[0] = time(t);
-    return out;
-  });
+  return s.values.map((row) => rowJ(row, timeFirst, time));
 }
 
-function seriesJ(s: ResultSeries, epoch: Epoch | undefined, tz: string | undefined, pretty: boolean): J {
+/** One row as a tree (pretty output): cells as 1.x prints them, the time per `time` when first. */
+export function rowJ(row: readonly Cell[], timeFirst: boolean, time: (ns: bigint) => string | bigint): J {
+  const out: J[] = row.map(cellJ);
+  const t = row[0];
+  if (timeFirst && typeof t === 'bigint') out[0] = time(t);
+  return out;
+}
+
+export function seriesJ(s: ResultSeries, epoch: Epoch | undefined, tz: string | undefined, pretty: boolean): J {
   const tags = s.tags && Object.keys(s.tags).length > 0 ? sortKeys(s.tags) : undefined;
   return {
     name: s.name || undefined,
@@ -88,7 +91,7 @@ export const EMITTER_CHUNK_ROWS = 10_000;
  * 1.x merges those pieces into one series for a non-chunked answer but keeps the first piece's
  * `partial: true`: every SELECT series of more than 10,000 rows carries it.
  */
-function mergedPartial(r: StatementResult): StatementResult {
+export function mergedPartial(r: StatementResult): StatementResult {
   if (!r.series?.some((s) => s.values.length > EMITTER_CHUNK_ROWS)) return r;
   return { ...r, series: r.series.map((s) => (s.values.length > EMITTER_CHUNK_ROWS && hasTimeColumn(s) ? { ...s, partial: true } : s)) };
 }

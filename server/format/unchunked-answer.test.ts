@@ -11,6 +11,7 @@ import type { Cell, ResultSeries, StatementResult } from '../../ql/index.js';
 import { hasTimeColumn } from '../../ql/index.js';
 import { resultsToJson } from './json.js';
 import { JsonDocument } from './json-document.js';
+import { PrettyJsonDocument } from './pretty-json-document.js';
 import { CsvDocument, csvCells, csvHeader, csvSeriesPrefix, resultsToCsv } from './csv.js';
 import { mergeResults } from './merge-results.js';
 import { UnchunkedAnswer } from './unchunked-answer.js';
@@ -81,7 +82,7 @@ class Collector {
 }
 
 /** Runs the batch as the executor would; returns the buffered document and the streamed one. */
-type Format = 'json' | 'csv';
+type Format = 'json' | 'pretty' | 'csv';
 
 /**
  * 1.x's CSV layout written plainly (csv.ts's document is shared by its streamed and buffered
@@ -106,7 +107,7 @@ function csvModel(results: readonly StatementResult[], epoch: Epoch | undefined)
 /** The buffered writer of each format: what a streamed answer must equal. */
 function buffered(format: Format, results: readonly StatementResult[], statementCount: number, epoch: Epoch | undefined): string {
   const merged = mergeResults(results, statementCount);
-  if (format === 'json') return resultsToJson(merged, { epoch, pretty: false });
+  if (format !== 'csv') return resultsToJson(merged, { epoch, pretty: format === 'pretty' });
   const text = resultsToCsv(merged, epoch);
   assert.equal(text, csvModel(merged, epoch));
   return text;
@@ -120,7 +121,7 @@ async function run(
   format: Format = 'json',
 ) {
   const out = new Collector();
-  const document = () => (format === 'csv' ? new CsvDocument(epoch) : new JsonDocument(epoch, () => undefined));
+  const document = () => (format === 'csv' ? new CsvDocument(epoch) : format === 'pretty' ? new PrettyJsonDocument(epoch, () => undefined) : new JsonDocument(epoch, () => undefined));
   const answer = new UnchunkedAnswer({ document, streamAfterCells, open: () => out.stream() });
   const whole: StatementResult[] = [];
   for (let i = 0; i < steps.length; i++) {
@@ -153,7 +154,7 @@ async function run(
   return { expected, buffered: await answer.end(steps.length), out };
 }
 
-for (const format of ['json', 'csv'] as const)
+for (const format of ['json', 'pretty', 'csv'] as const)
 test(`streamed or buffered, a non-chunked ${format} answer is the buffered document (or a cut body)`, async () => {
   await fc.assert(
     fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 4 }), failure, fc.integer({ min: 0, max: 60 }), fc.constantFrom<Epoch | undefined>(undefined, 'ns', 'ms'), async (steps, fail, limit, epoch) => {
@@ -180,13 +181,15 @@ test('a streamed series of more than 10,000 rows is one series marked partial, a
   const values = Array.from({ length: 25_001 }, (_, i) => [BigInt(i) * 1_000_000_000n, i] as Cell[]);
   const ser: ResultSeries = { name: 'm', tags: { s: 'a' }, columns: ['time', 'v'], values };
   const step: Step = { kind: 'select', series: [ser, { ...ser, tags: { s: 'b' }, values: values.slice(0, 10_000) }], cuts: [[0.2, 0.6], [0.5], []], emptyClose: [false, true, false], emptyOpen: [false, false, false] };
-  for (const limit of [0, 30_000, 1_000_000]) {
-    const { expected, buffered, out } = await run([step], undefined, limit, undefined);
-    const text = buffered ? resultsToJson(mergeResults(buffered, 1), { epoch: undefined, pretty: false }) : out.text;
-    assert.equal(text, expected, `limit ${limit}`);
-    assert.equal(buffered === undefined, limit < 70_000, `streamed past the limit only (${limit})`);
-    assert.match(text, /,25000\]\],"partial":true\},\{"name":"m","tags":\{"s":"b"\}/);
-  }
+  for (const format of ['json', 'pretty'] as const)
+    for (const limit of [0, 30_000, 1_000_000]) {
+      const { expected, buffered, out } = await run([step], undefined, limit, undefined, format);
+      const text = buffered ? resultsToJson(mergeResults(buffered, 1), { epoch: undefined, pretty: format === 'pretty' }) : out.text;
+      assert.equal(text, expected, `${format}, limit ${limit}`);
+      assert.equal(buffered === undefined, limit < 70_000, `streamed past the limit only (${limit})`);
+      if (format === 'json') assert.match(text, /,25000\]\],"partial":true\},\{"name":"m","tags":\{"s":"b"\}/);
+      else assert.match(text, /25000\n {24}\]\n {20}\],\n {20}"partial": true\n {16}\},\n {16}\{\n {20}"name": "m"/);
+    }
 });
 
 test('a failure after rows were streamed cuts the body; before any, it is answered', async () => {

@@ -79,6 +79,20 @@ describe('non-chunked /query answers past the buffered size', { timeout: 60_000 
     assert.deepEqual(body.results[1], { statement_id: 1 });
   });
 
+  it('a large pretty=true answer is streamed too, and is the same document as the buffered one', async () => {
+    srv.deps.onQuery = async (req) => {
+      await streamRows(req, ROWS);
+      return [{ statementId: 0, series: [] }];
+    };
+    const res = await get(srv.port, 'SELECT v FROM m', '&pretty=true');
+    assert.equal(res.status, 200);
+    assert.equal(res.headers['transfer-encoding'], 'chunked');
+    assert.ok(!res.cut);
+    const values = Array.from({ length: ROWS }, (_, i) => [i, i]);
+    const want = { results: [{ statement_id: 0, series: [{ name: 'm', columns: ['time', 'v'], values, partial: true }] }] };
+    assert.equal(res.text, JSON.stringify(want, null, 4) + '\n');
+  });
+
   it('a large CSV answer is streamed too, and is the same document', async () => {
     srv.deps.onQuery = async (req) => {
       await streamRows(req, ROWS);

@@ -29,6 +29,7 @@ import { STREAM_AFTER_CELLS, UnchunkedAnswer } from '../format/unchunked-answer.
 import { chunkStyleOf } from '../format/chunk-style.js';
 import { CsvDocument, errorCsv, resultsToCsv } from '../format/csv.js';
 import { JsonDocument } from '../format/json-document.js';
+import { PrettyJsonDocument } from '../format/pretty-json-document.js';
 import { parseEpoch, type Epoch } from '../format/epoch.js';
 import { errorJson, resultsToJson } from '../format/json.js';
 import { methodNotAllowed, type RouteContext } from './context.js';
@@ -192,27 +193,27 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
         let results: StatementResult[];
         // [ops] per-statement summaries, recorded after the answer is sent
         const clock = ctx.statements.enabled ? new StatementClock(statements, statementText, shapeableText(q, bind !== undefined, statements)) : new StatementClock([], statementText);
-        // Compact JSON (the common answer) and CSV stream once they are large; pretty JSON is built whole.
-        const answer = pretty && !csv ? undefined : unchunkedAnswer(reply, csv, epoch, statements);
+        // JSON (compact or pretty) and CSV stream once they are large.
+        const answer = unchunkedAnswer(reply, csv, pretty, epoch, statements);
         try {
-          results = await runRegistered(ctx, answer ? { ...run, sinkFor: answer.sinkFor } : run, reply, (r) => {
+          results = await runRegistered(ctx, { ...run, sinkFor: answer.sinkFor }, reply, (r) => {
             clock.result(r);
-            return answer?.finish(withWarning(r, warnings));
+            return answer.finish(withWarning(r, warnings));
           });
         } catch (err) {
           // [auth] 1.x answers these 200, with the error on the statement that could not run.
           if (err instanceof Interrupted) {
             results = err.results;
-            const last = answer?.finish(results[results.length - 1]!);
+            const last = answer.finish(results[results.length - 1]!);
             if (last) await last;
           } else {
-            answer?.cut();
+            answer.cut();
             clock.abandon((err as Error).message ?? String(err), ctx.statements);
             throw err;
           }
         }
         try {
-          let buffered: StatementResult[] | Promise<undefined> | undefined = answer ? answer.end(statements.length) : warnings ? results.map((r) => withWarning(r, warnings)) : results;
+          let buffered: StatementResult[] | Promise<undefined> | undefined = answer.end(statements.length);
           if (buffered instanceof Promise) buffered = await buffered;
           if (buffered) respond(reply, mergeResults(buffered, statements.length), { csv, epoch, pretty });
         } finally {
@@ -308,9 +309,10 @@ async function runRegistered(
   }
 }
 
-function unchunkedAnswer(reply: Reply, csv: boolean, epoch: Epoch | undefined, statements: readonly Statement[]): UnchunkedAnswer {
+function unchunkedAnswer(reply: Reply, csv: boolean, pretty: boolean, epoch: Epoch | undefined, statements: readonly Statement[]): UnchunkedAnswer {
+  const zoneOf = (id: number) => statementTimeZone(statements[id]);
   return new UnchunkedAnswer({
-    document: () => (csv ? new CsvDocument(epoch) : new JsonDocument(epoch, (id) => statementTimeZone(statements[id]))),
+    document: () => (csv ? new CsvDocument(epoch) : pretty ? new PrettyJsonDocument(epoch, zoneOf) : new JsonDocument(epoch, zoneOf)),
     streamAfterCells: STREAM_AFTER_CELLS,
     open: () => reply.stream(200, csv ? 'text/csv' : 'application/json'),
   });
