@@ -172,3 +172,23 @@ for (const name of ['percentile', 'median']) test(`${name}(): the selection of t
   // percentile: two scans of 2.2M values (a step per 2^20); both: the selection's partition passes.
   assert.ok(pauses >= (name === 'percentile' ? 6 : 3), `${pauses} pauses`);
 });
+
+test('stddev(): the sums over a large group run in prepare, in steps', async () => {
+  const n = 2_200_000;
+  const times = Float64Array.from({ length: n }, (_, i) => i * 1e9);
+  const values = Array.from({ length: n }, (_, i) => (i * 7919) % 1009);
+  const run = async (pause?: () => undefined) => {
+    const r = createReducer('stddev', FieldType.Float, {});
+    r.add(1_600_000_000_000_000_000n, times, column(FieldType.Float, values), 0, n);
+    if (pause) await r.prepare!(pause);
+    return r.result();
+  };
+  let pauses = 0;
+  const prepared = await run(() => {
+    pauses++;
+    return undefined;
+  });
+  assert.deepEqual(prepared, await run());
+  // Two passes over 2.2M points, a step per 2^20.
+  assert.ok(pauses >= 4, `${pauses} pauses`);
+});

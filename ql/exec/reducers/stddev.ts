@@ -15,6 +15,10 @@ import type { ResultRow } from '../value.js';
 import { Collected } from './collect.js';
 import type { PartialClock } from './partials.js';
 import type { Reducer } from './types.js';
+import { runSteps, runStepsPausing, type Steps } from '../steps.js';
+
+/** Points summed between steps, less one (a mask: every 2^20). */
+const SUM_STEP = (1 << 20) - 1;
 
 export class StddevReducer implements Reducer {
   readonly name = 'stddev';
@@ -36,8 +40,14 @@ export class StddevReducer implements Reducer {
     this.pts.add(base, offsets, column, from, to);
   }
 
+  /** The deviation computed ahead of result() (prepare). */
+  #prepared: number | undefined;
+
+  /** Ordering and summing 10M points takes seconds: done ahead, in steps (Reducer.prepare). */
   async prepare(pause: () => Promise<void> | undefined): Promise<void> {
+    if (this.pts.length < 2) return;
     if (this.clock) await this.pts.prepareArrival(this.newestFirst, pause);
+    this.#prepared = await runStepsPausing(this.#deviationSteps(), pause);
   }
 
   /** The points in 1.x's arrival order; without a clock (no series known), in time order. */
@@ -48,21 +58,27 @@ export class StddevReducer implements Reducer {
   }
 
   result(): ResultRow[] {
-    const pts = this.pts;
-    const n = pts.length;
+    const n = this.pts.length;
     if (n === 0) return [];
     // NaN, not a missing value: fill() keeps the row and transforms carry NaN on (1.x).
     if (n < 2) return [{ value: NaN }];
+    return [{ value: this.#prepared ?? runSteps(this.#deviationSteps()) }];
+  }
+
+  *#deviationSteps(): Steps<number> {
+    const pts = this.pts;
+    const n = pts.length;
     const order = this.arrived();
     const x = (k: number): number => {
       const v = pts.value(order[k]!);
       return typeof v === 'bigint' ? intToFloat(v) : (v as number);
     };
     // NaN values (stddev() of one point in a subquery's window) are skipped, as 1.x does,
-    // after the two-point test above counted them.
+    // after the two-point test in result() counted them.
     let mean = 0;
     let count = 0;
     for (let k = 0; k < n; k++) {
+      if ((k & SUM_STEP) === SUM_STEP) yield;
       const v = x(k);
       if (Number.isNaN(v)) continue;
       count++;
@@ -70,11 +86,12 @@ export class StddevReducer implements Reducer {
     }
     let variance = 0;
     for (let k = 0; k < n; k++) {
+      if ((k & SUM_STEP) === SUM_STEP) yield;
       const v = x(k);
       if (Number.isNaN(v)) continue;
       const d = v - mean;
       variance += d * d;
     }
-    return [{ value: Math.sqrt(variance / (count - 1)) }];
+    return Math.sqrt(variance / (count - 1));
   }
 }
