@@ -153,10 +153,11 @@ test('integral(): the buffered points are integrated in prepare, in steps, not i
   assert.ok(pauses - mergePauses >= 200_000 / (1 << 15) - 1, `${pauses} pauses, ${mergePauses} of them merging`);
 });
 
-for (const name of ['percentile', 'median']) test(`${name}(): the selection of the value at the rank runs in steps`, async () => {
+/** One series of 2.2M points in one batch, reduced by `name` with or without prepare; the answer and how often it paused. */
+async function largeGroup(name: string, valueAt: (i: number) => number): Promise<{ prepared: unknown; plain: unknown; pauses: number }> {
   const n = 2_200_000;
   const times = Float64Array.from({ length: n }, (_, i) => i * 1e9);
-  const values = Array.from({ length: n }, (_, i) => (i * 7919) % 2_200_013);
+  const values = Array.from({ length: n }, (_, i) => valueAt(i));
   const run = async (pause?: () => undefined) => {
     const r = createReducer(name, FieldType.Float, { percentile: 37 });
     r.add(1_600_000_000_000_000_000n, times, column(FieldType.Float, values), 0, n);
@@ -168,27 +169,19 @@ for (const name of ['percentile', 'median']) test(`${name}(): the selection of t
     pauses++;
     return undefined;
   });
-  assert.deepEqual(prepared, await run());
+  return { prepared, plain: await run(), pauses };
+}
+
+for (const name of ['percentile', 'median']) test(`${name}(): the selection of the value at the rank runs in steps`, async () => {
+  const { prepared, plain, pauses } = await largeGroup(name, (i) => (i * 7919) % 2_200_013);
+  assert.deepEqual(prepared, plain);
   // percentile: two scans of 2.2M values (a step per 2^20); both: the selection's partition passes.
   assert.ok(pauses >= (name === 'percentile' ? 6 : 3), `${pauses} pauses`);
 });
 
 test('stddev(): the sums over a large group run in prepare, in steps', async () => {
-  const n = 2_200_000;
-  const times = Float64Array.from({ length: n }, (_, i) => i * 1e9);
-  const values = Array.from({ length: n }, (_, i) => (i * 7919) % 1009);
-  const run = async (pause?: () => undefined) => {
-    const r = createReducer('stddev', FieldType.Float, {});
-    r.add(1_600_000_000_000_000_000n, times, column(FieldType.Float, values), 0, n);
-    if (pause) await r.prepare!(pause);
-    return r.result();
-  };
-  let pauses = 0;
-  const prepared = await run(() => {
-    pauses++;
-    return undefined;
-  });
-  assert.deepEqual(prepared, await run());
+  const { prepared, plain, pauses } = await largeGroup('stddev', (i) => (i * 7919) % 1009);
+  assert.deepEqual(prepared, plain);
   // Two passes over 2.2M points, a step per 2^20.
   assert.ok(pauses >= 4, `${pauses} pauses`);
 });
