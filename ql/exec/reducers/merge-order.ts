@@ -97,15 +97,3 @@ class HeapMerge {
     return k === out.length;
   }
 }
-
-/** Runs of indices 0..n-1 fed series after series (`seriesOf[i]`: point i's series). */
-export function seriesRuns(seriesOf: readonly number[]): SeriesRun[] {
-  const runs: SeriesRun[] = [];
-  let start = 0;
-  for (let i = 1; i <= seriesOf.length; i++) {
-    if (i < seriesOf.length && seriesOf[i] === seriesOf[i - 1]) continue;
-    runs.push({ start, end: i });
-    start = i;
-  }
-  return runs;
-}
