@@ -110,8 +110,8 @@ export function evalTime(e: Expr, nowNs: bigint, zone: string | null = null): bi
       if (e.name.toLowerCase() === 'now' && e.args.length === 0) return nowNs;
       break;
     case 'Binary':
-      if (e.op === '+') return evalTime(e.lhs, nowNs, zone) + evalTime(e.rhs, nowNs, zone);
-      if (e.op === '-') return evalTime(e.lhs, nowNs, zone) - evalTime(e.rhs, nowNs, zone);
+      if (e.op === '+') return timeOperand(e.lhs, nowNs, zone) + timeOperand(e.rhs, nowNs, zone);
+      if (e.op === '-') return timeOperand(e.lhs, nowNs, zone) - timeOperand(e.rhs, nowNs, zone);
       break;
     case 'Unary':
       // 1.x reads `-x` of anything but a number as `-1 * x`, which no time comparison takes.
@@ -121,6 +121,22 @@ export function evalTime(e: Expr, nowNs: bigint, zone: string | null = null): bi
       break;
   }
   throw new QueryError(`invalid operation: time and *influxql.${GO_NODE[e.kind] ?? e.kind} are not compatible`);
+}
+
+const NOT_A_TIME = /^invalid operation: time and \*influxql\.\w+ are not compatible$|^invalid timestamp string$/;
+
+/**
+ * One side of a time sum. 1.x's reduce leaves a sum it cannot fold (a side that is no time: a
+ * string that does not parse, a field, a boolean) as it is, so the comparison names the whole
+ * sum (`time > now() - '1h'` is `time and *influxql.BinaryExpr`), not the side.
+ */
+function timeOperand(e: Expr, nowNs: bigint, zone: string | null): bigint {
+  try {
+    return evalTime(e, nowNs, zone);
+  } catch (err) {
+    if (err instanceof QueryError && NOT_A_TIME.test(err.message)) throw new QueryError('invalid operation: time and *influxql.BinaryExpr are not compatible');
+    throw err;
+  }
 }
 
 const NUMERIC_LITERAL: ReadonlySet<Expr['kind']> = new Set(['Integer', 'Unsigned', 'Number', 'Duration']);
