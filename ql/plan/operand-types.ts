@@ -10,7 +10,7 @@ import type { Expr } from '../ast/nodes.js';
 import { quoteIdent } from '../ast/keywords.js';
 import { printExpr } from '../ast/print.js';
 import { QueryError } from '../errors.js';
-import { goFixed3 } from './go-fixed.js';
+import { goFixed3 } from '../ast/go-fixed.js';
 
 const ARITHMETIC: ReadonlySet<string> = new Set(['+', '-', '*', '/', '%', '&', '|', '^']);
 

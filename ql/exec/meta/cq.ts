@@ -7,7 +7,7 @@
  */
 import type { ContinuousQueryInfo } from '../../../engine/index.js';
 import { printStatement } from '../../ast/print-statement.js';
-import { printSelect } from '../../ast/print.js';
+import { printAs1x, printSelect } from '../../ast/print.js';
 import type { CreateContinuousQueryStatement, DropContinuousQueryStatement } from '../../ast/statements.js';
 import { parseStatement } from '../../parser/query.js';
 import type { QueryContext, StatementOutput } from '../context.js';
@@ -80,5 +80,5 @@ export function cqCreateText(cq: ContinuousQueryInfo): string {
     resampleFor: (cq.resampleGiven?.for ?? resampleSecs(null, interval) !== cq.resampleForSec) ? forNs : null,
     source,
   };
-  return printStatement(stmt);
+  return printAs1x(() => printStatement(stmt));
 }

@@ -13,7 +13,8 @@ function defaultRp(ctx: QueryContext, db: string): string {
 }
 
 function qualifySource(ctx: QueryContext, s: Source, db: string): Source {
-  if (s.kind === 'SubQuery') return s;
+  // 1.x qualifies the measurements of a subquery too (`FROM (SELECT v FROM d.autogen.m)`)
+  if (s.kind === 'SubQuery') return { ...s, statement: qualifySelect(ctx, s.statement, db) };
   const database = s.database || db;
   const m: Measurement = { ...s, database, retentionPolicy: s.retentionPolicy || defaultRp(ctx, database) };
   return m;
