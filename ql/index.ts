@@ -25,6 +25,7 @@ export { zoneOffsetNs } from './exec/zone.js';
 export { windowRowTimesOf, type WindowRowTimes } from './exec/window-row-times.js';
 export { executeMetaStatement, isMetaStatement, hashPasswordArgon2id, verifyPassword } from './exec/meta/index.js';
 export { isCardinalityEstimate } from './exec/meta/show-cardinality.js';
+export { qualifySelectWith, type DefaultRp } from './exec/meta/qualify.js';
 export { QueryStop, type StopSignal, type Stoppable } from './exec/queries/stop.js';
 export { QueryRegistry, QueryKilledError, TooManyQueriesError, type RunningQuery } from './exec/queries/registry.js';
 export { ContinuousQueryScheduler, CQ_TICK_MS, type CqSchedulerOptions, type CqRun, type CqCounters } from './exec/services/cq-scheduler.js';
