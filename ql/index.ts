@@ -10,7 +10,7 @@ export * from './ast/nodes.js';
 export type * from './ast/statements.js';
 export { printStatement, printQuery } from './ast/print-statement.js';
 export type { PrintOptions } from './ast/print-statement.js';
-export { printExpr, printSelect, printRegex } from './ast/print.js';
+export { printAs1x, printExpr, printSelect, printRegex } from './ast/print.js';
 export { walkExpr, rewriteExpr, someExpr, exprChildren, selectExprs, statementExprs } from './ast/walk.js';
 export { PRECEDENCE } from './ast/precedence.js';
 export { parseDuration, formatDuration, goDurationString, NS } from './ast/duration.js';
