@@ -84,7 +84,7 @@ function write(p: Picker, db: string, user: string): string {
   return p.pick([
     () => `SELECT ${p.pick(['*', 'v', 'v, n', 'mean(v)', 'max(v), t'])} INTO ${into} FROM ${from} WHERE ${RANGE}${p.chance(0.3) ? ' GROUP BY *' : ''}`,
     () => `SELECT mean(v) INTO ${into} FROM ${from} WHERE ${RANGE} GROUP BY time(1h)${p.chance(0.5) ? ', t' : ''}`,
-    () => `DELETE${p.pick([' FROM m', ' FROM /2$/', ' FROM r2.m', ''])} WHERE ${p.pick(["t = 'a'", `time < '${at(60)}'`, "t = 'b' AND time > 0"])}`,
+    () => `DELETE${p.pick([' FROM m', ' FROM /2$/', ''])} WHERE ${p.pick(["t = 'a'", `time < '${at(60)}'`, "t = 'b' AND time > 0"])}`,
     () => `DROP SERIES${p.pick([' FROM m', ' FROM "x y"', ''])} WHERE t = '${p.pick(['a', 'c'])}'`,
     () => `DROP MEASUREMENT ${p.pick(['m', 'm2', '"x y"', 'nosuch'])}`,
     () => `CREATE USER ${user} WITH PASSWORD '${p.pick(['pw', "o\\'k", ''])}'${p.chance(0.3) ? ' WITH ALL PRIVILEGES' : ''}`,
