@@ -19,6 +19,7 @@ import { randomPrecisionCase } from './random-cases/precision-epoch.js';
 import { randomCsvRequest } from './random-cases/csv-answers.js';
 import { randomLineWrite } from './random-cases/write-lines.js';
 import { randomHttpRequest } from './random-cases/http-surface.js';
+import { randomStatementKinds } from './random-cases/statement-kinds.js';
 
 describe('random differential cases', () => {
   it('are reproducible from the seed', () => {
@@ -140,5 +141,23 @@ describe('random differential cases', () => {
       assert.ok(['', 'autogen', undefined].includes(h.params?.['rp']), 'rp');
       if (h.body !== undefined) stamped(h.body);
     }
+  });
+
+  it('statement-kind cases: their statements, setup and reads parse; GET and POST both occur; every write names its time', () => {
+    const p = picker(19);
+    const methods = new Set<string>();
+    for (let i = 0; i < 300; i++) {
+      const c = randomStatementKinds(p, 'scratch', 'someone');
+      methods.add(c.method);
+      // a bound parameter stands for a token: parse with a value the statement takes
+      const bind = c.params?.['params'] === undefined ? undefined : { x: / =~ \$x/.test(c.q) ? { regex: 'a' } : 1 };
+      assert.doesNotThrow(() => parseQuery(c.q, bind), c.q);
+      for (const step of c.setup) {
+        if ('write' in step) for (const line of step.write.split('\n')) assert.match(line, / \d{19}$/, line);
+        else assert.doesNotThrow(() => parseQuery(step.q), step.q);
+      }
+      for (const v of c.verify) assert.doesNotThrow(() => parseQuery(v.q), v.q);
+    }
+    assert.deepEqual([...methods].sort(), ['GET', 'POST']);
   });
 });

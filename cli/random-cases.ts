@@ -5,7 +5,7 @@
  *
  *   node build/cli/random-cases.js --seed 7 --selects 600 --shows 200 --writes 200 --mutations 200 --typed 300 --nested 300 --dashboards 300 \
  *     --calendar 300 --clients 600 --admin 100 --selectors 300 --csv 200 --epochs 100 --intedges 200 \
- *     --typedfns 300 --into 100 --text 300 --lines 300 --http 300 > /tmp/cases.json
+ *     --typedfns 300 --into 100 --text 300 --lines 300 --http 300 --kinds 300 > /tmp/cases.json
  *   ../shared/conformance/oracle.sh start 18796 18798
  *   node ../shared/conformance/run.mjs --url http://127.0.0.1:18796 --cases /tmp/cases.json --record /tmp/exp
  *   node ../shared/conformance/run.mjs --url http://STRATA --cases /tmp/cases.json --check /tmp/exp --settle-ms 1500
@@ -35,6 +35,7 @@ import { randomIntoCase } from './random-cases/into.js';
 import { queryTextData, randomQueryText, TEXT_RP } from './random-cases/query-text.js';
 import { randomLineWrite } from './random-cases/write-lines.js';
 import { randomHttpRequest } from './random-cases/http-surface.js';
+import { randomStatementKinds } from './random-cases/statement-kinds.js';
 
 interface Case {
   readonly id: string;
@@ -188,6 +189,7 @@ const cases: Case[] = [
   ...queryTextCases(option('text', 0)),
   ...lineCases(option('lines', 0)),
   ...httpCases(option('http', 0)),
+  ...Array.from({ length: option('kinds', 0) }, (_, i) => ({ id: id('k', i), category: 'random', ...randomStatementKinds(p, `rnd_k${seed}_${i}`, `rnd_ku${seed}_${i}`) })),
   ...Array.from({ length: option('mutations', 0) }, (_, i) => {
     const db = `rnd_m${seed}_${i}`;
     return { id: id('m', i), category: 'random', method: 'POST', db, ...randomMutation(p, db), teardown: [{ q: `DROP DATABASE ${db}` }] };

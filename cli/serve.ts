@@ -123,6 +123,7 @@ export async function openDeps(config: Config, logger: Logger, overrides: OpenDe
         req.sinkFor,
       ),
     databaseExists: (name) => engine.catalog.database(name) !== undefined,
+    defaultRetentionPolicy: (name) => engine.catalog.database(name)?.defaultRp ?? '',
     warmUpWritePath: () => engine.warmUpWritePath(),
     ready: async () => !state.stopping,
     flush: () => engine.flush(),

@@ -58,6 +58,8 @@ export interface ServerDeps {
   query(req: QueryRunRequest, onResult?: (r: StatementResult) => void | Promise<void>): Promise<StatementResult[]>;
   /** For the request-level 404 of /query (decisions.md "missing database"). */
   databaseExists(name: string): boolean;
+  /** A database's default retention policy, '' when it has none or does not exist (1.x's statement texts). */
+  defaultRetentionPolicy(database: string): string;
   readonly state: NodeState;
   ready(): Promise<boolean>;
   /** Users for authentication (engine.catalog); required when auth.enabled. [auth] */

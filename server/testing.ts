@@ -42,6 +42,9 @@ export class RecordingDeps implements ServerDeps {
   databaseExists(name: string): boolean {
     return this.databases.has(name);
   }
+  defaultRetentionPolicy(name: string): string {
+    return this.databases.has(name) ? 'autogen' : '';
+  }
 }
 
 export interface TestServer {

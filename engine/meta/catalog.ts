@@ -128,7 +128,8 @@ export class Catalog {
       if (existing) {
         if (!rp) return { data: d, result: undefined };
         const have = existing.rps.find((r) => r.name === rp.name);
-        if (have && sameRp(have, withDefaults(rp))) return { data: d, result: undefined };
+        // 1.x: only the same policy, and already the default when the statement would make it so
+        if (have && sameRp(have, withDefaults(rp)) && (!makeDefault || existing.defaultRp === have.name)) return { data: d, result: undefined };
         throw new CatalogError('retention policy conflicts with an existing policy');
       }
       const policy = withDefaults(rp ?? { name: DEFAULT_RP_NAME, durationSec: 0, replicaN: 1 });

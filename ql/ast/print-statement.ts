@@ -9,7 +9,7 @@ import {
   printExpr, printGroupBy, printInt, printMeasurement, printRegex, printSelect, printSortFields, printSources, printWhere,
 } from './print.js';
 import type { Source } from './nodes.js';
-import type { Statement, TagKeyFilter } from './statements.js';
+import type { Privilege, Statement, TagKeyFilter } from './statements.js';
 
 export interface PrintOptions {
   readonly redactPasswords?: boolean;
@@ -31,6 +31,9 @@ const CARDINALITY_OF = {
 } as const;
 
 /** The canonical text of one statement. */
+/** 1.x's Privilege.String(): ALL prints as `ALL PRIVILEGES`. */
+const privilegeText = (p: Privilege): string => (p === 'ALL' ? 'ALL PRIVILEGES' : p);
+
 export function printStatement(s: Statement, options: PrintOptions = {}): string {
   const pw = (p: string): string => (options.redactPasswords === true ? '[REDACTED]' : quoteString(p));
   const q = quoteIdent;
@@ -99,9 +102,9 @@ export function printStatement(s: Statement, options: PrintOptions = {}): string
     case 'DropUser': return 'DROP USER ' + q(s.name);
     case 'SetPassword': return `SET PASSWORD FOR ${q(s.name)} = ${pw(s.password)}`;
     case 'Grant':
-      return s.database === null ? `GRANT ALL PRIVILEGES TO ${q(s.user)}` : `GRANT ${s.privilege} ON ${q(s.database)} TO ${q(s.user)}`;
+      return s.database === null ? `GRANT ALL PRIVILEGES TO ${q(s.user)}` : `GRANT ${privilegeText(s.privilege)} ON ${q(s.database)} TO ${q(s.user)}`;
     case 'Revoke':
-      return s.database === null ? `REVOKE ALL PRIVILEGES FROM ${q(s.user)}` : `REVOKE ${s.privilege} ON ${q(s.database)} FROM ${q(s.user)}`;
+      return s.database === null ? `REVOKE ALL PRIVILEGES FROM ${q(s.user)}` : `REVOKE ${privilegeText(s.privilege)} ON ${q(s.database)} FROM ${q(s.user)}`;
     case 'CreateContinuousQuery': {
       const resample = s.resampleEvery === null && s.resampleFor === null ? ''
         : ' RESAMPLE' + (s.resampleEvery === null ? '' : ' EVERY ' + formatDuration(s.resampleEvery)) +

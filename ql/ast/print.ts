@@ -3,10 +3,12 @@
  * quoted only when needed, durations in their largest exact unit, minimal parentheses from the one
  * precedence table. parse(print(ast)) equals ast for every AST the parser can produce.
  * Differences from 1.x, chosen for exact round trips: floats keep full precision and a `.`
- * (`2.0`, not 1.x's `2.000`), and fill(<float>) keeps the `.`.
+ * (`2.0`, not 1.x's `2.000`), and fill(<float>) keeps the `.`. printAs1x() prints 1.x's
+ * three decimals instead, for texts shown to clients only (SHOW CONTINUOUS QUERIES).
  */
 import { formatDuration } from './duration.js';
 import { floatLiteral } from './format.js';
+import { goFixed3 } from './go-fixed.js';
 import { quoteIdent, quoteString } from './keywords.js';
 import { PRECEDENCE } from './precedence.js';
 import type { Expr, Field, FillOption, Measurement, SelectStatement, SortField, Source, Target } from './nodes.js';
@@ -25,6 +27,20 @@ function plainOperand(e: Expr): boolean {
   }
 }
 
+/** How a float literal prints: round-trip exact, or 1.x's NumberLiteral.String() inside printAs1x(). */
+let numberText: (v: number) => string = floatLiteral;
+
+/** Runs a printer with float literals as 1.x shows them (`1.500`); printing is synchronous. */
+export function printAs1x<T>(print: () => T): T {
+  const saved = numberText;
+  numberText = goFixed3;
+  try {
+    return print();
+  } finally {
+    numberText = saved;
+  }
+}
+
 export function printExpr(e: Expr): string {
   switch (e.kind) {
     case 'VarRef': return quoteIdent(e.name) + (e.type === null ? '' : '::' + e.type);
@@ -32,7 +48,7 @@ export function printExpr(e: Expr): string {
     case 'Call': return (e.name === 'distinct' ? 'distinct' : quoteIdent(e.name)) + '(' + e.args.map(printExpr).join(', ') + ')';
     case 'Distinct': return 'DISTINCT ' + quoteIdent(e.name);
     case 'Integer': case 'Unsigned': return e.value.toString();
-    case 'Number': return floatLiteral(e.value);
+    case 'Number': return numberText(e.value);
     case 'String': return quoteString(e.value);
     case 'Boolean': return e.value ? 'true' : 'false';
     case 'Duration': return formatDuration(e.ns);
@@ -116,6 +132,6 @@ export function printSelect(s: SelectStatement): string {
     printSortFields(s.sortFields) +
     printInt('LIMIT', s.limit) + printInt('OFFSET', s.offset) +
     printInt('SLIMIT', s.slimit) + printInt('SOFFSET', s.soffset) +
-    (s.location === null ? '' : ' tz(' + quoteString(s.location) + ')')
+    (s.location === null ? '' : ' TZ(' + quoteString(s.location) + ')')
   );
 }

@@ -227,11 +227,15 @@ export function isIntegerExpr(e: Expr, types: EvalTypes): boolean {
     case 'Binary':
       return e.op !== '/' && isIntegerExpr(e.lhs, types) && isIntegerExpr(e.rhs, types);
     case 'Call':
+      // 1.x's abs/floor/ceil/round keep an integer argument's type (`abs(code) | 1` is an integer operation)
+      if (INTEGER_KEEPING.has(e.name.toLowerCase()) && e.args[0] !== undefined && isIntegerExpr(e.args[0], types)) return true;
       return types.isInteger(callKey(e));
     default:
       return false;
   }
 }
+
+const INTEGER_KEEPING: ReadonlySet<string> = new Set(['abs', 'floor', 'ceil', 'round']);
 
 /** A stable identity for a call expression (used to look up computed call values and types). */
 export function callKey(e: Expr): string {

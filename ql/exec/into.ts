@@ -42,6 +42,8 @@ export async function writeInto(target: Target, series: readonly ResultSeries[],
       points.push({ seriesKey, measurement, tags, fields, sec, nsec });
     }
   }
-  if (points.length > 0) await ctx.engine.writePoints(db, target.retentionPolicy || undefined, points);
+  // 1.x normalizes the target as a source: without a policy, the request's `rp`, else the default
+  const rp = target.retentionPolicy || ctx.retentionPolicy || undefined;
+  if (points.length > 0) await ctx.engine.writePoints(db, rp, points);
   return { name: 'result', columns: ['time', 'written'], values: [[0n, points.length]] };
 }

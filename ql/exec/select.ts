@@ -78,7 +78,8 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: S
     if (!src.regex && src.name === '') throw new QueryError('invalid measurement');
     const dbName = resolveDb(src.database, ctx);
     const info = ctx.engine.catalog.database(dbName)!;
-    const rpName = src.retentionPolicy || (src.database ? '' : ctx.retentionPolicy) || info.defaultRp || '';
+    // 1.x's normalizeMeasurement: the request's `rp` applies to every source naming no policy, in any database
+    const rpName = src.retentionPolicy || ctx.retentionPolicy || info.defaultRp || '';
     if (!info.rps.some((r) => r.name === rpName)) throw new RetentionPolicyNotFoundError(rpName);
     const index = ctx.engine.openedDatabase(dbName)?.index;
     if (!index || !rangeHasShards(dbName, rpName)) continue;

@@ -237,14 +237,14 @@ export const uint64Arg: Parser<bigint> = expect(integerTok, 'integer').chain((t)
 
 export const dropShard: Parser<Statement> = uint64Arg.map((id) => ({ kind: 'DropShard', id }));
 
-/** DELETE / DROP SERIES: `[FROM sources] [WHERE cond]`, at least one; db (and for DROP SERIES rp) refused. */
-function deleting(refuseRp: boolean): Parser<{ sources: Source[]; condition: Expr | null }> {
+/** DELETE / DROP SERIES: `[FROM sources] [WHERE cond]`, at least one; a database or policy in a source refused (1.x). */
+function deleting(): Parser<{ sources: Source[]; condition: Expr | null }> {
   const from = keyword('from').then(measurementSources).chain((sources) => {
     let err: string | null = null;
     for (const s of sources) {
       if (s.kind !== 'Measurement') continue;
       if (s.database !== '') err = 'database not supported';
-      if (refuseRp && s.retentionPolicy !== '') err = 'retention policy not supported';
+      if (s.retentionPolicy !== '') err = 'retention policy not supported';
     }
     return err === null ? P.succeed(sources) : failWith(() => ParseError.at(err, { line: 1, char: 1 }));
   });
@@ -253,5 +253,5 @@ function deleting(refuseRp: boolean): Parser<{ sources: Source[]; condition: Exp
   );
 }
 
-export const deleteStatement: Parser<Statement> = deleting(false).map((d) => ({ kind: 'Delete', ...d }));
-export const dropSeries: Parser<Statement> = deleting(true).map((d) => ({ kind: 'DropSeries', ...d }));
+export const deleteStatement: Parser<Statement> = deleting().map((d) => ({ kind: 'Delete', ...d }));
+export const dropSeries: Parser<Statement> = deleting().map((d) => ({ kind: 'DropSeries', ...d }));

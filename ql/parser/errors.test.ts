@@ -45,6 +45,8 @@ export const ERROR_CASES: ReadonlyArray<readonly [string, string]> = [
   ['DELETE FROM *foo.myseries', 'found *, expected identifier at line 1, char 13'],
   ['DELETE FROM myseries WHERE', 'found EOF, expected identifier, string, number, bool at line 1, char 28'],
   ['DELETE FROM foo..myseries', 'database not supported at line 1, char 1'],
+  ['DELETE FROM rp.m WHERE t = 1', 'retention policy not supported at line 1, char 1'],
+  ['SHOW DATABASES; DELETE FROM db.rp.m', 'retention policy not supported at line 1, char 1'],
   ['DROP MEASUREMENT', 'found EOF, expected identifier at line 1, char 18'],
   ['DROP SERIES', 'found EOF, expected FROM, WHERE at line 1, char 13'],
   ['DROP SERIES FROM', 'found EOF, expected identifier at line 1, char 18'],

@@ -13,7 +13,7 @@ import { goJsonSyntaxError } from './go-json-error.js';
 import type { Token } from './scanner.js';
 
 /**
- * A parameter value. JSON numbers follow 1.x: with a `.` (or exponent) a float, otherwise an int64;
+ * A parameter value. JSON numbers follow 1.x: with a `.` a float, otherwise an int64 (numberParam);
  * parseParams() keeps that distinction, which a JS `number` loses. Objects name the token type
  * explicitly, like 1.x's `{"identifier": "cpu"}` or `{"duration": "1h30m"}`. A value 1.x cannot
  * bind (null, an array, a mistyped object) is an `error`: 1.x reports it only where the
@@ -86,9 +86,9 @@ export function boundToken(t: Token): Token {
 }
 
 /**
- * Parses the HTTP `params` JSON object, keeping 1.x's number rule: a number written with `.`,
- * `e` or `E` is a float, any other an int64 (exact beyond 2^53). Errors carry the texts of Go's
- * JSON decoder that 1.x shows (go-json-error.ts).
+ * Parses the HTTP `params` JSON object, keeping 1.x's number rule (numberParam). Errors carry the
+ * texts of Go's JSON decoder that 1.x shows (go-json-error.ts); a top-level number 1.x cannot
+ * convert is its handler's 400 `error parsing json value: ...`.
  */
 export function parseParams(json: string): Params {
   // Wrap every number token (outside strings) in a marker string so JSON.parse keeps its text.
@@ -112,7 +112,11 @@ export function parseParams(json: string): Params {
     throw new QueryError(`error parsing query parameters: json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`);
   }
   const out: Record<string, ParamValue> = {};
-  for (const [k, v] of Object.entries(raw)) out[k] = toParam(v);
+  for (const [k, v] of Object.entries(raw)) {
+    const param = toParam(v);
+    if (isNumberText(v) && typeof param === 'object' && 'error' in param) throw new QueryError(`error parsing json value: ${param.error}`);
+    out[k] = param;
+  }
   return out;
 }
 
@@ -132,9 +136,19 @@ function parseFirstValue(text: string): unknown {
 
 const isNumberText = (v: unknown): v is string => typeof v === 'string' && v.startsWith('\u0000');
 
-/** A marked JSON number as 1.x binds it: int64 unless written with `.`, `e` or `E`. */
-function numberParam(text: string): { float: number } | { integer: bigint } {
-  return /[.eE]/.test(text) ? { float: Number(text) } : { integer: BigInt(text) };
+/**
+ * A marked JSON number as 1.x's jsonNumberToValue binds it: with a `.` Go's ParseFloat, otherwise
+ * ParseInt, so an exponent without a `.` (`1e2`) or an integer past int64 is an error with
+ * strconv's text (an overflow to infinity too; an underflow is 0, as in Go).
+ */
+function numberParam(text: string): { float: number } | { integer: bigint } | { error: string } {
+  if (text.includes('.')) {
+    const f = Number(text);
+    return Number.isFinite(f) ? { float: f } : { error: `strconv.ParseFloat: parsing "${text}": value out of range` };
+  }
+  if (/[eE]/.test(text)) return { error: `strconv.ParseInt: parsing "${text}": invalid syntax` };
+  const i = BigInt(text);
+  return i >= -(2n ** 63n) && i < 2n ** 63n ? { integer: i } : { error: `strconv.ParseInt: parsing "${text}": value out of range` };
 }
 
 function toParam(v: unknown): ParamValue {
@@ -151,6 +165,7 @@ function objectParam(o: Record<string, unknown>): ParamValue {
   if (entries.length !== 1) return { error: 'bound object parameter value must have exactly one entry' };
   const [key, inner] = entries[0]!;
   const num = isNumberText(inner) ? numberParam(inner.slice(1)) : undefined;
+  if (num && 'error' in num) return num;
   switch (key) {
     case 'ident':
     case 'identifier':

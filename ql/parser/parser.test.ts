@@ -111,9 +111,14 @@ test('sources, targets and bound parameters', () => {
   assert.deepEqual(s.target, N.target(null, 'rp', 'db'));
   assert.deepEqual(s.sources, [N.measurement({ database: 'db', name: 'm' }), N.measurement({ retentionPolicy: 'rp', regex: N.regex('re') })]);
   assert.equal(s.limit, 3);
-  assert.deepEqual(parseParams('{"a": 1.0, "b": 12345678901234567890, "c": "s", "d": true}'), {
-    a: { float: 1 }, b: { integer: 12345678901234567890n }, c: 's', d: true,
+  assert.deepEqual(parseParams('{"a": 1.0, "b": 9223372036854775807, "c": "s", "d": true, "e": 1.5e-400}'), {
+    a: { float: 1 }, b: { integer: 9223372036854775807n }, c: 's', d: true, e: { float: 0 },
   });
+  // 1.x converts a number with a `.` by ParseFloat, any other by ParseInt (recorded from 1.6.7)
+  assert.throws(() => parseParams('{"v": 1e2}'), /^QueryError: error parsing json value: strconv.ParseInt: parsing "1e2": invalid syntax$/);
+  assert.throws(() => parseParams('{"v": -9223372036854775809}'), /: strconv.ParseInt: parsing "-9223372036854775809": value out of range$/);
+  assert.throws(() => parseParams('{"v": 1.5e400}'), /: strconv.ParseFloat: parsing "1.5e400": value out of range$/);
+  assert.deepEqual(parseParams('{"v": {"float": 1E1}}'), { v: { error: 'strconv.ParseInt: parsing "1E1": invalid syntax' } });
   assert.throws(() => parseParams('{bad'), /error parsing query parameters/);
   // Go's json.Decoder reads the first value only: what follows it is never looked at
   assert.deepEqual(parseParams('{"n": 2} trailing'), { n: { integer: 2n } });

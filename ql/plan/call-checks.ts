@@ -10,7 +10,7 @@ import { printExpr } from '../ast/print.js';
 import { QueryError } from '../errors.js';
 import { TECHNICAL } from '../exec/technical.js';
 import { isMath } from './functions.js';
-import { goFixed3 } from './go-fixed.js';
+import { goFixed3 } from '../ast/go-fixed.js';
 
 /** Go's `%T` of an influxql node. */
 function goType(e: Expr): string {

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { mulberry32 } from '../../engine/index.js';
-import { parseTimeString, rfc3339Ns } from './time-literal.js';
+import { parseExpr } from '../parser/query.js';
+import { evalTime, parseTimeString, rfc3339Ns } from './time-literal.js';
 
 test('20-character UTC seconds: the same value as the general path, also out of range and malformed', () => {
   const r = mulberry32(1127);
@@ -18,4 +19,21 @@ test('20-character UTC seconds: the same value as the general path, also out of 
   }
   for (const s of samples) assert.equal(parseTimeString(s), rfc3339Ns(s), s);
   assert.equal(parseTimeString('2016-01-01T05:17:00Z'), 1451625420000000000n);
+});
+
+test('a time sum with a side that is no time is refused as the BinaryExpr 1.x leaves unreduced (texts recorded from 1.6.7)', () => {
+  const refused = (text: string): string => {
+    try {
+      return String(evalTime(parseExpr(text), 0n));
+    } catch (e) {
+      return (e as Error).message;
+    }
+  };
+  const binary = 'invalid operation: time and *influxql.BinaryExpr are not compatible';
+  for (const text of ["now() - '1h'", "'x' + 1h", 'now() - v', 'now() - true', "now() - (1h + 'x')", "'2024-13-45' + 1h", "'2024-03-09T00:00:00Z' + 1h + 'x'"]) {
+    assert.equal(refused(text), binary, text);
+  }
+  assert.equal(refused("'1h'"), 'invalid operation: time and *influxql.StringLiteral are not compatible');
+  assert.equal(refused("'2024-13-45'"), 'invalid timestamp string');
+  assert.equal(refused("'1970-01-01T00:00:01Z' + 1s"), '2000000000');
 });

@@ -6,6 +6,7 @@
 import type { Expr } from '../ast/nodes.js';
 import { QueryError } from '../errors.js';
 import { zoneOffsetSec } from '../exec/zone.js';
+import { timeSumNs } from './time-sum.js';
 
 /** Go's `2006-01-02` (1.x's DateFormat). */
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -90,6 +91,12 @@ function inTimeRange(t: bigint): bigint {
   throw new QueryError(`time ${at} ${t > MAX_TIME ? 'overflows' : 'underflows'} time literal`);
 }
 
+/** A string's time inside a sum (out of range is the literal's error), undefined when it is no time. */
+function timeStringNs(text: string, zone: string | null): bigint | undefined {
+  const t = parseTimeString(text, zone);
+  return t === undefined ? undefined : inTimeRange(t);
+}
+
 /** Evaluate an expression that must be a time value; throws the 1.x-style error otherwise. */
 export function evalTime(e: Expr, nowNs: bigint, zone: string | null = null): bigint {
   switch (e.kind) {
@@ -110,9 +117,7 @@ export function evalTime(e: Expr, nowNs: bigint, zone: string | null = null): bi
       if (e.name.toLowerCase() === 'now' && e.args.length === 0) return nowNs;
       break;
     case 'Binary':
-      if (e.op === '+') return evalTime(e.lhs, nowNs, zone) + evalTime(e.rhs, nowNs, zone);
-      if (e.op === '-') return evalTime(e.lhs, nowNs, zone) - evalTime(e.rhs, nowNs, zone);
-      break;
+      return timeSumNs(e, { nowNs, parse: (text) => timeStringNs(text, zone) });
     case 'Unary':
       // 1.x reads `-x` of anything but a number as `-1 * x`, which no time comparison takes.
       if (e.op === '-' && NUMERIC_LITERAL.has(e.expr.kind)) return -evalTime(e.expr, nowNs, zone);

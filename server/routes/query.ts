@@ -36,8 +36,8 @@ import { methodNotAllowed, type RouteContext } from './context.js';
 import { errorStatus, queryMeter } from '../metrics/http.js'; // [ops]
 import { StatementClock } from '../statements/clock.js'; // [ops]
 import { shapeableText, statementText } from '../statements/statement-text.js'; // [ops]
+import { readOnlyWarnings } from '../statements/read-only-warning.js';
 
-const READ_ONLY_KINDS = new Set(['Select', 'Explain']);
 /**
  * Statements that never read the request's `db`: a missing `db` must not turn them into a 404
  * (python3-influxdb sends its default database on SHOW DATABASES / user management, so
@@ -57,18 +57,6 @@ class QueryTimeoutError extends StrataError {
   constructor() {
     super('query_timeout', 408, 'query timeout');
   }
-}
-
-/** 1.x warns about writes sent with GET but runs them; undefined when there is nothing to warn about (most requests). */
-function deprecationMessages(stmts: readonly Statement[], method: string): Map<number, string> | undefined {
-  if (method !== 'GET') return undefined;
-  let out: Map<number, string> | undefined;
-  for (let i = 0; i < stmts.length; i++) {
-    const s = stmts[i]!;
-    const readOnly = READ_ONLY_KINDS.has(s.kind) ? !(s.kind === 'Select' && s.target) : s.kind.startsWith('Show');
-    if (!readOnly) (out ??= new Map()).set(i, `deprecated use of '${statementText(s)}' in a read only context, please use a POST request instead`);
-  }
-  return out;
 }
 
 /** The result with its statement's deprecation warning, if any. */
@@ -184,7 +172,7 @@ export function registerQueryRoutes(app: TemplatedApp, ctx: RouteContext): void 
         const run = { statements, db, rp: params.get('rp') ?? '', user: queryUser(granted) }; // [auth]
         const chunked = params.get('chunked') === 'true' && !csv;
         const chunkSize = parseChunkSize(params.get('chunk_size'));
-        const warnings = deprecationMessages(statements, method);
+        const warnings = method === 'GET' ? readOnlyWarnings(statements, { db, rp: run.rp, defaultRp: (d) => ctx.deps.defaultRetentionPolicy(d) }) : undefined;
         if (chunked) {
           await streamChunked(reply, ctx, { run, epoch, pretty, chunkSize, warnings });
           meter.done(200);

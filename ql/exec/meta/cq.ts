@@ -5,25 +5,44 @@
  * a different one `continuous query already exists`; DROP of a missing query is a no-op (1.x).
  * SHOW CONTINUOUS QUERIES prints the 1.x CREATE text (cqCreateText).
  */
-import type { ContinuousQueryInfo } from '../../../engine/index.js';
+import { RetentionPolicyNotFoundError, type ContinuousQueryInfo } from '../../../engine/index.js';
 import { printStatement } from '../../ast/print-statement.js';
-import { printSelect } from '../../ast/print.js';
+import { printAs1x, printSelect } from '../../ast/print.js';
+import type { SelectStatement } from '../../ast/nodes.js';
 import type { CreateContinuousQueryStatement, DropContinuousQueryStatement } from '../../ast/statements.js';
 import { parseStatement } from '../../parser/query.js';
 import type { QueryContext, StatementOutput } from '../context.js';
 import { EMPTY_OUTPUT } from '../context.js';
 import { requireDatabase } from './common.js';
 import { MetaError } from './errors.js';
-import { groupByInterval, qualifySelect } from './qualify.js';
+import { groupByInterval, qualifySelectWith } from './qualify.js';
 
 const NS_PER_SEC = 1_000_000_000n;
 
 /** Whole seconds, at least 1 (sub-second intervals still run once a second). */
 const secs = (ns: bigint): number => Math.max(1, Number((ns + NS_PER_SEC - 1n) / NS_PER_SEC));
 
+/**
+ * 1.x's normalization of a CQ: its measurements get the CQ's database and the request's `rp`
+ * (else the database default), and each (database, policy) must exist.
+ */
+function qualifiedSource(stmt: CreateContinuousQueryStatement, ctx: QueryContext): SelectStatement {
+  const source = qualifySelectWith(stmt.source, stmt.database, ctx.retentionPolicy, (d) => ctx.engine.catalog.database(d)?.defaultRp ?? '');
+  const check = (m: { readonly database: string; readonly retentionPolicy: string }): void => {
+    const info = requireDatabase(ctx, m.database);
+    if (!info.rps.some((r) => r.name === m.retentionPolicy)) throw new RetentionPolicyNotFoundError(`${m.database}.${m.retentionPolicy}`);
+  };
+  const walk = (s: SelectStatement): void => {
+    for (const src of s.sources) (src.kind === 'SubQuery' ? walk(src.statement) : check(src));
+    if (s.target) check(s.target);
+  };
+  walk(source);
+  return source;
+}
+
 export async function createContinuousQuery(stmt: CreateContinuousQueryStatement, ctx: QueryContext): Promise<StatementOutput> {
   requireDatabase(ctx, stmt.database);
-  const source = qualifySelect(ctx, stmt.source, stmt.database);
+  const source = qualifiedSource(stmt, ctx);
   // 1.x's parser already refuses an aggregate without GROUP BY time; a raw one is accepted
   // and never runs (the scheduler skips it).
   const interval = groupByInterval(source);
@@ -80,5 +99,5 @@ export function cqCreateText(cq: ContinuousQueryInfo): string {
     resampleFor: (cq.resampleGiven?.for ?? resampleSecs(null, interval) !== cq.resampleForSec) ? forNs : null,
     source,
   };
-  return printStatement(stmt);
+  return printAs1x(() => printStatement(stmt));
 }

@@ -8,28 +8,32 @@ import type { Expr, Measurement, SelectStatement, Source, Target } from '../../a
 import { quoteIdent } from '../../ast/keywords.js';
 import type { QueryContext } from '../context.js';
 
-function defaultRp(ctx: QueryContext, db: string): string {
-  return ctx.engine.catalog.database(db)?.defaultRp ?? '';
-}
+/** A database's default retention policy ('' when it has none or does not exist). */
+export type DefaultRp = (database: string) => string;
 
-function qualifySource(ctx: QueryContext, s: Source, db: string): Source {
-  if (s.kind === 'SubQuery') return s;
-  const database = s.database || db;
-  const m: Measurement = { ...s, database, retentionPolicy: s.retentionPolicy || defaultRp(ctx, database) };
-  return m;
-}
-
-function qualifyTarget(ctx: QueryContext, t: Target, db: string): Target {
-  const database = t.database || db;
-  return { ...t, database, retentionPolicy: t.retentionPolicy || defaultRp(ctx, database) };
+/**
+ * 1.x's normalizeMeasurement over a SELECT: every measurement (sources, subqueries, the INTO
+ * target) without a database gets `db`, without a policy `rp` if given, else its database's
+ * default.
+ */
+export function qualifySelectWith(s: SelectStatement, db: string, rp: string, defaultRp: DefaultRp): SelectStatement {
+  const policy = (database: string, given: string): string => given || rp || defaultRp(database);
+  const source = (src: Source): Source => {
+    // 1.x qualifies the measurements of a subquery too (`FROM (SELECT v FROM d.autogen.m)`)
+    if (src.kind === 'SubQuery') return { ...src, statement: qualifySelectWith(src.statement, db, rp, defaultRp) };
+    const database = src.database || db;
+    const m: Measurement = { ...src, database, retentionPolicy: policy(database, src.retentionPolicy) };
+    return m;
+  };
+  const target = (t: Target): Target => {
+    const database = t.database || db;
+    return { ...t, database, retentionPolicy: policy(database, t.retentionPolicy) };
+  };
+  return { ...s, sources: s.sources.map(source), target: s.target ? target(s.target) : null };
 }
 
 export function qualifySelect(ctx: QueryContext, s: SelectStatement, db: string): SelectStatement {
-  return {
-    ...s,
-    sources: s.sources.map((src) => qualifySource(ctx, src, db)),
-    target: s.target ? qualifyTarget(ctx, s.target, db) : null,
-  };
+  return qualifySelectWith(s, db, '', (d) => ctx.engine.catalog.database(d)?.defaultRp ?? '');
 }
 
 /** `db.rp.measurement` of an INTO target (`:MEASUREMENT` for the backreference). */

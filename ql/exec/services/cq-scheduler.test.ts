@@ -126,7 +126,9 @@ test('scheduler: a failing query is counted and does not stop the others; leader
   const engine = await openEngine(root);
   await query(
     engine,
-    'CREATE DATABASE db; CREATE CONTINUOUS QUERY bad ON db BEGIN SELECT mean(v) INTO db.nope.x FROM m GROUP BY time(1m) END; ' +
+    // The policy goes after the CQ is created (creation checks it, as 1.x does), so the run fails.
+    'CREATE DATABASE db; CREATE RETENTION POLICY gone ON db DURATION INF REPLICATION 1; ' +
+      'CREATE CONTINUOUS QUERY bad ON db BEGIN SELECT mean(v) INTO db.gone.x FROM m GROUP BY time(1m) END; DROP RETENTION POLICY gone ON db; ' +
       'CREATE CONTINUOUS QUERY good ON db BEGIN SELECT max(v) INTO mx FROM m GROUP BY time(1m) END; ' +
       // Raw, no GROUP BY time: accepted like 1.x, never run, not an error.
       'CREATE CONTINUOUS QUERY raw ON db BEGIN SELECT v INTO copy FROM m END',
