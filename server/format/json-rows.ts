@@ -6,13 +6,14 @@
  */
 import type { Cell } from '../../ql/index.js';
 import { goFloatText } from './go-float.js';
+import { goJsonString } from './go-json-string.js';
 
 export function cellJson(c: Cell): string {
   switch (typeof c) {
     case 'number':
       return Number.isFinite(c) ? goFloatText(c) : 'null';
     case 'string':
-      return JSON.stringify(c);
+      return goJsonString(c);
     case 'bigint':
       return c.toString();
     case 'boolean':
@@ -39,7 +40,7 @@ export function rowsJson(rows: readonly (readonly Cell[])[], timeFirst: boolean,
   const quoted = new Map<string, string>();
   const quote = (c: string): string => {
     let q = quoted.get(c);
-    if (q === undefined) quoted.set(c, (q = JSON.stringify(c)));
+    if (q === undefined) quoted.set(c, (q = goJsonString(c)));
     return q;
   };
   // Per column: the last row where a run of strings started there, where that run ended, and its text (leading comma included).

@@ -7,6 +7,7 @@ import type { Cell, ResultSeries, StatementResult } from '../../ql/index.js';
 import { hasTimeColumn, windowRowTimesOf, zoneOffsetNs } from '../../ql/index.js';
 import { formatTimeNs, type Epoch } from './epoch.js';
 import { goFloatText } from './go-float.js';
+import { goJsonString } from './go-json-string.js';
 import { rowsJson } from './json-rows.js';
 import { rfc3339Formatter, windowGridTexts } from './time-text.js';
 
@@ -131,7 +132,7 @@ export function compactStatementTail(r: StatementResult): string {
   let out = '';
   if (r.messages && r.messages.length) out += ',"messages":' + stringify(r.messages.map((m) => ({ level: m.level, text: m.text })), false);
   if (r.partial) out += ',"partial":true';
-  if (r.error !== undefined) out += ',"error":' + JSON.stringify(r.error);
+  if (r.error !== undefined) out += ',"error":' + goJsonString(r.error);
   return out + '}';
 }
 
@@ -148,7 +149,7 @@ export function compactSeriesHead(s: ResultSeries): string {
 function compactSeries(s: ResultSeries, epoch: Epoch | undefined, tz: string | undefined): string {
   let out = '';
   const field = (text: string) => (out += (out === '' ? '{' : ',') + text);
-  if (s.name) field('"name":' + JSON.stringify(s.name));
+  if (s.name) field('"name":' + goJsonString(s.name));
   if (s.tags && Object.keys(s.tags).length > 0) field('"tags":' + stringify(sortKeys(s.tags), false));
   if (s.columns.length) field('"columns":' + columnsJson(s.columns));
   if (s.values.length > 0) field('"values":' + rowsJson(s.values, hasTimeColumn(s), rowTimeText(s.values, epoch, tz)));
@@ -188,7 +189,7 @@ export function stringify(v: J, pretty: boolean, indent = ''): string {
     case 'number':
       return Number.isFinite(v) ? goFloatText(v) : 'null';
     case 'string':
-      return JSON.stringify(v);
+      return goJsonString(v);
     case 'boolean':
       return v ? 'true' : 'false';
   }
@@ -206,7 +207,7 @@ export function stringify(v: J, pretty: boolean, indent = ''): string {
   let body = '';
   for (const [k, x] of Object.entries(v)) {
     if (x === undefined) continue;
-    body += (body === '' ? '' : sep) + JSON.stringify(k) + (pretty ? ': ' : ':') + stringify(x, pretty, inner);
+    body += (body === '' ? '' : sep) + goJsonString(k) + (pretty ? ': ' : ':') + stringify(x, pretty, inner);
   }
   return body === '' ? '{}' : wrap('{', body, '}');
 }

@@ -12,6 +12,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { HttpResponse } from 'uWebSockets.js';
 import { RequestIds } from './request-id.js';
+import { goJsonString } from '../format/go-json-string.js';
 import { INFLUXDB_BUILD_HEADER, INFLUXDB_VERSION_HEADER, SERVICE_BUILD, SERVICE_VERSION_HEADER } from '../version.js';
 
 export interface SendOptions {
@@ -112,7 +113,7 @@ export class Reply {
 
   /** `{"error": message}`: the spec's error body shape, ended by a newline as Go's JSON encoder ends 1.x's. */
   error(status: number, message: string, opts: SendOptions = {}): void {
-    this.failure(status, message, `${JSON.stringify({ error: message })}\n`, JSON_TYPE, opts);
+    this.failure(status, message, `{"error":${goJsonString(message)}}\n`, JSON_TYPE, opts);
   }
 
   /** An error answer whose body was formatted by the caller (CSV, pretty JSON): adds X-Influxdb-Error. */
