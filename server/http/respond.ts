@@ -8,6 +8,8 @@
  * X-Service-Version / X-Service-Build, the same values as X-Influxdb-Version / X-Influxdb-Build,
  * and one UUID (time-based, as 1.x's; request-id.ts) as both Request-Id and X-Request-Id. A request with an Origin header also gets
  * 1.x's CORS headers (browser clients such as Grafana in browser-access mode need them).
+ * A 200 body to a request that accepts gzip is compressed here (gzip-response.ts decides how),
+ * so every route gets it without a change of its own.
  */
 import { STATUS_CODES } from 'node:http';
 import type { HttpResponse } from 'uWebSockets.js';
