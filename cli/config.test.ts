@@ -37,6 +37,7 @@ const SPEC_DEFAULTS = {
     tls_key_path: '',
     jit_warmup: false, // not a spec key: start-up priming (cli/jit-warmup.ts, engine/write/warmup.ts)
     baseline_jit: true, // not a spec key: baseline code on first call once listening (cli/baseline-jit.ts)
+    gzip_responses: true, // not a spec key: gzip answers when the client asks (server/http/gzip-response.ts)
   },
   auth: { enabled: false, allow_query_param_credentials: false },
   rate_limit: { enabled: false, max_requests_per_second: 0 },
@@ -194,6 +195,12 @@ sync_quorum.min_acks = 2
     assert.equal(load().config.server.baseline_jit, true);
     assert.equal(load({ file: '[server]\nbaseline_jit = false\n' }).config.server.baseline_jit, false);
     assert.equal(load({ env: { SERVICE__SERVER__BASELINE_JIT: 'false' } }).config.server.baseline_jit, false);
+  });
+
+  it('server.gzip_responses (on by default) is switched off from the file or the environment', () => {
+    assert.equal(load().config.server.gzip_responses, true);
+    assert.equal(load({ file: '[server]\ngzip_responses = false\n' }).config.server.gzip_responses, false);
+    assert.equal(load({ env: { SERVICE__SERVER__GZIP_RESPONSES: 'false' } }).config.server.gzip_responses, false);
   });
 
   it('ignores environment variables without the SERVICE__ prefix', () => {

@@ -4,7 +4,9 @@
  * a random second-aligned window (`window`: a new text each request, one shape) or a random host
  * and window (`hostwindow`), sent over one kept-alive socket per server (socket-get.ts).
  *
- *   node build/perf/query-cpu-ab.js MODE BLOCKS PER_BLOCK name=http://127.0.0.1:P,PID [name=URL,PID ...]
+ *   node build/perf/query-cpu-ab.js [--gzip] MODE BLOCKS PER_BLOCK name=http://127.0.0.1:P,PID [name=URL,PID ...]
+ *
+ * `--gzip` sends `Accept-Encoding: gzip` with every request (as Go clients and Grafana do).
  *
  * The servers take turns in blocks of PER_BLOCK requests (the order reversed every block, the
  * same texts for all), so load drift on a shared machine hits them alike. A request's CPU is
@@ -17,7 +19,8 @@ import { readFileSync } from 'node:fs';
 import { argv, hrtime } from 'node:process';
 import { SocketGet } from './socket-get.js';
 
-const [mode, blocksArg, perArg, ...serverArgs] = argv.slice(2);
+const gzip = argv[2] === '--gzip';
+const [mode, blocksArg, perArg, ...serverArgs] = argv.slice(gzip ? 3 : 2);
 if (!mode || !['fixed', 'window', 'hostwindow'].includes(mode) || serverArgs.length === 0) {
   console.error('usage: query-cpu-ab fixed|window|hostwindow BLOCKS PER_BLOCK name=URL,PID ...');
   process.exit(2);
@@ -51,7 +54,7 @@ const servers: Server[] = [];
 for (const arg of serverArgs) {
   const [name = '', target = ''] = arg.split('=');
   const [url = '', pid = ''] = target.split(',');
-  servers.push({ name, pid, get: await SocketGet.open(url), cpuMs: [], wallMs: [] });
+  servers.push({ name, pid, get: await SocketGet.open(url, gzip ? { 'Accept-Encoding': 'gzip' } : {}), cpuMs: [], wallMs: [] });
 }
 
 const mainThreadNs = (pid: string): number => Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]);

@@ -59,11 +59,17 @@ export class SocketGet {
     socket.on('close', () => fail(new Error(`connection to ${this.url.host} closed`)));
   }
 
-  /** Connects to `base` (http://host:port). */
-  static async open(base: string): Promise<SocketGet> {
+  /** Connects to `base` (http://host:port); `headers` go with every request (e.g. Accept-Encoding; the body is then not decoded). */
+  static async open(base: string, headers: Readonly<Record<string, string>> = {}): Promise<SocketGet> {
     const url = new URL(base);
-    return new SocketGet(await connected(url), url);
+    const get = new SocketGet(await connected(url), url);
+    get.extraHeaders = Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
+    return get;
   }
+
+  private extraHeaders = '';
 
   /**
    * Reconnects when the server closed the connection while it was idle: uWS (Strata) drops a
@@ -92,7 +98,7 @@ export class SocketGet {
   }
 
   private async exchange(pathAndQuery: string): Promise<SocketResponse> {
-    this.socket.write(`GET ${pathAndQuery} HTTP/1.1\r\nHost: ${this.url.host}\r\n\r\n`);
+    this.socket.write(`GET ${pathAndQuery} HTTP/1.1\r\nHost: ${this.url.host}\r\n${this.extraHeaders}\r\n`);
     for (;;) {
       const done = this.take();
       if (done) return done;

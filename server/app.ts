@@ -13,6 +13,7 @@ import type { ServerDeps } from './deps.js';
 import { ListenError, TlsConfigError } from './errors.js';
 import type { ServerOptions } from './options.js';
 import { Reply } from './http/respond.js';
+import { acceptsGzip } from './http/accept-encoding.js';
 import type { RouteContext } from './routes/context.js';
 import { registerPingRoutes } from './routes/ping.js';
 import { registerWriteRoutes } from './routes/write.js';
@@ -112,6 +113,7 @@ export async function startServer(
   const requestDone = () => void inFlight--;
   // While stopping, tell keep-alive clients to reconnect (to a live node).
   const closeConnections = () => stopping;
+  const gzipResponses = options.server.gzip_responses;
   const ctx: RouteContext = {
     deps,
     options,
@@ -124,12 +126,14 @@ export async function startServer(
     begin(res, req) {
       inFlight++;
       const origin = req.getHeader('origin');
-      if (!accessLog) return new Reply(res, { origin, onFinish: requestDone, closeConnections });
+      const gzip = gzipResponses && acceptsGzip(req.getHeader('accept-encoding'));
+      if (!accessLog) return new Reply(res, { origin, gzip, onFinish: requestDone, closeConnections });
       const method = req.getMethod();
       const url = req.getUrl();
       const started = performance.now();
       return new Reply(res, {
         origin,
+        gzip,
         onFinish(status) {
           requestDone();
           const ms = Math.round((performance.now() - started) * 10) / 10;

@@ -18,6 +18,12 @@ export const serverSectionSchema = z.strictObject({
   query_timeout_secs: int().positive().default(30),
   /** 0 means unlimited. */
   max_concurrent_queries: int().nonnegative().default(0),
+  /**
+   * Not in the spec. Compress 200 answers of 1 KiB or more (/query JSON, CSV and chunked
+   * streams, /metrics, ...) with gzip when the request's Accept-Encoding allows it, as 1.x does
+   * (server/http/gzip-response.ts). Off: every answer goes out uncompressed.
+   */
+  gzip_responses: z.boolean().default(true),
   tls_enabled: z.boolean().default(false),
   tls_cert_path: z.string().default(''),
   tls_key_path: z.string().default(''),

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { executable, FIXTURES, http, query, removeDir, rows, runCmd, startServer, stopServer, type Server } from './harness.js';
 
@@ -155,6 +156,37 @@ describe('influx CLI 1.6.7', { timeout: 120_000, skip }, () => {
       [[['a', 10_000]], [['a', 2_500]], [['b', 10_000]], [['b', 2_500]]],
     );
     assert.ok(json.stdout.includes('[1000024999000000000,24999]]'), 'last row, ns time printed exactly');
+  });
+
+  it('reads gzip-compressed answers (its Go transport asks for them): the same rows, chunked and not', async () => {
+    // A loopback relay between the CLI and the server keeps what the server sent back.
+    const seen: Buffer[] = [];
+    const relay = createServer((client) => {
+      const upstream = connect(srv.port, '127.0.0.1');
+      client.pipe(upstream);
+      upstream.on('data', (d: Buffer) => seen.push(d));
+      upstream.pipe(client);
+      const close = () => (client.destroy(), upstream.destroy());
+      client.on('error', close).on('close', close);
+      upstream.on('error', close).on('close', close);
+    });
+    await new Promise<void>((ok) => relay.listen(0, '127.0.0.1', ok));
+    const port = (relay.address() as AddressInfo).port;
+    try {
+      const viaRelay = (args: string[]) => runCmd(INFLUX, ['-host', '127.0.0.1', '-port', String(port), '-database', 'big', ...args], { timeoutMs: 30_000 });
+      const direct = await influx(['-database', 'big', '-format', 'json', '-execute', 'SELECT * FROM big WHERE time < 1000020000s']);
+      const relayed = await viaRelay(['-format', 'json', '-execute', 'SELECT * FROM big WHERE time < 1000020000s']);
+      assert.equal(relayed.code, 0, relayed.stderr);
+      assert.equal(relayed.stdout, direct.stdout);
+      assert.equal((JSON.parse(relayed.stdout) as { results: unknown[] }).results.length, 2, 'two chunks of 10000 rows');
+      const table = await viaRelay(['-execute', 'SELECT * FROM big']);
+      assert.equal(table.code, 0, table.stderr);
+      assert.equal(table.stdout.split('\n')[25_002], '1000024999000000000 b x24999 24999');
+      const answers = Buffer.concat(seen).toString('latin1');
+      assert.equal((answers.match(/\r\ncontent-encoding: gzip\r\n/gi) ?? []).length, 2, answers.slice(0, 600));
+    } finally {
+      relay.close();
+    }
   });
 
   it('-version prints the shell version without contacting the server', async () => {

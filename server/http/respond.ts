@@ -8,11 +8,14 @@
  * X-Service-Version / X-Service-Build, the same values as X-Influxdb-Version / X-Influxdb-Build,
  * and one UUID (time-based, as 1.x's; request-id.ts) as both Request-Id and X-Request-Id. A request with an Origin header also gets
  * 1.x's CORS headers (browser clients such as Grafana in browser-access mode need them).
+ * A 200 body to a request that accepts gzip is compressed here (gzip-response.ts decides how),
+ * so every route gets it without a change of its own.
  */
 import { STATUS_CODES } from 'node:http';
 import type { HttpResponse } from 'uWebSockets.js';
 import { RequestIds } from './request-id.js';
 import { goJsonString } from '../format/go-json-string.js';
+import { GZIP_HEADERS, GzipBodyStream, gzipBody, MIN_GZIP_BYTES, SYNC_GZIP_MAX_BYTES } from './gzip-response.js';
 import { INFLUXDB_BUILD_HEADER, INFLUXDB_VERSION_HEADER, SERVICE_BUILD, SERVICE_VERSION_HEADER } from '../version.js';
 
 export interface SendOptions {
@@ -25,6 +28,7 @@ export interface SendOptions {
 
 const JSON_TYPE = 'application/json';
 const NO_OPTIONS: SendOptions = {};
+const NO_HEADERS: Readonly<Record<string, string>> = {};
 /** Longest body text passed to uWS as a string (see send()). */
 const DIRECT_STRING_CHARS = 16 * 1024;
 const TEXT_TYPE = 'text/plain; charset=utf-8';
@@ -63,6 +67,15 @@ export interface ReplyHooks {
   closeConnections(): boolean;
   /** The request's Origin header ('' when none): CORS headers are added when present. */
   readonly origin?: string;
+  /** The request accepts gzip and `[server] gzip_responses` is on: 200 bodies may be compressed (gzip-response.ts). */
+  readonly gzip?: boolean;
+}
+
+/** A streamed body: see Reply.stream(). */
+export interface BodyStream {
+  write(chunk: string | Uint8Array): Promise<void>;
+  end(): void;
+  abort(): void;
 }
 
 /** One generator per process: its random node and clock sequence are drawn once. */
@@ -138,6 +151,7 @@ export class Reply {
   }
 
   send(status: number, body: string | Uint8Array, contentType: string, opts: SendOptions = {}): void {
+    if (this.hooks.gzip === true && status === 200 && opts.head !== true && this.#sendGzip(body, contentType, opts)) return;
     // A short string goes to uWS as is (saves a Buffer per response); a long one is encoded
     // first, which measured faster than uWS's own conversion (last-1000-raw's 150 KB body).
     if (typeof body === 'string' && body.length > DIRECT_STRING_CHARS) body = Buffer.from(body);
@@ -147,6 +161,21 @@ export class Reply {
       (res, close) => (opts.head ? res.endWithoutBody(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength, close) : res.end(body, close)),
       opts,
     );
+  }
+
+  /** A compressed 200 (gzip-response.ts); false when the body is too small to be worth it. */
+  #sendGzip(body: string | Uint8Array, contentType: string, opts: SendOptions): boolean {
+    // Characters stand in for bytes: only the threshold depends on it.
+    const size = typeof body === 'string' ? body.length : body.byteLength;
+    if (size < MIN_GZIP_BYTES) return false;
+    if (size > SYNC_GZIP_MAX_BYTES) {
+      const out = this.stream(200, contentType, opts.headers);
+      void out.write(body).then(out.end);
+      return true;
+    }
+    const zipped = gzipBody(body);
+    this.#write(200, contentType, (res, close) => res.end(zipped, close), { ...opts, headers: { ...opts.headers, ...GZIP_HEADERS } });
+    return true;
   }
 
   /** Writes at most once; silently drops the response when the client is gone. */
@@ -170,17 +199,37 @@ export class Reply {
    * uWS accepted the bytes (it waits for onWritable under backpressure), so a slow client
    * slows the producer instead of growing server memory. Call `end()` exactly once.
    */
-  stream(status: number, contentType: string): { write(text: string): Promise<void>; end(): void; abort(): void } {
+  stream(status: number, contentType: string, headers?: Readonly<Record<string, string>>): BodyStream {
     if (this.#done) return { write: async () => undefined, end: () => undefined, abort: () => undefined };
     this.#finish(status);
+    if (this.hooks.gzip === true && status === 200) return this.#gzipStream(contentType, headers);
+    return this.#rawStream(status, contentType, headers ?? NO_HEADERS);
+  }
+
+  /** stream() through gzip: the zlib stream is destroyed as soon as the client goes away. */
+  #gzipStream(contentType: string, headers: Readonly<Record<string, string>> | undefined): BodyStream {
+    const raw = this.#rawStream(200, contentType, headers ? { ...headers, ...GZIP_HEADERS } : GZIP_HEADERS);
+    const gz = new GzipBodyStream(raw);
+    this.onAbort(() => gz.destroy());
+    return {
+      write: (chunk) => gz.write(chunk),
+      end: () => gz.end(),
+      abort: () => {
+        gz.destroy();
+        raw.abort();
+      },
+    };
+  }
+
+  #rawStream(status: number, contentType: string, headers: Readonly<Record<string, string>>): BodyStream {
     let started = false;
     const head = () => {
       if (started) return;
       started = true;
-      this.#writeHead(status, contentType, {});
+      this.#writeHead(status, contentType, headers);
     };
     return {
-      write: (text: string) =>
+      write: (text: string | Uint8Array) =>
         new Promise<void>((resolve) => {
           if (this.#aborted) return resolve();
           let ok = true;
