@@ -28,6 +28,7 @@ import { monotonicClock, RateLimiter, type Clock } from './rate-limit.js';
 // [ops] metrics and statement summaries
 import { ServiceMetrics } from './metrics/registry.js';
 import { registerMetricsRoutes } from './routes/metrics.js';
+import { registerDebugVarsRoutes } from './routes/debug-vars.js';
 import { registerStatementRoutes } from './routes/statements.js';
 import { StatementSummaries } from './statements/summary.js';
 
@@ -149,6 +150,7 @@ export async function startServer(
   registerQueryRoutes(app, ctx);
   registerSqlRoutes(app, ctx); // POST /api/v1/chdb, /api/v1/sql
   registerMetricsRoutes(app, ctx); // [ops]
+  registerDebugVarsRoutes(app, ctx); // [ops] 1.x's expvar document (Telegraf inputs.influxdb)
   registerStatementRoutes(app, ctx); // [ops]
   registerGuardedFallbacks(app, ctx); // [auth]
   app.any('/*', (res, req) => ctx.begin(res, req).error(404, 'not found'));
