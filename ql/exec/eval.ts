@@ -5,6 +5,7 @@
  */
 import type { BinaryOp, Expr } from '../ast/nodes.js';
 import { compileRegex } from '../ast/regex.js';
+import { durationComparison } from './duration-constant.js';
 import { applyMath } from './math.js';
 import type { Scalar } from './value.js';
 
@@ -160,7 +161,8 @@ export interface EvalTypes {
 export function evaluate(e: Expr, scope: RowScope, types: EvalTypes): Scalar {
   switch (e.kind) {
     case 'VarRef':
-      return e.name.toLowerCase() === 'time' && e.type === null ? scope.time : scope.lookup(e.name, e.type);
+      // 1.x's valuer holds no `time`: only a condition's own time comparison reads it (comparand)
+      return isTime(e) ? null : scope.lookup(e.name, e.type);
     case 'Integer':
     case 'Unsigned': {
       const v = e.value;
@@ -172,8 +174,10 @@ export function evaluate(e: Expr, scope: RowScope, types: EvalTypes): Scalar {
       return e.value;
     case 'Boolean':
       return e.value;
+    // 1.x's valuer has no value for a duration (nor for now(), below): `v + 1h` is null and
+    // `v < 1h` false; time conditions fold their durations before (time-range.ts), and two
+    // durations compare when the statement is reduced (duration-constant.ts)
     case 'Duration':
-      return e.ns >= -9007199254740991n && e.ns <= 9007199254740991n ? Number(e.ns) : e.ns;
     case 'Regex':
     case 'Wildcard':
     case 'Distinct':
@@ -189,6 +193,7 @@ export function evaluate(e: Expr, scope: RowScope, types: EvalTypes): Scalar {
     case 'Call': {
       const pre = scope.call?.(e);
       if (pre !== undefined) return pre;
+      if (e.args.length === 0 && e.name.toLowerCase() === 'now') return null;
       const args = e.args.map((a) => evaluate(a, scope, types));
       return applyMath(e.name.toLowerCase(), args, e.args[0] !== undefined && isIntegerExpr(e.args[0], types));
     }
@@ -205,12 +210,38 @@ export function evaluate(e: Expr, scope: RowScope, types: EvalTypes): Scalar {
         if (!re || typeof v !== 'string') return false;
         return re.test(v) === (e.op === '=~');
       }
+      if (COMPARISONS.has(e.op)) {
+        const folded = durationComparison(e);
+        if (folded !== undefined) return folded;
+        const a = comparand(e.lhs, scope, types);
+        const b = comparand(e.rhs, scope, types);
+        // 1.x casts a nil beside a boolean to false, but only an untyped nil (a duration, null
+        // arithmetic): a field without a value is a typed nil there, which compares false
+        if (typeof a === 'boolean' && b === null && untypedNil(e.rhs)) return compare(e.op, a, false);
+        if (typeof b === 'boolean' && a === null && untypedNil(e.lhs)) return compare(e.op, false, b);
+        return compare(e.op, a, b);
+      }
       const a = evaluate(e.lhs, scope, types);
       const b = evaluate(e.rhs, scope, types);
-      if (['=', '!=', '<', '<=', '>', '>='].includes(e.op)) return compare(e.op, a, b);
       return arithmetic(e.op, a, b, isIntegerExpr(e.lhs, types), isIntegerExpr(e.rhs, types), scope.condition === true);
     }
   }
+}
+
+const COMPARISONS: ReadonlySet<BinaryOp> = new Set<BinaryOp>(['=', '!=', '<', '<=', '>', '>=']);
+
+function isTime(e: Expr): boolean {
+  return e.kind === 'VarRef' && e.type === null && e.name.toLowerCase() === 'time';
+}
+
+/** A side of a comparison: a row's time is read only by the condition's own `time <op> ns`. */
+function comparand(e: Expr, scope: RowScope, types: EvalTypes): Scalar {
+  return scope.condition === true && isTime(e) ? scope.time : evaluate(e, scope, types);
+}
+
+/** Whether a null from `e` is Go's untyped nil in 1.x's valuer (not a field or call without a value). */
+function untypedNil(e: Expr): boolean {
+  return e.kind === 'Duration' || e.kind === 'Binary' || e.kind === 'Unary' || (e.kind === 'Call' && e.name.toLowerCase() === 'now');
 }
 
 /** Static integer typing of an expression (1.x type inference, simplified). */

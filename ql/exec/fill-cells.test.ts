@@ -27,3 +27,9 @@ test('other fills leave the cells alone', () => {
   fillNullCells(r, { mode: 'linear' });
   assert.deepEqual(r, rows());
 });
+
+test('a column marked null-whatever-it-reads is left alone (1.x fills inputs: `max(v) * 1h ... fill(1)` stays null)', () => {
+  const r = rows();
+  fillNullCells(r, { mode: 'number', value: -1n }, [false, true]);
+  assert.deepEqual(r, [[0n, 1.938, 'path'], [1n, -1, null], [2n, 0.21, null]]);
+});

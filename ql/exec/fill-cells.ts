@@ -4,16 +4,17 @@
  * the integer max and 3.5 for the string field beside it), with fill(previous) it takes the
  * value of the row before in output order. That reaches what the per-aggregate fill does not:
  * the fields beside a selector (also at a selected point that lacks them) and transforms
- * without a value. Observed on influxd 1.6.7.
+ * without a value. Observed on influxd 1.6.7. A column `skip` marks is left alone: 1.x fills the
+ * values an expression reads, so one that is null whatever it reads stays null.
  */
 import type { FillOption } from '../ast/nodes.js';
 import type { Cell } from '../result.js';
 
 /** Fill the null cells (not the time column) of one series' rows, given in output order. */
-export function fillNullCells(rows: Cell[][], fill: FillOption): void {
+export function fillNullCells(rows: Cell[][], fill: FillOption, skip: readonly boolean[] = []): void {
   if (fill.mode === 'number') {
     const v = typeof fill.value === 'bigint' && Number.isSafeInteger(Number(fill.value)) ? Number(fill.value) : fill.value;
-    for (const row of rows) for (let i = 1; i < row.length; i++) if (row[i] === null) row[i] = v;
+    for (const row of rows) for (let i = 1; i < row.length; i++) if (row[i] === null && skip[i - 1] !== true) row[i] = v;
   } else if (fill.mode === 'previous') {
     for (let r = 1; r < rows.length; r++) {
       const row = rows[r]!;

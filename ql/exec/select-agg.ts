@@ -29,6 +29,7 @@ import { alignedRows } from './aligned-rows.js';
 import { runDenseGroup } from './select-agg-dense.js';
 import { transformMultiRows, windowsNewestFirst } from './multi-row-transforms.js';
 import { fillNullCells } from './fill-cells.js';
+import { nullByDuration } from './duration-constant.js';
 import { clippedReducer } from './clipped-reducer.js';
 import { forEachPassingRow, singleValueColumn } from './passing-rows.js';
 import { auxTagTieLess, inputHeadBounds, readsInputHead } from './selector-input-cut.js';
@@ -421,7 +422,7 @@ async function assembleRows(
     if (rows) {
       // Ascending, as the join's rows reach finish() (which turns them around under DESC).
       const out = finish(g, inRange(rows, g, min, max, forecastTimes));
-      fillNullCells(out, fill);
+      fillNullCells(out, fill, plan.projection.columns.map((c) => nullByDuration(c.expr)));
       return out;
     }
   }
@@ -485,7 +486,7 @@ async function assembleRows(
   const out = finish(g, inRange(desc ? rows.reverse() : rows, g, min, max, forecastTimes), false, perField);
   // 1.x's emitter fills the cells it sends, i.e. after OFFSET/LIMIT: the first row sent has no
   // row before it for fill(previous), even when the query's earlier windows had one.
-  if (spec) fillNullCells(out, fill);
+  if (spec) fillNullCells(out, fill, plan.projection.columns.map((c) => nullByDuration(c.expr)));
   return out;
 }
 

@@ -164,6 +164,10 @@ class ExprParser {
       }
       return this.varRef(t);
     }
+    // 1.x's scanner gives a `$name` bound to {"regex": ...} as a REGEX token, and its unary
+    // expression takes one anywhere: `t = $re` is a comparison with a regex literal
+    const re = t.type === 'ILLEGAL' && input.charCodeAt(t.start) === 36 ? regexAt(input, i) : null;
+    if (re !== null) return { e: N.regex(re.source), end: re.end };
     const lit = literalOf(input, t);
     if (lit === null) return null;
     recordLiteral(lit, t, false);

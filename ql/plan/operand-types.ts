@@ -6,15 +6,17 @@
  * typed here; anything else is left to evaluation. A tag in arithmetic is always an error (type `tag`).
  */
 import { FieldType } from '../../engine/index.js';
-import type { Expr } from '../ast/nodes.js';
+import type { DataType, Expr } from '../ast/nodes.js';
 import { quoteIdent } from '../ast/keywords.js';
 import { printExpr } from '../ast/print.js';
 import { QueryError } from '../errors.js';
 import { goFixed3 } from '../ast/go-fixed.js';
+import { MATH_FUNCTIONS } from '../exec/math.js';
 
 const ARITHMETIC: ReadonlySet<string> = new Set(['+', '-', '*', '/', '%', '&', '|', '^']);
 
-const TYPE_NAMES: Readonly<Record<FieldType, string>> = {
+/** influxql's names of the field types (`usage_user::float`). */
+export const TYPE_NAMES: Readonly<Record<FieldType, DataType>> = {
   [FieldType.Float]: 'float',
   [FieldType.Integer]: 'integer',
   [FieldType.Unsigned]: 'unsigned',
@@ -23,17 +25,23 @@ const TYPE_NAMES: Readonly<Record<FieldType, string>> = {
 };
 
 export function hasVariable(e: Expr): boolean {
+  // a regex field is expanded into the fields it matches; inside an expression it is a literal
+  return e.kind === 'Regex' || holdsVariable(e);
+}
+
+function holdsVariable(e: Expr): boolean {
   switch (e.kind) {
     case 'VarRef':
-    case 'Call':
     case 'Wildcard':
-    case 'Regex':
     case 'Distinct':
       return true;
+    case 'Call':
+      // a math call reads its arguments as they are (`abs(1h)` holds none); others read data
+      return !MATH_FUNCTIONS.has(e.name.toLowerCase()) || e.args.some(holdsVariable);
     case 'Binary':
-      return hasVariable(e.lhs) || hasVariable(e.rhs);
+      return holdsVariable(e.lhs) || holdsVariable(e.rhs);
     case 'Unary':
-      return hasVariable(e.expr);
+      return holdsVariable(e.expr);
     default:
       return false;
   }

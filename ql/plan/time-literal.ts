@@ -135,4 +135,5 @@ const GO_NODE: Partial<Record<Expr['kind'], string>> = {
   Binary: 'BinaryExpr',
   Unary: 'BinaryExpr',
   Boolean: 'BooleanLiteral',
+  Regex: 'RegexLiteral',
 };

@@ -9,10 +9,10 @@ const NOW = 1_710_000_000_000_000_000n;
 const H = 3_600_000_000_000n;
 const T0 = 1_709_942_400_000_000_000n; // 2024-03-09T00:00:00Z
 
-/** Evaluate the condition left for rows at time t, with the given field values. */
+/** Evaluate the condition left for rows at time t, with the given field values (as a row filter: a condition). */
 function rowPasses(rest: Expr | null, t: bigint, fields: Record<string, number>): boolean {
   if (!rest) return true;
-  return evaluate(rest, { time: t, lookup: (name: string) => fields[name] ?? null }, { isInteger: () => false }) === true;
+  return evaluate(rest, { time: t, lookup: (name: string) => fields[name] ?? null, condition: true }, { isInteger: () => false }) === true;
 }
 
 describe('splitTimeRange', () => {

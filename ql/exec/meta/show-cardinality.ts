@@ -89,10 +89,10 @@ export async function showCardinality(stmt: ShowCardinalityStatement, ctx: Query
   const rp = defaultPolicy(ctx, info);
   const index = seriesIndex(ctx, db);
   if (!index) return output([]);
-  // SERIES and MEASUREMENT with a field key in WHERE: read as 1.6.7's SELECT does (before the
-  // index rules, which refuse some of those comparisons).
+  // Every cardinality with a field key (or a tag `=` a regex) in WHERE: read as
+  // 1.6.7's SELECT does (before the index rules, which refuse some of those comparisons).
   const asSelect =
-    (stmt.of === 'series' || stmt.of === 'measurement') && stmt.condition ? selectLikeCondition(stmt.condition, ctx.nowNs, selectMeasurements(index, stmt.sources)) : undefined;
+    stmt.condition ? selectLikeCondition(stmt.condition, ctx.nowNs, selectMeasurements(index, stmt.sources)) : undefined;
   const cond: TagCondition | null = asSelect ?? (stmt.condition ? tagCondition(stmt.condition, ctx.nowNs, SHOW_OPTIONS) : null);
   // TAG VALUES: its SELECT's rows lie at time 0 and need a shard in the range (observed on 1.6.7).
   const outOfRange = cond !== null && cond.timed && (cond.empty || cond.minNs > 0n || cond.maxNs < 0n || !ctx.engine.hasShardOverlapping(db, rp, cond.minNs, cond.maxNs));

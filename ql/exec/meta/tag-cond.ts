@@ -66,7 +66,7 @@ export interface TranslateOptions {
    * A comparison of `key` with `value` decided outright (true: every series, false: none), or
    * undefined to compare it as a tag (CARDINALITY statements that 1.x runs as a SELECT).
    */
-  readonly fieldVerdict?: (key: string, value: Expr) => boolean | undefined;
+  readonly fieldVerdict?: (key: string, value: Expr, op: string) => boolean | undefined;
 }
 
 const FALSE_EXPR: TagExpr = { op: 'false' };
@@ -94,13 +94,14 @@ function comparison(e: Expr & { kind: 'Binary' }, opts: TranslateOptions): TagEx
     if (value.kind === 'Regex') return constant(compileRegex(value.source).test(name) === positive);
     return constant(value.kind === 'String' && (value.value === name) === positive);
   }
-  const verdict = ref.type !== 'tag' ? opts.fieldVerdict?.(key, value) : undefined;
+  const verdict = ref.type !== 'tag' ? opts.fieldVerdict?.(key, value, e.op) : undefined;
   if (verdict !== undefined) return constant(verdict);
   if (ref.type !== 'tag' && opts.fieldsMatchAll?.has(key)) return TRUE_EXPR;
   if (value.kind === 'Regex') {
-    if (e.op === '=' || e.op === '!=') throw invalidTagComparison();
+    // 1.x's index matches a regex only for `=~`; any other operator (`t = $re` with a bound
+    // regex) selects the series the regex does not match
     const re = jsRegex(value.source);
-    return { op: positive ? 'match' : 'nmatch', key, pattern: re.source, flags: re.flags };
+    return { op: e.op === '=~' ? 'match' : 'nmatch', key, pattern: re.source, flags: re.flags };
   }
   if (e.op === '=~' || e.op === '!~') throw invalidTagComparison();
   if (value.kind === 'String') return { op: positive ? 'eq' : 'neq', key, value: value.value };
@@ -120,7 +121,7 @@ export function toTagExpr(e: Expr, opts: TranslateOptions = {}): TagExpr {
   if (e.op === '=' || e.op === '!=' || e.op === '=~' || e.op === '!~') return comparison(e, opts);
   const fieldRef = e.lhs.kind === 'VarRef' ? e.lhs : e.rhs.kind === 'VarRef' ? e.rhs : undefined;
   if (fieldRef && fieldRef.type !== 'tag') {
-    const verdict = opts.fieldVerdict?.(fieldRef.name, fieldRef === e.lhs ? e.rhs : e.lhs);
+    const verdict = opts.fieldVerdict?.(fieldRef.name, fieldRef === e.lhs ? e.rhs : e.lhs, e.op);
     if (verdict !== undefined) return constant(verdict);
     const tags = opts.orderingOnNonTagMatchesAll;
     if (opts.fieldsMatchAll?.has(fieldRef.name) || (tags !== undefined && !tags.has(fieldRef.name))) return TRUE_EXPR;
