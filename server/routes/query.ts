@@ -36,7 +36,7 @@ import { methodNotAllowed, type RouteContext } from './context.js';
 import { errorStatus, queryMeter } from '../metrics/http.js'; // [ops]
 import { StatementClock } from '../statements/clock.js'; // [ops]
 import { shapeableText, statementText } from '../statements/statement-text.js'; // [ops]
-import { readOnlyWarnings } from '../statements/read-only-warning.js';
+import { readOnlyWarnings, type WarningLookup } from '../statements/read-only-warning.js';
 
 /**
  * Statements that never read the request's `db`: a missing `db` must not turn them into a 404
@@ -60,7 +60,7 @@ class QueryTimeoutError extends StrataError {
 }
 
 /** The result with its statement's deprecation warning, if any. */
-function withWarning(r: StatementResult, warnings: ReadonlyMap<number, string> | undefined): StatementResult {
+function withWarning(r: StatementResult, warnings: WarningLookup | undefined): StatementResult {
   const w = warnings?.get(r.statementId);
   return w && !r.error ? { ...r, messages: [...(r.messages ?? []), { level: 'warning', text: w }] } : r;
 }
@@ -315,7 +315,7 @@ async function streamChunked(
     epoch: Epoch | undefined;
     pretty: boolean;
     chunkSize: number;
-    warnings: Map<number, string> | undefined;
+    warnings: WarningLookup | undefined;
   },
 ): Promise<void> {
   const out = reply.stream(200, 'application/json');

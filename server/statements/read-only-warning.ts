@@ -25,14 +25,29 @@ function normalized(s: Statement, scope: WarningScope): Statement {
   return s;
 }
 
-/** The warnings of a batch sent with GET, by statement index; undefined when there is nothing to warn about. */
-export function readOnlyWarnings(stmts: readonly Statement[], scope: WarningScope): Map<number, string> | undefined {
-  let out: Map<number, string> | undefined;
-  for (let i = 0; i < stmts.length; i++) {
-    const s = stmts[i]!;
-    if (readsOnly(s)) continue;
-    const text = printAs1x(() => printStatement(normalized(s, scope), { redactPasswords: true }));
-    (out ??= new Map()).set(i, `deprecated use of '${text}' in a read only context, please use a POST request instead`);
-  }
-  return out;
+/** The warning of each statement of a batch sent with GET that writes, by statement index. */
+export interface WarningLookup {
+  get(statementId: number): string | undefined;
+}
+
+/**
+ * The warnings of a batch sent with GET; undefined when there is nothing to warn about. Each is
+ * printed when asked for, i.e. when its statement has run: 1.x normalizes a statement just before
+ * executing it, so a default policy set earlier in the batch qualifies a later CQ's INTO.
+ */
+export function readOnlyWarnings(stmts: readonly Statement[], scope: WarningScope): WarningLookup | undefined {
+  if (stmts.every(readsOnly)) return undefined;
+  const printed = new Map<number, string>();
+  return {
+    get(i) {
+      const s = stmts[i];
+      if (s === undefined || readsOnly(s)) return undefined;
+      let text = printed.get(i);
+      if (text === undefined) {
+        const statement = printAs1x(() => printStatement(normalized(s, scope), { redactPasswords: true }));
+        printed.set(i, (text = `deprecated use of '${statement}' in a read only context, please use a POST request instead`));
+      }
+      return text;
+    },
+  };
 }
