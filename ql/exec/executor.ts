@@ -7,6 +7,7 @@ import type { ResultSeries, StatementResult } from '../result.js';
 import { QueryError } from '../errors.js';
 import { checkAborted, type QueryContext, type SeriesSink, type StatementOutput } from './context.js';
 import { executeSelect } from './select.js';
+import { hasFunctionCall } from '../plan/functions.js';
 import { writeInto } from './into.js';
 import { RewriteError } from './meta/errors.js';
 
@@ -22,7 +23,7 @@ async function runStatement(stmt: Statement, ctx: QueryContext, meta: MetaExecut
   if (stmt.kind === 'Select') {
     if (stmt.target) {
       // 1.x writes no row for an empty window under fill(null), count()'s 0 included.
-      const select = stmt.fill.mode === 'null' ? { ...stmt, fill: { mode: 'none' as const } } : stmt;
+      const select = stmt.fill.mode === 'null' && hasFunctionCall(stmt.fields) ? { ...stmt, fill: { mode: 'none' as const } } : stmt;
       return { series: [await writeInto(stmt.target, await executeSelect(select, ctx), ctx)] };
     }
     return { series: await executeSelect(stmt, ctx, sink), timeZone: statementTimeZone(stmt) };

@@ -23,3 +23,21 @@ export function fillNullCells(rows: Cell[][], fill: FillOption, skip: readonly b
     }
   }
 }
+
+/**
+ * fillNullCells over a series handed over in pieces (chunked raw answers): fill(previous) carries
+ * the last row of one piece into the next. Undefined when the fill leaves cells alone.
+ */
+export function cellFiller(fill: FillOption, skip: readonly boolean[] = []): ((rows: Cell[][]) => void) | undefined {
+  if (fill.mode !== 'number' && fill.mode !== 'previous') return undefined;
+  let last: Cell[] | undefined;
+  return (rows) => {
+    if (rows.length === 0) return;
+    if (fill.mode === 'previous' && last !== undefined) {
+      const first = rows[0]!;
+      for (let i = 1; i < first.length; i++) if (first[i] === null && skip[i - 1] !== true) first[i] = last[i]!;
+    }
+    fillNullCells(rows, fill, skip);
+    last = rows[rows.length - 1];
+  };
+}

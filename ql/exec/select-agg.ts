@@ -46,7 +46,7 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
   const { plan, source, ctx } = g;
   const spec = plan.window;
   const { calls, transforms } = aggregatesOf(plan);
-  if (calls.length === 1 && calls[0]!.tagArgs.length > 0) return runTopWithTags(g, calls[0]!).then((rows) => finish(g, rows, true));
+  if (calls.length === 1 && calls[0]!.tagArgs.length > 0) return runTopWithTags(g, calls[0]!).then((rows) => filledCells(g, finish(g, rows, true)));
   const types = source.fieldTypes();
   checkTransformInners(transforms, types);
   const { hasMin } = plan.time;
@@ -358,7 +358,7 @@ async function assembleRows(
       };
       rows.push([x.time, ...plan.projection.columns.map((c) => evaluate(c.expr, scope, et0))]);
     }
-    return finish(g, rows, call.reducer === 'top' || call.reducer === 'bottom' || call.reducer === 'distinct' || call.reducer === 'sample');
+    return filledCells(g, finish(g, rows, call.reducer === 'top' || call.reducer === 'bottom' || call.reducer === 'distinct' || call.reducer === 'sample'));
   }
   // The extra window read for a transform's inner call is not the other calls' to fill from:
   // 1.x fills those over the query's own range, so a point there must not anchor fill(linear).
@@ -485,9 +485,16 @@ async function assembleRows(
   }
   const out = finish(g, inRange(desc ? rows.reverse() : rows, g, min, max, forecastTimes), false, perField);
   // 1.x's emitter fills the cells it sends, i.e. after OFFSET/LIMIT: the first row sent has no
-  // row before it for fill(previous), even when the query's earlier windows had one.
-  if (spec) fillNullCells(out, fill, plan.projection.columns.map((c) => nullByDuration(c.expr)));
+  // row before it for fill(previous), even when the query's earlier windows had one. It does so
+  // without GROUP BY time too (`max(v), s ... fill(1)`: `s` is 1 where the selected point lacks it).
+  fillNullCells(out, fill, plan.projection.columns.map((c) => nullByDuration(c.expr)));
   return out;
+}
+
+/** The rows of a selector of several points as 1.x's emitter sends them: null cells filled (`top(v, 2), s ... fill(1)`). */
+function filledCells(g: GroupRun, rows: Cell[][]): Cell[][] {
+  fillNullCells(rows, g.plan.stmt.fill, g.plan.projection.columns.map((c) => nullByDuration(c.expr)));
+  return rows;
 }
 
 /** One row per row of integral()'s stream: under DESC two may share a label, and 1.x prints both. */

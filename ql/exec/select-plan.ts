@@ -9,6 +9,7 @@ import type { Matcher } from '../../engine/index.js';
 import { QueryError } from '../errors.js';
 import { analyzeProjection, callsIn, type Projection, type SchemaInfo } from '../plan/projection.js';
 import { splitTimeRange, type TimeSplit } from '../plan/time-range.js';
+import { hasFunctionCall } from '../plan/functions.js';
 import { windowSpec, type WindowSpec } from './window.js';
 import type { MeasurementSource } from './source.js';
 import { FieldType } from '../../engine/index.js';
@@ -106,9 +107,16 @@ export function compileSelect(stmt: SelectStatement, sources: readonly Measureme
   // wildcard dimension every tag (1.x, also when the regex matches no tag at all).
   const dimTags = new Set<string>(dims.all || dims.regexes.length > 0 ? schema.tags : dims.names);
   const projection = analyzeProjection(stmt.fields, schema, dimTags, window !== undefined);
+  checkFillNeedsFunction(stmt);
   checkTopBottomLimit(projection, stmt.limit);
   const ascending = !stmt.sortFields.some((s) => !s.ascending);
   return { stmt, window, dims, time, projection, schema, ascending };
+}
+
+/** 1.x's validateFields: fill(none) and fill(linear) need a call that is not math (raw rows fill only with N or previous). */
+function checkFillNeedsFunction(stmt: SelectStatement): void {
+  if ((stmt.fill.mode !== 'none' && stmt.fill.mode !== 'linear') || hasFunctionCall(stmt.fields)) return;
+  throw new QueryError(`fill(${stmt.fill.mode}) must be used with a function`);
 }
 
 /**

@@ -19,6 +19,8 @@ import { compiledSelect } from './plan-memo.js';
 import type { ShardQuestion } from './shape-plan-memo.js';
 import { conditionOf } from './plan-derived.js';
 import { rawLayout, runRawGroup } from './select-raw.js';
+import { cellFiller } from './fill-cells.js';
+import { nullByDuration } from './duration-constant.js';
 import { runTransformsApart, transformsApart } from './raw-transforms-apart.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
 import { SubquerySource } from './subquery-source.js';
@@ -170,15 +172,20 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
         continue;
       }
       const run = { plan, source, series: group.series, rowFilter: split.rows, ctx };
+      // 1.x fills the null cells of raw rows too (`SELECT * FROM m fill(0)`, also inside a
+      // subquery); aggregates fill their own cells (select-agg.ts)
+      const fillRaw = plan.projection.shape === 'raw' ? cellFiller(stmt.fill, plan.projection.columns.map((c) => nullByDuration(c.expr))) : undefined;
       if (sink) {
         let any = false;
         const emit = async (values: Cell[][]) => {
           any = true;
+          fillRaw?.(values);
           await sink.push({ name: source.name, tags, columns, timeColumn, values }, true);
         };
         let rest = apart ? runTransformsApart(run) : plan.projection.shape === 'raw' ? runRawGroup(run, emit, sink.chunkSize, layout) : runAggregateGroup(run);
         // Awaited only when pending: an await of a value is a turn of the microtask queue too.
         if (rest instanceof Promise) rest = await rest;
+        fillRaw?.(rest);
         for (let i = 0; i < rest.length; i += sink.chunkSize) {
           const more = i + sink.chunkSize < rest.length;
           any = true;
@@ -191,6 +198,7 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
       }
       let values = apart ? runTransformsApart(run) : plan.projection.shape === 'raw' ? runRawGroup(run, undefined, undefined, layout) : runAggregateGroup(run);
       if (values instanceof Promise) values = await values;
+      fillRaw?.(values);
       if (values.length === 0) continue;
       out.push({ name: source.name, tags, columns, timeColumn, tagColumns, values, ...(columnTypes && { columnTypes }), ...(fieldNames && { fieldNames }) });
     }

@@ -15,7 +15,7 @@
  */
 import type { Call, Expr, Field, SelectStatement } from '../ast/nodes.js';
 import { walkExpr } from '../ast/walk.js';
-import { AGGREGATES } from '../plan/functions.js';
+import { AGGREGATES, hasFunctionCall } from '../plan/functions.js';
 import { MAX_NS, MIN_NS, splitTimeRange, type TimeSplit } from '../plan/time-range.js';
 import { QueryError } from '../errors.js';
 import type { QueryContext } from './context.js';
@@ -54,7 +54,7 @@ export function innerStatement(outer: SelectStatement, given: SelectStatement, c
   const ascending = !outer.sortFields.some((f) => !f.ascending);
   if (given.sortFields.some((f) => f.ascending !== ascending)) throw new QueryError('subqueries must be ordered in the same direction as the query itself');
   let inner: SelectStatement = ascending ? given : { ...given, sortFields: [{ name: 'time', ascending: false }] };
-  if (inner.fill.mode === 'null') inner = { ...inner, fill: { mode: 'none' } };
+  if (inner.fill.mode === 'null' && hasFunctionCall(inner.fields)) inner = { ...inner, fill: { mode: 'none' } };
   const range = statementTime(outer, ctx);
   const extra = timeCondition(range);
   const condition = extra ? (inner.condition ? { kind: 'Binary' as const, op: 'AND' as const, lhs: inner.condition, rhs: extra } : extra) : inner.condition;

@@ -1,6 +1,8 @@
 /** Function classes of TimeseriesQL and their 1.x rules. */
 import { MATH_FUNCTIONS } from '../exec/math.js';
 import { TECHNICAL } from '../exec/technical.js';
+import type { Expr } from '../ast/nodes.js';
+import { walkExpr } from '../ast/walk.js';
 
 export const AGGREGATES: ReadonlySet<string> = new Set([
   'count', 'sum', 'mean', 'median', 'mode', 'spread', 'stddev', 'min', 'max', 'first', 'last',
@@ -24,4 +26,20 @@ export const TRANSFORMS: ReadonlySet<string> = new Set([
 
 export function isMath(name: string): boolean {
   return MATH_FUNCTIONS.has(name);
+}
+
+/**
+ * Whether a field list holds a call that is not math (1.x's FunctionCalls): without one,
+ * fill(none) and fill(linear) are errors and fill(null) and fill(none) mean the same.
+ */
+export function hasFunctionCall(fields: readonly { readonly expr: Expr }[]): boolean {
+  let found = false;
+  for (const f of fields) {
+    walkExpr(f.expr, (n) => {
+      if (n.kind === 'Distinct' || (n.kind === 'Call' && !isMath(n.name.toLowerCase()))) found = true;
+      return !found;
+    });
+    if (found) return true;
+  }
+  return false;
 }

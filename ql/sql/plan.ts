@@ -270,7 +270,7 @@ export function planSql(q: SqlSelect, schema: SqlSchema): SqlPlan {
   const statement = select(p.fields, [measurement({ name: q.measurement })], {
     condition: where,
     dimensions,
-    fill: { mode: 'none' }, // SQL has no rows for empty buckets
+    fill: aggregate ? { mode: 'none' } : { mode: 'null' }, // SQL has no rows for empty buckets
     sortFields,
     limit: pushdown ? limit : 0,
     offset: pushdown ? offset : 0,

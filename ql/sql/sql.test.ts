@@ -30,30 +30,30 @@ before(loadSqlParser);
 
 describe('SQL planning', () => {
   it('projection: tags get ::tag, expressions keep their text as column names', () => {
-    assert.equal(printed('SELECT time, host, usage * 2 FROM cpu'), 'SELECT host::tag AS __sql0, usage * 2 AS __sql1 FROM cpu fill(none)');
+    assert.equal(printed('SELECT time, host, usage * 2 FROM cpu'), 'SELECT host::tag AS __sql0, usage * 2 AS __sql1 FROM cpu');
     assert.deepEqual(plan('SELECT time, host, usage * 2 FROM cpu').columns.map((c) => c.name), ['time', 'host', 'usage * 2']);
     assert.deepEqual(plan('SELECT * FROM cpu').columns.map((c) => c.name), ['time', 'host', 'region', 'big', 'usage']);
   });
 
   it('only tags selected: every field is read so each point is a row', () => {
-    assert.equal(printed('SELECT host FROM cpu'), 'SELECT host::tag AS __sql0, *::field FROM cpu fill(none)');
+    assert.equal(printed('SELECT host FROM cpu'), 'SELECT host::tag AS __sql0, *::field FROM cpu');
   });
 
   it('AND binds tighter than OR; IN, BETWEEN, NOT, LIKE, intervals', () => {
     assert.equal(
       printed("SELECT usage FROM cpu WHERE usage > 5 AND region = 'us' OR host = 'a' AND usage < 2"),
-      "SELECT usage AS __sql0 FROM cpu WHERE usage > 5 AND region::tag = 'us' OR host::tag = 'a' AND usage < 2 fill(none)",
+      "SELECT usage AS __sql0 FROM cpu WHERE usage > 5 AND region::tag = 'us' OR host::tag = 'a' AND usage < 2",
     );
     assert.equal(
       printed("SELECT usage FROM cpu WHERE (host = 'a' OR host = 'b') AND usage > 1"),
-      "SELECT usage AS __sql0 FROM cpu WHERE (host::tag = 'a' OR host::tag = 'b') AND usage > 1 fill(none)",
+      "SELECT usage AS __sql0 FROM cpu WHERE (host::tag = 'a' OR host::tag = 'b') AND usage > 1",
     );
     assert.equal(
       printed("SELECT usage FROM cpu WHERE host IN ('a', 'b') AND NOT usage BETWEEN 1 AND 2"),
-      "SELECT usage AS __sql0 FROM cpu WHERE (host::tag = 'a' OR host::tag = 'b') AND (usage < 1 OR usage > 2) fill(none)",
+      "SELECT usage AS __sql0 FROM cpu WHERE (host::tag = 'a' OR host::tag = 'b') AND (usage < 1 OR usage > 2)",
     );
-    assert.equal(printed("SELECT usage FROM cpu WHERE host LIKE 'a%'"), 'SELECT usage AS __sql0 FROM cpu WHERE host::tag =~ /^a.*$/ fill(none)');
-    assert.equal(printed("SELECT usage FROM cpu WHERE time > now() - interval '90 minutes'"), 'SELECT usage AS __sql0 FROM cpu WHERE time > now() - 90m fill(none)');
+    assert.equal(printed("SELECT usage FROM cpu WHERE host LIKE 'a%'"), 'SELECT usage AS __sql0 FROM cpu WHERE host::tag =~ /^a.*$/');
+    assert.equal(printed("SELECT usage FROM cpu WHERE time > now() - interval '90 minutes'"), 'SELECT usage AS __sql0 FROM cpu WHERE time > now() - 90m');
   });
 
   it('aggregates: avg → mean, GROUP BY tags and time_bucket', () => {
@@ -70,7 +70,7 @@ describe('SQL planning', () => {
   it('ORDER BY time and LIMIT/OFFSET are pushed down on raw rows; anything else sorts after', () => {
     const down = plan('SELECT usage FROM cpu ORDER BY time DESC LIMIT 3 OFFSET 1');
     assert.ok(down.statement);
-    assert.equal(printStatement(down.statement), 'SELECT usage AS __sql0 FROM cpu fill(none) ORDER BY time DESC LIMIT 3 OFFSET 1');
+    assert.equal(printStatement(down.statement), 'SELECT usage AS __sql0 FROM cpu ORDER BY time DESC LIMIT 3 OFFSET 1');
     assert.deepEqual([down.sort, down.limit, down.offset], [[], 0, 0]);
     const after = plan('SELECT host, count(usage) AS n FROM cpu GROUP BY host ORDER BY n DESC LIMIT 1');
     assert.deepEqual(after.sort, [{ index: 1, ascending: false }]);
