@@ -211,7 +211,8 @@ export function evaluate(e: Expr, scope: RowScope, types: EvalTypes): Scalar {
         return re.test(v) === (e.op === '=~');
       }
       if (COMPARISONS.has(e.op)) {
-        const folded = durationComparison(e);
+        // (a reference or call on either side is never a duration constant: no lookup per row)
+        const folded = foldable(e.lhs) && foldable(e.rhs) ? durationComparison(e) : undefined;
         if (folded !== undefined) return folded;
         const a = comparand(e.lhs, scope, types);
         const b = comparand(e.rhs, scope, types);
@@ -229,6 +230,10 @@ export function evaluate(e: Expr, scope: RowScope, types: EvalTypes): Scalar {
 }
 
 const COMPARISONS: ReadonlySet<BinaryOp> = new Set<BinaryOp>(['=', '!=', '<', '<=', '>', '>=']);
+
+function foldable(e: Expr): boolean {
+  return e.kind === 'Duration' || e.kind === 'Binary' || e.kind === 'Unary';
+}
 
 function isTime(e: Expr): boolean {
   return e.kind === 'VarRef' && e.type === null && e.name.toLowerCase() === 'time';
