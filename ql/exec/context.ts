@@ -33,6 +33,11 @@ export interface QueryContext {
    * an inner transform would start an interval earlier.
    */
   readonly outermostRange?: { readonly min: bigint; readonly max: bigint };
+  /**
+   * Hold every subquery's inner result whole instead of streaming it (subquery-stream.ts): the
+   * reference the streamed answers are tested against. Not a setting: answers are the same.
+   */
+  readonly holdSubqueries?: boolean;
 }
 
 /** What one statement produces: series (or nothing) and optional messages. */

@@ -8,29 +8,27 @@ import type { SelectStatement, Source } from '../ast/nodes.js';
 import { compileRegex } from '../ast/regex.js';
 import { QueryError } from '../errors.js';
 import type { Cell, ResultSeries } from '../result.js';
-import { columnType } from '../plan/column-types.js';
-import { isTag } from '../plan/projection.js';
 import type { TimeSplit } from '../plan/time-range.js';
 import type { QueryContext, SeriesSink } from './context.js';
 import { EngineSource } from './engine-source.js';
 import { runAggregateGroup } from './select-agg.js';
-import { dimensionTags, type SelectPlan } from './select-plan.js';
-import { compiledSelect } from './plan-memo.js';
+import { compiledSelect, type CompiledSelect } from './plan-memo.js';
 import type { ShardQuestion } from './shape-plan-memo.js';
 import { conditionOf } from './plan-derived.js';
 import { rawLayout, runRawGroup } from './select-raw.js';
 import { cellFiller } from './fill-cells.js';
 import { nullByDuration } from './duration-constant.js';
 import { runTransformsApart, transformsApart } from './raw-transforms-apart.js';
-import type { MeasurementSource, SeriesRef } from './source.js';
-import { SubquerySource } from './subquery-source.js';
+import type { MeasurementSource } from './source.js';
+import { SubquerySource, type SubqueryReading } from './subquery-source.js';
+import { HeldRows } from './subquery-rows.js';
+import { readsSeriesInTurn, streamedSources, streamsInner } from './subquery-stream.js';
+import { groupsOf, resultSeries, seriesShape } from './select-groups.js';
 import { leadPercentileMissing, mayLeadPercentile } from './percentile-lead.js';
 import { aggregates, innerStatement, keepsInnerNullRows, rowsInSeriesOrder, statementTime, tiesInSeriesOrder } from './subquery-statement.js';
 import { cutInterleaved, interleavedLimitGroups } from './subquery-interleaved-limit.js';
 import { mergeSameName } from './union-source.js';
 import { unifyFieldTypes } from './typed-source.js';
-import { pageTagSets } from './tag-set-page.js';
-import { seriesInRangeShards } from './shard-tag-sets.js';
 import { integralSeriesPieces, isIntegralStream, type IntegralGroupRows } from './integral-series-order.js';
 
 function resolveDb(name: string, ctx: QueryContext): string {
@@ -41,7 +39,7 @@ function resolveDb(name: string, ctx: QueryContext): string {
 }
 
 /** The statement's sources; each question about the time range's shards is added to `asked` (the shape memo's check). */
-async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: ShardQuestion[]): Promise<MeasurementSource[]> {
+async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: ShardQuestion[], made: SubquerySource[]): Promise<MeasurementSource[]> {
   const out: MeasurementSource[] = [];
   // False when the time range maps to no shard of db.rp: 1.x then knows none of the fields (they
   // come from the shards), so the statement answers nothing instead of, say, a type error. A
@@ -66,15 +64,13 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: S
       const outer = statementTime(stmt, ctx);
       const innerCtx: QueryContext = ctx.outermostRange ? ctx : { ...ctx, outermostRange: outer };
       const run = innerStatement(stmt, inner, innerCtx);
+      const reading: SubqueryReading = { keepsNullRows: keepsInnerNullRows(inner), outer, rowsInSeriesOrder: rowsInSeriesOrder(run, ctx), tiesInSeriesOrder: tiesInSeriesOrder(run, ctx) };
       const cutGroups = interleavedLimitGroups(stmt, run, aggregates(run), ctx);
-      const result = cutGroups
-        ? cutInterleaved(await executeSelect({ ...run, limit: 0, offset: 0 }, innerCtx, undefined, true), cutGroups, run.limit, run.offset, !run.sortFields.some((f) => !f.ascending))
-        : await executeSelect(run, innerCtx, undefined, true);
-      const bySeries = rowsInSeriesOrder(run, ctx);
-      const byName = new Map<string, ResultSeries[]>();
-      for (const s of result) byName.set(s.name ?? '', [...(byName.get(s.name ?? '') ?? []), s]);
-      const ties = tiesInSeriesOrder(run, ctx);
-      for (const [name, series] of byName) out.push(new SubquerySource(name, series, keepsInnerNullRows(inner), outer, bySeries, ties));
+      // An inner LIMIT cut across interleaved series needs every series' rows at once: held whole.
+      if (cutGroups) {
+        const result = cutInterleaved(await executeSelect({ ...run, limit: 0, offset: 0 }, innerCtx, undefined, true), cutGroups, run.limit, run.offset, !run.sortFields.some((f) => !f.ascending));
+        out.push(...heldSources(result, reading, made));
+      } else out.push(...(await subquerySources(run, innerCtx, reading, made)));
       continue;
     }
     if (!src.regex && src.name === '') throw new QueryError('invalid measurement');
@@ -94,35 +90,57 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: S
   return mergeSameName(unifyFieldTypes(out, stmt));
 }
 
-interface Group {
-  readonly key: string[];
-  readonly series: SeriesRef[];
+/** A whole inner result as sources, one per measurement name. */
+function heldSources(result: readonly ResultSeries[], reading: SubqueryReading, made: SubquerySource[]): SubquerySource[] {
+  const byName = new Map<string, ResultSeries[]>();
+  for (const s of result) byName.set(s.name ?? '', [...(byName.get(s.name ?? '') ?? []), s]);
+  const out = [...byName].map(([name, series]) => new SubquerySource(name, new HeldRows(series), reading));
+  made.push(...out);
+  return out;
 }
 
-function groupSeries(series: readonly SeriesRef[], dims: readonly string[]): Group[] {
-  const groups = new Map<string, Group>();
-  for (const s of series) {
-    const key = dims.map((d) => s.tags[d] ?? '');
-    const k = key.join('\u0000');
-    let g = groups.get(k);
-    if (!g) {
-      g = { key, series: [] };
-      groups.set(k, g);
+/**
+ * A subquery's inner statement as sources: streamed (its series computed one at a time as the
+ * outer statement reads them) where subquery-stream.ts allows it, else its whole result.
+ */
+async function subquerySources(run: SelectStatement, ctx: QueryContext, reading: SubqueryReading, made: SubquerySource[]): Promise<SubquerySource[]> {
+  const innerMade: SubquerySource[] = [];
+  let streamed = false;
+  try {
+    const prepared = await prepareSelect(run, ctx, true, innerMade);
+    if (!prepared) return [];
+    if (!ctx.holdSubqueries && streamsInner(run, prepared.plan)) {
+      streamed = true;
+      // Their rows are read while the outer statement runs: released with the outer's sources.
+      made.push(...innerMade);
+      const out = await streamedSources(run, prepared, ctx, reading);
+      made.push(...out);
+      return out;
     }
-    g.series.push(s);
+    return heldSources(await runSelect(run, prepared, ctx, undefined, true), reading, made);
+  } finally {
+    if (!streamed) for (const s of innerMade) s.release();
   }
-  return [...groups.values()].sort((a, b) => {
-    for (let i = 0; i < a.key.length; i++) {
-      if (a.key[i]! < b.key[i]!) return -1;
-      if (a.key[i]! > b.key[i]!) return 1;
-    }
-    return 0;
-  });
 }
 
-function tagColumnsOf(plan: SelectPlan): string[] | undefined {
-  const out = plan.projection.columns.filter((c) => c.expr.kind === 'VarRef' && isTag(c.expr.name, c.expr.type, plan.schema)).map((c) => c.name);
-  return out.length > 0 ? out : undefined;
+/**
+ * The statement compiled, with its sources; null when it answers nothing without reading. The
+ * subquery sources made on the way are added to `made` (released when the statement is done).
+ */
+async function prepareSelect(stmt: SelectStatement, ctx: QueryContext, nested: boolean, made: SubquerySource[]): Promise<CompiledSelect | null> {
+  const own: SubquerySource[] = [];
+  try {
+    let compiled = compiledSelect(stmt, ctx, nested, (asked) => resolveSources(stmt, ctx, asked, own));
+    if (compiled instanceof Promise) compiled = await compiled;
+    const { sources, plan } = compiled;
+    if (own.some((s) => s.streamed) && !readsSeriesInTurn(stmt, plan, sources.length)) for (const s of own) await s.holdAll();
+    const typesOf = (field: string) => sources.map((s) => s.fieldTypes().get(field));
+    if (mayLeadPercentile(stmt) && (await leadPercentileMissing(stmt, typesOf, (probe) => executeSelect(probe, ctx, undefined, nested)))) return null;
+    if (plan.time.empty) return null;
+    return compiled;
+  } finally {
+    made.push(...own);
+  }
 }
 
 /**
@@ -130,41 +148,33 @@ function tagColumnsOf(plan: SelectPlan): string[] | undefined {
  * the returned list is empty; otherwise the whole result is returned.
  */
 export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, sink?: SeriesSink, nested = false): Promise<ResultSeries[]> {
-  let compiled = compiledSelect(stmt, ctx, nested, (asked) => resolveSources(stmt, ctx, asked));
-  if (compiled instanceof Promise) compiled = await compiled;
+  const made: SubquerySource[] = [];
+  try {
+    const prepared = await prepareSelect(stmt, ctx, nested, made);
+    return prepared ? await runSelect(stmt, prepared, ctx, sink, nested) : [];
+  } finally {
+    for (const s of made) s.release();
+  }
+}
+
+async function runSelect(stmt: SelectStatement, compiled: CompiledSelect, ctx: QueryContext, sink: SeriesSink | undefined, nested: boolean): Promise<ResultSeries[]> {
   const { sources, plan } = compiled;
-  const typesOf = (field: string) => sources.map((s) => s.fieldTypes().get(field));
-  if (mayLeadPercentile(stmt) && (await leadPercentileMissing(stmt, typesOf, (probe) => executeSelect(probe, ctx, undefined, nested)))) return [];
-  if (plan.time.empty) return [];
   const out: ResultSeries[] = [];
-  const columns = [plan.projection.timeName, ...plan.projection.columns.map((c) => c.name)];
-  const timeColumn = plan.projection.timeName !== 'time' || undefined;
-  const tagColumns = plan.projection.shape === 'raw' ? tagColumnsOf(plan) : undefined;
-  // Writes (INTO) and outer queries (a subquery's columns) need the types cells cannot show.
-  const columnTypes = stmt.target || nested ? [undefined, ...plan.projection.columns.map((c) => columnType(c.expr, plan.schema))] : undefined;
-  const fieldNames = nested ? [plan.projection.timeName, ...plan.projection.columns.map((c) => c.fieldName)] : undefined;
+  const shape = seriesShape(stmt, plan, nested);
+  const { columns, timeColumn } = shape;
   // One integral() stream over several groups: 1.x sends each group's last window after every
   // group's other rows (integral-series-order.ts), so the groups run unpaged and are ordered after.
   const integralGroups: IntegralGroupRows[] | undefined = isIntegralStream(plan) && (plan.dims.all || plan.dims.names.length > 0 || plan.dims.regexes.length > 0 || sources.length > 1) ? [] : undefined;
   const groupPlan = integralGroups ? { ...plan, stmt: { ...plan.stmt, limit: 0, offset: 0 } } : plan;
-  // 1.x pages the tag sets of each measurement (tag-set-page.ts), also under ORDER BY time DESC
-  // in ascending order, counting tag sets without a point in the range (they answer nothing).
-  // DESC then reverses the measurements too.
+  // DESC reverses the measurements too (each one's groups: groupsOf).
   for (const source of plan.ascending ? sources : [...sources].reverse()) {
     const split = conditionOf(plan);
-    const dims = dimensionTags(plan.dims, plan.schema.tags);
-    let tagSets = groupSeries(source.series(split.tags), dims);
-    if ((stmt.slimit > 0 || stmt.soffset > 0) && source instanceof EngineSource) {
-      const present = await seriesInRangeShards(ctx, source, tagSets.flatMap((g) => g.series), plan.time.min, plan.time.max);
-      tagSets = tagSets.filter((g) => g.series.some((s) => present.has(s.key)));
-    }
-    const groups = pageTagSets(tagSets, dims, stmt.slimit, stmt.soffset);
-    if (!plan.ascending) groups.reverse();
+    const groups = await groupsOf(stmt, plan, source, ctx);
     const layout = plan.projection.shape === 'raw' && groups.length > 0 ? rawLayout(plan, source, split.rows) : undefined;
     // Several raw transforms: each its own iterator, joined by time (raw-transforms-apart.ts).
     const apart = transformsApart(plan);
     for (const group of groups) {
-      const tags = dims.length ? Object.fromEntries(dims.map((d, i) => [d, group.key[i]!])) : undefined;
+      const { tags } = group;
       if (integralGroups) {
         const integralEnd = { endsWithClose: false };
         const values = await runAggregateGroup({ plan: groupPlan, source, series: group.series, rowFilter: split.rows, ctx, integralEnd });
@@ -200,12 +210,12 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
       if (values instanceof Promise) values = await values;
       fillRaw?.(values);
       if (values.length === 0) continue;
-      out.push({ name: source.name, tags, columns, timeColumn, tagColumns, values, ...(columnTypes && { columnTypes }), ...(fieldNames && { fieldNames }) });
+      out.push(resultSeries(source.name, tags, shape, values));
     }
   }
   for (const { name, tags, values } of integralGroups ? integralSeriesPieces(integralGroups, stmt.offset, stmt.limit) : []) {
     if (!sink) {
-      out.push({ name, tags, columns, timeColumn, tagColumns, values, ...(columnTypes && { columnTypes }), ...(fieldNames && { fieldNames }) });
+      out.push(resultSeries(name, tags, shape, values));
       continue;
     }
     for (let i = 0; i < values.length; i += sink.chunkSize) {

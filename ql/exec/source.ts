@@ -1,7 +1,8 @@
 /**
  * Where SELECT reads from: a measurement seen as series with typed fields. The engine
  * implements it over the series index and cursors; subqueries implement it over their
- * materialised results, so one executor serves both.
+ * results (held whole, or one inner series at a time: subquery-stream.ts), so one executor
+ * serves both.
  */
 import type { Cursor, FieldType, TagExpr } from '../../engine/index.js';
 

@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { FieldType, TRUE_EXPR, type Cursor } from '../../engine/index.js';
 import type { Cell, ResultSeries } from '../result.js';
 import { SubquerySource } from './subquery-source.js';
+import { HeldRows } from './subquery-rows.js';
 
 async function rows(c: Cursor): Promise<[bigint, unknown][]> {
   const out: [bigint, unknown][] = [];
@@ -37,7 +38,7 @@ describe('SubquerySource cursor over rows in read order', () => {
           // An inner statement under ORDER BY time DESC gives its rows newest first.
           if (descendingInner) values.reverse();
           const series: ResultSeries = { name: 'm', tags: { s: 'x' }, columns: ['time', 'a', 'b'], values, columnTypes: [undefined, FieldType.Float, FieldType.Float] };
-          const src = new SubquerySource('m', [series]);
+          const src = new SubquerySource('m', new HeldRows([series]));
           const [ref] = src.series(TRUE_EXPR);
           for (const field of ['a', 'b']) {
             const inOrder = await rows(src.cursor(ref!, field, t0 + from, t0 + from + span, !descendingInner));

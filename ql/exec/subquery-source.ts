@@ -1,165 +1,130 @@
 /**
  * A subquery's result as a MeasurementSource: its series become series (tags from the
- * inner GROUP BY), its columns become fields. Rows are held in memory (the inner result).
+ * inner GROUP BY), its columns become fields. The rows come from InnerRows
+ * (subquery-rows.ts): the whole inner result, or one inner series at a time.
  */
 import { FieldType, matchesTags, type Batch, type Cursor, type TagExpr, type ValueColumn } from '../../engine/index.js';
-import { hasTimeColumn, type ResultSeries } from '../result.js';
 import { MAX_NS, MIN_NS } from '../plan/time-range.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
+import { inReadOrder, type InnerRows, type Stored } from './subquery-rows.js';
 
-interface Stored {
-  readonly ref: SeriesRef;
-  readonly times: bigint[];
-  readonly columns: Map<string, unknown[]>;
-}
-
-function typeOf(values: unknown[]): FieldType | undefined {
-  let t: FieldType | undefined;
-  for (const v of values) {
-    if (v === null || v === undefined) continue;
-    const k =
-      typeof v === 'string' ? FieldType.String : typeof v === 'boolean' ? FieldType.Boolean : typeof v === 'bigint' ? FieldType.Integer : Number.isInteger(v) ? FieldType.Integer : FieldType.Float;
-    if (t === undefined || (t === FieldType.Integer && k === FieldType.Float)) t = k;
-  }
-  return t;
-}
-
-/** `declared` unless the values contradict it (an integer column holding 0.5), else what the values show. */
-function fitType(declared: FieldType | undefined, values: unknown[]): FieldType | undefined {
-  const seen = typeOf(values);
-  if (declared === undefined || seen === undefined) return declared ?? seen;
-  const integral = declared === FieldType.Integer || declared === FieldType.Unsigned;
-  return integral && seen === FieldType.Float ? FieldType.Float : declared;
-}
-
-/**
- * An inner result series whose rows share times (an inner raw query merging several series)
- * as lanes with one row per time each: lane k holds the k-th row of every time. The outer
- * query joins a series' fields by time, which pairs the cells of one inner row only when
- * times are unique (a null cell left out of one field's cursor shifted the rows after it).
- * Lanes keep the series' tags; their keys sort right after it and in lane order, and the
- * outer merge puts rows of one time in lane order (raw-merge-order.ts), i.e. the inner order.
- */
-function lanes(s: Stored): Stored[] {
-  if (strictlyMonotonic(s.times)) return [s];
-  const seen = new Map<bigint, number>();
-  const rowsOf: number[][] = [];
-  s.times.forEach((t, i) => {
-    const k = seen.get(t) ?? 0;
-    seen.set(t, k + 1);
-    (rowsOf[k] ??= []).push(i);
-  });
-  if (rowsOf.length <= 1) return [s];
-  return rowsOf.map((rows, lane) => {
-    const columns = new Map<string, unknown[]>();
-    for (const [c, vals] of s.columns) columns.set(c, rows.map((i) => vals[i]));
-    const ref = { key: `${s.ref.key}\u0001${String(lane).padStart(9, '0')}`, tags: s.ref.tags, lane: { of: s.ref.key, index: lane } };
-    return { ref, times: rows.map((i) => s.times[i]!), columns };
-  });
-}
-
-/** Times all ascending or all descending without a repeat (an inner aggregate's windows): one row per time. */
-function strictlyMonotonic(times: readonly bigint[]): boolean {
-  return times.length < 2 || inReadOrder(times, times[1]! > times[0]!);
+export interface SubqueryReading {
+  /** The inner query fills with previous or linear: its rows reach the outer query even when null (1.x). */
+  readonly keepsNullRows?: boolean;
+  /**
+   * The outer statement's own bounds: the inner query already ran within them, and 1.x does
+   * not filter its rows by them again, so a read bounded by them is not bounded at all.
+   */
+  readonly outer?: { readonly min: bigint; readonly max: bigint };
+  readonly rowsInSeriesOrder?: boolean;
+  readonly tiesInSeriesOrder?: boolean;
 }
 
 export class SubquerySource implements MeasurementSource {
   readonly fromSubquery = true;
-  private readonly stored: Stored[] = [];
-  private readonly types = new Map<string, FieldType>();
-  private readonly tags = new Set<string>();
-  private readonly fromTags = new Set<string>();
+  readonly rowsInSeriesOrder: boolean;
+  readonly tiesInSeriesOrder: boolean;
 
   constructor(
     readonly name: string,
-    results: readonly ResultSeries[],
-    /** The inner query fills with previous or linear: its rows reach the outer query even when null (1.x). */
-    private readonly keepsNullRows = false,
-    /**
-     * The outer statement's own bounds: the inner query already ran within them, and 1.x does
-     * not filter its rows by them again, so a read bounded by them is not bounded at all.
-     */
-    private readonly outer?: { readonly min: bigint; readonly max: bigint },
-    readonly rowsInSeriesOrder = false,
-    readonly tiesInSeriesOrder = false,
+    private rows: InnerRows,
+    private readonly reading: SubqueryReading = {},
   ) {
-    for (const s of results) {
-      for (const c of s.tagColumns ?? []) this.fromTags.add(c);
-      const tags = s.tags ?? {};
-      for (const k of Object.keys(tags)) this.tags.add(k);
-      const key = Object.keys(tags).sort().map((k) => `${k}=${tags[k]}`).join(',');
-      const columns = new Map<string, unknown[]>();
-      const declared = new Map<string, FieldType | undefined>();
-      s.columns.forEach((column, i) => {
-        if (i === 0 && hasTimeColumn(s)) return;
-        // 1.x exposes the inner fields by name before de-duplication: the first one wins
-        // (`SELECT a, b AS a` offers `a` with a's values, and no `a_1`).
-        const c = s.fieldNames?.[i] ?? column;
-        if (columns.has(c)) return;
-        columns.set(c, s.values.map((r) => r[i] ?? null));
-        declared.set(c, s.columnTypes?.[i]);
-      });
-      const times = s.values.map((r) => (typeof r[0] === 'bigint' ? r[0] : 0n));
-      this.stored.push(...lanes({ ref: { key, tags }, times, columns }));
-      for (const [c, vals] of columns) {
-        // The inner statement's type where it says one (a spread of 0 is still a float).
-        const t = fitType(declared.get(c), vals);
-        if (t !== undefined && !this.types.has(c)) this.types.set(c, t);
-      }
-    }
-    this.stored.sort((a, b) => (a.ref.key < b.ref.key ? -1 : a.ref.key > b.ref.key ? 1 : 0));
+    this.rowsInSeriesOrder = reading.rowsInSeriesOrder === true;
+    this.tiesInSeriesOrder = reading.tiesInSeriesOrder === true;
+  }
+
+  /** The rows are read one inner series at a time (subquery-stream.ts), not held whole. */
+  get streamed(): boolean {
+    return this.rows.streamed === true;
+  }
+
+  /**
+   * Hold the whole inner result from now on: the outer statement reads its series otherwise
+   * than one after the other (subquery-stream.ts readsSeriesInTurn). Same series, types and
+   * rows as a result held from the start.
+   */
+  async holdAll(): Promise<void> {
+    if (!this.rows.holdAll) return;
+    this.rows = await this.rows.holdAll();
+  }
+
+  release(): void {
+    this.rows.release();
   }
 
   fieldTypes(): ReadonlyMap<string, FieldType> {
-    return this.types;
+    return this.rows.types;
   }
 
   fieldsFromTags(): ReadonlySet<string> {
-    return this.fromTags;
+    return this.rows.fromTags;
   }
 
   tagKeys(): readonly string[] {
-    return [...this.tags].sort();
+    return [...this.rows.tagKeys].sort();
   }
 
   series(expr: TagExpr): readonly SeriesRef[] {
-    return this.stored
-      .filter((s) => matchesTags(expr, Object.entries(s.ref.tags).map(([key, value]) => ({ key, value }))))
-      .map((s) => s.ref);
+    return this.rows.refs.filter((ref) => matchesTags(expr, Object.entries(ref.tags).map(([key, value]) => ({ key, value }))));
   }
 
   cursor(series: SeriesRef, field: string, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor {
     [minNs, maxNs] = this.widened(minNs, maxNs);
-    const own = this.stored.filter((x) => x.ref === series);
-    if (own.length === 1 && inReadOrder(own[0]!.times, ascending)) {
-      const col = own[0]!.columns.get(field);
-      return col ? cursorInOrder(own[0]!.times, col, minNs, maxNs, this.types.get(field)) : cursorOver([], this.types.get(field), ascending);
-    }
-    const rows: { t: bigint; v: unknown }[] = [];
-    for (const s of own) {
-      const col = s.columns.get(field);
-      if (!col) continue;
-      s.times.forEach((t, i) => {
-        const v = col[i];
-        if (v !== null && v !== undefined && t >= minNs && t <= maxNs) rows.push({ t, v });
-      });
-    }
-    return cursorOver(rows, this.types.get(field), ascending);
+    const type = this.rows.types.get(field);
+    const own = this.rows.rowsOf(series);
+    if (own instanceof Promise) return cursorWhenLoaded(type, own.then((o) => fieldCursor(o, field, minNs, maxNs, ascending, type)));
+    return fieldCursor(own, field, minNs, maxNs, ascending, type);
   }
 
   rowCursor(series: SeriesRef, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor | undefined {
-    if (!this.keepsNullRows) return undefined;
+    if (!this.reading.keepsNullRows) return undefined;
     [minNs, maxNs] = this.widened(minNs, maxNs);
-    const rows: { t: bigint; v: unknown }[] = [];
-    for (const s of this.stored.filter((x) => x.ref === series)) for (const t of s.times) if (t >= minNs && t <= maxNs) rows.push({ t, v: true });
-    return cursorOver(rows, FieldType.Boolean, ascending);
+    const own = this.rows.rowsOf(series);
+    if (own instanceof Promise) return cursorWhenLoaded(FieldType.Boolean, own.then((o) => everyRowCursor(o, minNs, maxNs, ascending)));
+    return everyRowCursor(own, minNs, maxNs, ascending);
   }
 
   /** A point lookup (an auxiliary column at the selected row's time) stays exact. */
   private widened(minNs: bigint, maxNs: bigint): [bigint, bigint] {
-    if (!this.outer || minNs === maxNs) return [minNs, maxNs];
-    return [minNs <= this.outer.min ? MIN_NS : minNs, maxNs >= this.outer.max ? MAX_NS : maxNs];
+    const outer = this.reading.outer;
+    if (!outer || minNs === maxNs) return [minNs, maxNs];
+    return [minNs <= outer.min ? MIN_NS : minNs, maxNs >= outer.max ? MAX_NS : maxNs];
   }
+}
+
+function fieldCursor(own: readonly Stored[], field: string, minNs: bigint, maxNs: bigint, ascending: boolean, type: FieldType | undefined): Cursor {
+  if (own.length === 1 && inReadOrder(own[0]!.times, ascending)) {
+    const col = own[0]!.columns.get(field);
+    return col ? cursorInOrder(own[0]!.times, col, minNs, maxNs, type) : cursorOver([], type, ascending);
+  }
+  const rows: { t: bigint; v: unknown }[] = [];
+  for (const s of own) {
+    const col = s.columns.get(field);
+    if (!col) continue;
+    s.times.forEach((t, i) => {
+      const v = col[i];
+      if (v !== null && v !== undefined && t >= minNs && t <= maxNs) rows.push({ t, v });
+    });
+  }
+  return cursorOver(rows, type, ascending);
+}
+
+function everyRowCursor(own: readonly Stored[], minNs: bigint, maxNs: bigint, ascending: boolean): Cursor {
+  const rows: { t: bigint; v: unknown }[] = [];
+  for (const s of own) for (const t of s.times) if (t >= minNs && t <= maxNs) rows.push({ t, v: true });
+  return cursorOver(rows, FieldType.Boolean, ascending);
+}
+
+/** A cursor over rows still being computed (an inner series run when first read). */
+function cursorWhenLoaded(type: FieldType | undefined, loaded: Promise<Cursor>): Cursor {
+  // The error reaches the reader through next(); a cursor closed unread must not leave it unhandled.
+  loaded.catch(() => undefined);
+  return {
+    type,
+    next: async (): Promise<Batch | null> => (await loaded).next(),
+    close: () => void loaded.then((c) => c.close(), () => undefined),
+  };
 }
 
 function cursorOver(rows: { t: bigint; v: unknown }[], type: FieldType | undefined, ascending: boolean): Cursor {
@@ -185,12 +150,6 @@ function oneBatchCursor(type: FieldType | undefined, empty: boolean, batch: (typ
     },
     close: () => undefined,
   };
-}
-
-/** Strictly increasing (ascending) or decreasing times: the stable sort in cursorOver would keep them as they are. */
-function inReadOrder(times: readonly bigint[], ascending: boolean): boolean {
-  for (let i = 1; i < times.length; i++) if (ascending ? times[i]! <= times[i - 1]! : times[i]! >= times[i - 1]!) return false;
-  return true;
 }
 
 /**

@@ -1,0 +1,178 @@
+/**
+ * A subquery whose inner statement runs one group at a time, as the outer statement reads it,
+ * instead of materialising the whole inner result first (issue #5: memory bounded by the result
+ * produced, not by the data). 1.x streams the inner iterators into the outer ones; here an inner
+ * group (one inner series) is run when the outer statement first opens a cursor on it and
+ * dropped when it opens one on another series, so at most one inner series is held.
+ *
+ * Taken only where the answer is the held path's (subquery-rows.ts HeldRows), byte for byte:
+ * - the inner statement aggregates with one row per window and series (ONE_ROW reducers and
+ *   ROW_TRANSFORMS), so no inner series needs lanes (rows sharing a time), and every column's
+ *   type is declared (the outer statement compiles against the types before most series ran:
+ *   the first non-empty series is run up front, which decides the types as it does when held);
+ * - the outer statement reads the series one after the other (readsSeriesInTurn): one source,
+ *   an aggregate of the same kinds, nothing that looks a series up again (auxiliary fields),
+ *   no SLIMIT/SOFFSET (which counts series, and a streamed series may turn out empty: the outer
+ *   statement then reads nothing from it, which answers as its absence does).
+ * Kept held, with the reason: an inner LIMIT/OFFSET cut across interleaved series (every
+ * series at once: subquery-interleaved-limit.ts); an outer raw SELECT, top()/bottom()/
+ * sample()/distinct()/integral() or aux fields (series merged by time, counted, or read
+ * again); inner raw rows or multi-row reducers (lanes). An outer ORDER BY time DESC streams:
+ * the outer aggregate still reads each series whole, ascending.
+ */
+import type { SelectStatement } from '../ast/nodes.js';
+import { InvariantError } from '../errors.js';
+import type { FieldType } from '../../engine/index.js';
+import { hasRawRef } from '../plan/projection.js';
+import type { ResultSeries } from '../result.js';
+import type { QueryContext } from './context.js';
+import type { CompiledSelect } from './plan-memo.js';
+import { aggregatesOf, conditionOf } from './plan-derived.js';
+import { runAggregateGroup } from './select-agg.js';
+import { groupsOf, resultSeries, seriesShape } from './select-groups.js';
+import type { SelectPlan } from './select-plan.js';
+import type { SeriesRef } from './source.js';
+import { holdSubqueryRows, releaseSubqueryRows } from './subquery-rows-held.js';
+import { addTypes, HeldRows, seriesKeyOf, storedOf, strictlyMonotonic, type InnerRows, type Stored } from './subquery-rows.js';
+import { SubquerySource, type SubqueryReading } from './subquery-source.js';
+
+/** Reducers whose answer is one row per window and series. */
+const ONE_ROW: ReadonlySet<string> = new Set(['count', 'count_distinct', 'sum', 'mean', 'median', 'mode', 'spread', 'stddev', 'min', 'max', 'first', 'last', 'percentile']);
+/** Transforms of an aggregate with at most one row per window. */
+const ROW_TRANSFORMS: ReadonlySet<string> = new Set(['derivative', 'non_negative_derivative', 'difference', 'non_negative_difference', 'moving_average', 'cumulative_sum', 'elapsed']);
+
+function oneRowPerWindow(plan: SelectPlan): boolean {
+  if (plan.projection.shape !== 'aggregate') return false;
+  const { calls, transforms } = aggregatesOf(plan);
+  return calls.length > 0 && calls.every((c) => ONE_ROW.has(c.reducer) && c.tagArgs.length === 0) && transforms.every((t) => ROW_TRANSFORMS.has(t.name));
+}
+
+/** The inner statement can be run group by group (see the header). */
+export function streamsInner(stmt: SelectStatement, plan: SelectPlan): boolean {
+  return oneRowPerWindow(plan) && (seriesShape(stmt, plan, true).columnTypes ?? []).every((t, i) => i === 0 || t !== undefined);
+}
+
+/** The outer statement reads its one source's series one after the other, each once (see the header). */
+export function readsSeriesInTurn(stmt: SelectStatement, plan: SelectPlan, sourceCount: number): boolean {
+  return sourceCount === 1 && stmt.slimit === 0 && stmt.soffset === 0 && oneRowPerWindow(plan) && !plan.projection.columns.some((c) => hasRawRef(c.expr));
+}
+
+interface InnerGroup {
+  readonly ref: SeriesRef;
+  /** The group's answer (no rows: it answers nothing, and a held result leaves it out). */
+  readonly run: () => Promise<ResultSeries>;
+}
+
+/** The inner statement's sources, one per measurement with any rows. */
+export async function streamedSources(stmt: SelectStatement, { plan, sources }: CompiledSelect, ctx: QueryContext, reading: SubqueryReading): Promise<SubquerySource[]> {
+  const shape = seriesShape(stmt, plan, true);
+  const rowFilter = conditionOf(plan).rows;
+  const byName = new Map<string, InnerGroup[]>();
+  for (const source of plan.ascending ? sources : [...sources].reverse()) {
+    const groups = byName.get(source.name) ?? [];
+    byName.set(source.name, groups);
+    for (const { tags, series } of await groupsOf(stmt, plan, source, ctx)) {
+      const own = tags ?? {};
+      const run = async (): Promise<ResultSeries> => resultSeries(source.name, tags, shape, await runAggregateGroup({ plan, source, series, rowFilter, ctx }));
+      groups.push({ ref: { key: seriesKeyOf(own), tags: own }, run });
+    }
+  }
+  const out: SubquerySource[] = [];
+  for (const [name, groups] of byName) {
+    const rows = await StreamedRows.open(groups);
+    if (rows) out.push(new SubquerySource(name, rows, reading));
+  }
+  return out;
+}
+
+interface Slot {
+  readonly ref: SeriesRef;
+  readonly rows: Promise<readonly Stored[]>;
+  held: number;
+}
+
+/** An inner result read one series at a time: the series last asked for is the one held. */
+class StreamedRows implements InnerRows {
+  readonly streamed = true;
+  readonly refs: readonly SeriesRef[];
+  readonly types = new Map<string, FieldType>();
+  readonly tagKeys: ReadonlySet<string>;
+  readonly fromTags: ReadonlySet<string> = new Set();
+  private readonly byRef: ReadonlyMap<SeriesRef, InnerGroup>;
+  private slot: Slot | undefined;
+  /** The first series with rows, kept as answered until another is read (holdAll reuses it). */
+  private first: { readonly index: number; readonly series: ResultSeries } | undefined;
+
+  /**
+   * The groups (in the inner statement's order) read until the first with rows, which gives
+   * the fields' types as it does when held; undefined when no group has any.
+   */
+  static async open(groups: readonly InnerGroup[]): Promise<StreamedRows | undefined> {
+    for (let i = 0; i < groups.length; i++) {
+      const series = await groups[i]!.run();
+      if (series.values.length > 0) return new StreamedRows(groups, i, series);
+    }
+    return undefined;
+  }
+
+  private constructor(
+    private readonly groups: readonly InnerGroup[],
+    index: number,
+    series: ResultSeries,
+  ) {
+    this.byRef = new Map(groups.map((g) => [g.ref, g]));
+    this.refs = groups.map((g) => g.ref).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    this.tagKeys = new Set(Object.keys(series.tags ?? {}));
+    const ref = groups[index]!.ref;
+    const { stored, types } = storedOf(series);
+    addTypes(this.types, types);
+    this.first = { index, series };
+    this.slot = { ref, rows: Promise.resolve([{ ...stored, ref }]), held: series.values.length };
+    holdSubqueryRows(series.values.length);
+  }
+
+  rowsOf(ref: SeriesRef): Promise<readonly Stored[]> {
+    if (this.slot?.ref === ref) return this.slot.rows;
+    const group = this.byRef.get(ref);
+    if (!group) throw new InvariantError(`subquery series ${ref.key} read from another source`);
+    this.drop();
+    const rows = group.run().then((series): readonly Stored[] => {
+      if (series.values.length === 0) return [];
+      const { stored } = storedOf(series);
+      if (!strictlyMonotonic(stored.times)) throw new InvariantError(`streamed subquery series ${ref.key} has rows sharing a time`);
+      if (this.slot === slot) {
+        slot.held = series.values.length;
+        holdSubqueryRows(slot.held);
+      }
+      return [{ ...stored, ref }];
+    });
+    const slot: Slot = { ref, rows, held: 0 };
+    this.slot = slot;
+    return rows;
+  }
+
+  async holdAll(): Promise<InnerRows> {
+    const first = this.first;
+    if (!first) throw new InvariantError('streamed subquery held after it was read');
+    this.drop();
+    const results: ResultSeries[] = [first.series];
+    // The groups before the first one with rows answered nothing.
+    for (let i = first.index + 1; i < this.groups.length; i++) {
+      const series = await this.groups[i]!.run();
+      if (series.values.length > 0) results.push(series);
+    }
+    return new HeldRows(results);
+  }
+
+  release(): void {
+    this.drop();
+  }
+
+  private drop(): void {
+    this.first = undefined;
+    if (!this.slot) return;
+    releaseSubqueryRows(this.slot.held);
+    this.slot.held = 0;
+    this.slot = undefined;
+  }
+}
