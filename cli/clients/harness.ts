@@ -123,17 +123,22 @@ async function ping(port: number): Promise<number> {
   }
 }
 
-export async function startServer(opts: StartOptions = {}): Promise<Server> {
-  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'strata-clients-'));
-  const port = opts.port ?? (await freePort());
-  const env = envWith({
+/** The environment of a `strata serve` on loopback `port` with its data under `dir`. */
+export function serverEnv(dir: string, port: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return envWith({
     SERVICE__SERVER__PORT: String(port),
     SERVICE__SERVER__BIND_ADDRESS: '127.0.0.1',
     SERVICE__STORAGE__WAL_DIR: join(dir, 'wal'),
     SERVICE__STORAGE__META_DIR: join(dir, 'meta'),
     SERVICE__CHDB__SESSION_DATA_PATH: join(dir, 'engine'),
-    ...opts.env,
+    ...extra,
   });
+}
+
+export async function startServer(opts: StartOptions = {}): Promise<Server> {
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'strata-clients-'));
+  const port = opts.port ?? (await freePort());
+  const env = serverEnv(dir, port, opts.env);
   const child = spawn(process.execPath, [MAIN, 'serve'], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));

@@ -1,0 +1,48 @@
+/**
+ * Runs the SIGKILL torture (crash-torture.ts) for many rounds, for hunting rather than CI:
+ *   node build/cli/clients/crash-torture-run.js --seed 2 --rounds 25 [--dir D] [--keep]
+ * The server's log goes to D.log; on failure D and D.log are kept for inspection.
+ * --break-round N deletes the WAL before restart N: the run must then fail (the verifier works).
+ */
+import { appendFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { removeDir } from './harness.js';
+import { torture } from './crash-torture.js';
+
+const { values } = parseArgs({
+  options: {
+    seed: { type: 'string', default: '1' },
+    rounds: { type: 'string', default: '25' },
+    writers: { type: 'string', default: '4' },
+    dir: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+    'break-round': { type: 'string' },
+  },
+});
+const dir = values.dir ?? mkdtempSync(join(tmpdir(), 'strata-torture-'));
+mkdirSync(dir, { recursive: true });
+const logFile = `${dir}.log`;
+const started = Date.now();
+try {
+  const stats = await torture({
+    dir,
+    seed: Number(values.seed),
+    rounds: Number(values.rounds),
+    writers: Number(values.writers),
+    log: (line) => console.log(`${((Date.now() - started) / 1000).toFixed(1)}s ${line}`),
+    beforeRestart: (round) => {
+      if (values['break-round'] !== undefined && Number(values['break-round']) === round) removeDir(join(dir, 'wal'));
+    },
+    serverLog: (text) => appendFileSync(logFile, `${text}\n---- server exit ----\n`),
+  });
+  console.log(`ok seed ${values.seed}: ${JSON.stringify(stats)}`);
+  if (!values.keep) {
+    removeDir(dir);
+    removeDir(logFile);
+  }
+} catch (err) {
+  console.error(`FAILED seed ${values.seed} (data kept in ${dir}, server log ${logFile}):\n${err instanceof Error ? err.message : String(err)}`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,236 @@
+/**
+ * SIGKILL torture: a real `strata serve` is killed at random moments while writers append,
+ * overwrite and DELETE across several shard groups, with flushes and compactions running, and
+ * sometimes again while it is starting up. After every restart each writer's series must hold
+ * exactly its acknowledged state, except where the one request it had in flight at the kill
+ * may or may not have landed. Used by crash-torture.test.ts (a few rounds in `make test`) and
+ * crash-torture-run.ts (many rounds and seeds, for hunting).
+ *
+ * Each writer owns one series and issues one request at a time, so at a kill it has at most one
+ * unanswered request: its points may each be there (new value) or not (old state), and a
+ * pending DELETE may have removed each covered point or not. Everything else is exact. After a
+ * verify the stored state becomes the model, which settles those unknowns.
+ */
+import { spawn } from 'node:child_process';
+import { request } from 'node:http';
+import { mulberry32 } from '../../engine/index.js';
+import { freePort, http, MAIN, serverEnv, startServer, stopServer, type Server } from './harness.js';
+
+export interface TortureOptions {
+  readonly dir: string;
+  readonly rounds: number;
+  readonly seed: number;
+  readonly writers?: number;
+  /** Kill between these many ms into a round. */
+  readonly killMs?: readonly [number, number];
+  /** Fraction of restarts that are first killed while starting up. */
+  readonly startupKillRate?: number;
+  readonly env?: Record<string, string>;
+  /** Progress lines (round summaries). */
+  readonly log?: (line: string) => void;
+  /** Appends the server's stderr here after each server exits, when given. */
+  readonly serverLog?: (text: string) => void;
+  /** Called with the server down, before each restart (the runner's --break-round uses it to show a verify failing). */
+  readonly beforeRestart?: (round: number) => void;
+}
+
+export interface TortureStats {
+  rounds: number;
+  acked: number;
+  overwrites: number;
+  deletes: number;
+  startupKills: number;
+  checked: number;
+}
+
+const WEEK_MS = 7 * 86_400_000;
+const BASE_MS = Date.UTC(2023, 0, 2); // a Monday: shard groups of 7 d start on Thursdays, so weeks straddle them
+const WEEKS = 6;
+const DB = 'tort';
+
+type Pending = { kind: 'write'; lines: Map<number, number> } | { kind: 'delete'; lo: number; hi: number } | null;
+
+interface Writer {
+  readonly name: string;
+  /** time (ms) -> value, as acknowledged. */
+  model: Map<number, number>;
+  nextSlot: number[];
+  pending: Pending;
+  seq: number;
+}
+
+export async function torture(opts: TortureOptions): Promise<TortureStats> {
+  const rand = mulberry32(opts.seed);
+  const nWriters = opts.writers ?? 4;
+  const [killLo, killHi] = opts.killMs ?? [200, 4200];
+  const startupKillRate = opts.startupKillRate ?? 0.15;
+  const env = { SERVICE__FLUSH__INTERVAL_SECS: '1', SERVICE__FLUSH__MAX_POINTS_PER_BATCH: '10000', ...opts.env };
+  const log = opts.log ?? (() => undefined);
+  const stats: TortureStats = { rounds: 0, acked: 0, overwrites: 0, deletes: 0, startupKills: 0, checked: 0 };
+  const writers: Writer[] = Array.from({ length: nWriters }, (_, w) => ({
+    name: `w${w}`,
+    model: new Map(),
+    nextSlot: Array.from({ length: WEEKS }, () => 0),
+    pending: null,
+    seq: 0,
+  }));
+
+  let srv = await startServer({ dir: opts.dir, env });
+  try {
+    const created = await http(srv.port, 'POST', `/query?q=${encodeURIComponent(`CREATE DATABASE ${DB}`)}`);
+    if (created.status !== 200 || created.body.includes('"error"')) throw new Error(`CREATE DATABASE: ${created.status} ${created.body}`);
+
+    for (let round = 0; round < opts.rounds; round++) {
+      const s = srv;
+      const killAfterMs = killLo + Math.floor(rand() * (killHi - killLo));
+      let killed = false;
+      const timer = setTimeout(() => {
+        killed = true;
+        s.child.kill('SIGKILL');
+      }, killAfterMs);
+      const failures: string[] = [];
+      await Promise.all(writers.map((w) => runWriter(s.port, w, round, rand, () => killed, stats, failures)));
+      clearTimeout(timer);
+      const exit = await s.exited;
+      opts.serverLog?.(s.log());
+      if (failures.length > 0) throw new Error(`round ${round}: ${failures.join('; ')}`);
+      if (exit.signal !== 'SIGKILL') throw new Error(`round ${round}: server exited by itself (${JSON.stringify(exit)})\n${s.log().slice(-3000)}`);
+
+      opts.beforeRestart?.(round);
+      while (rand() < startupKillRate) {
+        await killDuringStartup(opts.dir, env, 20 + Math.floor(rand() * 800), opts.serverLog);
+        stats.startupKills++;
+      }
+      srv = await startServer({ dir: opts.dir, env });
+      for (const w of writers) stats.checked += await verify(srv, w, round);
+      stats.rounds++;
+      log(`round ${round}: killed at ${killAfterMs} ms; ${stats.acked} acked, ${stats.overwrites} overwrites, ${stats.deletes} deletes, ${stats.startupKills} start-up kills, ${writers.reduce((n, w) => n + w.model.size, 0)} points held`);
+    }
+    return stats;
+  } finally {
+    await stopServer(srv, 'SIGKILL');
+    opts.serverLog?.(srv.log());
+  }
+}
+
+async function runWriter(port: number, w: Writer, round: number, rand: () => number, killed: () => boolean, stats: TortureStats, failures: string[]): Promise<void> {
+  while (!killed()) {
+    w.seq++;
+    if (rand() < 0.08 && w.model.size > 0) {
+      const week = Math.floor(rand() * WEEKS);
+      const span = 1 + Math.floor(rand() * 400);
+      const lo = BASE_MS + week * WEEK_MS + Math.floor(rand() * Math.max(1, w.nextSlot[week]!)) * 1000;
+      // Sometimes reach into the next week: one DELETE over two shard groups.
+      const hi = lo + (rand() < 0.1 ? WEEK_MS : span * 1000);
+      w.pending = { kind: 'delete', lo, hi };
+      const q = `DELETE FROM tort WHERE w = '${w.name}' AND time >= ${lo}ms AND time < ${hi}ms`;
+      const res = await post(port, `/query?db=${DB}&q=${encodeURIComponent(q)}`, '');
+      if (res.status === 0) return; // killed with the DELETE in flight: stays pending
+      if (res.status !== 200 || res.body.includes('"error"')) {
+        failures.push(`${w.name} DELETE answered ${res.status} ${res.body}`);
+        return;
+      }
+      for (const t of [...w.model.keys()]) if (t >= lo && t < hi) w.model.delete(t);
+      w.pending = null;
+      stats.deletes++;
+      continue;
+    }
+    const n = rand() < 0.3 ? 1 + Math.floor(rand() * 5) : 1 + Math.floor(rand() * 200);
+    const lines = new Map<number, number>();
+    const known = rand() < 0.2 ? [...w.model.keys()] : [];
+    for (let k = 0; k < n; k++) {
+      let t: number;
+      if (known.length > 0 && rand() < 0.5) {
+        t = known[Math.floor(rand() * known.length)]!;
+        stats.overwrites++;
+      } else {
+        const week = Math.floor(rand() * WEEKS);
+        t = BASE_MS + week * WEEK_MS + w.nextSlot[week]! * 1000;
+        w.nextSlot[week]!++;
+      }
+      lines.set(t, round * 100_000_000 + (w.seq % 100_000) * 1000 + k);
+    }
+    w.pending = { kind: 'write', lines };
+    const body = [...lines].map(([t, v]) => `tort,w=${w.name} v=${v}i,r=${round}i ${t}`).join('\n');
+    const res = await post(port, `/write?db=${DB}&precision=ms`, body);
+    if (res.status === 0) return;
+    if (res.status !== 204) {
+      failures.push(`${w.name} /write answered ${res.status} ${res.body}`);
+      return;
+    }
+    for (const [t, v] of lines) w.model.set(t, v);
+    w.pending = null;
+    stats.acked += lines.size;
+  }
+}
+
+/** Status 0 when the connection failed (the server was killed). */
+function post(port: number, path: string, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((ok) => {
+    const req = request({ host: '127.0.0.1', port, method: 'POST', path, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => ok({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+      res.on('error', () => ok({ status: 0, body: '' }));
+    });
+    req.on('error', () => ok({ status: 0, body: '' }));
+    req.end(body);
+  });
+}
+
+async function verify(srv: Server, w: Writer, round: number): Promise<number> {
+  const q = `SELECT v FROM tort WHERE w = '${w.name}'`;
+  const res = await http(srv.port, 'GET', `/query?db=${DB}&epoch=ms&q=${encodeURIComponent(q)}`, undefined, {}, 60_000);
+  if (res.status !== 200) throw new Error(`round ${round} ${w.name}: verify query ${res.status} ${res.body}\n${srv.log().slice(-3000)}`);
+  const parsed = JSON.parse(res.body) as { results: { error?: string; series?: { values: [number, number][] }[] }[] };
+  if (parsed.results[0]?.error) throw new Error(`round ${round} ${w.name}: verify query error ${parsed.results[0].error}`);
+  const stored = new Map<number, number>();
+  for (const [t, v] of parsed.results[0]?.series?.[0]?.values ?? []) stored.set(t, v);
+
+  const problems: string[] = [];
+  const allowed = (t: number, v: number | undefined): boolean => {
+    if (v === w.model.get(t)) return true;
+    const p = w.pending;
+    if (p?.kind === 'write' && p.lines.get(t) === v) return true;
+    if (p?.kind === 'delete' && v === undefined && t >= p.lo && t < p.hi) return true;
+    return false;
+  };
+  for (const t of new Set([...w.model.keys(), ...stored.keys()])) {
+    const v = stored.get(t);
+    if (!allowed(t, v)) problems.push(`t=${t} (${new Date(t).toISOString()}): stored ${v ?? 'nothing'}, acknowledged ${w.model.get(t) ?? 'nothing'}, pending ${describe(w.pending, t)}`);
+  }
+  // Aggregates read block statistics and tombstones through other paths than raw rows.
+  const cq = `SELECT count(v), max(v) FROM tort WHERE w = '${w.name}'`;
+  const agg = await http(srv.port, 'GET', `/query?db=${DB}&epoch=ms&q=${encodeURIComponent(cq)}`, undefined, {}, 60_000);
+  const aggRow = (JSON.parse(agg.body) as { results: { series?: { values: number[][] }[] }[] }).results[0]?.series?.[0]?.values[0];
+  const count = aggRow?.[1] ?? 0;
+  const max = aggRow?.[2];
+  const storedMax = stored.size > 0 ? Math.max(...stored.values()) : undefined;
+  if (count !== stored.size || max !== storedMax) problems.push(`count/max ${count}/${max} but raw rows give ${stored.size}/${storedMax}`);
+  if (problems.length > 0) {
+    throw new Error(`round ${round} ${w.name}: ${problems.length} problems: ${problems.slice(0, 8).join('; ')}\n${srv.log().slice(-3000)}`);
+  }
+  w.model = stored;
+  w.pending = null;
+  return stored.size;
+}
+
+function describe(p: Pending, t: number): string {
+  if (p?.kind === 'write') return `write of ${p.lines.size} points${p.lines.has(t) ? ` (${p.lines.get(t)} here)` : ''}`;
+  if (p?.kind === 'delete') return `DELETE [${p.lo}, ${p.hi})`;
+  return 'none';
+}
+
+/** Starts `strata serve` on the same directories and SIGKILLs it after `afterMs`, ready or not. */
+async function killDuringStartup(dir: string, extraEnv: Record<string, string>, afterMs: number, serverLog?: (text: string) => void): Promise<void> {
+  const port = await freePort();
+  const env = serverEnv(dir, port, extraEnv);
+  const child = spawn(process.execPath, [MAIN, 'serve'], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<void>((ok) => child.on('exit', () => ok()));
+  await new Promise((r) => setTimeout(r, afterMs));
+  child.kill('SIGKILL');
+  await exited;
+  serverLog?.(stderr);
+}
