@@ -2,6 +2,7 @@
  * Runs the SIGKILL torture (crash-torture.ts) for many rounds, for hunting rather than CI:
  *   node build/cli/clients/crash-torture-run.js --seed 2 --rounds 25 [--dir D] [--keep]
  * The server's log goes to D.log; on failure D and D.log are kept for inspection.
+ * --env KEY=VALUE (repeatable) adds SERVICE__ settings, e.g. SERVICE__FLUSH__WAL_BATCH_SIZE=0.
  * --break-round N deletes the WAL before restart N: the run must then fail (the verifier works).
  */
 import { appendFileSync, mkdirSync, mkdtempSync } from 'node:fs';
@@ -19,6 +20,7 @@ const { values } = parseArgs({
     dir: { type: 'string' },
     keep: { type: 'boolean', default: false },
     'break-round': { type: 'string' },
+    env: { type: 'string', multiple: true, default: [] },
   },
 });
 const dir = values.dir ?? mkdtempSync(join(tmpdir(), 'strata-torture-'));
@@ -31,6 +33,7 @@ try {
     seed: Number(values.seed),
     rounds: Number(values.rounds),
     writers: Number(values.writers),
+    env: Object.fromEntries(values.env.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])),
     log: (line) => console.log(`${((Date.now() - started) / 1000).toFixed(1)}s ${line}`),
     beforeRestart: (round) => {
       if (values['break-round'] !== undefined && Number(values['break-round']) === round) removeDir(join(dir, 'wal'));
