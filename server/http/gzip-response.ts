@@ -56,6 +56,12 @@ export class GzipBodyStream {
   #closed = false;
   /** Set by destroy() (the iterator below destroys the stream itself once it ended). */
   #cancelled = false;
+  /**
+   * Writes waiting for their flush. Node's zlib never calls back a write it holds while its
+   * output waits for a reader (a stalled client) once the stream is destroyed, nor the flush
+   * queued behind it: destroy() releases them, or the producer (a query) would wait forever.
+   */
+  readonly #waiting = new Set<() => void>();
 
   constructor(sink: CompressedSink) {
     // An error here is the stream being destroyed (client gone, answer cut): nothing to report.
@@ -80,10 +86,14 @@ export class GzipBodyStream {
   /** Compresses `text` and flushes it; resolves once its bytes are on their way to the client. */
   write(text: string | Uint8Array): Promise<void> {
     if (this.#closed) return Promise.resolve();
-    // destroy() calls the callbacks of writes still pending: a producer never waits forever.
     return new Promise<void>((resolve) => {
+      const done = () => {
+        this.#waiting.delete(done);
+        resolve();
+      };
+      this.#waiting.add(done);
       this.#gz.write(text);
-      this.#gz.flush(constants.Z_SYNC_FLUSH, () => resolve());
+      this.#gz.flush(constants.Z_SYNC_FLUSH, done);
     });
   }
 
@@ -103,5 +113,6 @@ export class GzipBodyStream {
     this.#closed = true;
     this.#cancelled = true;
     this.#gz.destroy();
+    for (const done of [...this.#waiting]) done();
   }
 }
