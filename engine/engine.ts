@@ -451,7 +451,7 @@ export class Engine {
   /** DELETE / DROP SERIES / DROP MEASUREMENT: see write/delete.ts. Answers without rewriting files. */
   async delete(req: DeleteRequest): Promise<void> {
     const db = await this.database(req.db);
-    await applyDelete(db, this.catalog, this.appliedSeqValue, req);
+    await applyDelete(db, this.catalog, this.tombstones, this.appliedSeqValue, req);
   }
 
   /**

@@ -12,7 +12,7 @@ import { after, describe, it } from 'node:test';
 import { removeDir } from './harness.js';
 import { torture } from './crash-torture.js';
 
-describe('SIGKILL torture: overwrites, deletes, several shard groups, start-up kills', { timeout: 240_000 }, () => {
+describe('SIGKILL torture: overwrites, DELETE and DROP SERIES, several shard groups, start-up kills', { timeout: 240_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'strata-torture-'));
   after(() => removeDir(dir));
 

@@ -3,7 +3,7 @@
  * overwrite and DELETE across several shard groups, with flushes and compactions running, and
  * sometimes again while it is starting up. After every restart each writer's series must hold
  * exactly its acknowledged state, except where the one request it had in flight at the kill
- * may or may not have landed. Used by crash-torture.test.ts (a few rounds in `make test`) and
+ * may or may not have landed. Some deletes are DROP SERIES. Used by crash-torture.test.ts (a few rounds in `make test`) and
  * crash-torture-run.ts (many rounds and seeds, for hunting).
  *
  * Each writer owns one series and issues one request at a time, so at a kill it has at most one
@@ -39,6 +39,8 @@ export interface TortureStats {
   acked: number;
   overwrites: number;
   deletes: number;
+  /** DROP SERIES among the deletes. */
+  drops: number;
   startupKills: number;
   checked: number;
 }
@@ -66,7 +68,7 @@ export async function torture(opts: TortureOptions): Promise<TortureStats> {
   const startupKillRate = opts.startupKillRate ?? 0.15;
   const env = { SERVICE__FLUSH__INTERVAL_SECS: '1', SERVICE__FLUSH__MAX_POINTS_PER_BATCH: '10000', ...opts.env };
   const log = opts.log ?? (() => undefined);
-  const stats: TortureStats = { rounds: 0, acked: 0, overwrites: 0, deletes: 0, startupKills: 0, checked: 0 };
+  const stats: TortureStats = { rounds: 0, acked: 0, overwrites: 0, deletes: 0, drops: 0, startupKills: 0, checked: 0 };
   const writers: Writer[] = Array.from({ length: nWriters }, (_, w) => ({
     name: `w${w}`,
     model: new Map(),
@@ -104,7 +106,7 @@ export async function torture(opts: TortureOptions): Promise<TortureStats> {
       srv = await startServer({ dir: opts.dir, env });
       for (const w of writers) stats.checked += await verify(srv, w, round);
       stats.rounds++;
-      log(`round ${round}: killed at ${killAfterMs} ms; ${stats.acked} acked, ${stats.overwrites} overwrites, ${stats.deletes} deletes, ${stats.startupKills} start-up kills, ${writers.reduce((n, w) => n + w.model.size, 0)} points held`);
+      log(`round ${round}: killed at ${killAfterMs} ms; ${stats.acked} acked, ${stats.overwrites} overwrites, ${stats.deletes} deletes (${stats.drops} DROP SERIES), ${stats.startupKills} start-up kills, ${writers.reduce((n, w) => n + w.model.size, 0)} points held`);
     }
     return stats;
   } finally {
@@ -119,11 +121,14 @@ async function runWriter(port: number, w: Writer, round: number, rand: () => num
     if (rand() < 0.08 && w.model.size > 0) {
       const week = Math.floor(rand() * WEEKS);
       const span = 1 + Math.floor(rand() * 400);
-      const lo = BASE_MS + week * WEEK_MS + Math.floor(rand() * Math.max(1, w.nextSlot[week]!)) * 1000;
-      // Sometimes reach into the next week: one DELETE over two shard groups.
-      const hi = lo + (rand() < 0.1 ? WEEK_MS : span * 1000);
+      let lo = BASE_MS + week * WEEK_MS + Math.floor(rand() * Math.max(1, w.nextSlot[week]!)) * 1000;
+      // Sometimes reach into the next week (one DELETE over two shard groups), and now and then
+      // drop the whole series: the index forgets it and the next write brings it back.
+      let hi = lo + (rand() < 0.1 ? WEEK_MS : span * 1000);
+      const drop = rand() < 0.05;
+      if (drop) [lo, hi] = [-Infinity, Infinity];
       w.pending = { kind: 'delete', lo, hi };
-      const q = `DELETE FROM tort WHERE w = '${w.name}' AND time >= ${lo}ms AND time < ${hi}ms`;
+      const q = drop ? `DROP SERIES FROM tort WHERE w = '${w.name}'` : `DELETE FROM tort WHERE w = '${w.name}' AND time >= ${lo}ms AND time < ${hi}ms`;
       const res = await post(port, `/query?db=${DB}&q=${encodeURIComponent(q)}`, '');
       if (res.status === 0) return; // killed with the DELETE in flight: stays pending
       if (res.status !== 200 || res.body.includes('"error"')) {
@@ -133,6 +138,7 @@ async function runWriter(port: number, w: Writer, round: number, rand: () => num
       for (const t of [...w.model.keys()]) if (t >= lo && t < hi) w.model.delete(t);
       w.pending = null;
       stats.deletes++;
+      if (drop) stats.drops++;
       continue;
     }
     const n = rand() < 0.3 ? 1 + Math.floor(rand() * 5) : 1 + Math.floor(rand() * 200);

@@ -28,11 +28,37 @@ export function tombstoneCovers(t: { measurements: ReadonlySet<string> | null; e
 export class Tombstones implements TombstoneFilter {
   private byDb = new Map<string, Live[]>();
   version = 0;
+  private saved: readonly TombstoneInfo[] = [];
+  /**
+   * Tombstones whose DELETE took its marks but whose catalog save has not finished. They hide
+   * rows from the moment the marks are taken: a flush in that window writes a file at or above
+   * the mark, and a compaction merging it with older files names its output after it, so a
+   * merge that did not purge the deleted rows would carry them above the mark for good.
+   */
+  private readonly pending = new Map<string, TombstoneInfo>();
 
+  /** The catalog's tombstones (after every catalog change); pending ones it now holds are settled. */
   reset(all: readonly TombstoneInfo[]): void {
+    for (const info of all) this.pending.delete(info.id);
+    this.saved = all;
+    this.rebuild();
+  }
+
+  /** A tombstone live before its catalog save resolves (write/delete.ts). */
+  addPending(info: TombstoneInfo): void {
+    this.pending.set(info.id, info);
+    this.rebuild();
+  }
+
+  /** The save of a pending tombstone failed: it hides nothing after all. */
+  dropPending(id: string): void {
+    if (this.pending.delete(id)) this.rebuild();
+  }
+
+  private rebuild(): void {
     this.version++;
     const byDb = new Map<string, Live[]>();
-    for (const info of all) {
+    for (const info of [...this.saved, ...this.pending.values()]) {
       const list = byDb.get(info.database) ?? [];
       list.push({
         info,

@@ -4,9 +4,10 @@
  * Ordering is by WAL sequence: every write with seq <= appliedSeq is in the caches when the
  * delete runs (the WAL acknowledges in order and writes apply synchronously on ack), and
  * every later write is not. So, in one synchronous step, the delete records that seq, takes
- * a file-generation mark per affected shard and removes matching rows from the caches; then
- * it persists the tombstone. Reads filter TSM files below the mark; WAL replay filters
- * entries up to the seq; compaction purges. Points written after the delete stay visible.
+ * a file-generation mark per affected shard, removes matching rows from the caches and makes
+ * the tombstone live for reads and compactions; then it persists the tombstone. Reads filter
+ * TSM files below the mark; WAL replay filters entries up to the seq; compaction purges.
+ * Points written after the delete stay visible.
  */
 import { randomUUID } from 'node:crypto';
 import type { Catalog } from '../meta/catalog.js';
@@ -29,7 +30,13 @@ export interface DeleteRequest {
   readonly dropSeries: boolean;
 }
 
-export async function applyDelete(db: Database, catalog: Catalog, appliedSeq: bigint, req: DeleteRequest): Promise<TombstoneInfo> {
+/** Where a tombstone goes live before its save (engine/tombstone/tombstones.ts). */
+export interface LiveTombstones {
+  addPending(info: TombstoneInfo): void;
+  dropPending(id: string): void;
+}
+
+export async function applyDelete(db: Database, catalog: Catalog, live: LiveTombstones, appliedSeq: bigint, req: DeleteRequest): Promise<TombstoneInfo> {
   const measurements = req.measurements ? new Set(req.measurements) : null;
   const match = { measurements, expr: req.expr };
   const marks: Record<string, number> = {};
@@ -71,6 +78,13 @@ export async function applyDelete(db: Database, catalog: Catalog, appliedSeq: bi
     marks,
     createdAt: new Date().toISOString(),
   };
-  await catalog.addTombstone(info);
+  // Live in the same synchronous step as the marks: no flush or compaction runs in between.
+  live.addPending(info);
+  try {
+    await catalog.addTombstone(info);
+  } catch (err) {
+    live.dropPending(info.id);
+    throw err;
+  }
   return info;
 }
