@@ -5,7 +5,7 @@
  * --env KEY=VALUE (repeatable) adds SERVICE__ settings, e.g. SERVICE__FLUSH__WAL_BATCH_SIZE=0.
  * --break-round N deletes the WAL before restart N: the run must then fail (the verifier works).
  */
-import { appendFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,6 +25,11 @@ const { values } = parseArgs({
 });
 const dir = values.dir ?? mkdtempSync(join(tmpdir(), 'strata-torture-'));
 mkdirSync(dir, { recursive: true });
+// The model starts empty: a directory holding an earlier run's data would fail every check.
+if (readdirSync(dir).length > 0) {
+  console.error(`${dir} is not empty (an earlier run's data?): give a new --dir`);
+  process.exit(2);
+}
 const logFile = `${dir}.log`;
 const started = Date.now();
 try {
