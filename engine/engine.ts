@@ -3,7 +3,6 @@
  * caches, TSM files and the flusher. Entry points: `write` (line protocol → WAL → cache),
  * `writePoints` (already parsed points, for SELECT INTO and continuous queries) and `cursor`.
  */
-import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { Catalog } from './meta/catalog.js';
 import type { RetentionPolicyInfo } from './meta/model.js';
@@ -45,6 +44,7 @@ import { MAX_TIME_NS, MIN_TIME_NS } from './time.js';
 import { schemaVersion } from './meta/schema-version.js';
 import { TRUE_EXPR } from './series/tag-expr.js';
 import { scratchOptions, warmUpInScratch, type WarmupReport } from './write/warmup.js';
+import { makeDirDurable } from './fs/atomic.js';
 
 export interface WriteRequest {
   readonly db: string;
@@ -195,7 +195,7 @@ export class Engine {
   /** The engine over its catalog and WAL, nothing loaded or started yet. */
   private static async construct(options: EngineOptions, observer: FlushObserver, borrowed?: BorrowedWorkers): Promise<Engine> {
     await initChecksum();
-    await mkdir(options.dataDir, { recursive: true });
+    await makeDirDurable(options.dataDir);
     const catalog = await Catalog.open(options.metaDir, options.logger);
     // Sequence numbers must stay above every tombstone's, even if the WAL directory was lost.
     const minLastSeq = catalog.tombstones().reduce((m, t) => (BigInt(t.seq) > m ? BigInt(t.seq) : m), 0n);

@@ -4,7 +4,7 @@
  * stray `.tmp` that `removeTempFiles` deletes at open; never a half-written final file.
  */
 import { open, rename, rm, readdir, mkdir } from 'node:fs/promises';
-import { join, dirname, basename } from 'node:path';
+import { join, dirname, basename, resolve } from 'node:path';
 
 export const TEMP_SUFFIX = '.tmp';
 
@@ -17,10 +17,29 @@ export async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
+/**
+ * mkdir -p that survives power loss: each directory it creates is fsynced, and so is the
+ * directory holding the first of them, so the new entries are on disk, not only the files
+ * later fsynced inside them (a file's fsync does not persist its directory's entry, nor that
+ * directory's own). Costs one mkdir when the directory exists.
+ */
+export async function makeDirDurable(dir: string): Promise<void> {
+  const first = await mkdir(dir, { recursive: true });
+  if (first === undefined) return;
+  let d = resolve(dir);
+  const top = resolve(first);
+  for (;;) {
+    await fsyncDir(d);
+    if (d === top) break;
+    d = dirname(d);
+  }
+  await fsyncDir(dirname(top));
+}
+
 /** Atomically replace `path` with `data` (durable when the promise resolves). */
 export async function writeFileAtomic(path: string, data: Uint8Array | string): Promise<void> {
   const tmp = path + TEMP_SUFFIX;
-  await mkdir(dirname(path), { recursive: true });
+  await makeDirDurable(dirname(path));
   const fh = await open(tmp, 'w');
   try {
     await fh.writeFile(data);
@@ -40,7 +59,7 @@ export async function publishFile(tmpPath: string, finalPath: string): Promise<v
 
 /** Move a file aside (quarantine) durably. */
 export async function moveFile(from: string, to: string): Promise<void> {
-  await mkdir(dirname(to), { recursive: true });
+  await makeDirDurable(dirname(to));
   await rename(from, to);
   await fsyncDir(dirname(to));
   if (dirname(from) !== dirname(to)) await fsyncDir(dirname(from));

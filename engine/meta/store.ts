@@ -4,12 +4,13 @@
  * A damaged current file (bad JSON, checksum mismatch, empty) is quarantined and the previous
  * copy used; start-up never fails because of catalog damage.
  */
-import { readFile, mkdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic, moveFile, removeTempFiles } from '../fs/atomic.js';
 import { checksum64 } from '../fs/checksum.js';
 import type { EngineLogger } from '../logger.js';
 import { EMPTY_CATALOG, type CatalogData } from './model.js';
+import { makeDirDurable } from '../fs/atomic.js';
 
 export const CATALOG_FILE = 'catalog.json';
 export const CATALOG_PREV_FILE = 'catalog.prev.json';
@@ -46,7 +47,7 @@ export class CatalogStore {
   ) {}
 
   async load(): Promise<CatalogData> {
-    await mkdir(this.dir, { recursive: true });
+    await makeDirDurable(this.dir);
     for (const name of await removeTempFiles(this.dir)) {
       this.logger.warn({ file: join(this.dir, name) }, 'removed leftover temp file of an interrupted catalog save');
     }

@@ -12,11 +12,12 @@
  * On open a torn or damaged tail is cut (everything after the first bad record), logged, and
  * the engine re-registers series from TSM keys and WAL replay.
  */
-import { open, type FileHandle, mkdir } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { checksum32 } from '../fs/checksum.js';
 import type { EngineLogger } from '../logger.js';
 import type { FieldType } from '../point.js';
+import { fsyncDir, makeDirDurable } from '../fs/atomic.js';
 
 export const SERIES_LOG_FILE = 'series.log';
 export const SERIES_LOG_MAGIC = 'STRSERI1';
@@ -79,7 +80,7 @@ export class SeriesLog {
 
   /** Open (creating) the log; returns the intact records. Damage is cut off and logged, never fatal. */
   static async open(path: string, logger: EngineLogger): Promise<{ log: SeriesLog; records: SeriesLogRecord[]; damaged: boolean }> {
-    await mkdir(dirname(path), { recursive: true });
+    await makeDirDurable(dirname(path));
     const fh = await open(path, 'a+');
     const data = await fh.readFile();
     const { records, validLength, damage } = decodeRecords(data);
@@ -93,6 +94,9 @@ export class SeriesLog {
         size = MAGIC_LEN;
       }
       await fh.sync();
+      // A new file's entry must be on disk before a flush lets the WAL go (fsync of the
+      // file alone does not persist it).
+      if (data.length === 0) await fsyncDir(dirname(path));
     }
     return { log: new SeriesLog(fh, size), records, damaged: damage !== undefined };
   }

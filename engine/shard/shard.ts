@@ -3,12 +3,12 @@
  * caches frozen for flushing (snapshots) and, once flushed, immutable TSM files. Times inside
  * a shard are ns offsets from `startSec`, exact in a Float64 because spans are < 2^53 ns.
  */
-import { mkdir } from 'node:fs/promises';
 import { Cache } from '../cache/cache.js';
 import type { EngineLogger } from '../logger.js';
 import { NS_PER_SEC_BIG } from '../time.js';
 import type { BlockCache } from '../tsm/block-cache.js';
 import { TsmFileSet } from '../tsm/file-set.js';
+import { makeDirDurable } from '../fs/atomic.js';
 
 export class Shard {
   readonly baseNs: bigint;
@@ -72,7 +72,7 @@ export class Shard {
   }
 
   private async openFiles(logger: EngineLogger, blockCache: BlockCache | undefined): Promise<TsmFileSet> {
-    await mkdir(this.dir, { recursive: true });
+    await makeDirDurable(this.dir);
     const files = await TsmFileSet.open(this.dir, { logger, blockCache });
     files.reserveBelow(this.generationFloor);
     this.files = files;

@@ -18,7 +18,7 @@
  * so they win every duplicate, and the next compaction merges the leftovers. (The engine must
  * therefore drop tombstones only after `replace` resolved.)
  */
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { CorruptionError, InvariantError } from '../errors.js';
 import { moveFile, removeTempFiles } from '../fs/atomic.js';
@@ -28,6 +28,7 @@ import { compareFileIds, MAX_NAME_NUMBER, parseTsmFileName, QUARANTINE_DIR, TSM_
 import type { TsmFileId } from './format.js';
 import { TsmReader } from './reader.js';
 import type { FileOpener } from './positional-file.js';
+import { makeDirDurable } from '../fs/atomic.js';
 
 export interface TsmFileSetOptions {
   readonly logger: EngineLogger;
@@ -76,7 +77,7 @@ export class TsmFileSet {
 
   static async open(dir: string, options: TsmFileSetOptions): Promise<TsmFileSet> {
     const { logger } = options;
-    await mkdir(dir, { recursive: true });
+    await makeDirDurable(dir);
     for (const name of await removeTempFiles(dir)) logger.info({ dir, file: name }, 'removed leftover temp file of an interrupted write');
     const live: LiveFile[] = [];
     // Counts every named file, served or not, so a new file never takes the name of one left

@@ -16,7 +16,7 @@
  * highest seq seen in a record or implied by a segment name (a quarantined segment named F
  * may have held seqs from F on; reusing them would confuse a flushed-up-to watermark).
  */
-import { access, open, mkdir } from 'node:fs/promises';
+import { access, open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { moveFile, removeTempFiles, writeFileAtomic } from '../fs/atomic.js';
@@ -27,6 +27,7 @@ import type { WalRecord, WalWriteEntry } from './record.js';
 import { listSegments } from './segment.js';
 import type { SegmentRef } from './segment.js';
 import { readAt, scanSegment } from './scan.js';
+import { makeDirDurable } from '../fs/atomic.js';
 
 export interface RecoveredWal {
   readonly dir: string;
@@ -50,7 +51,7 @@ interface Damage {
 /** Check and repair the WAL in `dir` (created if missing). Does not lock; Wal.open does. */
 export async function openWal(dir: string, logger: EngineLogger): Promise<RecoveredWal> {
   await initChecksum();
-  await mkdir(dir, { recursive: true });
+  await makeDirDurable(dir);
   for (const d of [dir, join(dir, QUARANTINE_DIR)]) {
     for (const name of await removeTempFiles(d)) logger.warn({ dir: d, file: name }, 'removed leftover temp file in WAL directory');
   }

@@ -6,7 +6,7 @@
  * The config layer maps spec keys onto WalOptions: flush.wal_batch_size → batchSize,
  * flush.wal_batch_delay_us → batchDelayUs. segmentSizeBytes has no spec key.
  */
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EngineClosedError, InvalidRequestError } from '../errors.js';
 import { fsyncDir } from '../fs/atomic.js';
@@ -21,6 +21,7 @@ import { ActiveSegment } from './segment.js';
 import type { SegmentIo, SegmentRef } from './segment.js';
 import { WalWriter } from './writer.js';
 import type { WalWriterOptions } from './writer.js';
+import { makeDirDurable } from '../fs/atomic.js';
 
 export type { WalAppend, WalWriteEntry } from './record.js';
 
@@ -63,7 +64,7 @@ export class Wal {
   static async open(dir: string, options: Partial<WalOptions> = {}, logger: EngineLogger = silentLogger, io?: SegmentIo): Promise<Wal> {
     const opts: WalOptions = { ...DEFAULT_WAL_OPTIONS, ...options };
     validateOptions(opts);
-    await mkdir(dir, { recursive: true });
+    await makeDirDurable(dir);
     const lock = await lockDirectory(dir, logger);
     try {
       const recovered = await openWal(dir, logger);

@@ -1,0 +1,161 @@
+/**
+ * What SIGKILL tests cannot show: that acknowledged data survives a power loss, where the page
+ * cache is lost too. A real `strata serve` runs under strace and its file-system calls are
+ * checked for the orderings durability rests on:
+ *   - every 204 of /write is sent after the WAL bytes written before it were fdatasynced;
+ *   - every directory and file the server creates under its directories gets its entry
+ *     fsynced in the parent directory (an fsync of the file does not persist the entry) before
+ *     a flush removes the WAL segment that could have replayed it, and in any case later.
+ * Skipped when strace is not installed (`.ci/run` installs it).
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { executable, exec, freePort, http, MAIN, removeDir, serverEnv } from './harness.js';
+
+const STRACE = '/usr/bin/strace';
+const CALLS = 'openat,mkdir,mkdirat,rename,renameat,renameat2,fsync,fdatasync,close,pwrite64,write,writev,sendto,sendmsg,unlink,unlinkat';
+
+interface Call {
+  readonly name: string;
+  readonly args: string;
+  readonly ret: string;
+}
+
+/** The calls of a `strace -f` log in order, unfinished/resumed pairs joined. */
+function parseTrace(text: string): Call[] {
+  const calls: Call[] = [];
+  const open = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    const m = /^(\d+)\s+(.*)$/.exec(line);
+    if (!m) continue;
+    const [, tid, rest] = m as unknown as [string, string, string];
+    let body = rest;
+    const unfinished = / <unfinished \.\.\.>$/.exec(body);
+    if (unfinished) {
+      open.set(tid, body.slice(0, unfinished.index));
+      continue;
+    }
+    const resumed = /^<\.\.\. \w+ resumed>(.*)$/.exec(body);
+    if (resumed) {
+      body = (open.get(tid) ?? '') + resumed[1];
+      open.delete(tid);
+    }
+    const call = /^(\w+)\((.*)\)\s+=\s+(-?\d+|\?)/.exec(body);
+    if (call) calls.push({ name: call[1]!, args: call[2]!, ret: call[3]! });
+  }
+  return calls;
+}
+
+const firstString = (args: string): string | undefined => /"((?:[^"\\]|\\.)*)"/.exec(args)?.[1];
+const strings = (args: string): string[] => [...args.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]!);
+
+describe('fsync ordering under strace (what a power loss would need)', { timeout: 120_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'strata-fsync-'));
+  after(() => (process.env.KEEP_TRACE ? undefined : removeDir(dir)));
+
+  it('204s follow the WAL fdatasync; every created entry is fsynced in its directory before the WAL lets go', { skip: !executable(STRACE) && 'strace is not installed' }, async () => {
+    const port = await freePort();
+    const trace = join(dir, 'trace');
+    const data = join(dir, 'srv');
+    const env = serverEnv(data, port, { SERVICE__FLUSH__INTERVAL_SECS: '1', SERVICE__LOGGING__LEVEL: 'warn' });
+    const child = spawn(STRACE, ['-f', '-qq', '-s', '24', '-o', trace, '-e', `trace=${CALLS}`, process.execPath, MAIN, 'serve'], { cwd: dir, env, stdio: 'ignore' });
+    const exited = new Promise((ok) => child.on('exit', ok));
+    try {
+      for (let i = 0; i < 300; i++) {
+        const ok = await http(port, 'GET', '/ping', undefined, {}, 1000).then((r) => r.status === 204, () => false);
+        if (ok) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await exec(port, 'CREATE DATABASE d');
+      // Two shard groups, a new series each time, one request at a time.
+      for (let i = 0; i < 6; i++) {
+        const res = await http(port, 'POST', '/write?db=d&precision=s', `m,host=h${i} v=${i} ${1_700_000_000 + (i % 2) * 8 * 86_400}`);
+        assert.equal(res.status, 204, res.body);
+      }
+      await new Promise((r) => setTimeout(r, 3500)); // a flush, and the WAL segment it frees
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    const calls = parseTrace(readFileSync(trace, 'utf8'));
+    const fds = new Map<string, string>();
+    let walFd: string | undefined;
+    let walDirty = false;
+    const created: { path: string; at: number }[] = [];
+    const synced: { path: string; at: number }[] = [];
+    let walRemovedAt = Infinity;
+    let acks = 0;
+    let walWrites = 0;
+    calls.forEach((c, at) => {
+      const fdArg = c.args.split(',')[0]!.trim();
+      switch (c.name) {
+        case 'openat': {
+          const path = firstString(c.args);
+          if (!path || c.ret.startsWith('-')) return;
+          fds.set(c.ret, path);
+          // A segment is written through the fd of its `.wal.tmp` name, renamed once set up.
+          if ((path.endsWith('.wal') || path.endsWith('.wal.tmp')) && /O_WRONLY|O_RDWR/.test(c.args)) walFd = c.ret;
+          if (c.args.includes('O_CREAT') && path.startsWith(data) && !path.endsWith('.tmp') && !path.endsWith('/LOCK')) created.push({ path, at });
+          return;
+        }
+        case 'mkdir':
+        case 'mkdirat': {
+          const path = strings(c.args)[0];
+          if (path && c.ret === '0' && path.startsWith(data)) created.push({ path, at });
+          return;
+        }
+        case 'rename':
+        case 'renameat':
+        case 'renameat2': {
+          const to = strings(c.args)[1];
+          if (to && c.ret === '0' && to.startsWith(data)) created.push({ path: to, at });
+          return;
+        }
+        case 'fsync':
+        case 'fdatasync': {
+          const path = fds.get(fdArg);
+          if (path) synced.push({ path, at });
+          if (fdArg === walFd) walDirty = false;
+          return;
+        }
+        case 'pwrite64':
+        case 'write':
+        case 'writev':
+          if (fdArg === walFd) {
+            walDirty = true;
+            walWrites++;
+          }
+          return;
+        case 'sendto':
+        case 'sendmsg':
+          if (c.args.includes('HTTP/1.1 204')) {
+            acks++;
+            assert.equal(walDirty, false, `a 204 went out (call ${at}) before the WAL bytes written before it were fdatasynced`);
+          }
+          return;
+        case 'unlink':
+        case 'unlinkat': {
+          const path = strings(c.args)[0];
+          if (path?.endsWith('.wal') && c.ret === '0' && walRemovedAt === Infinity) walRemovedAt = at;
+          return;
+        }
+        case 'close':
+          fds.delete(fdArg);
+          return;
+      }
+    });
+    assert.ok(acks >= 6 && walWrites >= 6, `saw ${acks} 204s and ${walWrites} WAL writes in the trace`);
+    assert.ok(walRemovedAt < Infinity, 'a flush removed a WAL segment within the run');
+    assert.ok(created.some((e) => e.path.endsWith('series.log')) && created.some((e) => e.path.endsWith('.tsm')), 'the run created a series log and TSM files');
+    const late = created.filter((e) => {
+      const parent = dirname(e.path);
+      const sync = synced.find((s) => s.at > e.at && s.path === parent);
+      return sync === undefined || (e.at < walRemovedAt && sync.at > walRemovedAt);
+    });
+    assert.deepEqual(late.map((e) => e.path.slice(data.length)), [], 'entries not fsynced in their directory (in time)');
+  });
+});
