@@ -3,6 +3,8 @@
  * cache is lost too. A real `strata serve` runs under strace and its file-system calls are
  * checked for the orderings durability rests on:
  *   - every 204 of /write is sent after the WAL bytes written before it were fdatasynced;
+ *   - CREATE DATABASE is answered after the new catalog was renamed into place and its
+ *     directory fsynced;
  *   - every directory and file the server creates under its directories gets its entry
  *     fsynced in the parent directory (an fsync of the file does not persist the entry) before
  *     a flush removes the WAL segment that could have replayed it, and in any case later.
@@ -90,6 +92,7 @@ describe('fsync ordering under strace (what a power loss would need)', { timeout
     let walRemovedAt = Infinity;
     let acks = 0;
     let walWrites = 0;
+    let ddlAnsweredAt: number | undefined;
     calls.forEach((c, at) => {
       const fdArg = c.args.split(',')[0]!.trim();
       switch (c.name) {
@@ -132,6 +135,13 @@ describe('fsync ordering under strace (what a power loss would need)', { timeout
           return;
         case 'sendto':
         case 'sendmsg':
+          // The run's only 200 answers its CREATE DATABASE: the catalog must be published first.
+          if (c.args.includes('HTTP/1.1 200') && ddlAnsweredAt === undefined) {
+            ddlAnsweredAt = at;
+            const published = created.findLast((e) => e.path.endsWith('/catalog.json'));
+            const dirSynced = published && synced.some((s) => s.at > published.at && s.path === dirname(published.path));
+            assert.ok(dirSynced, `CREATE DATABASE answered (call ${at}) before catalog.json was renamed into place and its directory fsynced`);
+          }
           if (c.args.includes('HTTP/1.1 204')) {
             acks++;
             assert.equal(walDirty, false, `a 204 went out (call ${at}) before the WAL bytes written before it were fdatasynced`);
@@ -149,6 +159,7 @@ describe('fsync ordering under strace (what a power loss would need)', { timeout
       }
     });
     assert.ok(acks >= 6 && walWrites >= 6, `saw ${acks} 204s and ${walWrites} WAL writes in the trace`);
+    assert.ok(ddlAnsweredAt !== undefined, 'saw the answer to CREATE DATABASE');
     assert.ok(walRemovedAt < Infinity, 'a flush removed a WAL segment within the run');
     assert.ok(created.some((e) => e.path.endsWith('series.log')) && created.some((e) => e.path.endsWith('.tsm')), 'the run created a series log and TSM files');
     const late = created.filter((e) => {
