@@ -3,7 +3,8 @@
  * overwrite and DELETE across several shard groups, with flushes and compactions running, and
  * sometimes again while it is starting up. After every restart each writer's series must hold
  * exactly its acknowledged state, except where the one request it had in flight at the kill
- * may or may not have landed. Some deletes are DROP SERIES. Used by crash-torture.test.ts (a few rounds in `make test`) and
+ * may or may not have landed. Some deletes are DROP SERIES, and now and then a writer copies
+ * its series with SELECT ... INTO, whose answer promises what a 204 does. Used by crash-torture.test.ts (a few rounds in `make test`) and
  * crash-torture-run.ts (many rounds and seeds, for hunting).
  *
  * Each writer owns one series and issues one request at a time, so at a kill it has at most one
@@ -41,6 +42,8 @@ export interface TortureStats {
   deletes: number;
   /** DROP SERIES among the deletes. */
   drops: number;
+  /** SELECT ... INTO copies acknowledged. */
+  intos: number;
   startupKills: number;
   checked: number;
 }
@@ -50,12 +53,18 @@ const BASE_MS = Date.UTC(2023, 0, 2); // a Monday: shard groups of 7 d start on 
 const WEEKS = 6;
 const DB = 'tort';
 
-type Pending = { kind: 'write'; lines: Map<number, number> } | { kind: 'delete'; lo: number; hi: number } | null;
+type Pending =
+  | { kind: 'write'; lines: Map<number, number> }
+  | { kind: 'delete'; lo: number; hi: number }
+  | { kind: 'into'; rows: ReadonlyMap<number, number> }
+  | null;
 
 interface Writer {
   readonly name: string;
   /** time (ms) -> value, as acknowledged. */
   model: Map<number, number>;
+  /** The same for its copy in `tort_copy`, made by SELECT ... INTO (later copies win a time). */
+  copy: Map<number, number>;
   nextSlot: number[];
   pending: Pending;
   seq: number;
@@ -68,10 +77,11 @@ export async function torture(opts: TortureOptions): Promise<TortureStats> {
   const startupKillRate = opts.startupKillRate ?? 0.15;
   const env = { SERVICE__FLUSH__INTERVAL_SECS: '1', SERVICE__FLUSH__MAX_POINTS_PER_BATCH: '10000', ...opts.env };
   const log = opts.log ?? (() => undefined);
-  const stats: TortureStats = { rounds: 0, acked: 0, overwrites: 0, deletes: 0, drops: 0, startupKills: 0, checked: 0 };
+  const stats: TortureStats = { rounds: 0, acked: 0, overwrites: 0, deletes: 0, drops: 0, intos: 0, startupKills: 0, checked: 0 };
   const writers: Writer[] = Array.from({ length: nWriters }, (_, w) => ({
     name: `w${w}`,
     model: new Map(),
+    copy: new Map(),
     nextSlot: Array.from({ length: WEEKS }, () => 0),
     pending: null,
     seq: 0,
@@ -106,7 +116,7 @@ export async function torture(opts: TortureOptions): Promise<TortureStats> {
       srv = await startServer({ dir: opts.dir, env });
       for (const w of writers) stats.checked += await verify(srv, w, round);
       stats.rounds++;
-      log(`round ${round}: killed at ${killAfterMs} ms; ${stats.acked} acked, ${stats.overwrites} overwrites, ${stats.deletes} deletes (${stats.drops} DROP SERIES), ${stats.startupKills} start-up kills, ${writers.reduce((n, w) => n + w.model.size, 0)} points held`);
+      log(`round ${round}: killed at ${killAfterMs} ms; ${stats.acked} acked, ${stats.overwrites} overwrites, ${stats.deletes} deletes (${stats.drops} DROP SERIES), ${stats.intos} INTO, ${stats.startupKills} start-up kills, ${writers.reduce((n, w) => n + w.model.size, 0)} points held`);
     }
     return stats;
   } finally {
@@ -139,6 +149,22 @@ async function runWriter(port: number, w: Writer, round: number, rand: () => num
       w.pending = null;
       stats.deletes++;
       if (drop) stats.drops++;
+      continue;
+    }
+    if (rand() < 0.02 && w.model.size > 0) {
+      // INTO writes through the ingestion path: its answer promises the same as a 204.
+      const rows = new Map(w.model);
+      w.pending = { kind: 'into', rows };
+      const q = `SELECT v INTO tort_copy FROM tort WHERE w = '${w.name}' GROUP BY w`;
+      const res = await post(port, `/query?db=${DB}&q=${encodeURIComponent(q)}`, '');
+      if (res.status === 0) return;
+      if (res.status !== 200 || res.body.includes('"error"')) {
+        failures.push(`${w.name} SELECT INTO answered ${res.status} ${res.body}`);
+        return;
+      }
+      for (const [t, v] of rows) w.copy.set(t, v);
+      w.pending = null;
+      stats.intos++;
       continue;
     }
     const n = rand() < 0.3 ? 1 + Math.floor(rand() * 5) : 1 + Math.floor(rand() * 200);
@@ -185,45 +211,60 @@ function post(port: number, path: string, body: string): Promise<{ status: numbe
 }
 
 async function verify(srv: Server, w: Writer, round: number): Promise<number> {
-  const q = `SELECT v FROM tort WHERE w = '${w.name}'`;
-  const res = await http(srv.port, 'GET', `/query?db=${DB}&epoch=ms&q=${encodeURIComponent(q)}`, undefined, {}, 60_000);
-  if (res.status !== 200) throw new Error(`round ${round} ${w.name}: verify query ${res.status} ${res.body}\n${srv.log().slice(-3000)}`);
-  const parsed = JSON.parse(res.body) as { results: { error?: string; series?: { values: [number, number][] }[] }[] };
-  if (parsed.results[0]?.error) throw new Error(`round ${round} ${w.name}: verify query error ${parsed.results[0].error}`);
-  const stored = new Map<number, number>();
-  for (const [t, v] of parsed.results[0]?.series?.[0]?.values ?? []) stored.set(t, v);
-
-  const problems: string[] = [];
-  const allowed = (t: number, v: number | undefined): boolean => {
-    if (v === w.model.get(t)) return true;
-    const p = w.pending;
+  const p = w.pending;
+  const source = await readSeries(srv, 'tort', w, round);
+  const problems = compare(source, w.model, (t, v) => {
     if (p?.kind === 'write' && p.lines.get(t) === v) return true;
-    if (p?.kind === 'delete' && v === undefined && t >= p.lo && t < p.hi) return true;
-    return false;
-  };
-  for (const t of new Set([...w.model.keys(), ...stored.keys()])) {
-    const v = stored.get(t);
-    if (!allowed(t, v)) problems.push(`t=${t} (${new Date(t).toISOString()}): stored ${v ?? 'nothing'}, acknowledged ${w.model.get(t) ?? 'nothing'}, pending ${describe(w.pending, t)}`);
-  }
+    return p?.kind === 'delete' && v === undefined && t >= p.lo && t < p.hi;
+  }).map((x) => `tort ${x}, pending ${describe(p, t0(x))}`);
+  const copy = await readSeries(srv, 'tort_copy', w, round);
+  problems.push(...compare(copy, w.copy, (t, v) => p?.kind === 'into' && p.rows.get(t) === v).map((x) => `tort_copy ${x}, pending ${describe(p, t0(x))}`));
   // Aggregates read block statistics and tombstones through other paths than raw rows.
   const cq = `SELECT count(v), max(v) FROM tort WHERE w = '${w.name}'`;
   const agg = await http(srv.port, 'GET', `/query?db=${DB}&epoch=ms&q=${encodeURIComponent(cq)}`, undefined, {}, 60_000);
   const aggRow = (JSON.parse(agg.body) as { results: { series?: { values: number[][] }[] }[] }).results[0]?.series?.[0]?.values[0];
   const count = aggRow?.[1] ?? 0;
   const max = aggRow?.[2];
-  const storedMax = stored.size > 0 ? Math.max(...stored.values()) : undefined;
-  if (count !== stored.size || max !== storedMax) problems.push(`count/max ${count}/${max} but raw rows give ${stored.size}/${storedMax}`);
+  let storedMax: number | undefined;
+  for (const v of source.values()) if (storedMax === undefined || v > storedMax) storedMax = v;
+  if (count !== source.size || max !== storedMax) problems.push(`count/max ${count}/${max} but raw rows give ${source.size}/${storedMax}`);
   if (problems.length > 0) {
     throw new Error(`round ${round} ${w.name}: ${problems.length} problems: ${problems.slice(0, 8).join('; ')}\n${srv.log().slice(-3000)}`);
   }
-  w.model = stored;
+  w.model = source;
+  w.copy = copy;
   w.pending = null;
-  return stored.size;
+  return source.size + copy.size;
 }
+
+async function readSeries(srv: Server, measurement: string, w: Writer, round: number): Promise<Map<number, number>> {
+  const q = `SELECT v FROM ${measurement} WHERE w = '${w.name}'`;
+  const res = await http(srv.port, 'GET', `/query?db=${DB}&epoch=ms&q=${encodeURIComponent(q)}`, undefined, {}, 60_000);
+  if (res.status !== 200) throw new Error(`round ${round} ${w.name}: verify query ${res.status} ${res.body}\n${srv.log().slice(-3000)}`);
+  const parsed = JSON.parse(res.body) as { results: { error?: string; series?: { values: [number, number][] }[] }[] };
+  if (parsed.results[0]?.error) throw new Error(`round ${round} ${w.name}: verify query error ${parsed.results[0].error}`);
+  const stored = new Map<number, number>();
+  for (const [t, v] of parsed.results[0]?.series?.[0]?.values ?? []) stored.set(t, v);
+  return stored;
+}
+
+/** Times where `stored` differs from `model` in a way the in-flight request does not explain. */
+function compare(stored: ReadonlyMap<number, number>, model: ReadonlyMap<number, number>, inFlight: (t: number, v: number | undefined) => boolean): string[] {
+  const out: string[] = [];
+  for (const t of new Set([...model.keys(), ...stored.keys()])) {
+    const v = stored.get(t);
+    if (v === model.get(t) || inFlight(t, v)) continue;
+    out.push(`t=${t} (${new Date(t).toISOString()}): stored ${v ?? 'nothing'}, acknowledged ${model.get(t) ?? 'nothing'}`);
+  }
+  return out;
+}
+
+const t0 = (problem: string): number => Number(/t=(\d+)/.exec(problem)?.[1]);
 
 function describe(p: Pending, t: number): string {
   if (p?.kind === 'write') return `write of ${p.lines.size} points${p.lines.has(t) ? ` (${p.lines.get(t)} here)` : ''}`;
   if (p?.kind === 'delete') return `DELETE [${p.lo}, ${p.hi})`;
+  if (p?.kind === 'into') return `INTO of ${p.rows.size} points${p.rows.has(t) ? ` (${p.rows.get(t)} here)` : ''}`;
   return 'none';
 }
 
