@@ -3,8 +3,8 @@
  * cache is lost too. A real `strata serve` runs under strace and its file-system calls are
  * checked for the orderings durability rests on:
  *   - every 204 of /write is sent after the WAL bytes written before it were fdatasynced;
- *   - CREATE DATABASE is answered after the new catalog was renamed into place and its
- *     directory fsynced;
+ *   - CREATE DATABASE, DELETE, DROP SERIES and CREATE RETENTION POLICY are answered after their
+ *     new catalog was renamed into place and its directory fsynced;
  *   - every directory and file the server creates under its directories gets its entry
  *     fsynced in the parent directory (an fsync of the file does not persist the entry) before
  *     a flush removes the WAL segment that could have replayed it, and in any case later.
@@ -78,6 +78,8 @@ describe('fsync ordering under strace (what a power loss would need)', { timeout
         const res = await http(port, 'POST', '/write?db=d&precision=s', `m,host=h${i} v=${i} ${1_700_000_000 + (i % 2) * 8 * 86_400}`);
         assert.equal(res.status, 204, res.body);
       }
+      // Statements that change the catalog (a DELETE's tombstone is kept there).
+      for (const q of ["DELETE FROM m WHERE host = 'h0'", "DROP SERIES FROM m WHERE host = 'h1'", 'CREATE RETENTION POLICY r ON d DURATION 2h REPLICATION 1']) await exec(port, q, { db: 'd' });
       await new Promise((r) => setTimeout(r, 3500)); // a flush, and the WAL segment it frees
     } finally {
       child.kill('SIGKILL');
@@ -92,7 +94,7 @@ describe('fsync ordering under strace (what a power loss would need)', { timeout
     let walRemovedAt = Infinity;
     let acks = 0;
     let walWrites = 0;
-    let ddlAnsweredAt: number | undefined;
+    const ddlAnswers: number[] = [];
     calls.forEach((c, at) => {
       const fdArg = c.args.split(',')[0]!.trim();
       switch (c.name) {
@@ -135,12 +137,14 @@ describe('fsync ordering under strace (what a power loss would need)', { timeout
           return;
         case 'sendto':
         case 'sendmsg':
-          // The run's only 200 answers its CREATE DATABASE: the catalog must be published first.
-          if (c.args.includes('HTTP/1.1 200') && ddlAnsweredAt === undefined) {
-            ddlAnsweredAt = at;
-            const published = created.findLast((e) => e.path.endsWith('/catalog.json'));
+          // The run's 200s answer its catalog changes: each must follow a new catalog, published
+          // (renamed into place, its directory fsynced) after the answer before it.
+          if (c.args.includes('HTTP/1.1 200')) {
+            const since = ddlAnswers[ddlAnswers.length - 1] ?? -1;
+            const published = created.findLast((e) => e.path.endsWith('/catalog.json') && e.at > since);
             const dirSynced = published && synced.some((s) => s.at > published.at && s.path === dirname(published.path));
-            assert.ok(dirSynced, `CREATE DATABASE answered (call ${at}) before catalog.json was renamed into place and its directory fsynced`);
+            assert.ok(dirSynced, `statement ${ddlAnswers.length} answered (call ${at}) before its catalog was renamed into place and its directory fsynced`);
+            ddlAnswers.push(at);
           }
           if (c.args.includes('HTTP/1.1 204')) {
             acks++;
@@ -159,7 +163,7 @@ describe('fsync ordering under strace (what a power loss would need)', { timeout
       }
     });
     assert.ok(acks >= 6 && walWrites >= 6, `saw ${acks} 204s and ${walWrites} WAL writes in the trace`);
-    assert.ok(ddlAnsweredAt !== undefined, 'saw the answer to CREATE DATABASE');
+    assert.equal(ddlAnswers.length, 4, 'saw the answers to CREATE DATABASE, DELETE, DROP SERIES and CREATE RETENTION POLICY');
     assert.ok(walRemovedAt < Infinity, 'a flush removed a WAL segment within the run');
     assert.ok(created.some((e) => e.path.endsWith('series.log')) && created.some((e) => e.path.endsWith('.tsm')), 'the run created a series log and TSM files');
     const late = created.filter((e) => {
