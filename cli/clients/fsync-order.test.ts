@@ -5,6 +5,7 @@
  *   - every 204 of /write is sent after the WAL bytes written before it were fdatasynced;
  *   - CREATE DATABASE, DELETE, DROP SERIES and CREATE RETENTION POLICY are answered after their
  *     new catalog was renamed into place and its directory fsynced;
+ *   - a compaction removes its inputs only after its outputs' names are durable;
  *   - every directory and file the server creates under its directories gets its entry
  *     fsynced in the parent directory (an fsync of the file does not persist the entry) before
  *     a flush removes the WAL segment that could have replayed it, and in any case later.
@@ -78,6 +79,13 @@ describe('fsync ordering under strace (what a power loss would need)', { timeout
         const res = await http(port, 'POST', '/write?db=d&precision=s', `m,host=h${i} v=${i} ${1_700_000_000 + (i % 2) * 8 * 86_400}`);
         assert.equal(res.status, 204, res.body);
       }
+      // One new point a second into one shard: level-0 files that a compaction merges, whose
+      // inputs it then deletes.
+      for (let i = 0; i < 6; i++) {
+        await new Promise((r) => setTimeout(r, 1100));
+        const res = await http(port, 'POST', '/write?db=d&precision=s', `m,host=c v=${i} ${1_700_000_100 + i}`);
+        assert.equal(res.status, 204, res.body);
+      }
       // Statements that change the catalog (a DELETE's tombstone is kept there).
       for (const q of ["DELETE FROM m WHERE host = 'h0'", "DROP SERIES FROM m WHERE host = 'h1'", 'CREATE RETENTION POLICY r ON d DURATION 2h REPLICATION 1']) await exec(port, q, { db: 'd' });
       await new Promise((r) => setTimeout(r, 3500)); // a flush, and the WAL segment it frees
@@ -95,6 +103,7 @@ describe('fsync ordering under strace (what a power loss would need)', { timeout
     let acks = 0;
     let walWrites = 0;
     const ddlAnswers: number[] = [];
+    let tsmRemoved = 0;
     calls.forEach((c, at) => {
       const fdArg = c.args.split(',')[0]!.trim();
       switch (c.name) {
@@ -155,6 +164,13 @@ describe('fsync ordering under strace (what a power loss would need)', { timeout
         case 'unlinkat': {
           const path = strings(c.args)[0];
           if (path?.endsWith('.wal') && c.ret === '0' && walRemovedAt === Infinity) walRemovedAt = at;
+          if (path?.endsWith('.tsm') && c.ret === '0') {
+            // A compaction's inputs go only once its outputs' names are durable.
+            tsmRemoved++;
+            const d = dirname(path);
+            const unsynced = created.filter((e) => e.path.endsWith('.tsm') && dirname(e.path) === d && !synced.some((x) => x.path === d && x.at > e.at && x.at < at));
+            assert.deepEqual(unsynced.map((e) => e.path.slice(data.length)), [], `${path.slice(data.length)} removed (call ${at}) before these were durable in its directory`);
+          }
           return;
         }
         case 'close':
@@ -164,6 +180,7 @@ describe('fsync ordering under strace (what a power loss would need)', { timeout
     });
     assert.ok(acks >= 6 && walWrites >= 6, `saw ${acks} 204s and ${walWrites} WAL writes in the trace`);
     assert.equal(ddlAnswers.length, 4, 'saw the answers to CREATE DATABASE, DELETE, DROP SERIES and CREATE RETENTION POLICY');
+    assert.ok(tsmRemoved > 0, 'a compaction removed its input files within the run');
     assert.ok(walRemovedAt < Infinity, 'a flush removed a WAL segment within the run');
     assert.ok(created.some((e) => e.path.endsWith('series.log')) && created.some((e) => e.path.endsWith('.tsm')), 'the run created a series log and TSM files');
     const late = created.filter((e) => {
