@@ -88,7 +88,9 @@ describe('fsync ordering under strace (what a power loss would need)', { timeout
       }
       // Statements that change the catalog (a DELETE's tombstone is kept there).
       for (const q of ["DELETE FROM m WHERE host = 'h0'", "DROP SERIES FROM m WHERE host = 'h1'", 'CREATE RETENTION POLICY r ON d DURATION 2h REPLICATION 1']) await exec(port, q, { db: 'd' });
-      await new Promise((r) => setTimeout(r, 3500)); // a flush, and the WAL segment it frees
+      // Until a flush freed a WAL segment and a compaction removed its inputs (later on a busy machine).
+      const removed = (ext: string) => new RegExp(`unlink(at)?\\([^)]*\\${ext}"`).test(readFileSync(trace, 'utf8'));
+      for (let waited = 0; waited < 30_000 && !(removed('.wal') && removed('.tsm')); waited += 500) await new Promise((r) => setTimeout(r, 500));
     } finally {
       child.kill('SIGKILL');
       await exited;
