@@ -13,15 +13,9 @@ import { heapMergeOrder, heapMergeOrderPausing, type SeriesRun } from './merge-o
 import { nthSmallestSteps } from './nth-smallest.js';
 import { runSteps, runStepsPausing, type Steps } from '../steps.js';
 import { sortNumbersPausing } from './sort-numbers-pausing.js';
+import { GrowingArray } from './growing-array.js';
 import type { PartialClock } from './partials.js';
 
-/** `a`, or a copy at least `need` long (doubling) holding its values. */
-function grow<A extends Float64Array<ArrayBuffer> | Int32Array<ArrayBuffer>>(a: A, need: number): A {
-  if (need <= a.length) return a;
-  const b = new (a.constructor as new (length: number) => A)(Math.max(need, a.length * 2));
-  b.set(a as ArrayLike<number>);
-  return b;
-}
 
 const TWO_32 = 2 ** 32;
 /** Values a scan reads between steps, less one (a mask: every 2^20). */
@@ -29,11 +23,16 @@ const SCAN_STEP = (1 << 20) - 1;
 
 export class Collected {
   private n = 0;
-  private nums: Float64Array<ArrayBuffer> | null = new Float64Array(64);
+  // The columns grow with their copies made ahead (growing-array.ts); the fields below are
+  // their current buffers, for reads.
+  #numsG: GrowingArray<Float64Array<ArrayBuffer>> | null = new GrowingArray((n) => new Float64Array(n));
+  readonly #offsG = new GrowingArray((n) => new Float64Array(n));
+  readonly #batchG = new GrowingArray((n) => new Int32Array(n));
+  private nums: Float64Array<ArrayBuffer> | null = this.#numsG!.cur;
   private vals: Scalar[] | null = null;
-  private offs: Float64Array<ArrayBuffer> = new Float64Array(64);
+  private offs: Float64Array<ArrayBuffer> = this.#offsG.cur;
   /** Batch of each point. */
-  private batch: Int32Array<ArrayBuffer> = new Int32Array(64);
+  private batch: Int32Array<ArrayBuffer> = this.#batchG.cur;
   private readonly bases: bigint[] = [];
   /**
    * Each batch's base as its high and low 32 bits (floor(base / 2^32), base mod 2^32): times of
@@ -76,20 +75,25 @@ export class Collected {
     this.baseLo.push(Number(BigInt.asUintN(32, base)));
     this.batchSeries.push(this.clock?.series ?? 0);
     this.batchStart.push(this.n);
-    const need = this.n + (to - from);
-    this.offs = grow(this.offs, need);
+    const added = to - from;
+    const need = this.n + added;
+    this.offs = this.#offsG.reserve(this.n, need);
     this.offs.set(offsets.subarray(from, to), this.n);
-    this.batch = grow(this.batch, need);
+    this.batch = this.#batchG.reserve(this.n, need);
     this.batch.fill(b, this.n, need);
+    this.#offsG.ahead(need, added);
+    this.#batchG.ahead(need, added);
     if (this.nums !== null && column.values instanceof Float64Array) {
-      this.nums = grow(this.nums, need);
+      this.nums = this.#numsG!.reserve(this.n, need);
       this.nums.set(column.values.subarray(from, to), this.n);
+      this.#numsG!.ahead(need, added);
       this.n = need;
       return;
     }
     if (this.nums !== null) {
       this.vals = Array.from(this.nums.subarray(0, this.n));
       this.nums = null;
+      this.#numsG = null;
     }
     const vals = this.vals as Scalar[];
     for (let i = from; i < to; i++) vals.push(cellAt(column, i));
