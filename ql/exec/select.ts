@@ -26,6 +26,7 @@ import { readsSeriesInTurn, streamedSources, streamsInner } from './subquery-str
 import { groupsOf, resultSeries, seriesShape } from './select-groups.js';
 import { leadPercentileMissing, mayLeadPercentile } from './percentile-lead.js';
 import { aggregates, innerStatement, keepsInnerNullRows, rowsInSeriesOrder, statementTime, tiesInSeriesOrder } from './subquery-statement.js';
+import { interleavedFill, refillInterleaved } from './subquery-interleaved-fill.js';
 import { cutInterleaved, interleavedLimitGroups } from './subquery-interleaved-limit.js';
 import { mergeSameName } from './union-source.js';
 import { unifyFieldTypes } from './typed-source.js';
@@ -67,10 +68,16 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: S
       const reading: SubqueryReading = { keepsNullRows: keepsInnerNullRows(inner), outer, rowsInSeriesOrder: rowsInSeriesOrder(run, ctx), tiesInSeriesOrder: tiesInSeriesOrder(run, ctx) };
       const cutGroups = interleavedLimitGroups(stmt, run, aggregates(run), ctx);
       // An inner LIMIT cut across interleaved series needs every series' rows at once: held whole.
+      const refill = cutGroups ? undefined : interleavedFill(stmt, run, innerCtx);
       if (cutGroups) {
         const result = cutInterleaved(await executeSelect({ ...run, limit: 0, offset: 0 }, innerCtx, undefined, true), cutGroups, run.limit, run.offset, !run.sortFields.some((f) => !f.ascending));
         out.push(...heldSources(result, reading, made));
-      } else out.push(...(await subquerySources(run, innerCtx, reading, made)));
+      } else {
+        // The windows that hold points come from the same statement without fill.
+        const result = refill && refillInterleaved(await executeSelect(run, innerCtx, undefined, true), await executeSelect({ ...run, fill: { mode: 'none' } }, innerCtx, undefined, true), refill, !run.sortFields.some((f) => !f.ascending));
+        if (result) out.push(...heldSources(result, { ...reading, rowsInSeriesOrder: true }, made, true));
+        else out.push(...(await subquerySources(run, innerCtx, reading, made)));
+      }
       continue;
     }
     if (!src.regex && src.name === '') throw new QueryError('invalid measurement');
@@ -90,11 +97,11 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: S
   return mergeSameName(unifyFieldTypes(out, stmt));
 }
 
-/** A whole inner result as sources, one per measurement name. */
-function heldSources(result: readonly ResultSeries[], reading: SubqueryReading, made: SubquerySource[]): SubquerySource[] {
+/** A whole inner result as sources, one per measurement name (`inOrder`: its series read in the order given). */
+function heldSources(result: readonly ResultSeries[], reading: SubqueryReading, made: SubquerySource[], inOrder = false): SubquerySource[] {
   const byName = new Map<string, ResultSeries[]>();
   for (const s of result) byName.set(s.name ?? '', [...(byName.get(s.name ?? '') ?? []), s]);
-  const out = [...byName].map(([name, series]) => new SubquerySource(name, new HeldRows(series), reading));
+  const out = [...byName].map(([name, series]) => new SubquerySource(name, new HeldRows(series, inOrder), reading));
   made.push(...out);
   return out;
 }
