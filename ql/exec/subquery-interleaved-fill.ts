@@ -39,10 +39,13 @@ export function interleavedFill(outer: SelectStatement, inner: SelectStatement, 
   const mode = inner.fill.mode;
   if (mode !== 'number' && mode !== 'previous' && mode !== 'linear') return undefined;
   if (!aggregates(inner)) return undefined;
-  const { window } = parseDimensions(inner.dimensions, ctx.nowNs, inner.location);
+  const { window, dims: innerDims } = parseDimensions(inner.dimensions, ctx.nowNs, inner.location);
   if (!window) return undefined;
   const { window: outerWindow, dims } = parseDimensions(outer.dimensions, ctx.nowNs, outer.location);
   if (dims.all || dims.regexes.length > 0) return undefined;
+  // The outer statement groups every inner series apart: nothing interleaves (and the inner
+  // statement is not run again to find out).
+  if (!innerDims.all && innerDims.regexes.length === 0 && innerDims.names.every((t) => dims.names.includes(t))) return undefined;
   // Not followed: an outer GROUP BY time, whose reducer then makes windows of each run apart.
   if (outerWindow) return undefined;
   return { groupTags: dims.names, fill: inner.fill, intervalNs: window.interval, bounded: statementTime(inner, ctx).hasMin };
