@@ -119,6 +119,7 @@ async function subquerySources(run: SelectStatement, ctx: QueryContext, reading:
     if (!ctx.holdSubqueries && streamsInner(run, prepared.plan)) {
       streamed = true;
       // Their rows are read while the outer statement runs: released with the outer's sources.
+      for (const s of innerMade) s.readByStreamed = true;
       made.push(...innerMade);
       const out = await streamedSources(run, prepared, ctx, reading);
       made.push(...out);
@@ -140,7 +141,10 @@ async function prepareSelect(stmt: SelectStatement, ctx: QueryContext, nested: b
     let compiled = compiledSelect(stmt, ctx, nested, (asked) => resolveSources(stmt, ctx, asked, own));
     if (compiled instanceof Promise) compiled = await compiled;
     const { sources, plan } = compiled;
-    if (own.some((s) => s.streamed) && !readsSeriesInTurn(stmt, plan, sources.length)) for (const s of own) await s.holdAll();
+    // Only the statement's own subqueries: one a streamed subquery reads (kept in `own` to be
+    // released with it) is read in turn by that one, and may already have dropped its first series.
+    const direct = own.filter((s) => !s.readByStreamed);
+    if (direct.some((s) => s.streamed) && !readsSeriesInTurn(stmt, plan, sources.length)) for (const s of direct) await s.holdAll();
     const typesOf = (field: string) => sources.map((s) => s.fieldTypes().get(field));
     if (mayLeadPercentile(stmt) && (await leadPercentileMissing(stmt, typesOf, (probe) => executeSelect(probe, ctx, undefined, nested)))) return null;
     if (plan.time.empty) return null;
