@@ -26,7 +26,7 @@ export interface InterleavedFill {
   readonly groupTags: readonly string[];
   readonly fill: SelectStatement['fill'];
   readonly intervalNs: bigint;
-  /** The inner statement has a lower time bound: every run starts at its first window. */
+  /** The inner statement has a lower time bound: every run starts at the statement's first window. */
   readonly bounded: boolean;
 }
 
