@@ -16,6 +16,7 @@ import { ByteKey, matchesKey } from './byte-key.js';
 import type { CodeUnits } from './code-units.js';
 import type { FieldSet } from './field-set.js';
 import { detach, detachValue, internName } from './interning.js';
+import { lookBehindFields } from './field-look-behind.js';
 import { type KeyInfo, MAX_KEY_LENGTH } from './key.js';
 import { FIELD_KEY_SPECIALS, unescapeStringValue, unescapeWith } from './series-key.js';
 import { scanBoolean, scanNumber, valueEnd } from './values.js';
@@ -70,6 +71,9 @@ export function parseFields(text: CodeUnits, pos: number, end: number, info: Key
   // Reported only after the whole field set scanned cleanly, in 1.x's order of checks.
   let lengthError: string | null = null;
   let badFormat = false;
+  // A key ending in an escaped backslash: 1.x reads such a set back with another split.
+  let lookBehind = false;
+  const start = pos;
   for (;;) {
     if (pos >= end) return 'invalid field format';
     let c = codes[pos]!;
@@ -108,8 +112,10 @@ export function parseFields(text: CodeUnits, pos: number, end: number, info: Key
       }
       if (ke >= end) return 'invalid field format';
       if (3 * (ke - pos) > keyRoom && lengthError === null) lengthError = keyTooLong(s, pos, ke, info.keyBytes);
-      if (badFormat) {
-        // The line fails anyway; '=' can never match (a key never starts with `=`).
+      if (esc && codes[ke - 1] === BS) lookBehind = true;
+      if (badFormat || lookBehind) {
+        // The line fails or is read again anyway, so nothing is remembered: '=' can never match
+        // (a key never starts with `=`).
         key = '';
         memoRaw[j] = '=';
         memoKeys[j] = '';
@@ -235,6 +241,13 @@ export function parseFields(text: CodeUnits, pos: number, end: number, info: Key
   }
   if (badFormat) return 'invalid field format';
   if (lengthError !== null) return lengthError;
+  if (lookBehind) {
+    const err = lookBehindFields(s, start, pos, out);
+    if (err !== null) return err;
+    memoUnique = 0;
+    out.dedupe();
+    return pos;
+  }
   // `out` is empty only when every field was named `time`; the caller refuses the point.
   // Skip the duplicate check when these keys are a prefix of a list already found distinct.
   if (!(allHit && j <= memoUnique) && out.dedupe() && !sawTime) memoUnique = j;

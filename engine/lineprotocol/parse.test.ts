@@ -84,6 +84,16 @@ const TABLE: { name: string; text: string; points: Simple[]; errors: string[][] 
   { name: 'escaped equals and quote in a measurement', ...ok('a\\=b,t=1 v=1 1\nm\\"q v=2 2', ['a=b,t=1', [['v', 'float', 1]], 0, 1], ['m"q', [['v', 'float', 2]], 0, 2]) },
   { name: 'escaped equals in a measurement with unsorted tags', ...ok('a\\=b\\ c,u=2,t=1 v=1 1', ['a=b\\ c,t=1,u=2', [['v', 'float', 1]], 0, 1]) },
   { name: 'other backslashes are literal', ...ok('c\\d,t=x\\y v=1 1', ['c\\d,t=x\\y', [['v', 'float', 1]], 0, 1]) },
+  // 1.6.7 reads a field set back looking one character back: `=` after an escaped backslash joins
+  // key and value (field-look-behind.ts); a key that then runs to the end fails the line
+  { name: 'field key ending in an escaped backslash, alone', ...bad('m x\\\\=1 1', 'invalid value: field-key=x\\\\=1') },
+  { name: 'field key ending in an escaped backslash, last', ...bad('m v=1i,w\\\\=1i 5', 'invalid value: field-key=w\\\\=1i') },
+  {
+    name: 'field key ending in an escaped backslash joins the next field',
+    ...ok('m x\\\\=1,v=2,s="a\\"b",t=T 2', ['m', [['x\\=1,v', 'float', 2], ['s', 'string', 'a"b'], ['t', 'boolean', true]], 0, 2]),
+  },
+  { name: 'escaped backslash inside a field key is literal', ...ok('m x\\\\y=1i 2', ['m', [['x\\\\y', 'integer', 1]], 0, 2]) },
+  { name: 'a bad value is refused on the scanner split first', ...bad('m x\\\\=q,v=2', 'invalid boolean') },
   { name: 'tags sorted into canonical order', ...ok('cpu,b=2,a=1,c=3 v=1 1', ['cpu,a=1,b=2,c=3', [['v', 'float', 1]], 0, 1]) },
   { name: 'tag value starting with = is canonicalised', ...ok('cpu,a==b v=1 1', ['cpu,a=\\=b', [['v', 'float', 1]], 0, 1]) },
   { name: 'duplicate tags', ...bad('cpu,a=1,a=2 v=1', 'duplicate tags') },

@@ -21,6 +21,7 @@ import { evalTypes, fieldRefs, transformArgs, type GroupRun } from './select-raw
 import { createTransform, runTransform, type TransformName } from './transform.js';
 import { checkTransformInners } from './transform-inner-type.js';
 import type { ResultRow, Scalar, TimedValue } from './value.js';
+import { forEachPointWindow, selectorLabel } from './fall-back-windows.js';
 import { forEachWindowRun, window as windowOf, type WindowSpec } from './window.js';
 import { findAux } from './aux.js';
 import { INTEGER_TYPES, runTopWithTags } from './select-top.js';
@@ -61,6 +62,9 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
   const streams: Reducer[] = [];
   // sum() and mean() merge per-series, per-shard partials as 1.x does (reducers/partials.ts).
   const clock: PartialClock = { series: 0, shard: 0n };
+  // Under ORDER BY time DESC with TZ() a window stretched by a fall-back change splits in two
+  // (forEachPointWindow); a block's stats then no longer answer it whole.
+  const splitDesc = spec?.tz !== undefined && !plan.ascending;
   // Made once: every window's reducers share them (the clock is read, never replaced).
   // first()/last() meet several stored series through 1.x's heap without GROUP BY time, also
   // beside auxiliary fields; a subquery is one stream, and a tag beside them makes 1.x read the
@@ -151,12 +155,16 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
             const names = idx.map((i) => calls[i]!.reducer);
             await eachBatch(cursor, ctx, (b) => {
               clock.shard = b.base;
-              if (b.stats && aggregateFromStats(b, names, spec, single ?? 0n, (start) => idx.map((i) => reducersAt(start)[i]!))) return;
+              if (b.stats && !splitDesc && aggregateFromStats(b, names, spec, single ?? 0n, (start) => idx.map((i) => reducersAt(start)[i]!))) return;
               const { base, offsets, column } = b;
               if (spec) {
-                forEachWindowRun(base, offsets, 0, offsets.length, spec, (start, _end, from, to) => {
-                  const rs = reducersAt(start);
-                  for (const i of idx) rs[i]!.add(base, offsets, column, from, to);
+                forEachWindowRun(base, offsets, 0, offsets.length, spec, (start, end, from, to) => {
+                  const add = (key: bigint, f: number, t: number): void => {
+                    const rs = reducersAt(key);
+                    for (const i of idx) rs[i]!.add(base, offsets, column, f, t);
+                  };
+                  if (splitDesc && end - start > spec.interval) forEachPointWindow(base, offsets, from, to, spec, add);
+                  else add(start, from, to);
                 });
               } else {
                 const rs = reducersAt(single!);
@@ -176,8 +184,12 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
         clock.shard = 0n;
         const read = boundsOf(seriesIndex);
         if (read.min > read.max) continue;
+        // Rows bucketed as forEachWindowRun does: a window from its first row on (so a window
+        // a fall-back change stretches stays one), split per row under DESC (forEachPointWindow).
+        let bucket: { start: bigint; end: bigint } | undefined;
         await forEachPassingRow(g, ref, fields, read.min, read.max, (time, valueOf) => {
-          const rs = reducersAt(spec ? windowOf(time, spec).start : single!);
+          if (spec && (splitDesc || !bucket || time < bucket.start || time >= bucket.end)) bucket = windowOf(time, spec);
+          const rs = reducersAt(bucket ? bucket.start : single!);
           calls.forEach((c, i) => {
             const t = types.get(c.field);
             const col = t === undefined ? undefined : singleValueColumn(t, valueOf(c.field));
@@ -313,12 +325,13 @@ async function assembleRows(
         for (const row of spec || plan.ascending ? res : [...res].reverse()) perCall[i]!.push({ time: row.time!, value: row.value as Scalar });
         return;
       }
-      perCall[i]!.push({ time: start, value: first.value as Scalar });
+      const label = selectorLabel(start, first.time, calls[i]!.reducer, spec);
+      perCall[i]!.push({ time: label, value: first.value as Scalar });
       // integral() labels its own row without GROUP BY time (1.x: 0 for floats, the lower bound for integers).
       // With GROUP BY time the row is labelled by its window; only aux lookups need the point.
       if ((loneSelector || integralOnly) && first.time !== undefined && (!spec || needsAux)) {
-        selTimes.set(start, first.time);
-        selValues.set(start, first.value as Scalar);
+        selTimes.set(label, first.time);
+        selValues.set(label, first.value as Scalar);
       }
     });
   }

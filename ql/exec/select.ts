@@ -26,6 +26,7 @@ import { readsSeriesInTurn, streamedSources, streamsInner } from './subquery-str
 import { groupsOf, resultSeries, seriesShape } from './select-groups.js';
 import { leadPercentileMissing, mayLeadPercentile } from './percentile-lead.js';
 import { aggregates, innerStatement, keepsInnerNullRows, rowsInSeriesOrder, statementTime, tiesInSeriesOrder } from './subquery-statement.js';
+import { interleavedFill, refillInterleaved } from './subquery-interleaved-fill.js';
 import { cutInterleaved, interleavedLimitGroups } from './subquery-interleaved-limit.js';
 import { mergeSameName } from './union-source.js';
 import { unifyFieldTypes } from './typed-source.js';
@@ -67,10 +68,16 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: S
       const reading: SubqueryReading = { keepsNullRows: keepsInnerNullRows(inner), outer, rowsInSeriesOrder: rowsInSeriesOrder(run, ctx), tiesInSeriesOrder: tiesInSeriesOrder(run, ctx) };
       const cutGroups = interleavedLimitGroups(stmt, run, aggregates(run), ctx);
       // An inner LIMIT cut across interleaved series needs every series' rows at once: held whole.
+      const refill = cutGroups ? undefined : interleavedFill(stmt, run, innerCtx);
       if (cutGroups) {
         const result = cutInterleaved(await executeSelect({ ...run, limit: 0, offset: 0 }, innerCtx, undefined, true), cutGroups, run.limit, run.offset, !run.sortFields.some((f) => !f.ascending));
         out.push(...heldSources(result, reading, made));
-      } else out.push(...(await subquerySources(run, innerCtx, reading, made)));
+      } else {
+        // The windows that hold points come from the same statement without fill.
+        const result = refill && refillInterleaved(await executeSelect(run, innerCtx, undefined, true), await executeSelect({ ...run, fill: { mode: 'none' } }, innerCtx, undefined, true), refill, !run.sortFields.some((f) => !f.ascending));
+        if (result) out.push(...heldSources(result, { ...reading, rowsInSeriesOrder: true }, made, true));
+        else out.push(...(await subquerySources(run, innerCtx, reading, made)));
+      }
       continue;
     }
     if (!src.regex && src.name === '') throw new QueryError('invalid measurement');
@@ -90,11 +97,11 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: S
   return mergeSameName(unifyFieldTypes(out, stmt));
 }
 
-/** A whole inner result as sources, one per measurement name. */
-function heldSources(result: readonly ResultSeries[], reading: SubqueryReading, made: SubquerySource[]): SubquerySource[] {
+/** A whole inner result as sources, one per measurement name (`inOrder`: its series read in the order given). */
+function heldSources(result: readonly ResultSeries[], reading: SubqueryReading, made: SubquerySource[], inOrder = false): SubquerySource[] {
   const byName = new Map<string, ResultSeries[]>();
   for (const s of result) byName.set(s.name ?? '', [...(byName.get(s.name ?? '') ?? []), s]);
-  const out = [...byName].map(([name, series]) => new SubquerySource(name, new HeldRows(series), reading));
+  const out = [...byName].map(([name, series]) => new SubquerySource(name, new HeldRows(series, inOrder), reading));
   made.push(...out);
   return out;
 }
@@ -112,6 +119,7 @@ async function subquerySources(run: SelectStatement, ctx: QueryContext, reading:
     if (!ctx.holdSubqueries && streamsInner(run, prepared.plan)) {
       streamed = true;
       // Their rows are read while the outer statement runs: released with the outer's sources.
+      for (const s of innerMade) s.readByStreamed = true;
       made.push(...innerMade);
       const out = await streamedSources(run, prepared, ctx, reading);
       made.push(...out);
@@ -133,7 +141,10 @@ async function prepareSelect(stmt: SelectStatement, ctx: QueryContext, nested: b
     let compiled = compiledSelect(stmt, ctx, nested, (asked) => resolveSources(stmt, ctx, asked, own));
     if (compiled instanceof Promise) compiled = await compiled;
     const { sources, plan } = compiled;
-    if (own.some((s) => s.streamed) && !readsSeriesInTurn(stmt, plan, sources.length)) for (const s of own) await s.holdAll();
+    // Only the statement's own subqueries: one a streamed subquery reads (kept in `own` to be
+    // released with it) is read in turn by that one, and may already have dropped its first series.
+    const direct = own.filter((s) => !s.readByStreamed);
+    if (direct.some((s) => s.streamed) && !readsSeriesInTurn(stmt, plan, sources.length)) for (const s of direct) await s.holdAll();
     const typesOf = (field: string) => sources.map((s) => s.fieldTypes().get(field));
     if (mayLeadPercentile(stmt) && (await leadPercentileMissing(stmt, typesOf, (probe) => executeSelect(probe, ctx, undefined, nested)))) return null;
     if (plan.time.empty) return null;

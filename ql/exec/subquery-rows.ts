@@ -132,15 +132,21 @@ export class HeldRows implements InnerRows {
   private readonly stored: Stored[] = [];
   private held = 0;
 
-  constructor(results: readonly ResultSeries[]) {
-    for (const s of results) {
+  /**
+   * `inOrder`: the results are runs of series (several per series, subquery-interleaved-fill.ts)
+   * that the outer statement reads one after the other in the order given; each gets a key of
+   * its own that sorts in that order.
+   */
+  constructor(results: readonly ResultSeries[], inOrder = false) {
+    results.forEach((s, i) => {
       for (const c of s.tagColumns ?? []) this.fromTags.add(c);
       for (const k of Object.keys(s.tags ?? {})) this.tagKeys.add(k);
       const { stored, types } = storedOf(s);
-      this.stored.push(...lanes(stored));
+      if (inOrder) this.stored.push({ ...stored, ref: { ...stored.ref, key: `${String(i).padStart(9, '0')}\u0001${stored.ref.key}` } });
+      else this.stored.push(...lanes(stored));
       addTypes(this.types, types);
       this.held += s.values.length;
-    }
+    });
     this.stored.sort(byKey);
     this.refs = this.stored.map((s) => s.ref);
     holdSubqueryRows(this.held);

@@ -24,6 +24,8 @@ export class SubquerySource implements MeasurementSource {
   readonly fromSubquery = true;
   readonly rowsInSeriesOrder: boolean;
   readonly tiesInSeriesOrder: boolean;
+  /** Read by a streamed subquery over it (three levels), not by the statement that releases it. */
+  readByStreamed = false;
 
   constructor(
     readonly name: string,

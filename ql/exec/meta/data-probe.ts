@@ -87,7 +87,7 @@ export function fieldsInPolicy(ctx: QueryContext, db: string, rp: string, m: Mea
 }
 
 /** The policy SHOW statements read: the request's `rp` for its own database, else the default. */
-function readPolicy(ctx: QueryContext, db: string): string {
+export function readPolicy(ctx: QueryContext, db: string): string {
   return (db === ctx.database ? ctx.retentionPolicy : '') || ctx.engine.catalog.database(db)?.defaultRp || '';
 }
 

@@ -3,14 +3,15 @@
  * column `key` (the canonical series key, line-protocol escaped), measurements in byte order
  * and series in tag order within each (byTags); under a time condition all keys in byte order; with a time condition only series with data in range,
  * without one every series, or none when the policy read (FROM's, the request `rp` or default)
- * has no shard. A database named in FROM is read instead of the statement's (source-scope.ts).
+ * has no shard. A time condition with LIMIT or OFFSET pages fewer series (show-series-capped.ts). A database named in FROM is read instead of the statement's (source-scope.ts).
  */
 import type { ShowSeriesStatement } from '../../ast/statements.js';
-import type { SeriesInfo } from '../../../engine/index.js';
+import { selectSeries, type SeriesInfo } from '../../../engine/index.js';
 import type { QueryContext, StatementOutput } from '../context.js';
 import { EMPTY_OUTPUT } from '../context.js';
 import { byteOrder, defaultPolicy, output, page, requireDatabase, selectMeasurements, series, seriesIndex } from './common.js';
 import { matchingSeries, readPolicyHasShards } from './data-probe.js';
+import { firstSeriesPerShard } from './show-series-capped.js';
 import { SHOW_OPTIONS, tagCondition } from './tag-cond.js';
 import { sourceContext } from './source-scope.js';
 
@@ -39,7 +40,13 @@ export async function showSeries(stmt: ShowSeriesStatement, requestCtx: QueryCon
   // 1.6.7 lists the database-wide index through a shard of the policy it reads: none, nothing.
   if (!cond.timed && !readPolicyHasShards(ctx, db)) return EMPTY_OUTPUT;
   const keys: string[] = [];
+  // 1.6.7's engine reads only the first OFFSET + LIMIT + 1 points of each measurement's shard then.
+  const cap = cond.timed && (stmt.limit > 0 || stmt.offset > 0) ? stmt.offset + stmt.limit + 1 : 0;
   for (const m of selectMeasurements(index, stmt.sources)) {
+    if (cap > 0) {
+      if (!cond.empty) keys.push(...(await firstSeriesPerShard(ctx, db, m, selectSeries(m, cond.exprFor(m)), cap, cond.minNs, cond.maxNs)));
+      continue;
+    }
     const own: SeriesInfo[] = [];
     for (const id of await matchingSeries(ctx, db, m, cond)) {
       const info = index.seriesById(id);

@@ -1,0 +1,156 @@
+/**
+ * fill(N|previous|linear) of an inner GROUP BY time aggregate whose series the outer statement
+ * does not group apart. 1.x merges the inner series' windows by the outer statement's groups
+ * and then time (series in key order at one time), and only then runs its fill iterator, which
+ * starts over whenever the series of the next point changes: every run of consecutive points
+ * of one series in that merged stream is filled over the statement's whole window range (from
+ * the window of the run's first point when the statement has no lower bound), `previous` and
+ * `linear` reading the run's own points only. `SELECT * FROM (SELECT max(v) AS a FROM m WHERE
+ * time >= 0s AND time < 70s GROUP BY time(10s), h fill(0))` over points of two hosts in four
+ * runs thus answers 28 rows, the runs one after the other, and an outer count() counts them all.
+ * Recorded from 1.6.7 (cases s-k152 on).
+ */
+import { FieldType } from '../../engine/index.js';
+import type { SelectStatement } from '../ast/nodes.js';
+import type { Cell, ResultSeries } from '../result.js';
+import type { QueryContext } from './context.js';
+import { linear } from './fill.js';
+import { parseDimensions } from './select-plan.js';
+import { seriesKeyOf } from './subquery-rows.js';
+import { aggregates, statementTime } from './subquery-statement.js';
+import { castFillValue, type Scalar } from './value.js';
+
+/** How the runs are filled: the inner statement's fill, interval and lower bound. */
+export interface InterleavedFill {
+  /** The outer GROUP BY tags. */
+  readonly groupTags: readonly string[];
+  readonly fill: SelectStatement['fill'];
+  readonly intervalNs: bigint;
+  /** The inner statement has a lower time bound: every run starts at the statement's first window. */
+  readonly bounded: boolean;
+}
+
+/**
+ * How to refill the inner statement's rows when it is an aggregate with GROUP BY time and
+ * fill(N|previous|linear); undefined otherwise (or when the outer groups by `*` or a regex,
+ * which 1.x resolves per measurement).
+ */
+export function interleavedFill(outer: SelectStatement, inner: SelectStatement, ctx: QueryContext): InterleavedFill | undefined {
+  const mode = inner.fill.mode;
+  if (mode !== 'number' && mode !== 'previous' && mode !== 'linear') return undefined;
+  if (!aggregates(inner)) return undefined;
+  const { window, dims: innerDims } = parseDimensions(inner.dimensions, ctx.nowNs, inner.location);
+  if (!window) return undefined;
+  const { window: outerWindow, dims } = parseDimensions(outer.dimensions, ctx.nowNs, outer.location);
+  if (dims.all || dims.regexes.length > 0) return undefined;
+  // The outer statement groups every inner series apart: nothing interleaves (and the inner
+  // statement is not run again to find out).
+  if (!innerDims.all && innerDims.regexes.length === 0 && innerDims.names.every((t) => dims.names.includes(t))) return undefined;
+  // Not followed: an outer GROUP BY time, whose reducer then makes windows of each run apart.
+  if (outerWindow) return undefined;
+  return { groupTags: dims.names, fill: inner.fill, intervalNs: window.interval, bounded: statementTime(inner, ctx).hasMin };
+}
+
+/**
+ * The most rows the runs may add up to. Each run is filled over every window, so the rows grow
+ * with runs × windows: an inner GROUP BY time(10m), * over a week of five hosts is 7.5M rows,
+ * which 1.x streams but Strata would hold. Past this the inner series are filled one by one
+ * as before (a documented difference: fixtures/conformance/README.md, session 23).
+ */
+export const MAX_REFILLED_ROWS = 250_000;
+
+/**
+ * The inner result as 1.x's fill iterator gives it over the merged stream: `filled` is the
+ * inner statement's own result (each series over every window) and `real` the same statement
+ * with fill(none) (the windows that hold points). Each run becomes a series of its own, in
+ * stream order, group after group; a group of one series keeps its filled rows. Undefined
+ * when no group interleaves its series (the result is `filled`) or the runs would exceed
+ * MAX_REFILLED_ROWS.
+ */
+export function refillInterleaved(filled: readonly ResultSeries[], real: readonly ResultSeries[], how: InterleavedFill, ascending: boolean): ResultSeries[] | undefined {
+  const key = (s: ResultSeries): string => [s.name ?? '', ...Object.entries(s.tags ?? {}).sort().flat()].join('\u0000');
+  const realOf = new Map(real.map((s) => [key(s), s]));
+  const groupOf = (s: ResultSeries): string => [s.name ?? '', ...how.groupTags.map((t) => s.tags?.[t] ?? '')].join('\u0000');
+  const groups = new Map<string, number[]>();
+  filled.forEach((s, i) => groups.set(groupOf(s), [...(groups.get(groupOf(s)) ?? []), i]));
+  const out: ResultSeries[] = [];
+  let rows = 0;
+  let interleaved = false;
+  for (const members of groups.values()) {
+    if (members.length === 1) {
+      out.push(filled[members[0]!]!);
+      rows += filled[members[0]!]!.values.length;
+      continue;
+    }
+    // The group's points by time (in the statement's direction), then by series key (also
+    // under ORDER BY time DESC).
+    const seriesKey = (i: number): string => seriesKeyOf(filled[i]!.tags ?? {});
+    const rank = new Map([...members].sort((a, b) => (seriesKey(a) < seriesKey(b) ? -1 : 1)).map((s, r) => [s, r]));
+    const points: { s: number; row: readonly Cell[] }[] = [];
+    for (const s of members) for (const row of realOf.get(key(filled[s]!))?.values ?? []) points.push({ s, row });
+    points.sort((a, b) => {
+      const ta = a.row[0] as bigint;
+      const tb = b.row[0] as bigint;
+      if (ta !== tb) return (ta < tb) === ascending ? -1 : 1;
+      return rank.get(a.s)! - rank.get(b.s)!;
+    });
+    for (let i = 0; i < points.length; ) {
+      let j = i + 1;
+      while (j < points.length && points[j]!.s === points[i]!.s) j++;
+      const series = filled[points[i]!.s]!;
+      if (i > 0 || j < points.length) interleaved = true;
+      rows += series.values.length;
+      if (rows > MAX_REFILLED_ROWS) return undefined;
+      const realTimes = new Set((realOf.get(key(series))?.values ?? []).map((r) => r[0] as bigint));
+      out.push({ ...series, values: fillRun(series, points.slice(i, j).map((p) => p.row), realTimes, how, ascending) });
+      i = j;
+    }
+  }
+  return interleaved ? out : undefined;
+}
+
+/** One run's rows over the series' windows, filled from the run's own points only. */
+function fillRun(series: ResultSeries, run: readonly (readonly Cell[])[], realTimes: ReadonlySet<bigint>, how: InterleavedFill, ascending: boolean): Cell[][] {
+  const first = run[0]![0] as bigint;
+  const windows = series.values.map((r) => r[0] as bigint).filter((t) => how.bounded || (ascending ? t >= first : t <= first));
+  const at = new Map(run.map((r) => [r[0] as bigint, r]));
+  const width = series.columns.length;
+  // fill(N) as the statement gave it in an empty window of this series: N through any
+  // expression around the call (`max(v) * 2` is 2N), as 1.x fills the call, not the column.
+  const empty = how.fill.mode === 'number' ? series.values.find((r) => !realTimes.has(r[0] as bigint)) : undefined;
+  const rows: Cell[][] = windows.map((t) => {
+    const own = at.get(t);
+    if (own) return [...own];
+    return empty ? [t, ...empty.slice(1)] : [t, ...new Array<Cell>(width - 1).fill(null)];
+  });
+  for (let c = 1; c < width; c++) {
+    const type = series.columnTypes?.[c] ?? FieldType.Float;
+    if (how.fill.mode === 'number') {
+      const n = castFillValue(how.fill.value, type) as Cell;
+      for (const r of rows) if (r[c] === null) r[c] = n;
+    } else if (how.fill.mode === 'previous') {
+      let prev: Cell = null;
+      for (const r of rows) {
+        if (r[c] === null) r[c] = prev;
+        else prev = r[c]!;
+      }
+    } else {
+      fillLinear(rows, c, type, how.intervalNs);
+    }
+  }
+  return rows;
+}
+
+/** 1.x's linear fill of column `c` between the run's points, on window-index times (Go's truncating division). */
+function fillLinear(rows: Cell[][], c: number, type: FieldType, intervalNs: bigint): void {
+  const known = rows.flatMap((r, i) => (r[c] === null ? [] : [i]));
+  const numeric = type === FieldType.Float || type === FieldType.Integer || type === FieldType.Unsigned;
+  for (let k = 0; k + 1 < known.length; k++) {
+    const p = rows[known[k]!]!;
+    const n = rows[known[k + 1]!]!;
+    for (let i = known[k]! + 1; i < known[k + 1]!; i++) {
+      const r = rows[i]!;
+      r[c] = numeric ? (linear(type, (r[0] as bigint) / intervalNs, (p[0] as bigint) / intervalNs, (n[0] as bigint) / intervalNs, p[c] as Scalar, n[c] as Scalar) as Cell) : null;
+    }
+  }
+}
