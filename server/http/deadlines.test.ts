@@ -17,7 +17,8 @@ test('Deadlines: fire once after their time, removed ones never; the timer stops
   d.add(1000, () => fired.push('late'));
   d.remove(b);
   await sleep(20);
-  assert.equal(fired.length, 0);
+  // On a busy machine the sleep itself can end past the deadline: only then may it have fired.
+  if (performance.now() - t0 < 40) assert.equal(fired.length, 0);
   await sleep(80);
   assert.deepEqual(fired, ['a']);
   assert.ok(firedAt >= 40, `fired at ${firedAt} ms`);
