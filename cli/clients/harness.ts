@@ -4,7 +4,7 @@
  * offers small HTTP and subprocess helpers. Only the processes started here are ever killed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -135,7 +135,57 @@ export function serverEnv(dir: string, port: number, extra: Record<string, strin
   });
 }
 
+/**
+ * Whether process `pid` holds a listening TCP socket on `port` (Linux /proc). A port from
+ * freePort() is free only until someone binds it: on a busy machine another test's server can
+ * take it before ours starts, ours then exits with "address in use", and /ping is answered by
+ * the other one (seen as a database missing after a restart). Undefined without /proc.
+ */
+export function listensOn(pid: number, port: number): boolean | undefined {
+  const inodes = new Set<string>();
+  let tables = 0;
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(table, 'utf8');
+      tables++;
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f.length > 9 && f[3] === '0A' && Number.parseInt(f[1]!.split(':')[1]!, 16) === port) inodes.add(f[9]!);
+    }
+  }
+  if (tables === 0) return undefined; // no /proc: cannot tell
+  if (inodes.size === 0) return false;
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return inodes.has(/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1] ?? '');
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
+}
+
 export async function startServer(opts: StartOptions = {}): Promise<Server> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOnce(opts);
+    } catch (err) {
+      // Only a port taken by another process is retried, on a new port (never a port the caller chose).
+      if (!(err instanceof PortTakenError) || opts.port !== undefined || attempt >= 3) throw err;
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function startServerOnce(opts: StartOptions): Promise<Server> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'strata-clients-'));
   const port = opts.port ?? (await freePort());
   const env = serverEnv(dir, port, opts.env);
@@ -149,7 +199,8 @@ export async function startServer(opts: StartOptions = {}): Promise<Server> {
   void exited.then(() => (dead = true));
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline && !dead) {
-    if ((await ping(port)) === 204) {
+    // A 204 counts only from our own child: another process may hold the port.
+    if ((await ping(port)) === 204 && child.pid !== undefined && listensOn(child.pid, port) !== false) {
       return { port, url: `http://127.0.0.1:${port}`, dir, child, log: () => stderr, exited };
     }
     await new Promise((r) => setTimeout(r, 50));
@@ -157,6 +208,7 @@ export async function startServer(opts: StartOptions = {}): Promise<Server> {
   child.kill('SIGKILL');
   await exited;
   if (!opts.dir) removeDir(dir); // only a directory this call created
+  if (/address in use/.test(stderr)) throw new PortTakenError(`port ${port} was taken by another process:\n${stderr}`);
   throw new Error(`strata serve did not answer /ping on ${port}:\n${stderr}`);
 }
 
