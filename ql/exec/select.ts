@@ -22,7 +22,7 @@ import { runTransformsApart, transformsApart } from './raw-transforms-apart.js';
 import type { MeasurementSource } from './source.js';
 import { SubquerySource, type SubqueryReading } from './subquery-source.js';
 import { HeldRows } from './subquery-rows.js';
-import { readsSeriesInTurn, streamedSources, streamsInner } from './subquery-stream.js';
+import { mergesSeriesByTime, readsSeriesInTurn, streamedSources, streamsInner } from './subquery-stream.js';
 import { groupsOf, resultSeries, seriesShape } from './select-groups.js';
 import { leadPercentileMissing, mayLeadPercentile } from './percentile-lead.js';
 import { aggregates, innerStatement, keepsInnerNullRows, rowsInSeriesOrder, statementTime, tiesInSeriesOrder } from './subquery-statement.js';
@@ -133,7 +133,12 @@ async function prepareSelect(stmt: SelectStatement, ctx: QueryContext, nested: b
     let compiled = compiledSelect(stmt, ctx, nested, (asked) => resolveSources(stmt, ctx, asked, own));
     if (compiled instanceof Promise) compiled = await compiled;
     const { sources, plan } = compiled;
-    if (own.some((s) => s.streamed) && !readsSeriesInTurn(stmt, plan, sources.length)) for (const s of own) await s.holdAll();
+    if (own.some((s) => s.streamed) && !readsSeriesInTurn(stmt, plan, sources.length)) {
+      // A raw SELECT merges the series by time: each is cut into slices of windows where every
+      // streamed source allows it (subquery-slices.ts), else every inner result is held.
+      const slices = mergesSeriesByTime(stmt, plan) && own.every((s) => !s.streamed || s.sliceable);
+      for (const s of own) if (!(slices && s.slice())) await s.holdAll();
+    }
     const typesOf = (field: string) => sources.map((s) => s.fieldTypes().get(field));
     if (mayLeadPercentile(stmt) && (await leadPercentileMissing(stmt, typesOf, (probe) => executeSelect(probe, ctx, undefined, nested)))) return null;
     if (plan.time.empty) return null;
