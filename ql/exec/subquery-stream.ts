@@ -141,6 +141,8 @@ class StreamedRows implements InnerRows {
   readonly tagKeys: ReadonlySet<string>;
   readonly fromTags: ReadonlySet<string> = new Set();
   private readonly byRef: ReadonlyMap<SeriesRef, InnerGroup>;
+  /** Defined only where the inner statement can be cut (slicesInner). */
+  readonly sliced: (() => InnerRows) | undefined;
   private slot: Slot | undefined;
   /** The first series with rows, kept as answered until another is read (holdAll reuses it). */
   private first: { readonly index: number; readonly series: ResultSeries } | undefined;
@@ -207,9 +209,6 @@ class StreamedRows implements InnerRows {
     }
     return new HeldRows(results);
   }
-
-  /** Defined only where the inner statement can be cut (slicesInner). */
-  readonly sliced: (() => InnerRows) | undefined;
 
   private slicedRows(slicing: Slicing): InnerRows {
     if (!this.first) throw new InvariantError('streamed subquery sliced after it was read');
