@@ -15,13 +15,15 @@
  * Exact only where a slice's rows are the whole range's rows of its windows (subquery-stream.ts
  * `slicesInner`): one row per window from each window's own points, no fill(previous|linear)
  * or transform (they carry a window's neighbours), no inner LIMIT/OFFSET (counted from the
- * series' start), and a bounded range.
+ * series' start), and a bounded range. Under fill(<value>) the whole range fills a call's
+ * empty windows only when the call has rows somewhere: a slice is told so (callsWithPoints).
  */
 import { InvariantError } from '../errors.js';
 import type { Batch, Cursor, FieldType } from '../../engine/index.js';
+import type { AggCall } from './agg-calls.js';
 import type { ResultSeries } from '../result.js';
 import { checkpoint, type QueryContext } from './context.js';
-import type { SeriesRef } from './source.js';
+import type { MeasurementSource, SeriesRef } from './source.js';
 import { holdSubqueryRows, releaseSubqueryRows } from './subquery-rows-held.js';
 import { storedOf, strictlyMonotonic, type InnerRows, type Stored } from './subquery-rows.js';
 import { batchInOrder } from './subquery-source.js';
@@ -181,4 +183,28 @@ export class SlicedRows implements InnerRows {
     for (const s of this.series.values()) s.dropAll();
     this.series.clear();
   }
+}
+
+/**
+ * Per call: whether any series of the group has a point of its field in [min, max] (the first
+ * batch of each cursor tells). For reducers that answer every window holding a point, with no
+ * WHERE on fields, that is whether the call has rows anywhere in the range.
+ */
+export async function callsWithPoints(source: MeasurementSource, series: readonly SeriesRef[], calls: readonly AggCall[], min: bigint, max: bigint): Promise<boolean[]> {
+  const byField = new Map<string, boolean>();
+  for (const { field } of calls) {
+    if (byField.has(field)) continue;
+    let found = false;
+    for (const ref of series) {
+      const cursor = source.cursor(ref, field, min, max, true);
+      try {
+        for (let b = await cursor.next(); b && !found; b = found ? null : await cursor.next()) found = (b.stats ? b.stats.count : b.offsets.length) > 0;
+      } finally {
+        cursor.close();
+      }
+      if (found) break;
+    }
+    byField.set(field, found);
+  }
+  return calls.map((c) => byField.get(c.field) === true);
 }

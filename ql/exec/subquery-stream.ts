@@ -17,13 +17,15 @@
  * An outer raw SELECT (and a raw transform: derivative(m), ...) merges every series of an
  * output group by time, so it reads them all at once: each series is then computed in slices
  * of windows (subquery-slices.ts) where the inner statement allows it (slicesInner: GROUP BY
- * time over a bounded range, fill(none|null), no transform, no inner LIMIT/OFFSET, storage
- * below), SLIMIT/SOFFSET aside (they count series that may turn out empty).
+ * time over a bounded range, fill(none|null), or fill(<value>) of reducers answering any
+ * point without a WHERE on fields, no transform, no inner LIMIT/OFFSET, storage below),
+ * SLIMIT/SOFFSET aside (they count series that may turn out empty).
  * Kept held, with the reason: an inner LIMIT/OFFSET cut across interleaved series (every
  * series at once: subquery-interleaved-limit.ts); an outer raw SELECT over an inner statement
  * that cannot be sliced (fill(previous|linear) and transforms carry a window's neighbours,
- * fill(<value>) fills a slice only when the series has points elsewhere, an inner LIMIT counts
- * from the series' start, a subquery below would run whole per slice); top()/bottom()/
+ * fill(<value>) fills a slice only when the call has rows elsewhere, which points tell only for
+ * some reducers and without a WHERE on fields, an inner LIMIT counts from the series' start, a
+ * subquery below would run whole per slice); top()/bottom()/
  * sample()/distinct()/integral() or aux fields (series counted or read again); inner raw rows
  * or multi-row reducers (lanes). An outer ORDER BY time DESC streams: the outer aggregate
  * still reads each series whole, and slices are cut newest first.
@@ -40,7 +42,7 @@ import { runAggregateGroup } from './select-agg.js';
 import { groupsOf, resultSeries, seriesShape } from './select-groups.js';
 import type { SelectPlan } from './select-plan.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
-import { SlicedRows, type SliceLayout } from './subquery-slices.js';
+import { callsWithPoints, SlicedRows, type SliceLayout } from './subquery-slices.js';
 import { MAX_NS } from '../plan/time-range.js';
 import { holdSubqueryRows, releaseSubqueryRows } from './subquery-rows-held.js';
 import { addTypes, HeldRows, seriesKeyOf, storedOf, strictlyMonotonic, type InnerRows, type Stored } from './subquery-rows.js';
@@ -69,17 +71,24 @@ export function streamsInner(stmt: SelectStatement, plan: SelectPlan): boolean {
  */
 function slicesInner(stmt: SelectStatement, plan: SelectPlan, sources: readonly MeasurementSource[]): boolean {
   const fill = stmt.fill.mode;
+  const { calls, transforms } = aggregatesOf(plan);
+  // fill(<value>) fills a slice's empty windows where the series has points elsewhere
+  // (callsWithPoints), which tells a call's rows only where every point makes one.
+  const fills = fill === 'number' && conditionOf(plan).rows === null && calls.every((c) => FILLED_FROM_POINTS.has(c.reducer));
   return (
     plan.window !== undefined &&
     plan.time.hasMin &&
     plan.time.max < MAX_NS &&
-    aggregatesOf(plan).transforms.length === 0 &&
+    transforms.length === 0 &&
     stmt.limit === 0 &&
     stmt.offset === 0 &&
-    (fill === 'none' || fill === 'null') &&
+    (fill === 'none' || fill === 'null' || fills) &&
     sources.every((s) => !s.fromSubquery)
   );
 }
+
+/** Reducers that answer a row for every window holding a point (the others are kept held, not argued for). */
+const FILLED_FROM_POINTS: ReadonlySet<string> = new Set(['count', 'count_distinct', 'sum', 'mean', 'median', 'mode', 'spread', 'min', 'max', 'first', 'last']);
 
 /** The outer statement merges its sources' series by time (a raw SELECT), paging no tag sets (see subquery-slices.ts). */
 export function mergesSeriesByTime(stmt: SelectStatement, plan: SelectPlan): boolean {
@@ -109,9 +118,13 @@ export async function streamedSources(stmt: SelectStatement, { plan, sources }: 
     byName.set(source.name, groups);
     for (const { tags, series } of await groupsOf(stmt, plan, source, ctx)) {
       const own = tags ?? {};
+      let seen: Promise<readonly boolean[]> | undefined;
       const runIn = async (min: bigint, max: bigint): Promise<ResultSeries> => {
-        const part = min === plan.time.min && max === plan.time.max ? plan : planWithin(plan, min, max);
-        return resultSeries(source.name, tags, shape, await runAggregateGroup({ plan: part, source, series, rowFilter, ctx }));
+        const whole = min === plan.time.min && max === plan.time.max;
+        const part = whole ? plan : planWithin(plan, min, max);
+        // A slice fills the windows of a call the group has points for elsewhere, as the whole range does.
+        const fillsUnseen = whole || stmt.fill.mode !== 'number' ? undefined : await (seen ??= callsWithPoints(source, series, aggregatesOf(plan).calls, plan.time.min, plan.time.max));
+        return resultSeries(source.name, tags, shape, await runAggregateGroup({ plan: part, source, series, rowFilter, ctx, ...(fillsUnseen && { fillsUnseen }) }));
       };
       groups.push({ ref: { key: seriesKeyOf(own), tags: own }, run: () => runIn(plan.time.min, plan.time.max), runIn });
     }
