@@ -2,7 +2,8 @@
  * Dashboard-shaped aggregates over many windows, Strata against InfluxDB 1.6.7 on the same data
  * (stall-data.ts: 100 series x 100,000 points, one per second): nested aggregates over GROUP BY
  * time(small) and every tag (as Grafana and Chronograf send them), with fill(null) and
- * fill(previous), an outer aggregate of a derivative subquery, and a plain GROUP BY time over
+ * fill(previous), an outer aggregate of a derivative subquery, outer raw SELECTs and a raw
+ * transform over a subquery (a WHERE on its column, a LIMIT), and a plain GROUP BY time over
  * the whole range. Each shape runs at growing window counts (the inner query's windows, all
  * series together); the data scanned stays the same, so memory that grows with the count grows
  * with the result, and memory that does not is the data's.
@@ -34,6 +35,11 @@ const SHAPES: readonly { readonly name: string; readonly text: (i: number) => st
   { name: 'nested-fill-null', text: (i) => `SELECT max(m) FROM (SELECT mean(v) AS m FROM m WHERE ${RANGE} GROUP BY time(${i}s), * fill(null))` },
   { name: 'nested-fill-previous', text: (i) => `SELECT max(m) FROM (SELECT mean(v) AS m FROM m WHERE ${RANGE} GROUP BY time(${i}s), * fill(previous))` },
   { name: 'derivative', text: (i) => `SELECT mean(d) FROM (SELECT derivative(mean(v), 1s) AS d FROM m WHERE ${RANGE} GROUP BY time(${i}s), *)` },
+  // An outer raw SELECT merges every inner series by time (subquery-slices.ts): few rows kept
+  // by a WHERE on the inner column, the first rows only, and a raw transform per series.
+  { name: 'raw-where', text: (i) => `SELECT m, s FROM (SELECT mean(v) AS m FROM m WHERE ${RANGE} GROUP BY time(${i}s), *) WHERE m > 142000` },
+  { name: 'raw-limit', text: (i) => `SELECT m, s FROM (SELECT mean(v) AS m FROM m WHERE ${RANGE} GROUP BY time(${i}s), *) LIMIT 1000` },
+  { name: 'raw-derivative', text: (i) => `SELECT derivative(m, 1s) FROM (SELECT max(v) AS m FROM m WHERE ${RANGE} GROUP BY time(${i}s), *) WHERE m > 142000 GROUP BY s` },
   // The same number of windows without a subquery and without tags: windows 1/100 as long.
   { name: 'plain', text: (i) => `SELECT mean(v) FROM m WHERE ${RANGE} GROUP BY time(${i * 10}ms)` },
 ];

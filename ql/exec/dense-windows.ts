@@ -76,6 +76,8 @@ export interface DenseFill {
   readonly nested: boolean;
   /** Output order: fill(previous) takes the window before in this order. */
   readonly ascending: boolean;
+  /** GroupRun.fillsUnseen: calls filled as if they saw a point. */
+  readonly fillsUnseen?: readonly boolean[] | undefined;
 }
 
 export class DenseWindows {
@@ -168,9 +170,10 @@ export class DenseWindows {
     const n = this.reducers.length;
     const filled: Scalar[][] = [];
     let anyCall = false;
+    const any = this.any.map((a, c) => a || f.fillsUnseen?.[c] === true);
     for (let c = 0; c < n; c++) {
-      filled.push(this.any[c] ? this.fillCall(c, f) : []);
-      anyCall ||= this.any[c]!;
+      filled.push(any[c] ? this.fillCall(c, f) : []);
+      anyCall ||= any[c]!;
     }
     if (!anyCall) return [];
     const everyWindow = f.fill.mode !== 'none';
@@ -184,7 +187,7 @@ export class DenseWindows {
       row[0] = t;
       for (let col = 0; col < columnCalls.length; col++) {
         const call = columnCalls[col]!;
-        row[col + 1] = this.any[call] ? filled[call]![k]! : null;
+        row[col + 1] = any[call] ? filled[call]![k]! : null;
       }
       rows.push(row);
     }

@@ -47,6 +47,8 @@ export interface FillOptions {
    * are cut straight away): `LIMIT 1` over a day of 10 ms windows made 8.64M rows first.
    */
   stopAfter?: number;
+  /** Fill every window between the bounds even without rows (GroupRun.fillsUnseen; needs startNs). */
+  fillsUnseen?: boolean;
 }
 
 /** 1.x linearFloat / linearInteger / linearUnsigned on window-index times. */
@@ -73,18 +75,17 @@ function isNumeric(t: FieldType): boolean {
 export function fillSeries(rows: readonly TimedValue[], opts: FillOptions): TimedValue[] {
   let mode = opts.mode;
   let fillValue: Scalar = opts.value ?? null;
-  if (mode === 'none' || rows.length === 0) return [...rows];
+  if (mode === 'none' || (rows.length === 0 && !(opts.fillsUnseen && opts.startNs !== undefined))) return [...rows];
   if (mode === 'null' && (opts.call === 'count' || opts.call === 'count_distinct')) {
     mode = 'number';
     fillValue = 0;
   }
   const spec = opts.window;
   const asc = opts.descending !== true;
-  const first = rows[0] as TimedValue;
   let startTime: bigint;
   let endTime: bigint;
   if (asc) {
-    startTime = opts.startNs === undefined ? window(first.time, spec).start : window(opts.startNs, spec).start;
+    startTime = opts.startNs === undefined ? window((rows[0] as TimedValue).time, spec).start : window(opts.startNs, spec).start;
     endTime = window(opts.endNs, spec).start;
   } else {
     startTime = window(opts.endNs, spec).start;

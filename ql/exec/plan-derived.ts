@@ -64,3 +64,14 @@ export function denseLayoutOf(plan: SelectPlan): DenseLayout | undefined {
   }
   return d.dense ?? undefined;
 }
+
+/**
+ * `plan` over [min, max] only (a slice of its windows: subquery-slices.ts), keeping what it
+ * derived from its projection and condition, which the range does not change.
+ */
+export function planWithin(plan: SelectPlan, min: bigint, max: bigint): SelectPlan {
+  const part: SelectPlan = { ...plan, time: { ...plan.time, min, max } };
+  const d = derived.get(plan);
+  if (d) derived.set(part, { ...(d.split && { split: d.split }), ...(d.aggregates && { aggregates: d.aggregates }) });
+  return part;
+}

@@ -51,6 +51,7 @@ export function runDenseGroup(g: GroupRun, calls: readonly AggCall[], types: Rea
       outputTypes: calls.map((c) => (c.reducer === 'count' ? FieldType.Integer : (types.get(c.field) ?? FieldType.Float))),
       nested: plan.nested === true,
       ascending: plan.ascending,
+      fillsUnseen: g.fillsUnseen,
     });
   };
   return from(0);

@@ -97,7 +97,7 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
       };
     });
   // Validate types before reading anything (1.x reports type errors even on empty data).
-  makeReducers();
+  const outputTypes = makeReducers().map((r) => r.outputType);
   const readsHead = calls.length === 1 && readsInputHead(calls[0]!.reducer, calls[0]!.tagArgs.length, plan.stmt.limit, plan.stmt.offset) && !source.fromSubquery;
   const general = async (): Promise<Cell[][]> => {
     const head = readsHead
@@ -198,7 +198,7 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
         });
       }
     }
-    const rows = await assembleRows(g, calls, transforms, windows, min, max);
+    const rows = await assembleRows(g, calls, transforms, windows, min, max, outputTypes);
     // Which of the group's rows 1.x sends after every group's other rows (integral-series-order.ts).
     if (g.integralEnd) g.integralEnd.endsWithClose = [...streams, ...(spec ? [] : (windows.get(single!) ?? []))].some((s) => s instanceof IntegralReducer && s.endsWithClose);
     return rows;
@@ -277,6 +277,8 @@ async function assembleRows(
   windows: Windows,
   min: bigint,
   max: bigint,
+  /** Each call's result type where no window was made (a run filling calls it saw no point for). */
+  outputTypes: readonly FieldType[],
 ): Promise<Cell[][]> {
   const { plan } = g;
   const spec = plan.window;
@@ -380,7 +382,7 @@ async function assembleRows(
   const filled = perCall.map((series, i) => {
     // integral() rows exist only for windows holding points: 1.x never fills them.
     if (!spec || calls[i]?.reducer === 'integral') return series;
-    const outType = windows.get(starts[0] ?? 0n)?.[i]?.outputType ?? FieldType.Float;
+    const outType = windows.get(starts[0] ?? 0n)?.[i]?.outputType ?? outputTypes[i] ?? FieldType.Float;
     const ownRange = readWider && !calls[i]!.extended && own !== undefined;
     const rows = ownRange ? series.filter((x) => x.time >= own.first && x.time <= own.last) : series;
     return fillSeries(desc ? [...rows].reverse() : rows, {
@@ -394,6 +396,7 @@ async function assembleRows(
       call: plan.nested ? undefined : calls[i]!.reducer,
       // Rows go straight to OFFSET/LIMIT only in time order without transforms (finish()).
       stopAfter: !desc && transforms.length === 0 && plan.stmt.limit > 0 ? plan.stmt.offset + plan.stmt.limit : undefined,
+      fillsUnseen: g.fillsUnseen?.[i] === true,
     });
   });
   if (oneIntegral) return finish(g, integralRows(g, calls[0]!, perCall[0]!));

@@ -34,6 +34,12 @@ export interface GroupRun {
   readonly ctx: QueryContext;
   /** Set by an integral()-only group: its last row is the stream's Close row (integral-series-order.ts). */
   readonly integralEnd?: { endsWithClose: boolean };
+  /**
+   * Per aggregate call: fill its empty windows even where this run reads no point for it, as
+   * the group has points for it elsewhere in the statement's range (a slice of it:
+   * subquery-slices.ts). Without it, a call without any point has no row to fill.
+   */
+  readonly fillsUnseen?: readonly boolean[];
 }
 
 export function fieldRefs(exprs: readonly (Expr | null)[], plan: SelectPlan): string[] {

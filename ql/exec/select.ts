@@ -22,7 +22,7 @@ import { runTransformsApart, transformsApart } from './raw-transforms-apart.js';
 import type { MeasurementSource } from './source.js';
 import { SubquerySource, type SubqueryReading } from './subquery-source.js';
 import { HeldRows } from './subquery-rows.js';
-import { readsSeriesInTurn, streamedSources, streamsInner } from './subquery-stream.js';
+import { mergesSeriesByTime, readsSeriesInTurn, streamedSources, streamsInner } from './subquery-stream.js';
 import { groupsOf, resultSeries, seriesShape } from './select-groups.js';
 import { leadPercentileMissing, mayLeadPercentile } from './percentile-lead.js';
 import { aggregates, innerStatement, keepsInnerNullRows, rowsInSeriesOrder, statementTime, tiesInSeriesOrder } from './subquery-statement.js';
@@ -144,7 +144,12 @@ async function prepareSelect(stmt: SelectStatement, ctx: QueryContext, nested: b
     // Only the statement's own subqueries: one a streamed subquery reads (kept in `own` to be
     // released with it) is read in turn by that one, and may already have dropped its first series.
     const direct = own.filter((s) => !s.readByStreamed);
-    if (direct.some((s) => s.streamed) && !readsSeriesInTurn(stmt, plan, sources.length)) for (const s of direct) await s.holdAll();
+    if (direct.some((s) => s.streamed) && !readsSeriesInTurn(stmt, plan, sources.length)) {
+      // A raw SELECT merges the series by time: each is cut into slices of windows where every
+      // streamed source allows it (subquery-slices.ts), else every inner result is held.
+      const slices = mergesSeriesByTime(stmt, plan) && direct.every((s) => !s.streamed || s.sliceable);
+      for (const s of direct) if (!(slices && s.slice())) await s.holdAll();
+    }
     const typesOf = (field: string) => sources.map((s) => s.fieldTypes().get(field));
     if (mayLeadPercentile(stmt) && (await leadPercentileMissing(stmt, typesOf, (probe) => executeSelect(probe, ctx, undefined, nested)))) return null;
     if (plan.time.empty) return null;

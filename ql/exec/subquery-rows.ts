@@ -3,7 +3,7 @@
  * inner series its times and its columns by field name. Held whole (HeldRows: the inner result
  * as executeSelect returned it) or one series at a time (subquery-stream.ts).
  */
-import { FieldType } from '../../engine/index.js';
+import { FieldType, type Cursor } from '../../engine/index.js';
 import { hasTimeColumn, type ResultSeries } from '../result.js';
 import type { SeriesRef } from './source.js';
 import { holdSubqueryRows, releaseSubqueryRows } from './subquery-rows-held.js';
@@ -30,6 +30,14 @@ export interface InnerRows {
   readonly streamed?: boolean;
   /** The same rows, every series computed and held (for an outer statement that does not read them in turn); these are released. */
   holdAll?(): Promise<InnerRows>;
+  /**
+   * The same rows, each series computed in slices as its cursors read it (subquery-slices.ts,
+   * for an outer raw SELECT); undefined when the inner statement cannot be cut so. These are
+   * released.
+   */
+  sliced?(): InnerRows | undefined;
+  /** A cursor over the rows of `ref` (sliced rows, which are never held whole: rowsOf is not used). */
+  cursor?(ref: SeriesRef, field: string, minNs: bigint, maxNs: bigint, ascending: boolean, type: FieldType | undefined): Cursor;
 }
 
 function typeOf(values: unknown[]): FieldType | undefined {

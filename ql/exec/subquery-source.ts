@@ -51,6 +51,21 @@ export class SubquerySource implements MeasurementSource {
     this.rows = await this.rows.holdAll();
   }
 
+  /** Whether slice() would cut the rows: the inner statement allows it (subquery-slices.ts). */
+  get sliceable(): boolean {
+    return this.rows.sliced !== undefined && this.rows.streamed === true;
+  }
+
+  /**
+   * Compute each series slice by slice as its cursors read it (an outer raw SELECT merges the
+   * series by time: subquery-slices.ts); false when the inner statement cannot be cut so.
+   */
+  slice(): boolean {
+    const sliced = this.rows.sliced?.();
+    if (sliced) this.rows = sliced;
+    return sliced !== undefined;
+  }
+
   release(): void {
     this.rows.release();
   }
@@ -74,6 +89,7 @@ export class SubquerySource implements MeasurementSource {
   cursor(series: SeriesRef, field: string, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor {
     [minNs, maxNs] = this.widened(minNs, maxNs);
     const type = this.rows.types.get(field);
+    if (this.rows.cursor) return this.rows.cursor(series, field, minNs, maxNs, ascending, type);
     const own = this.rows.rowsOf(series);
     if (own instanceof Promise) return cursorWhenLoaded(type, own.then((o) => fieldCursor(o, field, minNs, maxNs, ascending, type)));
     return fieldCursor(own, field, minNs, maxNs, ascending, type);
@@ -159,22 +175,35 @@ function oneBatchCursor(type: FieldType | undefined, empty: boolean, batch: (typ
  * object per value and a sort (an inner GROUP BY time of a million windows).
  */
 function cursorInOrder(times: readonly bigint[], col: readonly unknown[], minNs: bigint, maxNs: bigint, type: FieldType | undefined): Cursor {
+  const keep = keptRows(times, col, minNs, maxNs);
+  return oneBatchCursor(type, keep.length === 0, (t) => batchOf(times, col, keep, t));
+}
+
+/** The rows in [minNs, maxNs] with a value, as one batch in their order (undefined: none, or untyped). */
+export function batchInOrder(times: readonly bigint[], col: readonly unknown[], minNs: bigint, maxNs: bigint, type: FieldType | undefined): Batch | undefined {
+  const keep = keptRows(times, col, minNs, maxNs);
+  return keep.length === 0 || type === undefined ? undefined : batchOf(times, col, keep, type);
+}
+
+function keptRows(times: readonly bigint[], col: readonly unknown[], minNs: bigint, maxNs: bigint): number[] {
   const keep: number[] = [];
   for (let i = 0; i < times.length; i++) {
     const v = col[i];
     const t = times[i]!;
     if (v !== null && v !== undefined && t >= minNs && t <= maxNs) keep.push(i);
   }
-  return oneBatchCursor(type, keep.length === 0, (t) => {
-    const base = times[keep[0]!]!;
-    const offsets = new Float64Array(keep.length);
-    const values = new Array<unknown>(keep.length);
-    for (let k = 0; k < keep.length; k++) {
-      offsets[k] = Number(times[keep[k]!]! - base);
-      values[k] = col[keep[k]!];
-    }
-    return { base, offsets, column: toColumn(t, values) };
-  });
+  return keep;
+}
+
+function batchOf(times: readonly bigint[], col: readonly unknown[], keep: readonly number[], type: FieldType): Batch {
+  const base = times[keep[0]!]!;
+  const offsets = new Float64Array(keep.length);
+  const values = new Array<unknown>(keep.length);
+  for (let k = 0; k < keep.length; k++) {
+    offsets[k] = Number(times[keep[k]!]! - base);
+    values[k] = col[keep[k]!];
+  }
+  return { base, offsets, column: toColumn(type, values) };
 }
 
 function toColumn(type: FieldType, vals: unknown[]): ValueColumn {
