@@ -53,6 +53,19 @@ function parseTrace(text: string): Call[] {
   return calls;
 }
 
+/** Resolves once process `pid` no longer exists (at most 10 s). */
+async function gone(pid: number): Promise<void> {
+  for (let i = 0; i < 200 && pid > 0; i++) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.fail(`the traced server ${pid} is still running`);
+}
+
 const firstString = (args: string): string | undefined => /"((?:[^"\\]|\\.)*)"/.exec(args)?.[1];
 const strings = (args: string): string[] => [...args.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]!);
 
@@ -65,7 +78,8 @@ describe('fsync ordering under strace (what a power loss would need)', { timeout
     const trace = join(dir, 'trace');
     const data = join(dir, 'srv');
     const env = serverEnv(data, port, { SERVICE__FLUSH__INTERVAL_SECS: '1', SERVICE__LOGGING__LEVEL: 'warn' });
-    const child = spawn(STRACE, ['-f', '-qq', '-s', '24', '-o', trace, '-e', `trace=${CALLS}`, process.execPath, MAIN, 'serve'], { cwd: dir, env, stdio: 'ignore' });
+    // Its own process group: killing strace alone would detach the server and leave it running.
+    const child = spawn(STRACE, ['-f', '-qq', '-s', '24', '-o', trace, '-e', `trace=${CALLS}`, process.execPath, MAIN, 'serve'], { cwd: dir, env, stdio: 'ignore', detached: true });
     const exited = new Promise((ok) => child.on('exit', ok));
     try {
       for (let i = 0; i < 300; i++) {
@@ -92,8 +106,9 @@ describe('fsync ordering under strace (what a power loss would need)', { timeout
       const removed = (ext: string) => new RegExp(`unlink(at)?\\([^)]*\\${ext}"`).test(readFileSync(trace, 'utf8'));
       for (let waited = 0; waited < 30_000 && !(removed('.wal') && removed('.tsm')); waited += 500) await new Promise((r) => setTimeout(r, 500));
     } finally {
-      child.kill('SIGKILL');
+      process.kill(-child.pid!, 'SIGKILL');
       await exited;
+      await gone(Number(/^(\d+) /.exec(readFileSync(trace, 'utf8'))?.[1]));
     }
     const calls = parseTrace(readFileSync(trace, 'utf8'));
     const fds = new Map<string, string>();
