@@ -209,7 +209,7 @@ export class Engine {
    * (write/warmup.ts), through a scratch engine in a fresh directory under `scratchParent`
    * that borrows this engine's workers: nothing reaches this engine's directories, caches or WAL.
    */
-  warmUpWritePath(scratchParent = tmpdir()): Promise<WarmupReport> {
+  warmUpWritePath(scratchParent = tmpdir(), deadlineMs?: number): Promise<WarmupReport> {
     return warmUpInScratch(scratchParent, async (dir) => {
       const scratch = await Engine.construct(scratchOptions(this.options, dir), {}, { parsePool: this.parsePool, flushWorker: this.flushWorker });
       // The function the real writes call (the server's views), so that V8's feedback on that
@@ -225,7 +225,7 @@ export class Engine {
         },
         close: () => scratch.close(),
       };
-    });
+    }, deadlineMs);
   }
 
   private async replayWal(): Promise<void> {

@@ -49,7 +49,7 @@ const WARMUP_DB = 'jit_warmup';
 const ROUNDS = 4;
 const SHAPE = { bodies: 8, linesPerBody: 3000, series: 24, newSeries: 40 } as const;
 /** Past this no further round starts (a loaded machine): the warm-up only ever saves time. */
-const DEADLINE_MS = 3000;
+export const WARMUP_DEADLINE_MS = 3000;
 
 /** The scratch engine's options: the real engine's, its directories under `dir`, quiet, no timers. */
 export function scratchOptions(o: EngineOptions, dir: string): EngineOptions {
@@ -65,13 +65,17 @@ export function scratchOptions(o: EngineOptions, dir: string): EngineOptions {
 }
 
 /** Runs the warm-up against the target `open` makes in a fresh directory under `parent`, removed afterwards. */
-export async function warmUpInScratch(parent: string, open: (dir: string) => Promise<WarmupTarget & { close(): Promise<void> }>): Promise<WarmupReport> {
+export async function warmUpInScratch(
+  parent: string,
+  open: (dir: string) => Promise<WarmupTarget & { close(): Promise<void> }>,
+  deadlineMs = WARMUP_DEADLINE_MS,
+): Promise<WarmupReport> {
   const dir = await mkdtemp(join(parent, 'strata-jit-warmup-'));
   try {
     const target = await open(dir);
     try {
       const now = nowTime();
-      return await warmUpWritePath(target, toNs(now.sec, now.nsec));
+      return await warmUpWritePath(target, toNs(now.sec, now.nsec), deadlineMs);
     } finally {
       await target.close();
     }
@@ -80,7 +84,8 @@ export async function warmUpInScratch(parent: string, open: (dir: string) => Pro
   }
 }
 
-export async function warmUpWritePath(target: WarmupTarget, nowNs: bigint): Promise<WarmupReport> {
+/** `deadlineMs`: no round starts after it (tests pass Infinity to run every round whatever the machine's load). */
+export async function warmUpWritePath(target: WarmupTarget, nowNs: bigint, deadlineMs = WARMUP_DEADLINE_MS): Promise<WarmupReport> {
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   // An hour back: one recent shard, as a live agent's points are.
@@ -89,7 +94,7 @@ export async function warmUpWritePath(target: WarmupTarget, nowNs: bigint): Prom
   const perRound = Math.ceil(SHAPE.bodies / ROUNDS);
   let written = 0;
   let lines = 0;
-  for (let round = 0; round < ROUNDS && performance.now() - t0 < DEADLINE_MS; round++) {
+  for (let round = 0; round < ROUNDS && performance.now() - t0 < deadlineMs; round++) {
     const end = Math.min(SHAPE.bodies, written + perRound);
     const writer = async (): Promise<void> => {
       while (written < end) {
