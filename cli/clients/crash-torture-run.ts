@@ -4,6 +4,10 @@
  * The server's log goes to D.log; on failure D and D.log are kept for inspection.
  * --env KEY=VALUE (repeatable) adds SERVICE__ settings, e.g. SERVICE__FLUSH__WAL_BATCH_SIZE=0.
  * --break-round N deletes the WAL before restart N: the run must then fail (the verifier works).
+ * --break-ddl N deletes the catalog actor's database directories (ddl*) and the WAL (which would
+ * replay their points) before restart N: the run must then fail on their points (the actor's
+ * verifier works, and runs before the writers').
+ * --without-ddl runs the writers alone, without the catalog actor (crash-torture-ddl.ts).
  */
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +25,8 @@ const { values } = parseArgs({
     keep: { type: 'boolean', default: false },
     'break-round': { type: 'string' },
     env: { type: 'string', multiple: true, default: [] },
+    'without-ddl': { type: 'boolean', default: false },
+    'break-ddl': { type: 'string' },
   },
 });
 const dir = values.dir ?? mkdtempSync(join(tmpdir(), 'strata-torture-'));
@@ -38,10 +44,15 @@ try {
     seed: Number(values.seed),
     rounds: Number(values.rounds),
     writers: Number(values.writers),
+    ddl: !values['without-ddl'],
     env: Object.fromEntries(values.env.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])),
     log: (line) => console.log(`${((Date.now() - started) / 1000).toFixed(1)}s ${line}`),
     beforeRestart: (round) => {
       if (values['break-round'] !== undefined && Number(values['break-round']) === round) removeDir(join(dir, 'wal'));
+      if (values['break-ddl'] !== undefined && Number(values['break-ddl']) === round) {
+        for (const db of readdirSync(join(dir, 'engine')).filter((n) => n.startsWith('ddl'))) removeDir(join(dir, 'engine', db));
+        removeDir(join(dir, 'wal'));
+      }
     },
     serverLog: (text) => appendFileSync(logFile, `${text}\n---- server exit ----\n`),
   });

@@ -1,7 +1,9 @@
 /**
  * The SIGKILL torture (crash-torture.ts) for a few rounds in `make test`: appends, overwrites and
  * DELETEs over six shard groups with 1 s flushes (so TSM files, tombstones and compactions are in
- * play at the kill), start-up kills, and an exact check of every writer's acknowledged state.
+ * play at the kill), start-up kills, and an exact check of every writer's acknowledged state;
+ * beside them databases created, filled and dropped (DROP DATABASE, DROP MEASUREMENT, a name
+ * created again after its drop) and checked the same way.
  * Longer hunts: build/cli/clients/crash-torture-run.js.
  */
 import assert from 'node:assert/strict';
@@ -12,14 +14,15 @@ import { after, describe, it } from 'node:test';
 import { removeDir } from './harness.js';
 import { torture } from './crash-torture.js';
 
-describe('SIGKILL torture: overwrites, DELETE and DROP SERIES, several shard groups, start-up kills', { timeout: 240_000 }, () => {
+describe('SIGKILL torture: overwrites, DELETE and DROP SERIES, several shard groups, databases dropped and re-created, start-up kills', { timeout: 240_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'strata-torture-'));
   after(() => removeDir(dir));
 
-  it('every acknowledged write and DELETE holds after each restart', async (t) => {
+  it('every acknowledged write, DELETE and DROP holds after each restart', async (t) => {
     const stats = await torture({ dir, seed: 20261129, rounds: 6, killMs: [300, 2500], startupKillRate: 0.4 });
     t.diagnostic(JSON.stringify(stats));
     assert.equal(stats.rounds, 6);
     assert.ok(stats.acked > 1000 && stats.deletes > 5 && stats.overwrites > 100, JSON.stringify(stats));
+    assert.ok(stats.ddl && stats.ddl.creates > 3 && stats.ddl.dropDatabases > 0 && stats.ddl.points > 100, JSON.stringify(stats.ddl));
   });
 });

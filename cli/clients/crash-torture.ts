@@ -4,7 +4,8 @@
  * sometimes again while it is starting up. After every restart each writer's series must hold
  * exactly its acknowledged state, except where the one request it had in flight at the kill
  * may or may not have landed. Some deletes are DROP SERIES, and now and then a writer copies
- * its series with SELECT ... INTO, whose answer promises what a 204 does. Used by crash-torture.test.ts (a few rounds in `make test`) and
+ * its series with SELECT ... INTO, whose answer promises what a 204 does. Beside the writers a
+ * catalog actor creates, fills and drops databases (crash-torture-ddl.ts). Used by crash-torture.test.ts (a few rounds in `make test`) and
  * crash-torture-run.ts (many rounds and seeds, for hunting).
  *
  * Each writer owns one series and issues one request at a time, so at a kill it has at most one
@@ -13,9 +14,9 @@
  * verify the stored state becomes the model, which settles those unknowns.
  */
 import { spawn } from 'node:child_process';
-import { request } from 'node:http';
 import { mulberry32 } from '../../engine/index.js';
-import { freePort, http, MAIN, serverEnv, startServer, stopServer, type Server } from './harness.js';
+import { DdlActor, type DdlStats } from './crash-torture-ddl.js';
+import { brokenConnection, freePort, http, MAIN, postUnlessGone as post, serverEnv, startServer, stopServer, type Server } from './harness.js';
 
 export interface TortureOptions {
   readonly dir: string;
@@ -33,6 +34,8 @@ export interface TortureOptions {
   readonly serverLog?: (text: string) => void;
   /** Called with the server down, before each restart (the runner's --break-round uses it to show a verify failing). */
   readonly beforeRestart?: (round: number) => void;
+  /** Run the catalog actor beside the writers (crash-torture-ddl.ts); default true. */
+  readonly ddl?: boolean;
 }
 
 export interface TortureStats {
@@ -46,6 +49,7 @@ export interface TortureStats {
   intos: number;
   startupKills: number;
   checked: number;
+  ddl: DdlStats | undefined;
 }
 
 const WEEK_MS = 7 * 86_400_000;
@@ -77,7 +81,9 @@ export async function torture(opts: TortureOptions): Promise<TortureStats> {
   const startupKillRate = opts.startupKillRate ?? 0.15;
   const env = { SERVICE__FLUSH__INTERVAL_SECS: '1', SERVICE__FLUSH__MAX_POINTS_PER_BATCH: '10000', ...opts.env };
   const log = opts.log ?? (() => undefined);
-  const stats: TortureStats = { rounds: 0, acked: 0, overwrites: 0, deletes: 0, drops: 0, intos: 0, startupKills: 0, checked: 0 };
+  // Its own generator: adding the actor leaves the writers' sequence of a seed as it was.
+  const ddl = opts.ddl === false ? undefined : new DdlActor(mulberry32(opts.seed ^ 0x5eed));
+  const stats: TortureStats = { rounds: 0, acked: 0, overwrites: 0, deletes: 0, drops: 0, intos: 0, startupKills: 0, checked: 0, ddl: ddl?.stats };
   const writers: Writer[] = Array.from({ length: nWriters }, (_, w) => ({
     name: `w${w}`,
     model: new Map(),
@@ -101,7 +107,7 @@ export async function torture(opts: TortureOptions): Promise<TortureStats> {
         s.child.kill('SIGKILL');
       }, killAfterMs);
       const failures: string[] = [];
-      await Promise.all(writers.map((w) => runWriter(s.port, w, round, rand, () => killed, stats, failures)));
+      await Promise.all([...writers.map((w) => runWriter(s.port, w, round, rand, () => killed, stats, failures)), ddl?.run(s.port, round, () => killed, failures)]);
       clearTimeout(timer);
       const exit = await s.exited;
       opts.serverLog?.(s.log());
@@ -114,9 +120,11 @@ export async function torture(opts: TortureOptions): Promise<TortureStats> {
         stats.startupKills++;
       }
       srv = await startServer({ dir: opts.dir, env });
+      const ddlProblems = (await ddl?.verify(srv, round)) ?? [];
+      if (ddlProblems.length > 0) throw new Error(`round ${round} ddl: ${ddlProblems.length} problems: ${ddlProblems.slice(0, 8).join('; ')}\n${srv.log().slice(-3000)}`);
       for (const w of writers) stats.checked += await verify(srv, w, round);
       stats.rounds++;
-      log(`round ${round}: killed at ${killAfterMs} ms; ${stats.acked} acked, ${stats.overwrites} overwrites, ${stats.deletes} deletes (${stats.drops} DROP SERIES), ${stats.intos} INTO, ${stats.startupKills} start-up kills, ${writers.reduce((n, w) => n + w.model.size, 0)} points held`);
+      log(`round ${round}: killed at ${killAfterMs} ms; ${stats.acked} acked, ${stats.overwrites} overwrites, ${stats.deletes} deletes (${stats.drops} DROP SERIES), ${stats.intos} INTO, ${stats.startupKills} start-up kills, ${writers.reduce((n, w) => n + w.model.size, 0)} points held${ddl ? `; ddl ${ddl.stats.creates} CREATE, ${ddl.stats.dropDatabases} DROP DATABASE, ${ddl.stats.dropMeasurements} DROP MEASUREMENT, ${ddl.stats.points} points` : ''}`);
     }
     return stats;
   } finally {
@@ -140,7 +148,7 @@ async function runWriter(port: number, w: Writer, round: number, rand: () => num
       w.pending = { kind: 'delete', lo, hi };
       const q = drop ? `DROP SERIES FROM tort WHERE w = '${w.name}'` : `DELETE FROM tort WHERE w = '${w.name}' AND time >= ${lo}ms AND time < ${hi}ms`;
       const res = await post(port, `/query?db=${DB}&q=${encodeURIComponent(q)}`, '');
-      if (res.status === 0) return; // killed with the DELETE in flight: stays pending
+      if (res.status === 0) return brokenConnection(w.name, killed, failures); // killed with the DELETE in flight: stays pending
       if (res.status !== 200 || res.body.includes('"error"')) {
         failures.push(`${w.name} DELETE answered ${res.status} ${res.body}`);
         return;
@@ -157,7 +165,7 @@ async function runWriter(port: number, w: Writer, round: number, rand: () => num
       w.pending = { kind: 'into', rows };
       const q = `SELECT v INTO tort_copy FROM tort WHERE w = '${w.name}' GROUP BY w`;
       const res = await post(port, `/query?db=${DB}&q=${encodeURIComponent(q)}`, '');
-      if (res.status === 0) return;
+      if (res.status === 0) return brokenConnection(w.name, killed, failures);
       if (res.status !== 200 || res.body.includes('"error"')) {
         failures.push(`${w.name} SELECT INTO answered ${res.status} ${res.body}`);
         return;
@@ -185,7 +193,7 @@ async function runWriter(port: number, w: Writer, round: number, rand: () => num
     w.pending = { kind: 'write', lines };
     const body = [...lines].map(([t, v]) => `tort,w=${w.name} v=${v}i,r=${round}i ${t}`).join('\n');
     const res = await post(port, `/write?db=${DB}&precision=ms`, body);
-    if (res.status === 0) return;
+    if (res.status === 0) return brokenConnection(w.name, killed, failures);
     if (res.status !== 204) {
       failures.push(`${w.name} /write answered ${res.status} ${res.body}`);
       return;
@@ -194,20 +202,6 @@ async function runWriter(port: number, w: Writer, round: number, rand: () => num
     w.pending = null;
     stats.acked += lines.size;
   }
-}
-
-/** Status 0 when the connection failed (the server was killed). */
-function post(port: number, path: string, body: string): Promise<{ status: number; body: string }> {
-  return new Promise((ok) => {
-    const req = request({ host: '127.0.0.1', port, method: 'POST', path, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => ok({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-      res.on('error', () => ok({ status: 0, body: '' }));
-    });
-    req.on('error', () => ok({ status: 0, body: '' }));
-    req.end(body);
-  });
 }
 
 async function verify(srv: Server, w: Writer, round: number): Promise<number> {

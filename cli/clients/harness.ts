@@ -65,6 +65,16 @@ export function http(
   });
 }
 
+/** A POST answering status 0 instead of failing when the connection breaks (the server was killed mid-request). */
+export function postUnlessGone(port: number, path: string, body: string): Promise<HttpAnswer> {
+  return http(port, 'POST', path, body, {}, 120_000).catch(() => ({ status: 0, headers: {}, body: '' }));
+}
+
+/** For a request postUnlessGone answered with status 0: expected once the server was killed, a failure before. */
+export function brokenConnection(who: string, killed: () => boolean, failures: string[]): void {
+  if (!killed()) failures.push(`${who}: connection failed while the server was up`);
+}
+
 /** GET /query with q (and extra params); returns the parsed JSON body. */
 export async function query(port: number, q: string, params: Record<string, string> = {}): Promise<unknown> {
   const qs = new URLSearchParams({ ...params, q }).toString();
