@@ -2,8 +2,9 @@
  * A full disk, as an edge device's SD card fills up: the WAL, meta and data directories on a
  * small tmpfs beside a filler file, written until the disk is full.
  * - with `[disk]` protection off, writing runs into ENOSPC for real: a write that cannot be made
- *   durable fails (never a 204), every acknowledged point stays readable with its value, the
- *   server keeps answering, a SIGKILL and restart on the full disk succeed, and once the filler
+ *   durable fails (never a 204) and leaves no temp file behind, every acknowledged point stays
+ *   readable with its value, the server keeps answering, a SIGKILL and restart on the full disk
+ *   succeed, and once the filler
  *   is removed writes succeed again with nothing lost;
  * - with it on, the node turns read-only before the disk is full (507, /health 503) and writable
  *   again once space is back.
@@ -11,13 +12,18 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { http, removeDir, startServer, stopServer, type Server } from './harness.js';
 
 const MIB = 1024 * 1024;
+
+/** Leftover temp files of interrupted publishes anywhere under `dir`. */
+function tempFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.tmp'));
+}
 const LINES_PER_BODY = 2000;
 
 /** A fresh tmpfs of `mib` MiB, or undefined where mount(2) is not allowed. */
@@ -110,6 +116,9 @@ describe('a full disk (tmpfs)', { skip, timeout: 180_000 }, () => {
       for (const e of w.errors) assert.match(e, /^\{"error":".+"\}\n?$/);
       t.diagnostic(`${w.acked.size} points acknowledged, then ${refusals.length} bodies refused (${[...new Set(refusals)].join(', ')}): ${w.errors[0]?.trim()}`);
       await checkStored(srv, w, 'on the full disk');
+      // A disk that stays full: more refused writes leave no files behind (each tried a WAL segment roll).
+      for (let i = 0; i < 20; i++) assert.notEqual(await write(srv, w), 204);
+      assert.deepEqual(tempFiles(disk), []);
 
       await stopServer(srv, 'SIGKILL');
       srv = await startServer({ dir: disk, env });

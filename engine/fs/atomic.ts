@@ -3,7 +3,7 @@
  * final name, fsync the directory. A crash leaves either the old file, the new file, or a
  * stray `.tmp` that `removeTempFiles` deletes at open; never a half-written final file.
  */
-import { open, rename, rm, readdir, mkdir } from 'node:fs/promises';
+import { open, rename, rm, readdir, mkdir, unlink } from 'node:fs/promises';
 import { join, dirname, basename, resolve } from 'node:path';
 
 export const TEMP_SUFFIX = '.tmp';
@@ -42,12 +42,19 @@ export async function writeFileAtomic(path: string, data: Uint8Array | string): 
   await makeDirDurable(dirname(path));
   const fh = await open(tmp, 'w');
   try {
-    await fh.writeFile(data);
-    await fh.sync();
-  } finally {
-    await fh.close();
+    try {
+      await fh.writeFile(data);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, path);
+  } catch (err) {
+    // Why: on a full disk every attempt fails here (a WAL segment roll per refused write, a
+    // catalog save per DDL), and each left its temp file until the next start-up.
+    await unlink(tmp).catch(() => undefined);
+    throw err;
   }
-  await rename(tmp, path);
   await fsyncDir(dirname(path));
 }
 
