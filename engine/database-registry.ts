@@ -125,24 +125,35 @@ export class DatabaseRegistry {
     return db;
   }
 
-  /** Keep open databases in step with the catalog (create opens lazily; drop closes and deletes). */
+  /**
+   * Keep open databases in step with the catalog (create opens lazily; drop closes and deletes).
+   * Every removal is registered before the first await (the catalog calls this right after its
+   * save), so `removal(name)` already covers a drop when the drop's catalog save resolves; the
+   * removals themselves run one after the other.
+   */
   async sync(): Promise<void> {
+    const removals: Promise<void>[] = [];
+    let chain: Promise<void> = Promise.resolve();
     for (const [name, db] of this.open) {
-      // Asked now, not once before the loop: a removal below awaits, and a database created
-      // (and written) meanwhile must not be taken for a dropped one.
-      if (!this.deps.catalog.database(name)) {
-        this.open.delete(name);
-        schemaChanged();
-        const previous = this.dropping.get(name) ?? Promise.resolve();
-        const removal = previous.then(() => this.removeStorage(db));
-        this.dropping.set(name, removal);
-        try {
-          await removal;
-        } finally {
+      if (this.deps.catalog.database(name)) continue;
+      this.open.delete(name);
+      schemaChanged();
+      const previous = this.dropping.get(name) ?? Promise.resolve();
+      const removal = Promise.all([previous, chain]).then(() => this.removeStorage(db));
+      chain = removal.catch(() => undefined);
+      this.dropping.set(name, removal);
+      removals.push(
+        removal.finally(() => {
           if (this.dropping.get(name) === removal) this.dropping.delete(name);
-        }
-      }
+        }),
+      );
     }
+    await Promise.all(removals);
+  }
+
+  /** Resolves once the storage of a dropped database of this name is deleted (at once when none is being deleted). */
+  removal(name: string): Promise<void> {
+    return this.dropping.get(name) ?? Promise.resolve();
   }
 
   /** Close a dropped database's shards and delete its directory. */

@@ -4,7 +4,7 @@
  * `writePoints` (already parsed points, for SELECT INTO and continuous queries) and `cursor`.
  */
 import { tmpdir } from 'node:os';
-import { Catalog } from './meta/catalog.js';
+import { Catalog, type RetentionPolicySpec } from './meta/catalog.js';
 import type { RetentionPolicyInfo } from './meta/model.js';
 import type { Database } from './database.js';
 import { DatabaseRegistry } from './database-registry.js';
@@ -73,6 +73,7 @@ export class Engine {
   private readonly orderedLog: OrderedLog;
   /** Highest WAL sequence applied to the caches (every lower one is applied or cancelled: ordered-log.ts). */
   private appliedSeqValue = 0n;
+  private ddlLane: Promise<void> = Promise.resolve();
   private cacheBytesSinceFlush = 0;
   readonly blockCache: BlockCache;
   readonly flusher: Flusher;
@@ -455,22 +456,46 @@ export class Engine {
   }
 
   /**
+   * CREATE DATABASE (idempotent for the same policy, catalog.ts). Waits until the storage of a
+   * dropped database of the same name is deleted: answered before that, a crash left the old
+   * directory in place under a name the catalog lists again, and the restart served the dropped
+   * database's files as the new one's.
+   */
+  createDatabase(name: string, rp?: RetentionPolicySpec, makeDefault = true): Promise<void> {
+    return this.databaseDdl(async () => {
+      await this.databases.removal(name);
+      await this.catalog.createDatabase(name, rp, makeDefault);
+    });
+  }
+
+  /**
    * DROP DATABASE (idempotent). A tombstone over the whole database stays behind so WAL
    * entries of the dropped database are not replayed into a new database of the same name.
+   * Answers once the database's directory is deleted (see createDatabase).
    */
-  async dropDatabase(name: string): Promise<void> {
-    const seq = this.appliedSeqValue;
-    await this.catalog.dropDatabase(name, {
-      id: `drop-${name}-${seq}`,
-      database: name,
-      measurements: null,
-      predicate: TRUE_EXPR,
-      minNs: MIN_TIME_NS.toString(),
-      maxNs: MAX_TIME_NS.toString(),
-      seq: seq.toString(),
-      marks: {},
-      createdAt: new Date().toISOString(),
+  dropDatabase(name: string): Promise<void> {
+    return this.databaseDdl(async () => {
+      const seq = this.appliedSeqValue;
+      await this.catalog.dropDatabase(name, {
+        id: `drop-${name}-${seq}`,
+        database: name,
+        measurements: null,
+        predicate: TRUE_EXPR,
+        minNs: MIN_TIME_NS.toString(),
+        maxNs: MAX_TIME_NS.toString(),
+        seq: seq.toString(),
+        marks: {},
+        createdAt: new Date().toISOString(),
+      });
+      await this.databases.removal(name);
     });
+  }
+
+  /** Database creates and drops one at a time: a create must not slip between a drop's catalog save and its deletion. */
+  private databaseDdl(fn: () => Promise<void>): Promise<void> {
+    const run = this.ddlLane.then(fn, fn);
+    this.ddlLane = run.catch(() => undefined);
+    return run;
   }
 
   get lastWalSeq(): bigint {

@@ -56,10 +56,10 @@ export async function createDatabase(stmt: CreateDatabaseStatement, ctx: QueryCo
   const rp = stmt.retentionPolicy;
   if (rp?.name) requireValidName(rp.name);
   if (!rp) {
-    await ctx.engine.catalog.createDatabase(stmt.name);
+    await ctx.engine.createDatabase(stmt.name);
     return EMPTY_OUTPUT;
   }
-  await ctx.engine.catalog.createDatabase(stmt.name, spec(rp.name || 'autogen', rp.duration, rp.replication, rp.shardDuration));
+  await ctx.engine.createDatabase(stmt.name, spec(rp.name || 'autogen', rp.duration, rp.replication, rp.shardDuration));
   return EMPTY_OUTPUT;
 }
 
