@@ -2,8 +2,9 @@
  * The SIGKILL torture (crash-torture.ts) for a few rounds in `make test`: appends, overwrites and
  * DELETEs over six shard groups with 1 s flushes (so TSM files, tombstones and compactions are in
  * play at the kill), start-up kills, and an exact check of every writer's acknowledged state;
- * beside them databases created, filled and dropped (DROP DATABASE, DROP MEASUREMENT, a name
- * created again after its drop) and checked the same way.
+ * beside them databases and retention policies created, filled and dropped (DROP DATABASE,
+ * DROP RETENTION POLICY, DROP MEASUREMENT, names created again after their drop) and checked
+ * the same way.
  * Longer hunts: build/cli/clients/crash-torture-run.js.
  */
 import assert from 'node:assert/strict';
@@ -23,6 +24,6 @@ describe('SIGKILL torture: overwrites, DELETE and DROP SERIES, several shard gro
     t.diagnostic(JSON.stringify(stats));
     assert.equal(stats.rounds, 6);
     assert.ok(stats.acked > 1000 && stats.deletes > 5 && stats.overwrites > 100, JSON.stringify(stats));
-    assert.ok(stats.ddl && stats.ddl.creates > 3 && stats.ddl.dropDatabases > 0 && stats.ddl.points > 100, JSON.stringify(stats.ddl));
+    assert.ok(stats.ddl && stats.ddl.creates >= 2 && stats.ddl.dropDatabases >= 1 && stats.ddl.points > 100, JSON.stringify(stats.ddl));
   });
 });
