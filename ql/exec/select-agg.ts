@@ -15,7 +15,7 @@ import { checkpoint } from './context.js';
 import { eachBatch } from './each-batch.js';
 import { evaluate, type RowScope } from './eval.js';
 import { fillSeries, type FillMode } from './fill.js';
-import { createReducer, type PartialClock, type Reducer, type ReducerArgs } from './reducers/index.js';
+import { createReducer, type PartialClock, type Reducer, type ReducerArgs, type SubqueryRowOrder } from './reducers/index.js';
 import { IntegralReducer } from './reducers/integral.js';
 import { evalTypes, fieldRefs, transformArgs, type GroupRun } from './select-raw.js';
 import { createTransform, runTransform, type TransformName } from './transform.js';
@@ -77,7 +77,17 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
     const t = callTypes[i];
     return source.fromSubquery === true && calls[i]!.reducer === 'mean' && t !== undefined && (INTEGER_TYPES as ReadonlySet<FieldType>).has(t);
   };
-  const callArgs = calls.map((c, i): ReducerArgs => ({ ...c.args, ...(oneStream(i) ? {} : { partials: clock }), ...(plan.ascending ? {} : { descending: true }), ...(seriesHeap ? { seriesHeap } : {}) }));
+  // A subquery's float sum()/mean() add its rows as one stream, in the order they reach the call.
+  const subqueryRows = subqueryRowOrder(g);
+  const callArgs = calls.map(
+    (c, i): ReducerArgs => ({
+      ...c.args,
+      ...(oneStream(i) ? {} : { partials: clock }),
+      ...(plan.ascending ? {} : { descending: true }),
+      ...(seriesHeap ? { seriesHeap } : {}),
+      ...(subqueryRows ? { subqueryRows } : {}),
+    }),
+  );
   const makeReducers = (start?: bigint): Reducer[] =>
     calls.map((c, i) => {
       const t = callTypes[i];
@@ -222,6 +232,24 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
 function integralRowsOf(rows: readonly ResultRow[], start: bigint, spec: WindowSpec, ascending: boolean): ResultRow[] {
   if (ascending) return rows.filter((row) => row.time === start);
   return rows.filter((row) => windowOf(row.time! - 1n, spec).start === start).reverse();
+}
+
+/** The order a subquery's rows reach an outer aggregate in (reducers/stream-sum.ts); undefined for a measurement. */
+function subqueryRowOrder(g: GroupRun): SubqueryRowOrder | undefined {
+  const { source, series } = g;
+  if (source.fromSubquery !== true) return undefined;
+  if (source.rowsInSeriesOrder === true) return { order: 'series' };
+  if (source.tiesInSeriesOrder === true) return { order: 'time-then-series' };
+  if (!series.some((s) => s.lane)) return { order: 'heap' };
+  // Lanes of one inner series meet at a time in lane order, i.e. the inner order (raw-merge-order.ts).
+  return {
+    order: 'heap',
+    tieBefore: (a, b) => {
+      const la = series[a]?.lane;
+      const lb = series[b]?.lane;
+      return la !== undefined && lb !== undefined && la.of === lb.of && la.index < lb.index;
+    },
+  };
 }
 
 function edgeOnly(reducers: readonly string[]): 'first' | 'last' | undefined {

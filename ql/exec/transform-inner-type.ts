@@ -3,11 +3,13 @@
  * max(), mode(), distinct(), sample(), top() and bottom() of a string or boolean field yield
  * strings or booleans, which 1.x's transforms refuse at the start with the Go iterator type
  * (`unsupported difference iterator type: *query.booleanInterruptIterator`); holt_winters()
- * says `elapsed` there (1.6.7's text). elapsed() takes any type.
+ * says `elapsed` there (1.6.7's text). elapsed() takes any type. An aggregate that refuses the
+ * type itself (min/max/top/bottom of a string) reports its own error first, as 1.x builds it first.
  */
 import { FieldType } from '../../engine/index.js';
 import { FORECASTS } from '../plan/functions.js';
 import type { AggTransform } from './agg-calls.js';
+import { ACCEPTED_TYPES } from './reducers/index.js';
 import { UnsupportedTypeError } from './errors.js';
 import { checkTransformInput, type TransformName } from './transform.js';
 
@@ -19,6 +21,8 @@ export function checkTransformInners(transforms: readonly AggTransform[], fieldT
     const type = fieldTypes.get(t.inner.field);
     if (type === undefined || !TYPE_KEEPING.has(t.inner.reducer)) continue;
     if (type !== FieldType.String && type !== FieldType.Boolean) continue;
+    // An aggregate that refuses the type (max() of a string) fails first, with its own text.
+    if (!ACCEPTED_TYPES[t.inner.reducer]?.includes(type)) continue;
     if (FORECASTS.has(t.name)) throw new UnsupportedTypeError('elapsed', type);
     checkTransformInput(t.name as TransformName, type);
   }

@@ -259,6 +259,16 @@ export class Collected {
     this.#arrival = { newestFirst, order };
   }
 
+  /**
+   * arrivalOrder with points sharing a time taken first from series `seriesBefore` puts
+   * first (by the series the caller's clock gave them); other ties keep the heap's order.
+   */
+  arrivalOrderTied(newestFirst: boolean, seriesBefore: (a: number, b: number) => boolean): Int32Array {
+    const before = this.#before(newestFirst);
+    const seriesOf = (i: number): number => this.batchSeries[this.batch[i]!]!;
+    return heapMergeOrder(this.seriesRuns(), (i, j) => before(i, j) || (this.compareTime(i, j) === 0 && seriesBefore(seriesOf(i), seriesOf(j))), newestFirst);
+  }
+
   #before(newestFirst: boolean): (i: number, j: number) => boolean {
     return newestFirst ? (i, j) => this.compareTime(i, j) > 0 : (i, j) => this.compareTime(i, j) < 0;
   }

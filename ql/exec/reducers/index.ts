@@ -23,6 +23,7 @@ import { SampleReducer } from './sample.js';
 import { SpreadReducer } from './spread.js';
 import { StddevReducer } from './stddev.js';
 import { SumReducer } from './sum.js';
+import { StreamSumReducer, type SubqueryRowOrder } from './stream-sum.js';
 import { TopBottomReducer } from './topbottom.js';
 import type { PartialClock } from './partials.js';
 import type { Reducer } from './types.js';
@@ -30,6 +31,7 @@ import type { Reducer } from './types.js';
 export type { BatchStats, Reducer, StatsReducer } from './types.js';
 export type { IntegralOptions } from './integral.js';
 export type { PartialClock } from './partials.js';
+export type { SubqueryRowOrder } from './stream-sum.js';
 export { percentileIndex } from './percentile.js';
 
 const F = FieldType.Float;
@@ -81,6 +83,11 @@ export interface ReducerArgs {
   descending?: boolean;
   /** Which series and shard the points being added come from: sum()/mean() merge per-series partials (partials.ts), mode()/percentile() replay 1.x's merge order (merge-order.ts). */
   partials?: PartialClock;
+  /**
+   * The source is a subquery whose rows reach the call in this order: float sum()/mean() add
+   * them as one stream in it (stream-sum.ts). Needs `partials` for the series of each point.
+   */
+  subqueryRows?: SubqueryRowOrder;
   /** No GROUP BY time: first()/last() meet the series' edge points as 1.x's heap does (firstlast.ts). */
   seriesHeap?: boolean;
 }
@@ -103,8 +110,10 @@ export function createReducer(name: string, inputType: FieldType, args: ReducerA
     case 'sample': return new SampleReducer(inputType, args.n ?? 1, args.seed, args.partials);
     case 'min': return new MinReducer(inputType);
     case 'max': return new MaxReducer(inputType);
-    case 'sum': return new SumReducer(inputType, args.partials);
-    case 'mean': return new MeanReducer(inputType, args.partials);
+    case 'sum':
+    case 'mean':
+      if (inputType === F && args.subqueryRows && args.partials) return new StreamSumReducer(name, args.subqueryRows, args.descending === true, args.partials);
+      return name === 'sum' ? new SumReducer(inputType, args.partials) : new MeanReducer(inputType, args.partials);
     case 'median': return new MedianReducer(inputType);
     case 'spread': return new SpreadReducer(inputType);
     case 'stddev': return new StddevReducer(args.partials, args.descending === true);
