@@ -118,7 +118,15 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
       return r;
     };
     const single = spec ? undefined : 0n;
-    if (!g.rowFilter) {
+    if (g.edgePoints) {
+      // One pick over the points the tag set's heap left this group (tag-set-edge-heap.ts).
+      clock.series = 0;
+      const t = callTypes[0];
+      for (const p of g.edgePoints) {
+        const col = t === undefined ? undefined : singleValueColumn(t, p.value);
+        if (col) reducersAt(single!)[0]!.add(p.time, Float64Array.of(0), col, 0, 1);
+      }
+    } else if (!g.rowFilter) {
       const byField = new Map<string, number[]>();
       calls.forEach((c, i) => {
         if (!types.has(c.field)) return;
@@ -203,7 +211,7 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
     if (g.integralEnd) g.integralEnd.endsWithClose = [...streams, ...(spec ? [] : (windows.get(single!) ?? []))].some((s) => s instanceof IntegralReducer && s.endsWithClose);
     return rows;
   };
-  const layout = g.rowFilter === null && !readsHead ? denseLayoutOf(plan) : undefined;
+  const layout = g.rowFilter === null && !readsHead && !g.edgePoints ? denseLayoutOf(plan) : undefined;
   if (layout) {
     const rows = runDenseGroup(g, calls, types, layout);
     if (rows instanceof Promise) return rows.then((r) => (r ? finish(g, r) : general()));
