@@ -34,6 +34,7 @@ import { nullByDuration } from './duration-constant.js';
 import { clippedReducer } from './clipped-reducer.js';
 import { forEachPassingRow, singleValueColumn } from './passing-rows.js';
 import { auxTagTieLess, inputHeadBounds, readsInputHead } from './selector-input-cut.js';
+import { runStreamRows } from './run-stream-windows.js';
 
 type Windows = Map<bigint, Reducer[]>;
 
@@ -47,6 +48,7 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
   const { plan, source, ctx } = g;
   const spec = plan.window;
   const { calls, transforms } = aggregatesOf(plan);
+  if (source.runStream && spec) return runStreamRows(g, calls).then((rows) => inProjectionOrder(g, calls, rows));
   if (calls.length === 1 && calls[0]!.tagArgs.length > 0) return runTopWithTags(g, calls[0]!).then((rows) => filledCells(g, finish(g, rows, true)));
   const types = source.fieldTypes();
   checkTransformInners(transforms, types);
@@ -218,6 +220,12 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
     if (rows) return finish(g, rows);
   }
   return general();
+}
+
+/** Rows of the calls' values (time first) as the projection's columns, each a call (runStreamShape). */
+function inProjectionOrder(g: GroupRun, calls: readonly AggCall[], rows: Cell[][]): Cell[][] {
+  const at = g.plan.projection.columns.map((c) => calls.findIndex((k) => k.expr === c.expr || k.key === callKeyOf(c.expr)));
+  return rows.map((r) => [r[0]!, ...at.map((i) => r[i + 1] ?? null)]);
 }
 
 /**

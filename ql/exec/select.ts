@@ -76,7 +76,7 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: S
       } else {
         // The windows that hold points come from the same statement without fill.
         const result = refill && refillInterleaved(await executeSelect(run, innerCtx, undefined, true), await executeSelect({ ...run, fill: { mode: 'none' } }, innerCtx, undefined, true), refill, !run.sortFields.some((f) => !f.ascending));
-        if (result) out.push(...heldSources(result, { ...reading, rowsInSeriesOrder: true }, made, true));
+        if (result) out.push(...heldSources(result, { ...reading, rowsInSeriesOrder: true, runStream: stmt.dimensions.some((d) => d.kind === 'Call') }, made, true));
         else out.push(...(await subquerySources(run, innerCtx, reading, made)));
       }
       continue;
