@@ -93,6 +93,11 @@ export interface SelectStatement {
   readonly soffset: number;
   /** IANA zone name from TZ('...'), validated at parse time. */
   readonly location: string | null;
+  /**
+   * Set on a subquery's inner statement only: the tag keys 1.x groups its storage reads by (its
+   * iterator options' Dimensions, the outermost statement's GROUP BY tags), not the inner's own.
+   */
+  readonly tagSetDims?: readonly string[];
 }
 
 // ---- factories -------------------------------------------------------------------------------

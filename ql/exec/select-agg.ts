@@ -34,6 +34,7 @@ import { nullByDuration } from './duration-constant.js';
 import { clippedReducer } from './clipped-reducer.js';
 import { forEachPassingRow, singleValueColumn } from './passing-rows.js';
 import { auxTagTieLess, inputHeadBounds, readsInputHead } from './selector-input-cut.js';
+import { runStreamRows } from './run-stream-windows.js';
 
 type Windows = Map<bigint, Reducer[]>;
 
@@ -47,6 +48,7 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
   const { plan, source, ctx } = g;
   const spec = plan.window;
   const { calls, transforms } = aggregatesOf(plan);
+  if (source.runStream && spec) return runStreamRows(g, calls).then((rows) => inProjectionOrder(g, calls, rows));
   if (calls.length === 1 && calls[0]!.tagArgs.length > 0) return runTopWithTags(g, calls[0]!).then((rows) => filledCells(g, finish(g, rows, true)));
   const types = source.fieldTypes();
   checkTransformInners(transforms, types);
@@ -128,7 +130,15 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
       return r;
     };
     const single = spec ? undefined : 0n;
-    if (!g.rowFilter) {
+    if (g.edgePoints) {
+      // One pick over the points the tag set's heap left this group (tag-set-edge-heap.ts).
+      clock.series = 0;
+      const t = callTypes[0];
+      for (const p of g.edgePoints) {
+        const col = t === undefined ? undefined : singleValueColumn(t, p.value);
+        if (col) reducersAt(single!)[0]!.add(p.time, Float64Array.of(0), col, 0, 1);
+      }
+    } else if (!g.rowFilter) {
       const byField = new Map<string, number[]>();
       calls.forEach((c, i) => {
         if (!types.has(c.field)) return;
@@ -213,13 +223,19 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
     if (g.integralEnd) g.integralEnd.endsWithClose = [...streams, ...(spec ? [] : (windows.get(single!) ?? []))].some((s) => s instanceof IntegralReducer && s.endsWithClose);
     return rows;
   };
-  const layout = g.rowFilter === null && !readsHead ? denseLayoutOf(plan) : undefined;
+  const layout = g.rowFilter === null && !readsHead && !g.edgePoints ? denseLayoutOf(plan) : undefined;
   if (layout) {
     const rows = runDenseGroup(g, calls, types, layout);
     if (rows instanceof Promise) return rows.then((r) => (r ? finish(g, r) : general()));
     if (rows) return finish(g, rows);
   }
   return general();
+}
+
+/** Rows of the calls' values (time first) as the projection's columns, each a call (runStreamShape). */
+function inProjectionOrder(g: GroupRun, calls: readonly AggCall[], rows: Cell[][]): Cell[][] {
+  const at = g.plan.projection.columns.map((c) => calls.findIndex((k) => k.expr === c.expr || k.key === callKeyOf(c.expr)));
+  return rows.map((r) => [r[0]!, ...at.map((i) => r[i + 1] ?? null)]);
 }
 
 /**

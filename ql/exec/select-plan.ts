@@ -13,6 +13,7 @@ import { hasFunctionCall } from '../plan/functions.js';
 import { windowSpec, type WindowSpec } from './window.js';
 import type { MeasurementSource } from './source.js';
 import { FieldType } from '../../engine/index.js';
+import { timeReadsFillValue } from './fill-time-reference.js';
 
 export interface Dimensions {
   readonly all: boolean;
@@ -106,7 +107,8 @@ export function compileSelect(stmt: SelectStatement, sources: readonly Measureme
   // Tags a wildcard or regex field list leaves out: the GROUP BY tags, and with a regex or
   // wildcard dimension every tag (1.x, also when the regex matches no tag at all).
   const dimTags = new Set<string>(dims.all || dims.regexes.length > 0 ? schema.tags : dims.names);
-  const projection = analyzeProjection(stmt.fields, schema, dimTags, window !== undefined);
+  const analyzed = analyzeProjection(stmt.fields, schema, dimTags, window !== undefined);
+  const projection = { ...analyzed, columns: timeReadsFillValue(analyzed.columns, stmt.fill) };
   checkFillNeedsFunction(stmt);
   checkTopBottomLimit(projection, stmt.limit);
   const ascending = !stmt.sortFields.some((s) => !s.ascending);

@@ -22,6 +22,7 @@ import { checkpoint, type QueryContext } from './context.js';
 import type { SelectPlan } from './select-plan.js';
 import { isIntegerType } from './select-plan.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
+import type { EdgePoint } from './tag-set-edge-heap.js';
 import { checkTransformInput, createTransform, type Transform, type TransformArgs, type TransformName } from './transform.js';
 import { TECHNICAL, type TechnicalArgs } from './technical.js';
 import { FieldType } from '../../engine/index.js';
@@ -40,6 +41,8 @@ export interface GroupRun {
    * subquery-slices.ts). Without it, a call without any point has no row to fill.
    */
   readonly fillsUnseen?: readonly boolean[];
+  /** first()/last() alone: the points 1.x's tag set heap leaves this group (tag-set-edge-heap.ts), read instead of its series. */
+  readonly edgePoints?: readonly EdgePoint[];
 }
 
 export function fieldRefs(exprs: readonly (Expr | null)[], plan: SelectPlan): string[] {

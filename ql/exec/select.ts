@@ -12,6 +12,7 @@ import type { TimeSplit } from '../plan/time-range.js';
 import type { QueryContext, SeriesSink } from './context.js';
 import { EngineSource } from './engine-source.js';
 import { runAggregateGroup } from './select-agg.js';
+import { tagSetEdgePoints } from './tag-set-edge-heap.js';
 import { compiledSelect, type CompiledSelect } from './plan-memo.js';
 import type { ShardQuestion } from './shape-plan-memo.js';
 import { conditionOf } from './plan-derived.js';
@@ -75,7 +76,7 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: S
       } else {
         // The windows that hold points come from the same statement without fill.
         const result = refill && refillInterleaved(await executeSelect(run, innerCtx, undefined, true), await executeSelect({ ...run, fill: { mode: 'none' } }, innerCtx, undefined, true), refill, !run.sortFields.some((f) => !f.ascending));
-        if (result) out.push(...heldSources(result, { ...reading, rowsInSeriesOrder: true }, made, true));
+        if (result) out.push(...heldSources(result, { ...reading, rowsInSeriesOrder: true, runStream: stmt.dimensions.some((d) => d.kind === 'Call') }, made, true));
         else out.push(...(await subquerySources(run, innerCtx, reading, made)));
       }
       continue;
@@ -189,7 +190,8 @@ async function runSelect(stmt: SelectStatement, compiled: CompiledSelect, ctx: Q
     const layout = plan.projection.shape === 'raw' && groups.length > 0 ? rawLayout(plan, source, split.rows) : undefined;
     // Several raw transforms: each its own iterator, joined by time (raw-transforms-apart.ts).
     const apart = transformsApart(plan);
-    for (const group of groups) {
+    const edges = await tagSetEdgePoints(stmt, plan, source, groups, split.rows, ctx);
+    for (const [gi, group] of groups.entries()) {
       const { tags } = group;
       if (integralGroups) {
         const integralEnd = { endsWithClose: false };
@@ -197,7 +199,7 @@ async function runSelect(stmt: SelectStatement, compiled: CompiledSelect, ctx: Q
         integralGroups.push({ name: source.name, tags, values, endsWithClose: integralEnd.endsWithClose });
         continue;
       }
-      const run = { plan, source, series: group.series, rowFilter: split.rows, ctx };
+      const run = { plan, source, series: group.series, rowFilter: split.rows, ctx, ...(edges && { edgePoints: edges[gi]! }) };
       // 1.x fills the null cells of raw rows too (`SELECT * FROM m fill(0)`, also inside a
       // subquery); aggregates fill their own cells (select-agg.ts)
       const fillRaw = plan.projection.shape === 'raw' ? cellFiller(stmt.fill, plan.projection.columns.map((c) => nullByDuration(c.expr))) : undefined;

@@ -18,6 +18,8 @@ export interface MeasurementSource {
   readonly name: string;
   /** Rows come from a subquery's result, not from storage (1.x's storage-only quirks do not apply). */
   readonly fromSubquery?: boolean;
+  /** The rows are the runs of an interleaved inner fill, in stream order (run-stream-windows.ts). */
+  readonly runStream?: boolean;
   /** A raw SELECT reads this source's series one after the other, not merged by time (subquery-statement.ts). */
   readonly rowsInSeriesOrder?: boolean;
   /** A raw SELECT puts rows sharing a time in series order, in either direction (subquery-statement.ts). */

@@ -19,6 +19,7 @@ import { parseDimensions } from './select-plan.js';
 import { seriesKeyOf } from './subquery-rows.js';
 import { aggregates, statementTime } from './subquery-statement.js';
 import { castFillValue, type Scalar } from './value.js';
+import { runStreamShape } from './run-stream-windows.js';
 
 /** How the runs are filled: the inner statement's fill, interval and lower bound. */
 export interface InterleavedFill {
@@ -46,8 +47,8 @@ export function interleavedFill(outer: SelectStatement, inner: SelectStatement, 
   // The outer statement groups every inner series apart: nothing interleaves (and the inner
   // statement is not run again to find out).
   if (!innerDims.all && innerDims.regexes.length === 0 && innerDims.names.every((t) => dims.names.includes(t))) return undefined;
-  // Not followed: an outer GROUP BY time, whose reducer then makes windows of each run apart.
-  if (outerWindow) return undefined;
+  // An outer GROUP BY time reduces stretches of the runs (run-stream-windows.ts), in the shapes measured.
+  if (outerWindow && (outerWindow.tz !== undefined || !runStreamShape(outer))) return undefined;
   return { groupTags: dims.names, fill: inner.fill, intervalNs: window.interval, bounded: statementTime(inner, ctx).hasMin };
 }
 

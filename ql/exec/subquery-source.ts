@@ -18,12 +18,15 @@ export interface SubqueryReading {
   readonly outer?: { readonly min: bigint; readonly max: bigint };
   readonly rowsInSeriesOrder?: boolean;
   readonly tiesInSeriesOrder?: boolean;
+  /** The rows are the runs of an interleaved inner fill, read by an outer GROUP BY time (run-stream-windows.ts). */
+  readonly runStream?: boolean;
 }
 
 export class SubquerySource implements MeasurementSource {
   readonly fromSubquery = true;
   readonly rowsInSeriesOrder: boolean;
   readonly tiesInSeriesOrder: boolean;
+  readonly runStream: boolean;
   /** Read by a streamed subquery over it (three levels), not by the statement that releases it. */
   readByStreamed = false;
 
@@ -34,6 +37,7 @@ export class SubquerySource implements MeasurementSource {
   ) {
     this.rowsInSeriesOrder = reading.rowsInSeriesOrder === true;
     this.tiesInSeriesOrder = reading.tiesInSeriesOrder === true;
+    this.runStream = reading.runStream === true;
   }
 
   /** The rows are read one inner series at a time (subquery-stream.ts), not held whole. */

@@ -60,6 +60,10 @@ export function innerStatement(outer: SelectStatement, given: SelectStatement, c
   const condition = extra ? (inner.condition ? { kind: 'Binary' as const, op: 'AND' as const, lhs: inner.condition, rhs: extra } : extra) : inner.condition;
   const has = new Set(inner.dimensions.flatMap((d) => (d.kind === 'VarRef' ? [d.name] : [])));
   const pushed = outer.dimensions.filter((d) => d.kind === 'VarRef' && !has.has(d.name));
+  // 1.x hands the outer Dimensions down unchanged (newIteratorOptionsSubstatement); GROUP BY *
+  // or a regex there is left to the per-group rules (tag-set-edge-heap.ts reads only names).
+  const tagSetDims = outer.tagSetDims ?? (outer.dimensions.every((d) => d.kind === 'VarRef' || isTimeDimension(d)) ? outer.dimensions.flatMap((d) => (d.kind === 'VarRef' ? [d.name] : [])) : undefined);
+  if (tagSetDims) inner = { ...inner, tagSetDims };
   const interval = parseDimensions(outer.dimensions, ctx.nowNs, outer.location).window?.interval;
   if (interval === undefined || parseDimensions(inner.dimensions, ctx.nowNs, inner.location).window) {
     return { ...inner, condition, dimensions: [...inner.dimensions, ...pushed] };

@@ -39,6 +39,7 @@ import type { QueryContext } from './context.js';
 import type { CompiledSelect } from './plan-memo.js';
 import { aggregatesOf, conditionOf, planWithin } from './plan-derived.js';
 import { runAggregateGroup } from './select-agg.js';
+import { tagSetEdgePoints } from './tag-set-edge-heap.js';
 import { groupsOf, resultSeries, seriesShape } from './select-groups.js';
 import type { SelectPlan } from './select-plan.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
@@ -116,7 +117,10 @@ export async function streamedSources(stmt: SelectStatement, { plan, sources }: 
   for (const source of plan.ascending ? sources : [...sources].reverse()) {
     const groups = byName.get(source.name) ?? [];
     byName.set(source.name, groups);
-    for (const { tags, series } of await groupsOf(stmt, plan, source, ctx)) {
+    const all = await groupsOf(stmt, plan, source, ctx);
+    const edges = await tagSetEdgePoints(stmt, plan, source, all, rowFilter, ctx);
+    for (const [gi, { tags, series }] of all.entries()) {
+      const edgePoints = edges?.[gi];
       const own = tags ?? {};
       let seen: Promise<readonly boolean[]> | undefined;
       const runIn = async (min: bigint, max: bigint): Promise<ResultSeries> => {
@@ -124,7 +128,7 @@ export async function streamedSources(stmt: SelectStatement, { plan, sources }: 
         const part = whole ? plan : planWithin(plan, min, max);
         // A slice fills the windows of a call the group has points for elsewhere, as the whole range does.
         const fillsUnseen = whole || stmt.fill.mode !== 'number' ? undefined : await (seen ??= callsWithPoints(source, series, aggregatesOf(plan).calls, plan.time.min, plan.time.max));
-        return resultSeries(source.name, tags, shape, await runAggregateGroup({ plan: part, source, series, rowFilter, ctx, ...(fillsUnseen && { fillsUnseen }) }));
+        return resultSeries(source.name, tags, shape, await runAggregateGroup({ plan: part, source, series, rowFilter, ctx, ...(fillsUnseen && { fillsUnseen }), ...(edgePoints && { edgePoints }) }));
       };
       groups.push({ ref: { key: seriesKeyOf(own), tags: own }, run: () => runIn(plan.time.min, plan.time.max), runIn });
     }

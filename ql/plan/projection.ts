@@ -15,6 +15,7 @@ import { AGGREGATES, TRANSFORMS, isMath } from './functions.js';
 /** 1.x keeps OnlySelectors for these selectors. */
 const ONLY_SELECTORS: ReadonlySet<string> = new Set(['max', 'min', 'first', 'last', 'percentile', 'top', 'bottom', 'sample']);
 import { checkOperandTypes, hasVariable } from './operand-types.js';
+import { refuseLiteralPairs } from './literal-pairs.js';
 import { refuseRegexBesideLiteral, refuseRegexInExpression } from './regex-operands.js';
 import { memoProjection } from './projection-memo.js';
 
@@ -191,6 +192,7 @@ function analyze(allFields: readonly Field[], schema: SchemaInfo, dimensionTags:
   for (const f of fields) {
     if (wildcardOperand(f.expr)) throw new QueryError('unable to use wildcard in a binary expression');
     refuseRegexBesideLiteral(f.expr);
+    refuseLiteralPairs(f.expr);
     if (!hasVariable(f.expr)) throw new QueryError('field must contain at least one variable');
   }
   const expanded: { expr: Expr; alias: string | null }[] = [];
