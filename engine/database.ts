@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import type { EngineLogger } from './logger.js';
-import type { Point } from './point.js';
+import type { FieldType, Point } from './point.js';
 import { SeriesIndex, type CardinalityLimits, type IndexDelta } from './series/index.js';
 import { SeriesLog, SERIES_LOG_FILE } from './series/log.js';
 import { ShardSet } from './shard/shard-set.js';
@@ -32,16 +32,25 @@ export class Database {
     const dir = join(dataDir, encodeName(name));
     const { log, records, damaged } = await SeriesLog.open(join(dir, SERIES_LOG_FILE), logger);
     const index = new SeriesIndex(limits);
-    const dropped = new Set<number>();
-    for (const r of records) if (r.t === 'd') for (const id of r.ids) dropped.add(id);
+    // In log order, as the live index changed: a series dropped and written again is back
+    // (also under its old id, which logs written before ids stopped being reused hold), and a
+    // measurement whose last series was dropped loses its fields, as it does live.
+    // Logs of those versions also re-add a series to an emptied measurement without its field
+    // records (their replay kept the fields): such a series brings back the fields last logged.
+    const lastFields = new Map<string, Map<string, FieldType>>();
     for (const r of records) {
       if (r.t === 's') {
-        if (dropped.has(r.id)) continue;
         const tags = [];
         for (let i = 0; i + 1 < r.g.length; i += 2) tags.push({ key: r.g[i]!, value: r.g[i + 1]! });
         index.restoreSeries({ id: r.id, key: r.k, measurement: r.m, tags });
+        if (index.measurement(r.m)?.fields.size === 0) for (const [f, y] of lastFields.get(r.m) ?? []) index.restoreField(r.m, f, y);
       } else if (r.t === 'f') {
         index.restoreField(r.m, r.f, r.y);
+        let fields = lastFields.get(r.m);
+        if (!fields) lastFields.set(r.m, (fields = new Map()));
+        fields.set(r.f, r.y);
+      } else if (r.t === 'd') {
+        index.dropSeries(r.ids);
       }
     }
     const db = new Database(name, dir, index, log, damaged);

@@ -51,7 +51,11 @@ export class DdlActor {
   private seq = 0;
   readonly stats: DdlStats = { creates: 0, dropDatabases: 0, dropMeasurements: 0, policiesCreated: 0, policiesDropped: 0, points: 0 };
 
-  constructor(private readonly rand: () => number) {}
+  constructor(
+    private readonly rand: () => number,
+    /** Each answered request (for hunting: crash-torture-run.js --trace). */
+    private readonly trace?: (line: string) => void,
+  ) {}
 
   /** Issues requests until `killed()`; a refused or failed request goes to `failures`. */
   async run(port: number, round: number, killed: () => boolean, failures: string[]): Promise<void> {
@@ -123,6 +127,7 @@ export class DdlActor {
     }
     const points = this.live.get(db)!.get(rp)!;
     for (const [t, v] of lines) points.set(t, v);
+    this.trace?.(`${new Date().toISOString()} ${db}.${rp}: write of ${lines.size} points, values ${Math.min(...lines.values())}..${Math.max(...lines.values())}`);
     this.pending = null;
     this.stats.points += lines.size;
     return true;
@@ -139,6 +144,7 @@ export class DdlActor {
       failures.push(`ddl: ${q} answered ${res.status} ${res.body}`);
       return false;
     }
+    this.trace?.(`${new Date().toISOString()} ${db ?? '-'}: ${q}`);
     this.pending = null;
     return true;
   }

@@ -7,6 +7,7 @@
  * --break-ddl N deletes the catalog actor's database directories (ddl*) and the WAL (which would
  * replay their points) before restart N: the run must then fail on their points (the actor's
  * verifier works, and runs before the writers').
+ * --trace FILE writes the catalog actor's answered requests there.
  * --without-ddl runs the writers alone, without the catalog actor (crash-torture-ddl.ts).
  */
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
@@ -27,6 +28,7 @@ const { values } = parseArgs({
     env: { type: 'string', multiple: true, default: [] },
     'without-ddl': { type: 'boolean', default: false },
     'break-ddl': { type: 'string' },
+    trace: { type: 'string' },
   },
 });
 const dir = values.dir ?? mkdtempSync(join(tmpdir(), 'strata-torture-'));
@@ -45,6 +47,7 @@ try {
     rounds: Number(values.rounds),
     writers: Number(values.writers),
     ddl: !values['without-ddl'],
+    ddlTrace: values.trace ? (line) => appendFileSync(values.trace!, line + '\n') : undefined,
     env: Object.fromEntries(values.env.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])),
     log: (line) => console.log(`${((Date.now() - started) / 1000).toFixed(1)}s ${line}`),
     beforeRestart: (round) => {

@@ -36,6 +36,8 @@ export interface TortureOptions {
   readonly beforeRestart?: (round: number) => void;
   /** Run the catalog actor beside the writers (crash-torture-ddl.ts); default true. */
   readonly ddl?: boolean;
+  /** The catalog actor's answered requests, line by line. */
+  readonly ddlTrace?: (line: string) => void;
 }
 
 export interface TortureStats {
@@ -82,7 +84,7 @@ export async function torture(opts: TortureOptions): Promise<TortureStats> {
   const env = { SERVICE__FLUSH__INTERVAL_SECS: '1', SERVICE__FLUSH__MAX_POINTS_PER_BATCH: '10000', ...opts.env };
   const log = opts.log ?? (() => undefined);
   // Its own generator: adding the actor leaves the writers' sequence of a seed as it was.
-  const ddl = opts.ddl === false ? undefined : new DdlActor(mulberry32(opts.seed ^ 0x5eed));
+  const ddl = opts.ddl === false ? undefined : new DdlActor(mulberry32(opts.seed ^ 0x5eed), opts.ddlTrace);
   const stats: TortureStats = { rounds: 0, acked: 0, overwrites: 0, deletes: 0, drops: 0, intos: 0, startupKills: 0, checked: 0, ddl: ddl?.stats };
   const writers: Writer[] = Array.from({ length: nWriters }, (_, w) => ({
     name: `w${w}`,
@@ -120,6 +122,7 @@ export async function torture(opts: TortureOptions): Promise<TortureStats> {
         stats.startupKills++;
       }
       srv = await startServer({ dir: opts.dir, env });
+      opts.ddlTrace?.(`-- round ${round} killed at ${killAfterMs} ms, restarted`);
       const ddlProblems = (await ddl?.verify(srv, round)) ?? [];
       if (ddlProblems.length > 0) throw new Error(`round ${round} ddl: ${ddlProblems.length} problems: ${ddlProblems.slice(0, 8).join('; ')}\n${srv.log().slice(-3000)}`);
       for (const w of writers) stats.checked += await verify(srv, w, round);
