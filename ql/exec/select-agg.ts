@@ -23,6 +23,7 @@ import { checkTransformInners } from './transform-inner-type.js';
 import type { ResultRow, Scalar, TimedValue } from './value.js';
 import { forEachPointWindow, selectorLabel } from './fall-back-windows.js';
 import { forEachWindowRun, window as windowOf, type WindowSpec } from './window.js';
+import { inRange, readEnd, readStart, windowRange } from './agg-read-range.js';
 import { findAux } from './aux.js';
 import { INTEGER_TYPES, runTopWithTags } from './select-top.js';
 import { aggregateFromStats } from './batch-stats.js';
@@ -272,32 +273,6 @@ function edgeOnly(reducers: readonly string[]): 'first' | 'last' | undefined {
   if (reducers.length > 0 && reducers.every((r) => r === 'last')) return 'last';
   if (reducers.length > 0 && reducers.every((r) => r === 'first')) return 'first';
   return undefined;
-}
-
-function readStart(plan: GroupRun['plan'], transforms: boolean): bigint {
-  const { min, hasMin } = plan.time;
-  if (!transforms || !plan.window || !hasMin || !plan.ascending) return min;
-  return min - plan.window.interval;
-}
-
-function readEnd(plan: GroupRun['plan'], transforms: boolean): bigint {
-  const { max } = plan.time;
-  if (!transforms || !plan.window || plan.ascending) return max;
-  return max + plan.window.interval;
-}
-
-/** The query's own windows, without the extra one transforms read before (after, descending) it. */
-function windowRange(g: GroupRun): { first: bigint; last: bigint } | undefined {
-  const spec = g.plan.window;
-  if (!spec) return undefined;
-  return { first: windowOf(g.plan.time.min, spec).start, last: windowOf(g.plan.time.max, spec).start };
-}
-
-/** Drop the extra window read before (after, descending) the query's range; forecasts lie beyond it by design. */
-function inRange(rows: Cell[][], g: GroupRun, min: bigint, max: bigint, forecastTimes: ReadonlySet<bigint>): Cell[][] {
-  const range = windowRange(g);
-  if (!range || (min === g.plan.time.min && max === g.plan.time.max && forecastTimes.size === 0)) return rows;
-  return rows.filter((r) => forecastTimes.has(r[0] as bigint) || ((r[0] as bigint) >= range.first && (r[0] as bigint) <= range.last));
 }
 
 /** holt_winters() of one aggregate: 1.x feeds it the filled aggregate of the query's own windows, nulls skipped. */

@@ -1,0 +1,35 @@
+/**
+ * The time range an aggregate group reads and the windows it answers: transforms of an
+ * aggregate (derivative, difference, ...) read one window before the query's range (after it,
+ * under ORDER BY time DESC) so its first window has a predecessor, and that extra window is
+ * dropped again from the rows (forecasts lie beyond the range by design).
+ */
+import type { Cell } from '../result.js';
+import type { GroupRun } from './select-raw.js';
+import { window as windowOf } from './window.js';
+
+export function readStart(plan: GroupRun['plan'], transforms: boolean): bigint {
+  const { min, hasMin } = plan.time;
+  if (!transforms || !plan.window || !hasMin || !plan.ascending) return min;
+  return min - plan.window.interval;
+}
+
+export function readEnd(plan: GroupRun['plan'], transforms: boolean): bigint {
+  const { max } = plan.time;
+  if (!transforms || !plan.window || plan.ascending) return max;
+  return max + plan.window.interval;
+}
+
+/** The query's own windows, without the extra one transforms read before (after, descending) it. */
+export function windowRange(g: GroupRun): { first: bigint; last: bigint } | undefined {
+  const spec = g.plan.window;
+  if (!spec) return undefined;
+  return { first: windowOf(g.plan.time.min, spec).start, last: windowOf(g.plan.time.max, spec).start };
+}
+
+/** Drop the extra window read before (after, descending) the query's range; forecasts lie beyond it by design. */
+export function inRange(rows: Cell[][], g: GroupRun, min: bigint, max: bigint, forecastTimes: ReadonlySet<bigint>): Cell[][] {
+  const range = windowRange(g);
+  if (!range || (min === g.plan.time.min && max === g.plan.time.max && forecastTimes.size === 0)) return rows;
+  return rows.filter((r) => forecastTimes.has(r[0] as bigint) || ((r[0] as bigint) >= range.first && (r[0] as bigint) <= range.last));
+}
