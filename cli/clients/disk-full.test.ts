@@ -118,6 +118,8 @@ describe('a full disk (tmpfs)', { skip, timeout: 180_000 }, () => {
       await checkStored(srv, w, 'on the full disk');
       // A disk that stays full: more refused writes leave no files behind (each tried a WAL segment roll).
       for (let i = 0; i < 20; i++) assert.notEqual(await write(srv, w), 204);
+      // A flush round (every second) may be writing its temp file right now: wait for it to end.
+      for (let i = 0; i < 50 && tempFiles(disk).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
       assert.deepEqual(tempFiles(disk), []);
 
       await stopServer(srv, 'SIGKILL');
