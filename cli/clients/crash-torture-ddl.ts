@@ -13,7 +13,7 @@
  * the name is created again, must neither block start-up nor bring back a dropped
  * incarnation's points.
  */
-import { brokenConnection, http, postUnlessGone as post, type Server } from './harness.js';
+import { brokenConnection, postUnlessGone as post, serverRows, type Server } from './harness.js';
 
 /** Scratch database names, reused across drops. */
 const NAMES = ['ddl0', 'ddl1', 'ddl2'];
@@ -153,7 +153,7 @@ export class DdlActor {
   async verify(srv: Server, round: number): Promise<string[]> {
     const problems: string[] = [];
     const p = this.pending;
-    const listed = new Set((await rowsOf(srv, 'SHOW DATABASES', undefined, round)).map((r) => String(r[0])).filter((n) => NAMES.includes(n)));
+    const listed = new Set((await serverRows(srv, 'SHOW DATABASES', undefined, `round ${round} ddl`)).map((r) => String(r[0])).filter((n) => NAMES.includes(n)));
     const next = new Map<string, Policies>();
     for (const db of new Set([...this.live.keys(), ...listed])) {
       const onDb = p !== null && p.db === db ? p : null;
@@ -163,7 +163,7 @@ export class DdlActor {
         continue;
       }
       if (!acked && onDb?.kind !== 'create-database') problems.push(`database ${db} listed but not acknowledged (pending ${p?.kind ?? 'none'})`);
-      const rps = new Set((await rowsOf(srv, `SHOW RETENTION POLICIES ON ${db}`, undefined, round)).map((r) => String(r[0])));
+      const rps = new Set((await serverRows(srv, `SHOW RETENTION POLICIES ON ${db}`, undefined, `round ${round} ddl`)).map((r) => String(r[0])));
       const policies: Policies = new Map();
       for (const rp of new Set([...(acked?.keys() ?? []), ...rps])) {
         const onRp = onDb && 'rp' in onDb && onDb.rp === rp ? onDb : null;
@@ -176,7 +176,7 @@ export class DdlActor {
           problems.push(`policy ${db}.${rp} listed but not acknowledged (pending ${p?.kind ?? 'none'})`);
         }
         const stored = new Map<number, number>();
-        for (const r of await rowsOf(srv, `SELECT v FROM "${db}"."${rp}".m`, db, round)) stored.set(r[0] as number, r[1] as number);
+        for (const r of await serverRows(srv, `SELECT v FROM "${db}"."${rp}".m`, db, `round ${round} ddl`)) stored.set(r[0] as number, r[1] as number);
         const expected = model ?? new Map<number, number>();
         for (const t of new Set([...expected.keys(), ...stored.keys()])) {
           const v = stored.get(t);
@@ -195,12 +195,4 @@ export class DdlActor {
     }
     return problems;
   }
-}
-
-async function rowsOf(srv: Server, q: string, db: string | undefined, round: number): Promise<unknown[][]> {
-  const res = await http(srv.port, 'GET', `/query?epoch=ms&${db ? `db=${db}&` : ''}q=${encodeURIComponent(q)}`, undefined, {}, 60_000);
-  if (res.status !== 200) throw new Error(`round ${round} ddl: ${q} answered ${res.status} ${res.body}`);
-  const parsed = JSON.parse(res.body) as { results: { error?: string; series?: { values: unknown[][] }[] }[] };
-  if (parsed.results[0]?.error) throw new Error(`round ${round} ddl: ${q}: ${parsed.results[0].error}`);
-  return parsed.results[0]?.series?.[0]?.values ?? [];
 }

@@ -16,7 +16,7 @@
 import { spawn } from 'node:child_process';
 import { mulberry32 } from '../../engine/index.js';
 import { DdlActor, type DdlStats } from './crash-torture-ddl.js';
-import { brokenConnection, freePort, http, MAIN, postUnlessGone as post, serverEnv, startServer, stopServer, type Server } from './harness.js';
+import { brokenConnection, freePort, http, MAIN, postUnlessGone as post, serverEnv, serverRows, startServer, stopServer, type Server } from './harness.js';
 
 export interface TortureOptions {
   readonly dir: string;
@@ -218,7 +218,7 @@ async function verify(srv: Server, w: Writer, round: number): Promise<number> {
   problems.push(...compare(copy, w.copy, (t, v) => p?.kind === 'into' && p.rows.get(t) === v).map((x) => `tort_copy ${x}, pending ${describe(p, t0(x))}`));
   // Aggregates read block statistics and tombstones through other paths than raw rows.
   const cq = `SELECT count(v), max(v) FROM tort WHERE w = '${w.name}'`;
-  const aggRow = (await queryRows(srv, cq, `${w.name} count/max`, round))[0];
+  const aggRow = (await serverRows(srv, cq, DB, `round ${round} ${w.name} count/max`))[0] as number[] | undefined;
   const count = aggRow?.[1] ?? 0;
   const max = aggRow?.[2];
   let storedMax: number | undefined;
@@ -236,17 +236,8 @@ async function verify(srv: Server, w: Writer, round: number): Promise<number> {
 async function readSeries(srv: Server, measurement: string, w: Writer, round: number): Promise<Map<number, number>> {
   const q = `SELECT v FROM ${measurement} WHERE w = '${w.name}'`;
   const stored = new Map<number, number>();
-  for (const [t, v] of await queryRows(srv, q, w.name, round)) stored.set(t!, v!);
+  for (const [t, v] of await serverRows(srv, q, DB, `round ${round} ${w.name}`)) stored.set(t as number, v as number);
   return stored;
-}
-
-/** The rows of the first series of a one-statement verify query (epoch ms); a failed query fails the round. */
-async function queryRows(srv: Server, q: string, what: string, round: number): Promise<number[][]> {
-  const res = await http(srv.port, 'GET', `/query?db=${DB}&epoch=ms&q=${encodeURIComponent(q)}`, undefined, {}, 60_000);
-  if (res.status !== 200) throw new Error(`round ${round} ${what}: verify query ${res.status} ${res.body}\n${srv.log().slice(-3000)}`);
-  const parsed = JSON.parse(res.body) as { results: { error?: string; series?: { values: number[][] }[] }[] };
-  if (parsed.results[0]?.error) throw new Error(`round ${round} ${what}: verify query error ${parsed.results[0].error}`);
-  return parsed.results[0]?.series?.[0]?.values ?? [];
 }
 
 /** Times where `stored` differs from `model` in a way the in-flight request does not explain. */

@@ -94,6 +94,19 @@ export async function exec(port: number, q: string, params: Record<string, strin
   return parsed;
 }
 
+/**
+ * The rows of a one-statement GET /query on `srv`, times in epoch ms (`db` when given). A non-200
+ * answer or a statement error throws, naming `context` and ending with the server's log tail.
+ */
+export async function serverRows(srv: Server, q: string, db: string | undefined, context: string): Promise<unknown[][]> {
+  const res = await http(srv.port, 'GET', `/query?epoch=ms&${db ? `db=${encodeURIComponent(db)}&` : ''}q=${encodeURIComponent(q)}`, undefined, {}, 60_000);
+  if (res.status !== 200) throw new Error(`${context}: ${q} answered ${res.status} ${res.body}\n${srv.log().slice(-3000)}`);
+  const answer = JSON.parse(res.body) as { results?: { error?: string }[] };
+  const error = answer.results?.[0]?.error;
+  if (error !== undefined) throw new Error(`${context}: ${q}: ${error}\n${srv.log().slice(-3000)}`);
+  return rows(answer);
+}
+
 /** The `values` rows of the first series of the first result (empty when there is none). */
 export function rows(answer: unknown): unknown[][] {
   const a = answer as { results?: { series?: { values?: unknown[][] }[] }[] };

@@ -55,21 +55,19 @@ function fold(op: string, l: Lit, r: Lit): Lit {
   return { k: out };
 }
 
+/** The fold kind of each literal node but strings (which carry their text). */
+const LITERAL_KIND = { Integer: 'I', Unsigned: 'U', Number: 'N', Boolean: 'B', Duration: 'D', Regex: 'R' } as const;
+
 /** The literal `e` reduces to, undefined when it holds a variable or a call. */
 function reduced(e: Expr): Lit | undefined {
   switch (e.kind) {
     case 'Integer':
-      return { k: 'I' };
     case 'Unsigned':
-      return { k: 'U' };
     case 'Number':
-      return { k: 'N' };
     case 'Boolean':
-      return { k: 'B' };
     case 'Duration':
-      return { k: 'D' };
     case 'Regex':
-      return { k: 'R' };
+      return { k: LITERAL_KIND[e.kind] };
     case 'String':
       return { k: 'S', text: e.value };
     case 'Unary': {
