@@ -37,7 +37,7 @@ export interface DatabaseRegistryDeps {
 export class DatabaseRegistry {
   private readonly open = new Map<string, Database>();
   /** Opens in flight, shared by concurrent callers. */
-  private readonly opening = new Map<string, Promise<Database>>();
+  private readonly opening = new Map<string, Opening>();
   /** Drops whose storage is still being closed and deleted. */
   private readonly dropping = new Map<string, Promise<void>>();
 
@@ -94,23 +94,29 @@ export class DatabaseRegistry {
   openDatabase(name: string): Promise<Database> {
     const open = this.open.get(name);
     if (open) return Promise.resolve(open);
-    let pending = this.opening.get(name);
-    if (!pending) {
-      const dropped = this.dropping.get(name) ?? Promise.resolve();
-      pending = dropped.then(() => this.load(name)).finally(() => this.opening.delete(name));
-      this.opening.set(name, pending);
-    }
-    return pending;
+    const known = this.opening.get(name);
+    if (known) return known.promise;
+    const dropped = this.dropping.get(name) ?? Promise.resolve();
+    const entry: Opening = { promise: dropped.then(() => this.load(name, entry)), dropped: false };
+    this.opening.set(name, entry);
+    // Runs before the callers' reactions: none of them finds this open still in flight.
+    const forget = () => {
+      if (this.opening.get(name) === entry) this.opening.delete(name);
+    };
+    entry.promise.then(forget, forget);
+    return entry.promise;
   }
 
-  private async load(name: string): Promise<Database> {
+  private async load(name: string, entry: Opening): Promise<Database> {
     const { catalog, options, blockCache, tombstones } = this.deps;
     const db = await Database.open(options.dataDir, name, options.cardinality, options.logger);
     const rps = catalog.database(name)?.rps.map((r) => r.name) ?? [];
     await loadShards(db, rps, options.logger, blockCache);
-    if (!catalog.database(name)) {
-      // Dropped while we were opening it: sync() has already run, so clean up here.
+    if (entry.dropped || !catalog.database(name)) {
+      // Dropped while we were opening it: its directory goes as after any drop, or a database
+      // created again under the name would find it (sync() waits for this as the drop's removal).
       await closeStorage(db);
+      await rm(db.dir, { recursive: true, force: true });
       throw new DatabaseNotFoundError(name);
     }
     // Generations handed out as tombstone marks were never written to disk: keep new files above them.
@@ -134,6 +140,23 @@ export class DatabaseRegistry {
   async sync(): Promise<void> {
     const removals: Promise<void>[] = [];
     let chain: Promise<void> = Promise.resolve();
+    for (const [name, entry] of this.opening) {
+      if (this.deps.catalog.database(name)) continue;
+      // Its open removes the directory itself (load); the drop answers once that is done, and
+      // a later open of the name starts afresh after it.
+      entry.dropped = true;
+      this.opening.delete(name);
+      const removal = entry.promise.then(
+        () => undefined,
+        () => undefined,
+      );
+      this.dropping.set(name, removal);
+      removals.push(
+        removal.finally(() => {
+          if (this.dropping.get(name) === removal) this.dropping.delete(name);
+        }),
+      );
+    }
     for (const [name, db] of this.open) {
       if (this.deps.catalog.database(name)) continue;
       this.open.delete(name);
@@ -175,6 +198,12 @@ export class DatabaseRegistry {
   async closeAll(): Promise<void> {
     for (const db of this.open.values()) await closeStorage(db);
   }
+}
+
+/** An open in flight; `dropped` once a DROP DATABASE of its name came while it ran. */
+interface Opening {
+  readonly promise: Promise<Database>;
+  dropped: boolean;
 }
 
 async function closeStorage(db: Database): Promise<void> {
