@@ -11,6 +11,11 @@
  * Probed against 1.6.7 with values whose sum tells those orders apart (±1e17 beside 2.5).
  * mean() is that sum over the count: 1.x's second, merging mean layer (mean·n / n) gives the
  * same float. Integer input sums exactly (wrapping int64), so its order never shows.
+ *
+ * Memory: the order is followed for up to HELD_POINTS inner rows per call and window (~20 bytes
+ * each). Past that the points held are added up as they came (series after series) and the
+ * rest is added as it arrives: a statement's memory must not grow with the rows it scans, and
+ * only the last bits of the float can differ from 1.x there.
  */
 import { FieldType } from '../../../engine/index.js';
 import type { ValueColumn } from '../../../engine/index.js';
@@ -29,10 +34,13 @@ export interface SubqueryRowOrder {
   readonly tieBefore?: (a: number, b: number) => boolean;
 }
 
+/** Inner rows whose arrival order a sum follows (about 20 MiB); more are added as they come. */
+export const HELD_POINTS = 1 << 20;
+
 export class StreamSumReducer implements Reducer {
   readonly outputType = FieldType.Float;
-  /** The points, kept to be ordered at the end; null in series order, which is the order they are added in. */
-  private readonly pts: Collected | null;
+  /** The points, kept to be ordered at the end; null in series order (the order they are added in) or past HELD_POINTS. */
+  private pts: Collected | null;
   private running = 0;
   private n = 0;
   /** The arrival order computed ahead of result() (prepare). */
@@ -47,6 +55,8 @@ export class StreamSumReducer implements Reducer {
     private readonly rows: SubqueryRowOrder,
     private readonly newestFirst: boolean,
     clock: PartialClock,
+    /** HELD_POINTS; smaller in tests. */
+    private readonly heldPoints = HELD_POINTS,
   ) {
     this.pts = rows.order === 'series' ? null : new Collected(clock);
   }
@@ -55,9 +65,16 @@ export class StreamSumReducer implements Reducer {
     if (to <= from) return;
     this.#order = undefined;
     this.n += to - from;
-    if (this.pts) {
-      this.pts.add(base, offsets, column, from, to);
-      return;
+    const pts = this.pts;
+    if (pts) {
+      if (pts.length + (to - from) <= this.heldPoints) {
+        pts.add(base, offsets, column, from, to);
+        return;
+      }
+      let s = this.running;
+      for (let i = 0; i < pts.length; i++) s += pts.value(i) as number;
+      this.running = s;
+      this.pts = null;
     }
     const v = column.values;
     let s = this.running;
