@@ -19,25 +19,18 @@
  * before the script, and `--strata-log` appends the server's stdout and stderr to FILE. The
  * server's CPU time per line is reported per thread (main, parse worker, V8's GC helpers, libuv).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import type { Agent } from 'node:http';
-import { openSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve, dirname } from 'node:path';
-import { argv, cpuUsage, execPath, hrtime } from 'node:process';
+import { argv, cpuUsage, hrtime } from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { cpuOnly, edgeSensors } from './datasets.js';
 import { batches, flags, fmt, load, machine, median, MiB, percentile, pool, processCpuMs, threadCpuMs, vmHwm } from './bench-util.js';
-import { agentFor, closeAgents, http, ping, query, startInfluxd, stopInfluxd, sumCounts, type Influxd } from './influxd.js';
+import { agentFor, closeAgents, http, query, startInfluxd, stopInfluxd, sumCounts, type Influxd } from './influxd.js';
+import { startStrata } from './strata-server.js';
 
 const LINES_PER_BATCH = 5000;
 const DB = 'bench';
 /** `--warmup-lines`: the first bodies go here first, untimed, so both servers are measured warm. */
 const WARMUP_DB = 'warmup';
-/** The build this bench belongs to: a copied build (for an A/B) starts its own `strata serve`. */
-const BUILD = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 interface Profile {
   readonly name: string;
@@ -84,45 +77,9 @@ interface Server {
   stop(): Promise<void>;
 }
 
-async function startStrata(port: number, f: Map<string, string>): Promise<Server> {
-  const prof = f.get('cpu-prof');
+function startStrataFor(port: number, f: Map<string, string>): Promise<Server> {
   const nodeArgs = (f.get('node-args') ?? '').split(' ').filter((a) => a !== '');
-  const log = f.get('strata-log');
-  const dir = await mkdtemp(join(tmpdir(), 'strata-http-bench-'));
-  const env = {
-    ...process.env,
-    SERVICE__SERVER__PORT: String(port),
-    SERVICE__SERVER__BIND_ADDRESS: '127.0.0.1',
-    SERVICE__STORAGE__WAL_DIR: join(dir, 'wal'),
-    SERVICE__STORAGE__META_DIR: join(dir, 'meta'),
-    SERVICE__CHDB__SESSION_DATA_PATH: join(dir, 'data'),
-  };
-  const args = [...nodeArgs, ...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []), join(BUILD, 'cli', 'main.js'), 'serve'];
-  const out = log === undefined ? 'ignore' : openSync(log, 'a');
-  const child: ChildProcess = spawn(execPath, args, { env, stdio: ['ignore', out, out] });
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  try {
-    await ping(port);
-  } catch (err) {
-    // Not up (a busy port, a failed start): stop the child before removing the directory it was given.
-    child.kill('SIGKILL');
-    await exited;
-    await rm(dir, { recursive: true, force: true });
-    throw err;
-  }
-  return {
-    pid: child.pid!,
-    port,
-    async stop() {
-      child.kill('SIGTERM');
-      await Promise.race([exited, sleep(30_000)]);
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGKILL');
-        await exited;
-      }
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
+  return startStrata(port, { nodeArgs, cpuProfDir: f.get('cpu-prof'), log: f.get('strata-log') });
 }
 
 async function startInflux(port: number): Promise<Server> {
@@ -146,7 +103,7 @@ async function writeAll(port: number, target: string, db: string, bodies: readon
 
 async function runOne(p: Profile, target: string, f: Map<string, string>): Promise<Result> {
   const conns = Number(f.get('conns') ?? 4);
-  const server = target === 'strata' ? await startStrata(Number(f.get('strata-port') ?? 18501), f) : await startInflux(Number(f.get('influx-port') ?? 18386));
+  const server = target === 'strata' ? await startStrataFor(Number(f.get('strata-port') ?? 18501), f) : await startInflux(Number(f.get('influx-port') ?? 18386));
   try {
     const agent = agentFor(server.port, conns);
     const warmup = Math.min(p.bodies.length, Math.ceil(Number(f.get('warmup-lines') ?? 0) / LINES_PER_BATCH));
