@@ -41,9 +41,11 @@ export interface LineError {
    * reports them as `partial write: <reason> dropped=N`, without `unable to parse '<line>'`.
    * `time-tag` (a tag named `time`) is dropped before the series is indexed; `time-field`
    * (only fields named `time`) after, so 1.x still indexes its series (`series` below).
+   * `unlisted-fields` is no error to 1.x (no reason, the write succeeds): its fields go under a
+   * name no statement reads (KeyInfo.fieldMeasurement), only its series is seen.
    */
-  readonly refused?: 'time-tag' | 'time-field';
-  /** The series of a `time-field` refusal, which 1.x indexes although it stores no point. */
+  readonly refused?: 'time-tag' | 'time-field' | 'unlisted-fields';
+  /** The series of a `time-field` or `unlisted-fields` line, which 1.x indexes although no point of it is read. */
   readonly series?: RefusedSeries;
   /** The time (s) of a `time-tag` refusal: 1.x creates the point's shard before refusing it. */
   readonly sec?: number;
@@ -287,12 +289,13 @@ function parseInto(text: CodeUnits, opts: ParseOptions, sink: PointSink, errors:
       nsec = time.nsec;
     }
     if (info.timeTag) {
-      errors.push({ line: s.slice(ls, le), reason: `invalid tag key: input tag "time" on measurement "${info.measurement}" is invalid`, refused: 'time-tag', sec });
+      errors.push({ line: s.slice(ls, le), reason: `invalid tag key: input tag "time" on measurement "${info.fieldMeasurement ?? info.measurement}" is invalid`, refused: 'time-tag', sec });
       continue;
     }
-    if (fields.count === 0) {
+    if (fields.count === 0 || info.fieldMeasurement !== undefined) {
       const series = { seriesKey: info.seriesKey, measurement: info.measurement, tags: info.tags, sec };
-      errors.push({ line: s.slice(ls, le), reason: `invalid field name: input field "time" on measurement "${info.measurement}" is invalid`, refused: 'time-field', series });
+      if (fields.count > 0) errors.push({ line: s.slice(ls, le), reason: '', refused: 'unlisted-fields', series });
+      else errors.push({ line: s.slice(ls, le), reason: `invalid field name: input field "time" on measurement "${info.fieldMeasurement ?? info.measurement}" is invalid`, refused: 'time-field', series });
       continue;
     }
     sink.addLine(info, fields, sec, nsec);
