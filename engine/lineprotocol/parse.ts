@@ -321,10 +321,10 @@ function timestampAt(s: string, ts: number, le: number, precision: Precision, ti
 
 /**
  * End of the line starting at `i` when it contains a double quote: newlines inside a quoted
- * field value do not end it. As 1.x scanLine: once in the field set, a quote toggles when more
- * `=` than `,` have been seen outside quotes. The key section ends at the first space not
- * preceded by a backslash and the field set skips backslash pairs, exactly as the key and
- * field scanners do, so this never disagrees with them about where a string starts. A newline
+ * field value do not end it. As 1.x scanLine: it skips every backslash pair, the key section
+ * too, so the field set starts at the first space not in a pair (an escaped backslash before a
+ * space ends the key here, where the key scanner, looking one back, reads on); once in the
+ * field set, a quote toggles when more `=` than `,` have been seen outside quotes. A newline
  * outside quotes always ends the line, even after a backslash.
  */
 function lineEndWithQuotes(s: string, i: number): number {
@@ -332,7 +332,10 @@ function lineEndWithQuotes(s: string, i: number): number {
   for (; i < n; i++) {
     const c = s.charCodeAt(i);
     if (c === NL) return i;
-    if (c === SPACE && s.charCodeAt(i - 1) !== BS) break;
+    if (c === BS) {
+      if (i + 1 < n && s.charCodeAt(i + 1) === NL) return i + 1;
+      i++;
+    } else if (c === SPACE) break;
   }
   let quoted = false;
   let equals = 0;

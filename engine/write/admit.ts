@@ -75,18 +75,21 @@ function newFieldWithTwoTypes(db: Database, points: readonly Point[]): boolean {
  * shard makes of them, and the series 1.x still indexes (also of lines whose fields no
  * statement reads, which 1.x accepts).
  */
-export function refusalsOf(errors: readonly LineError[]): { rejected: Rejection[]; series: RefusedSeries[]; shardSecs: number[] } {
+export function refusalsOf(errors: readonly LineError[]): { rejected: Rejection[]; series: RefusedSeries[]; shardSecs: number[]; unlisted: number } {
   const rejected: Rejection[] = [];
   const series: RefusedSeries[] = [];
   const shardSecs: number[] = [];
+  // Lines 1.x writes although no statement reads them: they make a batch's answer a partial write.
+  let unlisted = 0;
   for (const e of errors) {
     if (e.refused === undefined) continue;
     if (e.refused === 'time-tag') rejected.push({ reason: e.reason, cardinality: false, stage: 'time-tag' });
     else if (e.refused === 'time-field') rejected.push({ reason: e.reason, cardinality: false });
+    else unlisted++;
     if (e.series !== undefined) series.push(e.series);
     if (e.sec !== undefined) shardSecs.push(e.sec);
   }
-  return { rejected, series, shardSecs };
+  return { rejected, series, shardSecs, unlisted };
 }
 
 /**
