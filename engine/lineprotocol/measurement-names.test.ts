@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseKey } from './key.js';
 import { parseLineProtocolText } from './parse.js';
+import { escapeMeasurement, pointName } from './series-key.js';
 
 /** [written measurement, indexed name, series key, name of the fields when not the indexed one] */
 const NAMES: [string, string, string, string | undefined][] = [
@@ -63,4 +64,22 @@ test('refusals of such a line print the name its fields go under, as 1.6.7 does'
       ['time-tag', 'invalid tag key: input tag "time" on measurement "a\\,b" is invalid', undefined],
     ],
   );
+});
+
+test('a point made from a name (SELECT ... INTO) is listed under the name 1.6.7 lists', () => {
+  const rows: [string, string][] = [
+    ['plain', 'plain'],
+    ['a\\,b', 'a,b'],
+    ['c\\ d', 'c d'],
+    ['e\\=f', 'e=f'],
+    ['g\\\\h', 'g\\\\h'],
+    ['a,b', 'a,b'],
+  ];
+  for (const [name, listed] of rows) {
+    assert.equal(pointName(name), listed, name);
+    // Written as line protocol (the WAL's form), the listed name reads back as itself.
+    const info = parseKey(escapeMeasurement(listed), 0, escapeMeasurement(listed).length, false);
+    assert.ok(typeof info !== 'string');
+    assert.deepEqual([info.measurement, info.fieldMeasurement], [listed, undefined], name);
+  }
 });

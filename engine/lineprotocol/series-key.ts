@@ -79,6 +79,18 @@ export const unescapeMeasurement = (s: string): string => unescapeWith(s, 0, s.l
 export const unescapeTag = (s: string): string => unescapeWith(s, 0, s.length, TAG_SPECIALS);
 export const unescapeFieldKey = (s: string): string => unescapeWith(s, 0, s.length, FIELD_KEY_SPECIALS);
 
+/**
+ * The measurement 1.x lists for a point it makes from a name (SELECT ... INTO: models.NewPoint
+ * keys it with MakeKey, which unescapes `\,` and `\ ` before escaping `,` and space, and the
+ * index reads the name back from that key with escape.Unescape): `a\,b` is listed as `a,b`,
+ * `e\=f` as `e=f` (probed on 1.6.7). Such a name written as line protocol reads back the same.
+ */
+export function pointName(name: string): string {
+  if (!name.includes('\\')) return name;
+  const key = escapeMeasurement(unescapeWith(name, 0, name.length, MEASUREMENT_SPECIALS));
+  return unescapeWith(key, 0, key.length, MEASUREMENT_UNESCAPES);
+}
+
 /** Escapes a string field value for use between double quotes. */
 export function escapeStringValue(s: string): string {
   let i = 0;
