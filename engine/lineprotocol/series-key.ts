@@ -13,6 +13,9 @@
  * backslash would escape the separator that follows it), and in field keys a backslash
  * directly before an escaped character is ambiguous, because the 1.x field scanner skips any
  * `\x` pair.
+ * A measurement written with a backslash left before one of `,` space `=` `"` after
+ * unescaping (`a\\,b`) is keyed and listed as 1.x does, under other names (key.ts
+ * measurementNames, pointName below).
  *
  * The canonical key is `escape(measurement)` followed by `,key=value` for each tag sorted by
  * key in UTF-8 byte order, so equal series always give byte-identical keys.
