@@ -98,6 +98,12 @@ const TABLE: { name: string; text: string; points: Simple[]; errors: string[][] 
   { name: 'a comma after an escaped backslash is no missing field key', ...bad('m a\\\\,=x 1', 'invalid boolean') },
   { name: 'such a key still fails the field set', ...bad('m a\\\\,=1 1', 'invalid field format') },
   {
+    name: 'a string left open to the end of the body: its line without the last newline',
+    text: 'm v=1 1\nm,t=a v="open 1\nm v=0i 1\n',
+    points: [['m', [['v', 'float', 1]], 0, 1]],
+    errors: [['m,t=a v="open 1\nm v=0i 1', 'unbalanced quotes']],
+  },
+  {
     // 1.x's line scanner skips backslash pairs in the key too: its field set (and a string in it)
     // starts after `m\\ `, so the quote opened there joins three lines into one bad line.
     name: 'an escaped backslash before a space starts the field set for the line scanner',

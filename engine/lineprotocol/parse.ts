@@ -219,6 +219,8 @@ function parseInto(text: CodeUnits, opts: ParseOptions, sink: PointSink, errors:
     }
     pos = nl + 1;
     let le = nl;
+    // A string left open runs to the body's end; 1.x drops the body's last newline from that line.
+    if (le === n && le > ls && codes[le - 1] === NL) le--;
     if (le > ls && codes[le - 1] === CR) le--;
     if (ls >= le || codes[ls] === 0x23) continue;
 
