@@ -343,7 +343,7 @@ export class Engine {
       if (parseFailures.length === 0 && rejected.length === 0) {
         if (accepted.length > 0) await this.commit(slot, req.db, (db, seq) => applyPoints(db, rp, accepted, seq), () => this.writeListeners.notify(req.db, rp.name, accepted));
         settled = true;
-        return accepted.length;
+        return accepted.length + refusals.unlisted;
       }
       // The body holds lines that were refused: replay must not see it whole. The kept points
       // get a record (and a turn) of their own.
@@ -351,7 +351,7 @@ export class Engine {
       settled = true;
       slot.done();
       if (accepted.length > 0) await this.logPoints(req.db, rp, accepted);
-      throw partialWriteError(parseFailures, rejected, accepted.length);
+      throw partialWriteError(parseFailures, rejected, accepted.length + refusals.unlisted);
     } finally {
       if (!settled) await this.orderedLog.cancel(slot).catch((err: unknown) => this.options.logger.warn({ err: String(err) }, 'could not cancel the WAL record of a failed write'));
       // The WAL copies the body when its group is written: the caller may reuse it after this.

@@ -46,6 +46,7 @@ export {
   escapeTag,
   makeSeriesKey,
   parseSeriesKey,
+  pointName,
   compareBytes,
   type LineError,
   type ParseOptions,

@@ -4,6 +4,7 @@
  * fast-check generators for points that line protocol can represent (shared by the property
  * tests). Excluded on purpose, because 1.x line protocol cannot express them:
  *   names ending in a backslash; field keys with a backslash right before `,` `=` space `"`;
+ *   measurements with one before those four, tags with one before a space (see below);
  *   measurements starting with `#` (a comment) or a tab/NUL, and field keys starting with a
  *   tab/NUL (both skipped as blanks, as 1.x skipWhitespace does);
  *   line breaks in names; tag/field keys named `time`; NaN and ±Inf floats.
@@ -19,8 +20,13 @@ const TEXT_CHARS = fc.oneof(CHARS, fc.constantFrom('\n', '\r', '\r\n'), fc.strin
 const name = fc.string({ unit: CHARS, minLength: 1, maxLength: 8 }).filter((s) => !s.endsWith('\\'));
 // A backslash before `=` or `"` in a name does not survive a write, in 1.x either: its parser
 // unescapes both in a measurement, its writer escapes neither (series-key.ts MEASUREMENT_UNESCAPES).
-export const measurementArb = name.filter((s) => s[0] !== '#' && s[0] !== '\t' && !/\\[="]/.test(s));
-export const tagKeyArb = name.filter((s) => s !== 'time');
+// Nor does one before `,` or a space: 1.x keys and indexes such a name without it (key.ts
+// measurementNames).
+export const measurementArb = name.filter((s) => s[0] !== '#' && s[0] !== '\t' && !/\\[=", ]/.test(s));
+// A backslash before a space in a tag is written `\\\\ `, where 1.x's line scanner (skipping
+// backslash pairs) starts the field set: a quote later in the line is then counted wrongly.
+const tagText = name.filter((s) => !s.includes('\\ '));
+export const tagKeyArb = tagText.filter((s) => s !== 'time');
 export const fieldKeyArb = name.filter((s) => s !== 'time' && s[0] !== '\t' && !/\\[,= "]/.test(s));
 
 const int64 = fc.oneof(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), fc.constantFrom(-(2n ** 63n), 2n ** 63n - 1n, 0n, 2n ** 53n, -(2n ** 53n), 2n ** 53n - 1n));
@@ -37,7 +43,7 @@ export const fieldArb: fc.Arbitrary<Field> = fc.oneof(
 );
 
 export const tagsArb: fc.Arbitrary<Tag[]> = fc.uniqueArray(
-  fc.record({ key: tagKeyArb, value: name }).map((t) => ({ key: t.key, value: t.value })),
+  fc.record({ key: tagKeyArb, value: tagText }).map((t) => ({ key: t.key, value: t.value })),
   { selector: (t) => t.key, maxLength: 5 },
 );
 

@@ -102,7 +102,8 @@ export function parseFields(text: CodeUnits, pos: number, end: number, info: Key
           continue;
         }
         if (c === EQUALS) {
-          if (afterComma) return 'missing field key';
+          // 1.x looks two back, so the comma of `a\\,=` (after an escaped backslash) passes.
+          if (afterComma && codes[ke - 2] !== BS) return 'missing field key';
           break;
         }
         if (c === SPACE) return 'invalid field format';

@@ -24,6 +24,7 @@ export {
   escapeTagValue,
   makeSeriesKey,
   parseSeriesKey,
+  pointName,
   sortTags,
   unescapeFieldKey,
   unescapeMeasurement,

@@ -9,7 +9,7 @@
 import type { Tag } from '../point.js';
 import { NO_KEY, type ByteKey } from './byte-key.js';
 import { addSharedTag, detach, internName, sharedTag } from './interning.js';
-import { compareBytes, escapeMeasurement, escapeTag, MEASUREMENT_UNESCAPES, TAG_SPECIALS, unescapeWith } from './series-key.js';
+import { compareBytes, escapeMeasurement, escapeTag, MEASUREMENT_SPECIALS, MEASUREMENT_UNESCAPES, TAG_SPECIALS, unescapeWith } from './series-key.js';
 
 const BS = 0x5c;
 const SPACE = 0x20;
@@ -24,7 +24,14 @@ export interface KeyInfo {
   /** The raw key text this was parsed from (a detached copy; the cache's map key). */
   readonly raw: string;
   readonly seriesKey: string;
+  /** The measurement the series is indexed under (SHOW MEASUREMENTS, FROM). */
   readonly measurement: string;
+  /**
+   * Set when 1.x registers the line's fields under another name than `measurement` (a name
+   * with an escaped backslash before `,`, space, `=` or `"`; see measurementNames): no
+   * statement lists or reads them, so such a line leaves only its series.
+   */
+  readonly fieldMeasurement: string | undefined;
   readonly tags: readonly Tag[];
   /** A tag named `time`: 1.x drops such points (`invalid tag key`). */
   readonly timeTag: boolean;
@@ -126,9 +133,10 @@ export function parseKey(s: string, start: number, end: number, atLineEnd: boole
 }
 
 function buildKeyInfo(s: string, start: number, end: number, mEnd: number, mEsc: boolean, nt: number): KeyInfo | string {
-  const measurement = internName(mEsc ? unescapeWith(s, start, mEnd, MEASUREMENT_UNESCAPES) : s.slice(start, mEnd));
-  // A written `\=` or `\"` in the name is not escaped in the series key (`a\=b` is `a=b`).
-  const keyMeasurement = mEsc ? escapeMeasurement(measurement) : undefined;
+  const names = mEsc ? measurementNames(s, start, mEnd) : undefined;
+  const measurement = internName(names === undefined ? s.slice(start, mEnd) : names.indexed);
+  const fieldMeasurement = names === undefined || names.indexed === names.fields ? undefined : internName(names.fields);
+  const keyMeasurement = names?.key;
   const tags: Tag[] = new Array<Tag>(nt);
   let sorted = true;
   // The raw text is already canonical when tags are sorted, no value starts with `=` and the
@@ -159,7 +167,7 @@ function buildKeyInfo(s: string, start: number, end: number, mEnd: number, mEsc:
     tags[t] = tag;
   }
   const raw = start === 0 && end === s.length ? s : s.slice(start, end);
-  if (sorted && canonical) return keyInfo(raw, measurement, tags, timeTag, raw);
+  if (sorted && canonical) return keyInfo(raw, measurement, fieldMeasurement, tags, timeTag, raw);
   // Sort tag indices (insertion sort: tag sets are small), then join the raw tag texts,
   // which are canonical except for a value starting with `=`.
   const order: number[] = new Array<number>(nt);
@@ -181,14 +189,30 @@ function buildKeyInfo(s: string, start: number, end: number, mEnd: number, mEsc:
     parts[u + 1] = bounds[b + 4]! & 4 ? escapeTag(tag.key) + '=' + escapeTag(tag.value) : s.slice(bounds[b]!, bounds[b + 3]!);
   }
   // join() yields one flat string; `+=` would keep a rope of ~2 objects per tag alive.
-  return keyInfo(raw, measurement, sortedTags, timeTag, parts.join(','));
+  return keyInfo(raw, measurement, fieldMeasurement, sortedTags, timeTag, parts.join(','));
 }
 
-function keyInfo(raw: string, measurement: string, tags: readonly Tag[], timeTag: boolean, seriesKey: string): KeyInfo {
+/**
+ * The three names 1.x derives from a written measurement `s[start, end)` holding a backslash
+ * (models/points.go, pkg/escape). The point's name unescapes `\,`, `\ `, `\=` and `\"` in one
+ * pass (escape.Unescape), and its fields are registered under that name. The series key is
+ * MakeKey of it: `\,` and `\ ` unescaped once more, then `,` and space escaped. The index
+ * reads the measurement back from that key with escape.Unescape. The three agree unless the
+ * point's name still holds a backslash before one of those four characters, as it does after
+ * an escaped backslash (`a\\,b` is named `a\,b`, keyed `a\,b` and indexed as `a,b`).
+ */
+function measurementNames(s: string, start: number, end: number): { fields: string; key: string; indexed: string } {
+  const fields = unescapeWith(s, start, end, MEASUREMENT_UNESCAPES);
+  const key = escapeMeasurement(unescapeWith(fields, 0, fields.length, MEASUREMENT_SPECIALS));
+  return { fields, key, indexed: unescapeWith(key, 0, key.length, MEASUREMENT_UNESCAPES) };
+}
+
+function keyInfo(raw: string, measurement: string, fieldMeasurement: string | undefined, tags: readonly Tag[], timeTag: boolean, seriesKey: string): KeyInfo {
   return {
     raw,
     seriesKey,
     measurement,
+    fieldMeasurement,
     tags,
     timeTag,
     keyBytes: raw.length * 3 <= MAX_KEY_LENGTH ? raw.length : Buffer.byteLength(raw, 'utf8'),

@@ -94,6 +94,23 @@ const TABLE: { name: string; text: string; points: Simple[]; errors: string[][] 
   },
   { name: 'escaped backslash inside a field key is literal', ...ok('m x\\\\y=1i 2', ['m', [['x\\\\y', 'integer', 1]], 0, 2]) },
   { name: 'a bad value is refused on the scanner split first', ...bad('m x\\\\=q,v=2', 'invalid boolean') },
+  // 1.x checks the character two back of an `=` after a comma, which may close an escaped backslash.
+  { name: 'a comma after an escaped backslash is no missing field key', ...bad('m a\\\\,=x 1', 'invalid boolean') },
+  { name: 'such a key still fails the field set', ...bad('m a\\\\,=1 1', 'invalid field format') },
+  {
+    name: 'a string left open to the end of the body: its line without the last newline',
+    text: 'm v=1 1\nm,t=a v="open 1\nm v=0i 1\n',
+    points: [['m', [['v', 'float', 1]], 0, 1]],
+    errors: [['m,t=a v="open 1\nm v=0i 1', 'unbalanced quotes']],
+  },
+  {
+    // 1.x's line scanner skips backslash pairs in the key too: its field set (and a string in it)
+    // starts after `m\\ `, so the quote opened there joins three lines into one bad line.
+    name: 'an escaped backslash before a space starts the field set for the line scanner',
+    text: 'm\\\\ a="x 1\nm v=2 2\nm b=" 3\nm v=4 4',
+    points: [['m', [['v', 'float', 4]], 0, 4]],
+    errors: [['m\\\\ a="x 1\nm v=2 2\nm b=" 3', 'invalid field format']],
+  },
   { name: 'tags sorted into canonical order', ...ok('cpu,b=2,a=1,c=3 v=1 1', ['cpu,a=1,b=2,c=3', [['v', 'float', 1]], 0, 1]) },
   { name: 'tag value starting with = is canonicalised', ...ok('cpu,a==b v=1 1', ['cpu,a=\\=b', [['v', 'float', 1]], 0, 1]) },
   { name: 'duplicate tags', ...bad('cpu,a=1,a=2 v=1', 'duplicate tags') },

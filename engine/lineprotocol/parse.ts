@@ -41,9 +41,11 @@ export interface LineError {
    * reports them as `partial write: <reason> dropped=N`, without `unable to parse '<line>'`.
    * `time-tag` (a tag named `time`) is dropped before the series is indexed; `time-field`
    * (only fields named `time`) after, so 1.x still indexes its series (`series` below).
+   * `unlisted-fields` is no error to 1.x (no reason, the write succeeds): its fields go under a
+   * name no statement reads (KeyInfo.fieldMeasurement), only its series is seen.
    */
-  readonly refused?: 'time-tag' | 'time-field';
-  /** The series of a `time-field` refusal, which 1.x indexes although it stores no point. */
+  readonly refused?: 'time-tag' | 'time-field' | 'unlisted-fields';
+  /** The series of a `time-field` or `unlisted-fields` line, which 1.x indexes although no point of it is read. */
   readonly series?: RefusedSeries;
   /** The time (s) of a `time-tag` refusal: 1.x creates the point's shard before refusing it. */
   readonly sec?: number;
@@ -217,6 +219,8 @@ function parseInto(text: CodeUnits, opts: ParseOptions, sink: PointSink, errors:
     }
     pos = nl + 1;
     let le = nl;
+    // A string left open runs to the body's end; 1.x drops the body's last newline from that line.
+    if (le === n && le > ls && codes[le - 1] === NL) le--;
     if (le > ls && codes[le - 1] === CR) le--;
     if (ls >= le || codes[ls] === 0x23) continue;
 
@@ -287,12 +291,13 @@ function parseInto(text: CodeUnits, opts: ParseOptions, sink: PointSink, errors:
       nsec = time.nsec;
     }
     if (info.timeTag) {
-      errors.push({ line: s.slice(ls, le), reason: `invalid tag key: input tag "time" on measurement "${info.measurement}" is invalid`, refused: 'time-tag', sec });
+      errors.push({ line: s.slice(ls, le), reason: `invalid tag key: input tag "time" on measurement "${info.fieldMeasurement ?? info.measurement}" is invalid`, refused: 'time-tag', sec });
       continue;
     }
-    if (fields.count === 0) {
+    if (fields.count === 0 || info.fieldMeasurement !== undefined) {
       const series = { seriesKey: info.seriesKey, measurement: info.measurement, tags: info.tags, sec };
-      errors.push({ line: s.slice(ls, le), reason: `invalid field name: input field "time" on measurement "${info.measurement}" is invalid`, refused: 'time-field', series });
+      if (fields.count > 0) errors.push({ line: s.slice(ls, le), reason: '', refused: 'unlisted-fields', series });
+      else errors.push({ line: s.slice(ls, le), reason: `invalid field name: input field "time" on measurement "${info.fieldMeasurement ?? info.measurement}" is invalid`, refused: 'time-field', series });
       continue;
     }
     sink.addLine(info, fields, sec, nsec);
@@ -318,10 +323,10 @@ function timestampAt(s: string, ts: number, le: number, precision: Precision, ti
 
 /**
  * End of the line starting at `i` when it contains a double quote: newlines inside a quoted
- * field value do not end it. As 1.x scanLine: once in the field set, a quote toggles when more
- * `=` than `,` have been seen outside quotes. The key section ends at the first space not
- * preceded by a backslash and the field set skips backslash pairs, exactly as the key and
- * field scanners do, so this never disagrees with them about where a string starts. A newline
+ * field value do not end it. As 1.x scanLine: it skips every backslash pair, the key section
+ * too, so the field set starts at the first space not in a pair (an escaped backslash before a
+ * space ends the key here, where the key scanner, looking one back, reads on); once in the
+ * field set, a quote toggles when more `=` than `,` have been seen outside quotes. A newline
  * outside quotes always ends the line, even after a backslash.
  */
 function lineEndWithQuotes(s: string, i: number): number {
@@ -329,7 +334,10 @@ function lineEndWithQuotes(s: string, i: number): number {
   for (; i < n; i++) {
     const c = s.charCodeAt(i);
     if (c === NL) return i;
-    if (c === SPACE && s.charCodeAt(i - 1) !== BS) break;
+    if (c === BS) {
+      if (i + 1 < n && s.charCodeAt(i + 1) === NL) return i + 1;
+      i++;
+    } else if (c === SPACE) break;
   }
   let quoted = false;
   let equals = 0;

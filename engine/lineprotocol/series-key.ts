@@ -13,6 +13,9 @@
  * backslash would escape the separator that follows it), and in field keys a backslash
  * directly before an escaped character is ambiguous, because the 1.x field scanner skips any
  * `\x` pair.
+ * A measurement written with a backslash left before one of `,` space `=` `"` after
+ * unescaping (`a\\,b`) is keyed and listed as 1.x does, under other names (key.ts
+ * measurementNames, pointName below).
  *
  * The canonical key is `escape(measurement)` followed by `,key=value` for each tag sorted by
  * key in UTF-8 byte order, so equal series always give byte-identical keys.
@@ -78,6 +81,18 @@ export const escapeFieldKey = (s: string): string => escapeWith(s, FIELD_KEY_SPE
 export const unescapeMeasurement = (s: string): string => unescapeWith(s, 0, s.length, MEASUREMENT_SPECIALS);
 export const unescapeTag = (s: string): string => unescapeWith(s, 0, s.length, TAG_SPECIALS);
 export const unescapeFieldKey = (s: string): string => unescapeWith(s, 0, s.length, FIELD_KEY_SPECIALS);
+
+/**
+ * The measurement 1.x lists for a point it makes from a name (SELECT ... INTO: models.NewPoint
+ * keys it with MakeKey, which unescapes `\,` and `\ ` before escaping `,` and space, and the
+ * index reads the name back from that key with escape.Unescape): `a\,b` is listed as `a,b`,
+ * `e\=f` as `e=f` (probed on 1.6.7). Such a name written as line protocol reads back the same.
+ */
+export function pointName(name: string): string {
+  if (!name.includes('\\')) return name;
+  const key = escapeMeasurement(unescapeWith(name, 0, name.length, MEASUREMENT_SPECIALS));
+  return unescapeWith(key, 0, key.length, MEASUREMENT_UNESCAPES);
+}
 
 /** Escapes a string field value for use between double quotes. */
 export function escapeStringValue(s: string): string {

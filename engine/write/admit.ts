@@ -72,19 +72,24 @@ function newFieldWithTwoTypes(db: Database, points: readonly Point[]): boolean {
 
 /**
  * The lines the parser refused (a `time` tag, only `time` fields) as the rejections 1.x's
- * shard makes of them, and the series 1.x still indexes.
+ * shard makes of them, and the series 1.x still indexes (also of lines whose fields no
+ * statement reads, which 1.x accepts).
  */
-export function refusalsOf(errors: readonly LineError[]): { rejected: Rejection[]; series: RefusedSeries[]; shardSecs: number[] } {
+export function refusalsOf(errors: readonly LineError[]): { rejected: Rejection[]; series: RefusedSeries[]; shardSecs: number[]; unlisted: number } {
   const rejected: Rejection[] = [];
   const series: RefusedSeries[] = [];
   const shardSecs: number[] = [];
+  // Lines 1.x writes although no statement reads them: they make a batch's answer a partial write.
+  let unlisted = 0;
   for (const e of errors) {
     if (e.refused === undefined) continue;
-    rejected.push(e.refused === 'time-tag' ? { reason: e.reason, cardinality: false, stage: 'time-tag' } : { reason: e.reason, cardinality: false });
+    if (e.refused === 'time-tag') rejected.push({ reason: e.reason, cardinality: false, stage: 'time-tag' });
+    else if (e.refused === 'time-field') rejected.push({ reason: e.reason, cardinality: false });
+    else unlisted++;
     if (e.series !== undefined) series.push(e.series);
     if (e.sec !== undefined) shardSecs.push(e.sec);
   }
-  return { rejected, series, shardSecs };
+  return { rejected, series, shardSecs, unlisted };
 }
 
 /**

@@ -32,6 +32,12 @@ const CASES: [string, string, string | null, string[]][] = [
   ],
   ['', 'x,t=b time=TRUE,a=1 1\nm,t=u time=1 1\ny,t=c time=2,time=3 1', 'partial write: invalid field name: input field "time" on measurement "m" is invalid dropped=2', ['m,t=u', 'x,t=b', 'y,t=c']],
   ['', 'a,k=1 time=1 1', 'partial write: invalid field name: input field "time" on measurement "a" is invalid dropped=1', ['a,k=1']],
+  // Fields 1.x files under a name no statement reads (an escaped backslash before a comma in the
+  // measurement): no error, the series is indexed under the name 1.x reads from its key.
+  ['', 'a\\\\,b,k=1 v=1 1\nm v=2 2', null, ['a\\,b,k=1', 'm']],
+  // Such a line is written to 1.x, so a batch with it and a bad line is a partial write.
+  ['', 'a\\\\,b v=1 1\nm,=x v=1 1', "partial write: unable to parse 'm,=x v=1 1': missing tag key dropped=1", ['a\\,b']],
+  ['', 'a\\\\,b time=1 1\na\\\\ b v=1 1', 'partial write: invalid field name: input field "time" on measurement "a\\,b" is invalid dropped=1', ['a\\ b', 'a\\,b']],
 ];
 
 async function run(parseWorkers: number): Promise<void> {

@@ -3,7 +3,7 @@
  * points of the target measurement (`:MEASUREMENT` keeps the source name); result tags stay
  * tags, every other column becomes a field. Answers 1.x's `result` series with `written`.
  */
-import { FieldType, makeSeriesKey, fromNs, type Field, type Point, type Tag } from '../../engine/index.js';
+import { FieldType, makeSeriesKey, fromNs, pointName, type Field, type Point, type Tag } from '../../engine/index.js';
 import type { Target } from '../ast/nodes.js';
 import type { ResultSeries } from '../result.js';
 import type { QueryContext } from './context.js';
@@ -22,7 +22,8 @@ export async function writeInto(target: Target, series: readonly ResultSeries[],
   const db = target.database || ctx.database;
   const points: Point[] = [];
   for (const s of series) {
-    const measurement = target.name ?? s.name ?? '';
+    // Stored under the name 1.x lists (`a\,b` is `a,b`), which the WAL's line protocol keeps.
+    const measurement = pointName(target.name ?? s.name ?? '');
     const tags: Tag[] = Object.entries(s.tags ?? {})
       .filter(([, v]) => v !== '')
       .map(([key, value]) => ({ key, value }))
