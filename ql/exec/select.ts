@@ -98,11 +98,11 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: S
   return mergeSameName(unifyFieldTypes(out, stmt));
 }
 
-/** A whole inner result as sources, one per measurement name (`inOrder`: its series read in the order given). */
-function heldSources(result: readonly ResultSeries[], reading: SubqueryReading, made: SubquerySource[], inOrder = false): SubquerySource[] {
+/** A whole inner result as sources, one per measurement name (`inOrder`, `runsOf`: see HeldRows). */
+function heldSources(result: readonly ResultSeries[], reading: SubqueryReading, made: SubquerySource[], inOrder = false, runsOf?: 'ascending' | 'descending'): SubquerySource[] {
   const byName = new Map<string, ResultSeries[]>();
   for (const s of result) byName.set(s.name ?? '', [...(byName.get(s.name ?? '') ?? []), s]);
-  const out = [...byName].map(([name, series]) => new SubquerySource(name, new HeldRows(series, inOrder), reading));
+  const out = [...byName].map(([name, series]) => new SubquerySource(name, new HeldRows(series, inOrder, runsOf), reading));
   made.push(...out);
   return out;
 }
@@ -126,7 +126,9 @@ async function subquerySources(run: SelectStatement, ctx: QueryContext, reading:
       made.push(...out);
       return out;
     }
-    return heldSources(await runSelect(run, prepared, ctx, undefined, true), reading, made);
+    // A raw statement passing on rows in series order: each series is read run by run, as given.
+    const runs = reading.rowsInSeriesOrder && !aggregates(run) ? (run.sortFields.some((f) => !f.ascending) ? 'descending' : 'ascending') : undefined;
+    return heldSources(await runSelect(run, prepared, ctx, undefined, true), reading, made, false, runs);
   } finally {
     if (!streamed) for (const s of innerMade) s.release();
   }

@@ -130,10 +130,15 @@ export function aggregates(stmt: SelectStatement): boolean {
 /**
  * 1.x emits an aggregate's rows window by window and, within a window, series by series: the
  * rows of an inner aggregate without GROUP BY time (one window) reach an outer raw SELECT in
- * series order, whatever times its selectors give them.
+ * series order, whatever times its selectors give them. A raw statement over one subquery passes
+ * them on in that order (its merge of a single input sorts nothing), so they reach the
+ * statement above it in series order too (`SELECT * FROM (SELECT * FROM (SELECT last(v) ...
+ * GROUP BY g))` lists the groups in turn); several sources are merged by time.
  */
 export function rowsInSeriesOrder(inner: SelectStatement, ctx: QueryContext): boolean {
-  return aggregates(inner) && !parseDimensions(inner.dimensions, ctx.nowNs, inner.location).window;
+  if (aggregates(inner)) return !parseDimensions(inner.dimensions, ctx.nowNs, inner.location).window;
+  const [only, ...more] = inner.sources;
+  return more.length === 0 && only?.kind === 'SubQuery' && rowsInSeriesOrder(only.statement, ctx);
 }
 
 /**
