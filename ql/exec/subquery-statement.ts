@@ -13,7 +13,8 @@
  *   BY host) ... GROUP BY time(1h)` takes each host's last point of every hour), and a
  *   derivative of a raw field without a unit takes the interval as its unit (1s otherwise).
  */
-import type { Call, Expr, Field, SelectStatement } from '../ast/nodes.js';
+import type { Call, Expr, Field, SelectStatement, TagSetDims } from '../ast/nodes.js';
+import { compileRegex } from '../ast/regex.js';
 import { walkExpr } from '../ast/walk.js';
 import { AGGREGATES, hasFunctionCall } from '../plan/functions.js';
 import { MAX_NS, MIN_NS, splitTimeRange, type TimeSplit } from '../plan/time-range.js';
@@ -60,10 +61,8 @@ export function innerStatement(outer: SelectStatement, given: SelectStatement, c
   const condition = extra ? (inner.condition ? { kind: 'Binary' as const, op: 'AND' as const, lhs: inner.condition, rhs: extra } : extra) : inner.condition;
   const has = new Set(inner.dimensions.flatMap((d) => (d.kind === 'VarRef' ? [d.name] : [])));
   const pushed = outer.dimensions.filter((d) => d.kind === 'VarRef' && !has.has(d.name));
-  // 1.x hands the outer Dimensions down unchanged (newIteratorOptionsSubstatement); GROUP BY *
-  // or a regex there is left to the per-group rules (tag-set-edge-heap.ts reads only names).
-  const tagSetDims = outer.tagSetDims ?? (outer.dimensions.every((d) => d.kind === 'VarRef' || isTimeDimension(d)) ? outer.dimensions.flatMap((d) => (d.kind === 'VarRef' ? [d.name] : [])) : undefined);
-  if (tagSetDims) inner = { ...inner, tagSetDims };
+  // 1.x hands the outer Dimensions down unchanged (newIteratorOptionsSubstatement)
+  inner = { ...inner, tagSetDims: outer.tagSetDims ?? outerTagSet(outer.dimensions, given.dimensions) };
   const interval = parseDimensions(outer.dimensions, ctx.nowNs, outer.location).window?.interval;
   if (interval === undefined || parseDimensions(inner.dimensions, ctx.nowNs, inner.location).window) {
     return { ...inner, condition, dimensions: [...inner.dimensions, ...pushed] };
@@ -75,6 +74,29 @@ export function innerStatement(outer: SelectStatement, given: SelectStatement, c
   const fields: readonly Field[] = inner.fields.map((f) => ({ ...f, expr: withDerivativeUnit(f.expr, interval) }));
   const widened = readsIntervalEarlier(inner) ? widenedCondition(inner, range, interval, ascending, ctx) : condition;
   return { ...inner, fields, condition: widened, dimensions: [...inner.dimensions, ...pushed] };
+}
+
+/**
+ * The outer GROUP BY tags as 1.x hands them to the inner statement: influxql's RewriteFields
+ * has expanded a wildcard or a regex there over the subquery's dimensions, i.e. the inner
+ * statement's own GROUP BY tags (`(... GROUP BY region, dc) GROUP BY /reg/` is region, a regex
+ * matching none of them is no tag at all). Inner GROUP BY tags that are a wildcard or a regex
+ * themselves are known only with the sources: the pattern is then kept (tag-set-edge-heap.ts).
+ */
+function outerTagSet(outerDims: readonly Expr[], innerDims: readonly Expr[]): TagSetDims {
+  const names: string[] = [];
+  const regexes: string[] = [];
+  let all = false;
+  for (const d of outerDims) {
+    if (d.kind === 'VarRef') names.push(d.name);
+    else if (d.kind === 'Wildcard') all = true;
+    else if (d.kind === 'Regex') regexes.push(d.source);
+  }
+  if (!all && regexes.length === 0) return { names, all, regexes };
+  if (!innerDims.every((d) => d.kind === 'VarRef' || isTimeDimension(d))) return { names, all, regexes };
+  const matchers = regexes.map(compileRegex);
+  for (const d of innerDims) if (d.kind === 'VarRef' && !names.includes(d.name) && (all || matchers.some((m) => m.test(d.name)))) names.push(d.name);
+  return { names, all: false, regexes: [] };
 }
 
 /** Raw transforms 1.x starts one interval early (late under DESC) when the statement has one. */
