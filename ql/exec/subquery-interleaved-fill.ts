@@ -47,9 +47,13 @@ export function interleavedFill(outer: SelectStatement, inner: SelectStatement, 
   // The outer statement groups every inner series apart: nothing interleaves (and the inner
   // statement is not run again to find out).
   if (!innerDims.all && innerDims.regexes.length === 0 && innerDims.names.every((t) => dims.names.includes(t))) return undefined;
-  // An outer GROUP BY time reduces stretches of the runs (run-stream-windows.ts), in the shapes measured.
-  if (outerWindow && (outerWindow.tz !== undefined || !runStreamShape(outer))) return undefined;
-  return { groupTags: dims.names, fill: inner.fill, intervalNs: window.interval, bounded: statementTime(inner, ctx).hasMin };
+  const bounded = statementTime(inner, ctx).hasMin;
+  // An outer GROUP BY time reduces stretches of the runs (run-stream-windows.ts), in the shapes
+  // measured: not under ORDER BY time DESC without a lower bound (1.6.7 then answers fewer,
+  // merged windows: not understood).
+  const descending = outer.sortFields.some((f) => !f.ascending);
+  if (outerWindow && (outerWindow.tz !== undefined || !runStreamShape(outer) || (descending && !bounded))) return undefined;
+  return { groupTags: dims.names, fill: inner.fill, intervalNs: window.interval, bounded };
 }
 
 /**
