@@ -9,7 +9,7 @@
  * - count(), sum(), mean(), min(), max(), first() and last() over a subquery are then reduced
  *   again over the merged per-source results (select.go's map-reduce branch, Iterators.Merge),
  *   which joins consecutive stretches of one window: the value-less start of a run only splits
- *   a window in spread() (one pass);
+ *   a window in the calls 1.x cannot merge (spread(), stddev(), median(), mode(): one pass);
  * - its fill iterator then fills only around the rows (run-stream-fill.ts), and the math around
  *   the calls, LIMIT and OFFSET apply to the rows as they come, in that stream order.
  * Taken only for the shapes this was measured on: calls of the reducers below over one field,
@@ -25,10 +25,15 @@ import type { AggCall } from './agg-calls.js';
 import { callKey, evaluate, type RowScope } from './eval.js';
 import { filledRunRows, type WindowRow } from './run-stream-fill.js';
 import { evalTypes, type GroupRun } from './select-raw.js';
-import { canonInt, cellAt, wrapInt64, type Scalar } from './value.js';
+import { createReducer } from './reducers/index.js';
+import { toColumn } from './subquery-source.js';
+import { cellAt, wrapInt64, type Scalar } from './value.js';
 import { window as windowOf } from './window.js';
 
-const STRETCH_REDUCERS: ReadonlySet<string> = new Set(['count', 'sum', 'mean', 'min', 'max', 'first', 'last', 'spread']);
+/** Reduced per stretch, then again over consecutive partials of one window (select.go's map-reduce calls). */
+const TWO_PASS: ReadonlySet<string> = new Set(['count', 'sum', 'mean', 'min', 'max', 'first', 'last']);
+/** Reduced once per stretch (calls 1.x cannot merge): its own reducer over the stretch's points. */
+const ONE_PASS: ReadonlySet<string> = new Set(['spread', 'stddev', 'median', 'mode']);
 
 /** The reducer calls of `e` (undefined when it holds anything else than them, numbers and math around them). */
 function stretchCalls(e: Expr, out: { name: string; field: string }[]): boolean {
@@ -44,7 +49,7 @@ function stretchCalls(e: Expr, out: { name: string; field: string }[]): boolean 
       const name = e.name.toLowerCase();
       if (isMath(name)) return e.args.every((a) => stretchCalls(a, out));
       const arg = e.args[0];
-      if (!STRETCH_REDUCERS.has(name) || e.args.length !== 1 || arg?.kind !== 'VarRef') return false;
+      if (!(TWO_PASS.has(name) || ONE_PASS.has(name)) || e.args.length !== 1 || arg?.kind !== 'VarRef') return false;
       out.push({ name, field: arg.name });
       return true;
     }
@@ -60,9 +65,9 @@ export function runStreamShape(outer: SelectStatement): boolean {
   if (outer.condition && !onlyTime(outer.condition)) return false;
   const calls: { name: string; field: string }[] = [];
   if (!outer.fields.every((f) => stretchCalls(f.expr, calls)) || calls.length === 0) return false;
-  // spread() beside a two-pass call: 1.x's scanner then pairs rows of differently cut windows (not measured).
-  const spreads = calls.filter((c) => c.name === 'spread').length;
-  if (spreads > 0 && spreads < calls.length) return false;
+  // A one-pass call beside a two-pass one: 1.x's scanner then pairs rows of differently cut windows (not measured).
+  const onePass = calls.filter((c) => ONE_PASS.has(c.name)).length;
+  if (onePass > 0 && onePass < calls.length) return false;
   return calls.every((c) => c.field === calls[0]!.field);
 }
 
@@ -88,9 +93,10 @@ interface Partial {
 const num = (v: Scalar): number => Number(v);
 
 /** The call over one stretch's points (never empty), with 1.x's ties: the larger value at one time, the earlier time at one value. */
-function reduceStretch(name: string, pts: readonly Point[], integer: boolean): Partial {
+function reduceStretch(name: string, pts: readonly Point[], type: FieldType, ascending: boolean): Partial {
   const n = pts.length;
   const first = pts[0]!;
+  const integer = type === FieldType.Integer || type === FieldType.Unsigned;
   switch (name) {
     case 'count':
       return { v: n, t: first.t, n };
@@ -98,33 +104,19 @@ function reduceStretch(name: string, pts: readonly Point[], integer: boolean): P
       return { v: addAll(pts.map((p) => p.v), integer), t: first.t, n };
     case 'mean':
       return { v: pts.reduce((a, p) => a + num(p.v), 0) / n, t: first.t, n };
-    case 'spread':
-      return { v: spread(pts, integer), t: first.t, n };
-    default:
+    case 'min':
+    case 'max':
+    case 'first':
+    case 'last':
       return { ...pts.reduce((a, p) => (better(name, p, a) ? p : a)), n };
-  }
-}
-
-/** max - min, exact for int64 (a loop: a stretch may hold more points than a spread call takes arguments). */
-function spread(pts: readonly Point[], integer: boolean): Scalar {
-  if (integer) {
-    let lo = BigInt(pts[0]!.v as number | bigint);
-    let hi = lo;
-    for (const p of pts) {
-      const v = BigInt(p.v as number | bigint);
-      if (v < lo) lo = v;
-      if (v > hi) hi = v;
+    default: {
+      // the one-pass calls: the statement's own reducer over the stretch, in stream order
+      const reducer = createReducer(name, type, { descending: !ascending });
+      reducer.add(first.t, Float64Array.from(pts, (p) => Number(p.t - first.t)), toColumn(type, pts.map((p) => p.v)), 0, n);
+      const row = reducer.result()[0];
+      return { v: row?.value ?? null, t: row?.time ?? first.t, n };
     }
-    return canonInt(hi - lo);
   }
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const p of pts) {
-    const v = num(p.v);
-    if (v < lo) lo = v;
-    if (v > hi) hi = v;
-  }
-  return hi - lo;
 }
 
 /** 1.x's selector rules: min/max by value then the earlier time, first/last by time then the larger value. */
@@ -194,7 +186,7 @@ async function windowRows(g: GroupRun, calls: readonly AggCall[]): Promise<Windo
   const stretches: { start: bigint; parts: Partial[] }[] = [];
   let open: { start: bigint; end: bigint; pts: Point[] } | undefined;
   const close = (): void => {
-    if (open && open.pts.length > 0) stretches.push({ start: open.start, parts: names.map((n) => reduceStretch(n, open!.pts, integer)) });
+    if (open && open.pts.length > 0) stretches.push({ start: open.start, parts: names.map((n) => reduceStretch(n, open!.pts, type, plan.ascending)) });
     open = undefined;
   };
   for (const ref of g.series) {
@@ -209,9 +201,9 @@ async function windowRows(g: GroupRun, calls: readonly AggCall[]): Promise<Windo
     }
   }
   close();
-  // Second pass (all but spread()): consecutive stretches of one window merged.
+  // Second pass (two-pass calls only): consecutive stretches of one window merged.
   const rows: WindowRow[] = [];
-  const twoPass = names.every((n) => n !== 'spread');
+  const twoPass = names.every((n) => TWO_PASS.has(n));
   for (let i = 0; i < stretches.length; ) {
     let j = i + 1;
     while (twoPass && j < stretches.length && stretches[j]!.start === stretches[i]!.start) j++;

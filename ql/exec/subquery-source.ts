@@ -210,7 +210,8 @@ function batchOf(times: readonly bigint[], col: readonly unknown[], keep: readon
   return { base, offsets, column: toColumn(type, values) };
 }
 
-function toColumn(type: FieldType, vals: unknown[]): ValueColumn {
+/** Values of one type as a column (integers as Float64Array while every value is a safe integer). */
+export function toColumn(type: FieldType, vals: unknown[]): ValueColumn {
   switch (type) {
     case FieldType.String:
       return { type, values: vals.map(String) };
