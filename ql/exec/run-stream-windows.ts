@@ -13,8 +13,8 @@
  * - its fill iterator then fills only around the rows (run-stream-fill.ts), and the math around
  *   the calls, LIMIT and OFFSET apply to the rows as they come, in that stream order.
  * Taken only for the shapes this was measured on: calls of the reducers below over one field,
- * with math around them or not, any fill, either direction, LIMIT/OFFSET, no tz() and no
- * SLIMIT/SOFFSET (runStreamShape); one run's rows are held at a time (the runs themselves are
+ * with math around them or not, any fill, either direction, LIMIT/OFFSET, tz() of a zone whose
+ * offset does not change in the range, no SLIMIT/SOFFSET (runStreamShape); one run's rows are held at a time (the runs themselves are
  * bounded by MAX_REFILLED_ROWS).
  */
 import type { Expr, SelectStatement } from '../ast/nodes.js';
@@ -22,6 +22,9 @@ import type { Cell } from '../result.js';
 import { FieldType, type Batch, type Cursor } from '../../engine/index.js';
 import { isMath } from '../plan/functions.js';
 import type { AggCall } from './agg-calls.js';
+import type { QueryContext } from './context.js';
+import { statementTime } from './subquery-statement.js';
+import { zoneOffsetNs } from './zone.js';
 import { callKey, evaluate, type RowScope } from './eval.js';
 import { filledRunRows, type WindowRow } from './run-stream-fill.js';
 import { evalTypes, type GroupRun } from './select-raw.js';
@@ -59,9 +62,9 @@ function stretchCalls(e: Expr, out: { name: string; field: string }[]): boolean 
 }
 
 /** The outer statement is one this module answers (checked before the inner result is refilled). */
-export function runStreamShape(outer: SelectStatement): boolean {
-  // tz() moves the outer windows against the inner ones (not measured); SLIMIT counts series
-  if (outer.slimit > 0 || outer.soffset > 0 || outer.location !== null) return false;
+export function runStreamShape(outer: SelectStatement, ctx: QueryContext): boolean {
+  // SLIMIT counts series
+  if (outer.slimit > 0 || outer.soffset > 0 || !steadyZone(outer, ctx)) return false;
   if (outer.condition && !onlyTime(outer.condition)) return false;
   const calls: { name: string; field: string }[] = [];
   if (!outer.fields.every((f) => stretchCalls(f.expr, calls)) || calls.length === 0) return false;
@@ -69,6 +72,26 @@ export function runStreamShape(outer: SelectStatement): boolean {
   const onePass = calls.filter((c) => ONE_PASS.has(c.name)).length;
   if (onePass > 0 && onePass < calls.length) return false;
   return calls.every((c) => c.field === calls[0]!.field);
+}
+
+/** Weeks of a range whose zone offsets are sampled, at most (a longer range is not taken under tz()). */
+const MAX_ZONE_SAMPLES = 100;
+const WEEK_NS = 7n * 86_400n * 1_000_000_000n;
+
+/**
+ * No tz(), or a zone whose offset stays the same over the statement's bounded range (sampled at
+ * its ends and every week): the outer windows are then the zone's, cut as in UTC, and 1.x's fill
+ * iterator steps one interval at a time. Across an offset change it moves its expected window by
+ * the change too (not measured).
+ */
+function steadyZone(stmt: SelectStatement, ctx: QueryContext): boolean {
+  const tz = stmt.location;
+  if (tz === null) return true;
+  const { min, max, hasMin, hasMax } = statementTime(stmt, ctx);
+  if (!hasMin || !hasMax || (max - min) / WEEK_NS > BigInt(MAX_ZONE_SAMPLES)) return false;
+  const at = zoneOffsetNs(tz, min);
+  for (let t = min; t < max; t += WEEK_NS) if (zoneOffsetNs(tz, t) !== at) return false;
+  return zoneOffsetNs(tz, max) === at;
 }
 
 function onlyTime(e: SelectStatement['condition']): boolean {

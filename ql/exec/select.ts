@@ -122,7 +122,7 @@ function goesBack(s: ResultSeries, ascending: boolean): boolean {
 /** The statement reduces the stretches of a stream of rows out of time order (run-stream-windows.ts), in the shapes measured. */
 function readsStretches(stmt: SelectStatement, ctx: QueryContext): boolean {
   const { window } = parseDimensions(stmt.dimensions, ctx.nowNs, stmt.location);
-  return window !== undefined && window.tz === undefined && runStreamShape(stmt);
+  return window !== undefined && runStreamShape(stmt, ctx);
 }
 
 /**

@@ -52,7 +52,7 @@ export function interleavedFill(outer: SelectStatement, inner: SelectStatement, 
   // measured: not under ORDER BY time DESC without a lower bound (1.6.7 then answers fewer,
   // merged windows: not understood).
   const descending = outer.sortFields.some((f) => !f.ascending);
-  if (outerWindow && (outerWindow.tz !== undefined || !runStreamShape(outer) || (descending && !bounded))) return undefined;
+  if (outerWindow && (!runStreamShape(outer, ctx) || (descending && !bounded))) return undefined;
   return { groupTags: dims.names, fill: inner.fill, intervalNs: window.interval, bounded };
 }
 
