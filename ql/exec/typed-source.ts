@@ -85,6 +85,10 @@ class TypedSource implements MeasurementSource {
     return this.inner.tiesInSeriesOrder;
   }
 
+  get runStream(): boolean | undefined {
+    return this.inner.runStream;
+  }
+
   fieldTypes(): ReadonlyMap<string, FieldType> {
     return this.types;
   }
