@@ -26,7 +26,7 @@ import { HeldRows } from './subquery-rows.js';
 import { mergesSeriesByTime, readsSeriesInTurn, streamedSources, streamsInner } from './subquery-stream.js';
 import { groupsOf, resultSeries, seriesShape } from './select-groups.js';
 import { leadPercentileMissing, mayLeadPercentile } from './percentile-lead.js';
-import { aggregates, innerStatement, keepsInnerNullRows, rowsInSeriesOrder, statementTime, tiesInSeriesOrder } from './subquery-statement.js';
+import { aggregates, innerStatement, keepsInnerNullRows, rowsInSeriesOrder, seriesWindows, statementTime, tiesInSeriesOrder } from './subquery-statement.js';
 import { interleavedFill, refillInterleaved } from './subquery-interleaved-fill.js';
 import { runStreamShape } from './run-stream-windows.js';
 import { parseDimensions } from './select-plan.js';
@@ -68,7 +68,7 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: S
       const outer = statementTime(stmt, ctx);
       const innerCtx: QueryContext = ctx.outermostRange ? ctx : { ...ctx, outermostRange: outer };
       const run = innerStatement(stmt, inner, innerCtx);
-      const reading: SubqueryReading = { keepsNullRows: keepsInnerNullRows(inner), outer, rowsInSeriesOrder: rowsInSeriesOrder(run, ctx), tiesInSeriesOrder: tiesInSeriesOrder(run, ctx) };
+      const reading: SubqueryReading = { keepsNullRows: keepsInnerNullRows(inner), outer, rowsInSeriesOrder: rowsInSeriesOrder(run, ctx), tiesInSeriesOrder: tiesInSeriesOrder(run, ctx), seriesWindows: seriesWindows(run, ctx) };
       const cutGroups = interleavedLimitGroups(stmt, run, aggregates(run), ctx);
       // An inner LIMIT cut across interleaved series needs every series' rows at once: held whole.
       const refill = cutGroups ? undefined : interleavedFill(stmt, run, innerCtx);
@@ -149,9 +149,12 @@ async function subquerySources(run: SelectStatement, ctx: QueryContext, reading:
     const direction = run.sortFields.some((f) => !f.ascending) ? 'descending' : 'ascending';
     // A raw statement passing on rows in series order: each series is read run by run, as given.
     if (reading.rowsInSeriesOrder && !aggregates(run)) return heldSources(result, reading, made, false, direction);
-    // Rows that go back in time (an outer GROUP BY time over a run stream): 1.x reads them as they
-    // come, so an outer GROUP BY time reduces their stretches as it does the runs themselves.
-    if (result.some((r) => goesBack(r, direction === 'ascending'))) {
+    // Rows that go back in time (an aggregate over a run stream): 1.x reads them as they come, so
+    // an outer GROUP BY time reduces their stretches as it does the runs themselves. Read as runs
+    // only where that order is the emitted one: one inner series, or the stretches of a stream
+    // (several series emitted window by window, as an inner top() per window under ORDER BY time
+    // DESC, would be read series after series).
+    if ((readsStretches || result.length === 1) && result.some((r) => goesBack(r, direction === 'ascending'))) {
       return heldSources(result, { ...reading, rowsInSeriesOrder: true, runStream: readsStretches }, made, false, direction);
     }
     return heldSources(result, reading, made);

@@ -21,6 +21,7 @@ import { MAX_NS, MIN_NS, splitTimeRange, type TimeSplit } from '../plan/time-ran
 import { QueryError } from '../errors.js';
 import type { QueryContext } from './context.js';
 import { parseDimensions } from './select-plan.js';
+import type { WindowSpec } from './window.js';
 
 /** The statement's time range, as compileSelect computes it (throws on a condition it cannot split). */
 export function statementTime(stmt: SelectStatement, ctx: QueryContext): TimeSplit {
@@ -176,4 +177,20 @@ export function keepsInnerNullRows(inner: SelectStatement): boolean {
 /** An inner aggregate with GROUP BY time: its rows of one window reach the outer query series by series. */
 export function tiesInSeriesOrder(inner: SelectStatement, ctx: QueryContext): boolean {
   return aggregates(inner) && Boolean(parseDimensions(inner.dimensions, ctx.nowNs, inner.location).window);
+}
+
+/** Selectors answering several rows per window, each at its point's time. */
+const MULTI_ROW_SELECTORS: ReadonlySet<string> = new Set(['top', 'bottom', 'sample']);
+
+/**
+ * The inner windows, when an inner multi-row selector with GROUP BY time gives rows at their
+ * points' times: 1.x emits them window by window, series by series, a series' rows of one window
+ * together (`top(v, 2) ... GROUP BY time(20s), h` reaches an outer raw SELECT as a@0, a@10, b@5,
+ * b@15), not merged by time. Ascending only (the DESC order was not measured).
+ */
+export function seriesWindows(inner: SelectStatement, ctx: QueryContext): WindowSpec | undefined {
+  if (inner.sortFields.some((f) => !f.ascending)) return undefined;
+  let multi = false;
+  for (const f of inner.fields) walkExpr(f.expr, (e) => void (e.kind === 'Call' && MULTI_ROW_SELECTORS.has(e.name.toLowerCase()) && (multi = true)));
+  return multi ? parseDimensions(inner.dimensions, ctx.nowNs, inner.location).window : undefined;
 }
