@@ -96,8 +96,17 @@ export interface SelectStatement {
   /**
    * Set on a subquery's inner statement only: the tag keys 1.x groups its storage reads by (its
    * iterator options' Dimensions, the outermost statement's GROUP BY tags), not the inner's own.
+   * `all` and `regexes` (sources) stand for the inner statement's own GROUP BY tags they match,
+   * where those are themselves a wildcard or a regex (expanded only once the sources are known).
    */
-  readonly tagSetDims?: readonly string[];
+  readonly tagSetDims?: TagSetDims;
+}
+
+/** The outermost GROUP BY tags an inner statement's storage reads are grouped by (SelectStatement.tagSetDims). */
+export interface TagSetDims {
+  readonly names: readonly string[];
+  readonly all: boolean;
+  readonly regexes: readonly string[];
 }
 
 // ---- factories -------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import { walkExpr } from '../ast/walk.js';
 import { isTag, type SchemaInfo } from '../plan/projection.js';
 import type { SeriesRef } from './source.js';
 import type { Row } from './row-reader.js';
+import { window as windowOf, type WindowSpec } from './window.js';
 
 export interface MergeItem {
   readonly ref: SeriesRef;
@@ -57,9 +58,18 @@ export function rawRowLess(
  * (tiesInSeriesOrder sources: 1.x emits an inner GROUP BY time aggregate window by window,
  * series by series in key order, also under ORDER BY time DESC).
  */
-export function timeThenSeriesLess(series: readonly SeriesRef[], ascending: boolean): (a: MergeItem, b: MergeItem) => boolean {
+export function timeThenSeriesLess(series: readonly SeriesRef[], ascending: boolean, windows?: WindowSpec): (a: MergeItem, b: MergeItem) => boolean {
   const rank = new Map(series.map((s, i) => [s, i]));
   return (x, y) => {
+    if (windows) {
+      // an inner multi-row selector: window, then series, then the series' rows in time order
+      const wx = windowOf(x.row!.time, windows).start;
+      const wy = windowOf(y.row!.time, windows).start;
+      if (wx !== wy) return ascending ? wx < wy : wx > wy;
+      const rx = rank.get(x.ref) ?? 0;
+      const ry = rank.get(y.ref) ?? 0;
+      if (rx !== ry) return rx < ry;
+    }
     const tx = x.row!.time;
     const ty = y.row!.time;
     if (tx !== ty) return ascending ? tx < ty : tx > ty;

@@ -34,3 +34,21 @@ test('an outer GROUP BY time reduces stretches of the runs and fills only before
     assert.deepEqual(rows[2]!.slice(-2), [[m(40), 0], [m(40), 0]]);
   });
 });
+
+test('the stream order holds under ORDER BY time DESC, and math, LIMIT and OFFSET apply to the rows as they come', async () => {
+  await withDbEngine('strata-runstream-', async (engine) => {
+    await engine.write({ db: 'db', precision: 's', body: Buffer.from(POINTS) });
+    const q = [
+      `SELECT sum(m) FROM (${INNER}) WHERE time >= 0s AND time < 3000s GROUP BY time(20m) ORDER BY time DESC`,
+      `SELECT sum(m) * 2 FROM (${INNER}) WHERE time >= 0s AND time < 3000s GROUP BY time(20m) fill(previous) LIMIT 2 OFFSET 1`,
+      `SELECT count(m) FROM (${INNER}) WHERE time >= -2400s AND time < 3000s GROUP BY time(20m) fill(linear) LIMIT 3`,
+    ].join('; ');
+    const results = await executeStatements(parseQuery(q), { engine, database: 'db', retentionPolicy: '', nowNs: 0n });
+    const rows = results.map((r) => (r.series?.[0]?.values ?? []).map((row) => [new Date(Number((row[0] as bigint) / 1_000_000n)).toISOString().replace('.000', ''), ...row.slice(1)]));
+    // influxd 1.6.7 (cases s-k411-s-k413)
+    assert.deepEqual(rows[0], [[m(40), 30], [m(20), 60], [m(0), 60], [m(20), 6], [m(0), 6], [m(20), 20], [m(0), 53]]);
+    assert.deepEqual(rows[1], [[m(20), 4], [m(40), 2]]);
+    // the windows before the first rows are filled; linear has no row before them
+    assert.deepEqual(rows[2], [['1969-12-31T23:20:00Z', null], ['1969-12-31T23:40:00Z', null], [m(0), 2]]);
+  });
+});

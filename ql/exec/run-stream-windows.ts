@@ -1,45 +1,97 @@
 /**
  * An outer GROUP BY time aggregate over the runs 1.x's fill iterator makes of an interleaved
  * inner fill (subquery-interleaved-fill.ts), as 1.6.7 answers it (seed 2502 `n0414`, `n0432`):
- * - its reducer reads the runs one after the other and closes a window at the first row that
- *   falls outside it, also a row without a value (fill(previous) before a run's first point),
- *   then skips the rows without a value before it opens the next: each stretch of consecutive
- *   rows in one outer window is reduced on its own (a run covering every window gives one row
- *   per window, the next run starts over at the first window);
+ * - its reducer reads the runs one after the other (newest first under ORDER BY time DESC) and
+ *   closes a window at the first row that falls outside it, also a row without a value
+ *   (fill(previous) before a run's first point), then skips the rows without a value before it
+ *   opens the next: each stretch of consecutive rows in one outer window is reduced on its own
+ *   (a run covering every window gives one row per window, the next run starts over);
  * - count(), sum(), mean(), min(), max(), first() and last() over a subquery are then reduced
  *   again over the merged per-source results (select.go's map-reduce branch, Iterators.Merge),
  *   which joins consecutive stretches of one window: the value-less start of a run only splits
- *   a window in spread() (one pass);
- * - its fill iterator expects the next window after each row it sends: it fills the windows the
- *   first rows skip, and once the rows go back in time (the next run) it passes every row
- *   through as it comes, the expected window still moving on by one interval per row; after the
- *   last row it fills up to the statement's last window if it has not passed it.
+ *   a window in the calls 1.x cannot merge (spread(), stddev(), median(), mode(): one pass);
+ * - its fill iterator then fills only around the rows (run-stream-fill.ts), and the math around
+ *   the calls, LIMIT and OFFSET apply to the rows as they come, in that stream order.
  * Taken only for the shapes this was measured on: calls of the reducers below over one field,
- * nothing around them, fill(null|none|N), ascending, no LIMIT/OFFSET, no tz() (runStreamShape);
- * one run's rows are held at a time (the runs themselves are bounded by MAX_REFILLED_ROWS).
+ * with math around them or not, any fill, either direction, LIMIT/OFFSET, tz() of a zone whose
+ * offset does not change in the range, no SLIMIT/SOFFSET (runStreamShape); one run's rows are held at a time (the runs themselves are
+ * bounded by MAX_REFILLED_ROWS).
  */
-import type { SelectStatement } from '../ast/nodes.js';
+import type { Expr, SelectStatement } from '../ast/nodes.js';
 import type { Cell } from '../result.js';
-import { FieldType } from '../../engine/index.js';
+import { FieldType, type Batch, type Cursor } from '../../engine/index.js';
+import { isMath } from '../plan/functions.js';
 import type { AggCall } from './agg-calls.js';
-import type { GroupRun } from './select-raw.js';
-import type { Cursor } from '../../engine/index.js';
-import { canonInt, castFillValue, cellAt, wrapInt64, type Scalar } from './value.js';
+import type { QueryContext } from './context.js';
+import { statementTime } from './subquery-statement.js';
+import { zoneOffsetNs } from './zone.js';
+import { callKey, evaluate, type RowScope } from './eval.js';
+import { filledRunRows, type WindowRow } from './run-stream-fill.js';
+import { evalTypes, type GroupRun } from './select-raw.js';
+import { createReducer } from './reducers/index.js';
+import { toColumn } from './subquery-source.js';
+import { cellAt, wrapInt64, type Scalar } from './value.js';
 import { window as windowOf } from './window.js';
 
-const STRETCH_REDUCERS: ReadonlySet<string> = new Set(['count', 'sum', 'mean', 'min', 'max', 'first', 'last', 'spread']);
+/** Reduced per stretch, then again over consecutive partials of one window (select.go's map-reduce calls). */
+const TWO_PASS: ReadonlySet<string> = new Set(['count', 'sum', 'mean', 'min', 'max', 'first', 'last']);
+/** Reduced once per stretch (calls 1.x cannot merge): its own reducer over the stretch's points. */
+const ONE_PASS: ReadonlySet<string> = new Set(['spread', 'stddev', 'median', 'mode']);
+
+/** The reducer calls of `e` (undefined when it holds anything else than them, numbers and math around them). */
+function stretchCalls(e: Expr, out: { name: string; field: string }[]): boolean {
+  switch (e.kind) {
+    case 'Integer':
+    case 'Number':
+      return true;
+    case 'Unary':
+      return stretchCalls(e.expr, out);
+    case 'Binary':
+      return stretchCalls(e.lhs, out) && stretchCalls(e.rhs, out);
+    case 'Call': {
+      const name = e.name.toLowerCase();
+      if (isMath(name)) return e.args.every((a) => stretchCalls(a, out));
+      const arg = e.args[0];
+      if (!(TWO_PASS.has(name) || ONE_PASS.has(name)) || e.args.length !== 1 || arg?.kind !== 'VarRef') return false;
+      out.push({ name, field: arg.name });
+      return true;
+    }
+    default:
+      return false;
+  }
+}
 
 /** The outer statement is one this module answers (checked before the inner result is refilled). */
-export function runStreamShape(outer: SelectStatement): boolean {
-  if (outer.limit > 0 || outer.offset > 0 || outer.slimit > 0 || outer.soffset > 0 || outer.location !== null) return false;
-  if (outer.sortFields.some((f) => !f.ascending)) return false;
-  if (outer.fill.mode !== 'null' && outer.fill.mode !== 'none' && outer.fill.mode !== 'number') return false;
+export function runStreamShape(outer: SelectStatement, ctx: QueryContext): boolean {
+  // SLIMIT counts series
+  if (outer.slimit > 0 || outer.soffset > 0 || !steadyZone(outer, ctx)) return false;
   if (outer.condition && !onlyTime(outer.condition)) return false;
-  const fields = outer.fields.map((f) => (f.expr.kind === 'Call' && f.expr.args.length === 1 && f.expr.args[0]!.kind === 'VarRef' && STRETCH_REDUCERS.has(f.expr.name.toLowerCase()) ? f.expr.args[0]!.name : undefined));
-  // spread() beside a two-pass call: 1.x's scanner then pairs rows of differently cut windows (not measured).
-  const spreads = outer.fields.filter((f) => f.expr.kind === 'Call' && f.expr.name.toLowerCase() === 'spread').length;
-  if (spreads > 0 && spreads < outer.fields.length) return false;
-  return fields.length > 0 && fields.every((f) => f !== undefined && f === fields[0]);
+  const calls: { name: string; field: string }[] = [];
+  if (!outer.fields.every((f) => stretchCalls(f.expr, calls)) || calls.length === 0) return false;
+  // A one-pass call beside a two-pass one: 1.x's scanner then pairs rows of differently cut windows (not measured).
+  const onePass = calls.filter((c) => ONE_PASS.has(c.name)).length;
+  if (onePass > 0 && onePass < calls.length) return false;
+  return calls.every((c) => c.field === calls[0]!.field);
+}
+
+/** Weeks of a range whose zone offsets are sampled, at most (a longer range is not taken under tz()). */
+const MAX_ZONE_SAMPLES = 100;
+const WEEK_NS = 7n * 86_400n * 1_000_000_000n;
+
+/**
+ * No tz(), or a zone whose offset stays the same over the statement's bounded range (sampled at
+ * its ends and every week): the outer windows are then the zone's, cut as in UTC, and 1.x's fill
+ * iterator steps one interval at a time. Across an offset change it moves its expected window by
+ * the change too (not measured).
+ */
+function steadyZone(stmt: SelectStatement, ctx: QueryContext): boolean {
+  const tz = stmt.location;
+  if (tz === null) return true;
+  const { min, max, hasMin, hasMax } = statementTime(stmt, ctx);
+  if (!hasMin || !hasMax || (max - min) / WEEK_NS > BigInt(MAX_ZONE_SAMPLES)) return false;
+  const at = zoneOffsetNs(tz, min);
+  for (let t = min; t < max; t += WEEK_NS) if (zoneOffsetNs(tz, t) !== at) return false;
+  return zoneOffsetNs(tz, max) === at;
 }
 
 function onlyTime(e: SelectStatement['condition']): boolean {
@@ -64,9 +116,10 @@ interface Partial {
 const num = (v: Scalar): number => Number(v);
 
 /** The call over one stretch's points (never empty), with 1.x's ties: the larger value at one time, the earlier time at one value. */
-function reduceStretch(name: string, pts: readonly Point[], integer: boolean): Partial {
+function reduceStretch(name: string, pts: readonly Point[], type: FieldType, ascending: boolean): Partial {
   const n = pts.length;
   const first = pts[0]!;
+  const integer = type === FieldType.Integer || type === FieldType.Unsigned;
   switch (name) {
     case 'count':
       return { v: n, t: first.t, n };
@@ -74,12 +127,18 @@ function reduceStretch(name: string, pts: readonly Point[], integer: boolean): P
       return { v: addAll(pts.map((p) => p.v), integer), t: first.t, n };
     case 'mean':
       return { v: pts.reduce((a, p) => a + num(p.v), 0) / n, t: first.t, n };
-    case 'spread': {
-      const vs = pts.map((p) => num(p.v));
-      return { v: integer ? canonInt(BigInt(Math.max(...vs)) - BigInt(Math.min(...vs))) : Math.max(...vs) - Math.min(...vs), t: first.t, n };
-    }
-    default:
+    case 'min':
+    case 'max':
+    case 'first':
+    case 'last':
       return { ...pts.reduce((a, p) => (better(name, p, a) ? p : a)), n };
+    default: {
+      // the one-pass calls: the statement's own reducer over the stretch, in stream order
+      const reducer = createReducer(name, type, { descending: !ascending });
+      reducer.add(first.t, Float64Array.from(pts, (p) => Number(p.t - first.t)), toColumn(type, pts.map((p) => p.v)), 0, n);
+      const row = reducer.result()[0];
+      return { v: row?.value ?? null, t: row?.time ?? first.t, n };
+    }
   }
 }
 
@@ -119,10 +178,10 @@ function mergePartials(name: string, parts: readonly Partial[], integer: boolean
   return parts.reduce((a, p) => (better(name, p, a) ? p : a)).v;
 }
 
-/** Every row of `ref` in stream order, with the field's value or null (rows without one are read when the source keeps them). */
+/** Every row of the run `ref` in stream order, with the field's value or null (rows without one are read when the source keeps them). */
 async function* rowsOf(g: GroupRun, ref: GroupRun['series'][number], field: string): AsyncGenerator<Point> {
   const { plan, source } = g;
-  const drain = async (c: Cursor | undefined, each: (t: bigint, b: NonNullable<Awaited<ReturnType<Cursor['next']>>>, i: number) => void): Promise<void> => {
+  const drain = async (c: Cursor | undefined, each: (t: bigint, b: Batch, i: number) => void): Promise<void> => {
     if (!c) return;
     try {
       for (let b = await c.next(); b; b = await c.next()) for (let i = 0; i < b.offsets.length; i++) each(b.base + BigInt(b.offsets[i]!), b, i);
@@ -130,80 +189,64 @@ async function* rowsOf(g: GroupRun, ref: GroupRun['series'][number], field: stri
       c.close();
     }
   };
+  // A run holds one row per inner window: its times are unique.
   const values = new Map<bigint, Scalar>();
-  await drain(source.cursor(ref, field, plan.time.min, plan.time.max, true), (t, b, i) => values.set(t, cellAt(b.column, i)));
+  await drain(source.cursor(ref, field, plan.time.min, plan.time.max, plan.ascending), (t, b, i) => values.set(t, cellAt(b.column, i)));
   const times: bigint[] = [];
-  await drain(source.rowCursor?.(ref, plan.time.min, plan.time.max, true), (t) => times.push(t));
+  await drain(source.rowCursor?.(ref, plan.time.min, plan.time.max, plan.ascending), (t) => times.push(t));
   for (const t of times.length > 0 ? times : [...values.keys()]) yield { t, v: values.get(t) ?? null };
 }
 
-/** The group's rows (time, then each call's value in `calls` order). */
-export async function runStreamRows(g: GroupRun, calls: readonly AggCall[]): Promise<Cell[][]> {
+/** The group's reduced rows, one per stretch but for consecutive stretches of one window the second pass joins. */
+async function windowRows(g: GroupRun, calls: readonly AggCall[]): Promise<WindowRow[]> {
   const { plan, source } = g;
   const spec = plan.window!;
   const type = source.fieldTypes().get(calls[0]!.field);
+  if (type === undefined) return [];
   const integer = type === FieldType.Integer || type === FieldType.Unsigned;
   const names = calls.map((c) => c.reducer);
   // First pass: stretches of one window (a row outside it closes it, rows without a value open none).
   const stretches: { start: bigint; parts: Partial[] }[] = [];
   let open: { start: bigint; end: bigint; pts: Point[] } | undefined;
   const close = (): void => {
-    if (open && open.pts.length > 0) stretches.push({ start: open.start, parts: names.map((n) => reduceStretch(n, open!.pts, integer)) });
+    if (open && open.pts.length > 0) stretches.push({ start: open.start, parts: names.map((n) => reduceStretch(n, open!.pts, type, plan.ascending)) });
     open = undefined;
   };
-  if (type !== undefined) {
-    for (const ref of g.series) {
-      for await (const p of rowsOf(g, ref, calls[0]!.field)) {
-        if (open && (p.t < open.start || p.t >= open.end)) close();
-        if (p.v === null) continue;
-        if (!open) {
-          const w = windowOf(p.t, spec);
-          open = { start: w.start, end: w.end, pts: [] };
-        }
-        open.pts.push(p);
+  for (const ref of g.series) {
+    for await (const p of rowsOf(g, ref, calls[0]!.field)) {
+      if (open && (p.t < open.start || p.t >= open.end)) close();
+      if (p.v === null) continue;
+      if (!open) {
+        const w = windowOf(p.t, spec);
+        open = { start: w.start, end: w.end, pts: [] };
       }
+      open.pts.push(p);
     }
   }
   close();
-  // Second pass (all but spread()): consecutive stretches of one window merged.
-  const rows: { start: bigint; values: Cell[] }[] = [];
-  const twoPass = names.every((n) => n !== 'spread');
+  // Second pass (two-pass calls only): consecutive stretches of one window merged.
+  const rows: WindowRow[] = [];
+  const twoPass = names.every((n) => TWO_PASS.has(n));
   for (let i = 0; i < stretches.length; ) {
     let j = i + 1;
     while (twoPass && j < stretches.length && stretches[j]!.start === stretches[i]!.start) j++;
-    const run = stretches.slice(i, j);
-    rows.push({ start: run[0]!.start, values: names.map((n, k) => (j - i === 1 ? run[0]!.parts[k]!.v : mergePartials(n, run.map((s) => s.parts[k]!), integer)) as Cell) });
+    const joined = stretches.slice(i, j);
+    rows.push({ start: joined[0]!.start, values: names.map((n, k) => (j - i === 1 ? joined[0]!.parts[k]!.v : mergePartials(n, joined.map((s) => s.parts[k]!), integer)) as Cell) });
     i = j;
   }
-  return filledRows(g, calls, rows);
+  return rows;
 }
 
-/** 1.x's fill iterator over the stretches' rows (see the header). */
-function filledRows(g: GroupRun, calls: readonly AggCall[], stretches: readonly { start: bigint; values: Cell[] }[]): Cell[][] {
-  const { plan, stmtFill } = { plan: g.plan, stmtFill: g.plan.stmt.fill };
-  const spec = plan.window!;
-  const out: Cell[][] = [];
-  if (stmtFill.mode === 'none') {
-    for (const s of stretches) out.push([s.start, ...s.values]);
-    return out;
-  }
-  const outputTypes = calls.map((c) => (c.reducer === 'count' ? FieldType.Integer : g.source.fieldTypes().get(c.field) ?? FieldType.Float));
-  const empty = (t: bigint): Cell[] => [
-    t,
-    ...calls.map((c, k): Cell => {
-      if (stmtFill.mode === 'number') return castFillValue(stmtFill.value, c.reducer === 'mean' ? FieldType.Float : outputTypes[k]!) as Cell;
-      return c.reducer === 'count' ? 0 : null;
-    }),
-  ];
-  const first = plan.time.hasMin ? windowOf(plan.time.min, spec).start : stretches[0]?.start;
-  if (first === undefined) return out;
-  const last = windowOf(plan.time.max, spec).start;
-  let expected = first;
-  for (const s of stretches) {
-    for (; s.start > expected; expected += spec.interval) out.push(empty(expected));
-    out.push([s.start, ...s.values]);
-    expected += spec.interval;
-  }
-  for (; expected <= last; expected += spec.interval) out.push(empty(expected));
-  return out;
+/** The group's result rows: stretches reduced, filled, the columns computed from the calls, then paged. */
+export async function runStreamRows(g: GroupRun, calls: readonly AggCall[]): Promise<Cell[][]> {
+  const filled = filledRunRows(g, calls, await windowRows(g, calls));
+  const { offset, limit } = g.plan.stmt;
+  const paged = filled.slice(offset, limit > 0 ? offset + limit : undefined);
+  const slots = new Map(calls.map((c, k) => [c.key, k + 1]));
+  const types = evalTypes(g.source, new Map(calls.map((c) => [c.key, c.reducer === 'count' || (c.reducer !== 'mean' && evalTypes(g.source).isInteger(c.field))])));
+  const columns = g.plan.projection.columns;
+  return paged.map((row) => {
+    const scope: RowScope = { time: row[0] as bigint, lookup: () => null, call: (e) => (e.kind === 'Call' ? (row[slots.get(callKey(e)) ?? -1] as Scalar | undefined) : undefined) };
+    return [row[0]!, ...columns.map((c) => evaluate(c.expr, scope, types) as Cell)];
+  });
 }

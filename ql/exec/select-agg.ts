@@ -49,7 +49,7 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
   const { plan, source, ctx } = g;
   const spec = plan.window;
   const { calls, transforms } = aggregatesOf(plan);
-  if (source.runStream && spec) return runStreamRows(g, calls).then((rows) => inProjectionOrder(g, calls, rows));
+  if (source.runStream && spec) return runStreamRows(g, calls);
   if (calls.length === 1 && calls[0]!.tagArgs.length > 0) return runTopWithTags(g, calls[0]!).then((rows) => filledCells(g, finish(g, rows, true)));
   const types = source.fieldTypes();
   checkTransformInners(transforms, types);
@@ -231,12 +231,6 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
     if (rows) return finish(g, rows);
   }
   return general();
-}
-
-/** Rows of the calls' values (time first) as the projection's columns, each a call (runStreamShape). */
-function inProjectionOrder(g: GroupRun, calls: readonly AggCall[], rows: Cell[][]): Cell[][] {
-  const at = g.plan.projection.columns.map((c) => calls.findIndex((k) => k.expr === c.expr || k.key === callKeyOf(c.expr)));
-  return rows.map((r) => [r[0]!, ...at.map((i) => r[i + 1] ?? null)]);
 }
 
 /**

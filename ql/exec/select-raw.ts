@@ -196,7 +196,7 @@ export async function runRawGroup(
               g.source.rowsInSeriesOrder
                 ? seriesRankLess(g.series)
                 : g.source.tiesInSeriesOrder
-                  ? timeThenSeriesLess(g.series, plan.ascending)
+                  ? timeThenSeriesLess(g.series, plan.ascending, g.source.seriesWindows)
                   : rawRowLess(columns.map((c) => c.expr), plan.schema, fieldIndex, plan.ascending),
               plan.ascending,
             ),

@@ -26,8 +26,10 @@ import { HeldRows } from './subquery-rows.js';
 import { mergesSeriesByTime, readsSeriesInTurn, streamedSources, streamsInner } from './subquery-stream.js';
 import { groupsOf, resultSeries, seriesShape } from './select-groups.js';
 import { leadPercentileMissing, mayLeadPercentile } from './percentile-lead.js';
-import { aggregates, innerStatement, keepsInnerNullRows, rowsInSeriesOrder, statementTime, tiesInSeriesOrder } from './subquery-statement.js';
+import { aggregates, innerStatement, keepsInnerNullRows, rowsInSeriesOrder, seriesWindows, statementTime, tiesInSeriesOrder } from './subquery-statement.js';
 import { interleavedFill, refillInterleaved } from './subquery-interleaved-fill.js';
+import { runStreamShape } from './run-stream-windows.js';
+import { parseDimensions } from './select-plan.js';
 import { cutInterleaved, interleavedLimitGroups } from './subquery-interleaved-limit.js';
 import { mergeSameName } from './union-source.js';
 import { unifyFieldTypes } from './typed-source.js';
@@ -66,7 +68,7 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: S
       const outer = statementTime(stmt, ctx);
       const innerCtx: QueryContext = ctx.outermostRange ? ctx : { ...ctx, outermostRange: outer };
       const run = innerStatement(stmt, inner, innerCtx);
-      const reading: SubqueryReading = { keepsNullRows: keepsInnerNullRows(inner), outer, rowsInSeriesOrder: rowsInSeriesOrder(run, ctx), tiesInSeriesOrder: tiesInSeriesOrder(run, ctx) };
+      const reading: SubqueryReading = { keepsNullRows: keepsInnerNullRows(inner), outer, rowsInSeriesOrder: rowsInSeriesOrder(run, ctx), tiesInSeriesOrder: tiesInSeriesOrder(run, ctx), seriesWindows: seriesWindows(run, ctx) };
       const cutGroups = interleavedLimitGroups(stmt, run, aggregates(run), ctx);
       // An inner LIMIT cut across interleaved series needs every series' rows at once: held whole.
       const refill = cutGroups ? undefined : interleavedFill(stmt, run, innerCtx);
@@ -77,7 +79,7 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: S
         // The windows that hold points come from the same statement without fill.
         const result = refill && refillInterleaved(await executeSelect(run, innerCtx, undefined, true), await executeSelect({ ...run, fill: { mode: 'none' } }, innerCtx, undefined, true), refill, !run.sortFields.some((f) => !f.ascending));
         if (result) out.push(...heldSources(result, { ...reading, rowsInSeriesOrder: true, runStream: stmt.dimensions.some((d) => d.kind === 'Call') }, made, true));
-        else out.push(...(await subquerySources(run, innerCtx, reading, made)));
+        else out.push(...(await subquerySources(run, innerCtx, reading, made, readsStretches(stmt, ctx))));
       }
       continue;
     }
@@ -98,26 +100,43 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: S
   return mergeSameName(unifyFieldTypes(out, stmt));
 }
 
-/** A whole inner result as sources, one per measurement name (`inOrder`: its series read in the order given). */
-function heldSources(result: readonly ResultSeries[], reading: SubqueryReading, made: SubquerySource[], inOrder = false): SubquerySource[] {
+/** A whole inner result as sources, one per measurement name (`inOrder`, `runsOf`: see HeldRows). */
+function heldSources(result: readonly ResultSeries[], reading: SubqueryReading, made: SubquerySource[], inOrder = false, runsOf?: 'ascending' | 'descending'): SubquerySource[] {
   const byName = new Map<string, ResultSeries[]>();
   for (const s of result) byName.set(s.name ?? '', [...(byName.get(s.name ?? '') ?? []), s]);
-  const out = [...byName].map(([name, series]) => new SubquerySource(name, new HeldRows(series, inOrder), reading));
+  const out = [...byName].map(([name, series]) => new SubquerySource(name, new HeldRows(series, inOrder, runsOf), reading));
   made.push(...out);
   return out;
+}
+
+/** A result series whose times move back against the read direction somewhere. */
+function goesBack(s: ResultSeries, ascending: boolean): boolean {
+  for (let i = 1; i < s.values.length; i++) {
+    const a = s.values[i - 1]![0];
+    const b = s.values[i]![0];
+    if (typeof a === 'bigint' && typeof b === 'bigint' && (ascending ? b < a : b > a)) return true;
+  }
+  return false;
+}
+
+/** The statement reduces the stretches of a stream of rows out of time order (run-stream-windows.ts), in the shapes measured. */
+function readsStretches(stmt: SelectStatement, ctx: QueryContext): boolean {
+  const { window } = parseDimensions(stmt.dimensions, ctx.nowNs, stmt.location);
+  return window !== undefined && runStreamShape(stmt, ctx);
 }
 
 /**
  * A subquery's inner statement as sources: streamed (its series computed one at a time as the
  * outer statement reads them) where subquery-stream.ts allows it, else its whole result.
  */
-async function subquerySources(run: SelectStatement, ctx: QueryContext, reading: SubqueryReading, made: SubquerySource[]): Promise<SubquerySource[]> {
+async function subquerySources(run: SelectStatement, ctx: QueryContext, reading: SubqueryReading, made: SubquerySource[], readsStretches: boolean): Promise<SubquerySource[]> {
   const innerMade: SubquerySource[] = [];
   let streamed = false;
   try {
     const prepared = await prepareSelect(run, ctx, true, innerMade);
     if (!prepared) return [];
-    if (!ctx.holdSubqueries && streamsInner(run, prepared.plan)) {
+    // A run stream below (run-stream-windows.ts) answers rows that go back in time: held, below.
+    if (!ctx.holdSubqueries && streamsInner(run, prepared.plan) && !prepared.sources.some((s) => s.runStream)) {
       streamed = true;
       // Their rows are read while the outer statement runs: released with the outer's sources.
       for (const s of innerMade) s.readByStreamed = true;
@@ -126,7 +145,19 @@ async function subquerySources(run: SelectStatement, ctx: QueryContext, reading:
       made.push(...out);
       return out;
     }
-    return heldSources(await runSelect(run, prepared, ctx, undefined, true), reading, made);
+    const result = await runSelect(run, prepared, ctx, undefined, true);
+    const direction = run.sortFields.some((f) => !f.ascending) ? 'descending' : 'ascending';
+    // A raw statement passing on rows in series order: each series is read run by run, as given.
+    if (reading.rowsInSeriesOrder && !aggregates(run)) return heldSources(result, reading, made, false, direction);
+    // Rows that go back in time (an aggregate over a run stream): 1.x reads them as they come, so
+    // an outer GROUP BY time reduces their stretches as it does the runs themselves. Read as runs
+    // only where that order is the emitted one: one inner series, or the stretches of a stream
+    // (several series emitted window by window, as an inner top() per window under ORDER BY time
+    // DESC, would be read series after series).
+    if ((readsStretches || result.length === 1) && result.some((r) => goesBack(r, direction === 'ascending'))) {
+      return heldSources(result, { ...reading, rowsInSeriesOrder: true, runStream: readsStretches }, made, false, direction);
+    }
+    return heldSources(result, reading, made);
   } finally {
     if (!streamed) for (const s of innerMade) s.release();
   }

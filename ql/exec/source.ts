@@ -5,6 +5,7 @@
  * serves both.
  */
 import type { Cursor, FieldType, TagExpr } from '../../engine/index.js';
+import type { WindowSpec } from './window.js';
 
 export interface SeriesRef {
   /** Stable identity and sort key (the canonical series key for stored data). */
@@ -24,6 +25,8 @@ export interface MeasurementSource {
   readonly rowsInSeriesOrder?: boolean;
   /** A raw SELECT puts rows sharing a time in series order, in either direction (subquery-statement.ts). */
   readonly tiesInSeriesOrder?: boolean;
+  /** A raw SELECT puts the rows of one of these windows series by series (subquery-statement.ts seriesWindows). */
+  readonly seriesWindows?: WindowSpec;
   /** Field name → type. */
   fieldTypes(): ReadonlyMap<string, FieldType>;
   tagKeys(): readonly string[];

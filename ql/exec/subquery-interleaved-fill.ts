@@ -47,9 +47,10 @@ export function interleavedFill(outer: SelectStatement, inner: SelectStatement, 
   // The outer statement groups every inner series apart: nothing interleaves (and the inner
   // statement is not run again to find out).
   if (!innerDims.all && innerDims.regexes.length === 0 && innerDims.names.every((t) => dims.names.includes(t))) return undefined;
+  const bounded = statementTime(inner, ctx).hasMin;
   // An outer GROUP BY time reduces stretches of the runs (run-stream-windows.ts), in the shapes measured.
-  if (outerWindow && (outerWindow.tz !== undefined || !runStreamShape(outer))) return undefined;
-  return { groupTags: dims.names, fill: inner.fill, intervalNs: window.interval, bounded: statementTime(inner, ctx).hasMin };
+  if (outerWindow && !runStreamShape(outer, ctx)) return undefined;
+  return { groupTags: dims.names, fill: inner.fill, intervalNs: window.interval, bounded };
 }
 
 /**
@@ -112,8 +113,11 @@ export function refillInterleaved(filled: readonly ResultSeries[], real: readonl
 
 /** One run's rows over the series' windows, filled from the run's own points only. */
 function fillRun(series: ResultSeries, run: readonly (readonly Cell[])[], realTimes: ReadonlySet<bigint>, how: InterleavedFill, ascending: boolean): Cell[][] {
-  const first = run[0]![0] as bigint;
-  const windows = series.values.map((r) => r[0] as bigint).filter((t) => how.bounded || (ascending ? t >= first : t <= first));
+  // Without a lower bound 1.x's fill iterator has no window to end at going back in time: a run
+  // starts at its oldest point ascending (the iterator's start is the first point's window) and
+  // stops there descending (the end is MinTime, which it never fills down to).
+  const oldest = run[ascending ? 0 : run.length - 1]![0] as bigint;
+  const windows = series.values.map((r) => r[0] as bigint).filter((t) => how.bounded || t >= oldest);
   const at = new Map(run.map((r) => [r[0] as bigint, r]));
   const width = series.columns.length;
   // fill(N) as the statement gave it in an empty window of this series: N through any

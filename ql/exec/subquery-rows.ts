@@ -118,6 +118,23 @@ function lanes(s: Stored): Stored[] {
   });
 }
 
+/** The series cut before every row whose time does not move on in the read direction. */
+function runs(s: Stored, ascending: boolean): Stored[] {
+  if (inReadOrder(s.times, ascending)) return [s];
+  const out: Stored[] = [];
+  let from = 0;
+  for (let i = 1; i <= s.times.length; i++) {
+    const t = s.times[i];
+    const prev = s.times[i - 1]!;
+    if (t !== undefined && (ascending ? t > prev : t < prev)) continue;
+    const columns = new Map<string, unknown[]>();
+    for (const [c, vals] of s.columns) columns.set(c, vals.slice(from, i));
+    out.push({ ref: s.ref, times: s.times.slice(from, i), columns });
+    from = i;
+  }
+  return out;
+}
+
 /** Times all ascending or all descending without a repeat (an inner aggregate's windows): one row per time. */
 export function strictlyMonotonic(times: readonly bigint[]): boolean {
   return times.length < 2 || inReadOrder(times, times[1]! > times[0]!);
@@ -143,18 +160,23 @@ export class HeldRows implements InnerRows {
   /**
    * `inOrder`: the results are runs of series (several per series, subquery-interleaved-fill.ts)
    * that the outer statement reads one after the other in the order given; each gets a key of
-   * its own that sorts in that order.
+   * its own that sorts in that order. `runsOf`: also cut each series where its times stop moving
+   * in that direction (the rows a raw statement passed on in an inner series order:
+   * subquery-statement.ts rowsInSeriesOrder), so that each run, read by time, keeps the order given.
    */
-  constructor(results: readonly ResultSeries[], inOrder = false) {
-    results.forEach((s, i) => {
+  constructor(results: readonly ResultSeries[], inOrder = false, runsOf?: 'ascending' | 'descending') {
+    let run = 0;
+    const given = (stored: Stored): Stored => ({ ...stored, ref: { ...stored.ref, key: `${String(run++).padStart(9, '0')}\u0001${stored.ref.key}` } });
+    for (const s of results) {
       for (const c of s.tagColumns ?? []) this.fromTags.add(c);
       for (const k of Object.keys(s.tags ?? {})) this.tagKeys.add(k);
       const { stored, types } = storedOf(s);
-      if (inOrder) this.stored.push({ ...stored, ref: { ...stored.ref, key: `${String(i).padStart(9, '0')}\u0001${stored.ref.key}` } });
+      if (runsOf) for (const r of runs(stored, runsOf === 'ascending')) this.stored.push(given(r));
+      else if (inOrder) this.stored.push(given(stored));
       else this.stored.push(...lanes(stored));
       addTypes(this.types, types);
       this.held += s.values.length;
-    });
+    }
     this.stored.sort(byKey);
     this.refs = this.stored.map((s) => s.ref);
     holdSubqueryRows(this.held);

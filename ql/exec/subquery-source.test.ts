@@ -53,3 +53,18 @@ describe('SubquerySource cursor over rows in read order', () => {
     assert.ok(seen > 200, `the ranges kept rows (${seen})`);
   });
 });
+
+describe('HeldRows cut into runs (rows a raw statement passed on in series order)', () => {
+  it('gives one series per run, keyed in the order given, each in read order', async () => {
+    // the groups' last() rows as a raw middle statement passes them on: a@40, b@30, c@30, c@50
+    const values: Cell[][] = [[40n, 2], [30n, 4], [30n, 5], [50n, 6]];
+    for (const [dir, ascending, want] of [['ascending', true, [[40n], [30n], [30n, 50n]]], ['descending', false, [[40n, 30n], [30n], [50n]]]] as const) {
+      const series: ResultSeries = { name: 'r', columns: ['time', 'last'], values, columnTypes: [undefined, FieldType.Float] };
+      const src = new SubquerySource('r', new HeldRows([series], false, dir));
+      const refs = src.series(TRUE_EXPR);
+      const got: bigint[][] = [];
+      for (const ref of refs) got.push((await rows(src.cursor(ref, 'last', 0n, 100n, ascending))).map(([t]) => t));
+      assert.deepEqual(got, want, dir);
+    }
+  });
+});

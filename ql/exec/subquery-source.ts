@@ -6,6 +6,7 @@
 import { FieldType, matchesTags, type Batch, type Cursor, type TagExpr, type ValueColumn } from '../../engine/index.js';
 import { MAX_NS, MIN_NS } from '../plan/time-range.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
+import type { WindowSpec } from './window.js';
 import { inReadOrder, type InnerRows, type Stored } from './subquery-rows.js';
 
 export interface SubqueryReading {
@@ -18,6 +19,7 @@ export interface SubqueryReading {
   readonly outer?: { readonly min: bigint; readonly max: bigint };
   readonly rowsInSeriesOrder?: boolean;
   readonly tiesInSeriesOrder?: boolean;
+  readonly seriesWindows?: WindowSpec;
   /** The rows are the runs of an interleaved inner fill, read by an outer GROUP BY time (run-stream-windows.ts). */
   readonly runStream?: boolean;
 }
@@ -26,6 +28,7 @@ export class SubquerySource implements MeasurementSource {
   readonly fromSubquery = true;
   readonly rowsInSeriesOrder: boolean;
   readonly tiesInSeriesOrder: boolean;
+  readonly seriesWindows: WindowSpec | undefined;
   readonly runStream: boolean;
   /** Read by a streamed subquery over it (three levels), not by the statement that releases it. */
   readByStreamed = false;
@@ -37,6 +40,7 @@ export class SubquerySource implements MeasurementSource {
   ) {
     this.rowsInSeriesOrder = reading.rowsInSeriesOrder === true;
     this.tiesInSeriesOrder = reading.tiesInSeriesOrder === true;
+    this.seriesWindows = reading.seriesWindows;
     this.runStream = reading.runStream === true;
   }
 
@@ -210,7 +214,8 @@ function batchOf(times: readonly bigint[], col: readonly unknown[], keep: readon
   return { base, offsets, column: toColumn(type, values) };
 }
 
-function toColumn(type: FieldType, vals: unknown[]): ValueColumn {
+/** Values of one type as a column (integers as Float64Array while every value is a safe integer). */
+export function toColumn(type: FieldType, vals: unknown[]): ValueColumn {
   switch (type) {
     case FieldType.String:
       return { type, values: vals.map(String) };

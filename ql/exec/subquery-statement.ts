@@ -13,13 +13,15 @@
  *   BY host) ... GROUP BY time(1h)` takes each host's last point of every hour), and a
  *   derivative of a raw field without a unit takes the interval as its unit (1s otherwise).
  */
-import type { Call, Expr, Field, SelectStatement } from '../ast/nodes.js';
+import type { Call, Expr, Field, SelectStatement, TagSetDims } from '../ast/nodes.js';
+import { compileRegex } from '../ast/regex.js';
 import { walkExpr } from '../ast/walk.js';
 import { AGGREGATES, hasFunctionCall } from '../plan/functions.js';
 import { MAX_NS, MIN_NS, splitTimeRange, type TimeSplit } from '../plan/time-range.js';
 import { QueryError } from '../errors.js';
 import type { QueryContext } from './context.js';
 import { parseDimensions } from './select-plan.js';
+import type { WindowSpec } from './window.js';
 
 /** The statement's time range, as compileSelect computes it (throws on a condition it cannot split). */
 export function statementTime(stmt: SelectStatement, ctx: QueryContext): TimeSplit {
@@ -60,10 +62,8 @@ export function innerStatement(outer: SelectStatement, given: SelectStatement, c
   const condition = extra ? (inner.condition ? { kind: 'Binary' as const, op: 'AND' as const, lhs: inner.condition, rhs: extra } : extra) : inner.condition;
   const has = new Set(inner.dimensions.flatMap((d) => (d.kind === 'VarRef' ? [d.name] : [])));
   const pushed = outer.dimensions.filter((d) => d.kind === 'VarRef' && !has.has(d.name));
-  // 1.x hands the outer Dimensions down unchanged (newIteratorOptionsSubstatement); GROUP BY *
-  // or a regex there is left to the per-group rules (tag-set-edge-heap.ts reads only names).
-  const tagSetDims = outer.tagSetDims ?? (outer.dimensions.every((d) => d.kind === 'VarRef' || isTimeDimension(d)) ? outer.dimensions.flatMap((d) => (d.kind === 'VarRef' ? [d.name] : [])) : undefined);
-  if (tagSetDims) inner = { ...inner, tagSetDims };
+  // 1.x hands the outer Dimensions down unchanged (newIteratorOptionsSubstatement)
+  inner = { ...inner, tagSetDims: outer.tagSetDims ?? outerTagSet(outer.dimensions, given.dimensions) };
   const interval = parseDimensions(outer.dimensions, ctx.nowNs, outer.location).window?.interval;
   if (interval === undefined || parseDimensions(inner.dimensions, ctx.nowNs, inner.location).window) {
     return { ...inner, condition, dimensions: [...inner.dimensions, ...pushed] };
@@ -75,6 +75,29 @@ export function innerStatement(outer: SelectStatement, given: SelectStatement, c
   const fields: readonly Field[] = inner.fields.map((f) => ({ ...f, expr: withDerivativeUnit(f.expr, interval) }));
   const widened = readsIntervalEarlier(inner) ? widenedCondition(inner, range, interval, ascending, ctx) : condition;
   return { ...inner, fields, condition: widened, dimensions: [...inner.dimensions, ...pushed] };
+}
+
+/**
+ * The outer GROUP BY tags as 1.x hands them to the inner statement: influxql's RewriteFields
+ * has expanded a wildcard or a regex there over the subquery's dimensions, i.e. the inner
+ * statement's own GROUP BY tags (`(... GROUP BY region, dc) GROUP BY /reg/` is region, a regex
+ * matching none of them is no tag at all). Inner GROUP BY tags that are a wildcard or a regex
+ * themselves are known only with the sources: the pattern is then kept (tag-set-edge-heap.ts).
+ */
+function outerTagSet(outerDims: readonly Expr[], innerDims: readonly Expr[]): TagSetDims {
+  const names: string[] = [];
+  const regexes: string[] = [];
+  let all = false;
+  for (const d of outerDims) {
+    if (d.kind === 'VarRef') names.push(d.name);
+    else if (d.kind === 'Wildcard') all = true;
+    else if (d.kind === 'Regex') regexes.push(d.source);
+  }
+  if (!all && regexes.length === 0) return { names, all, regexes };
+  if (!innerDims.every((d) => d.kind === 'VarRef' || isTimeDimension(d))) return { names, all, regexes };
+  const matchers = regexes.map(compileRegex);
+  for (const d of innerDims) if (d.kind === 'VarRef' && !names.includes(d.name) && (all || matchers.some((m) => m.test(d.name)))) names.push(d.name);
+  return { names, all: false, regexes: [] };
 }
 
 /** Raw transforms 1.x starts one interval early (late under DESC) when the statement has one. */
@@ -130,10 +153,15 @@ export function aggregates(stmt: SelectStatement): boolean {
 /**
  * 1.x emits an aggregate's rows window by window and, within a window, series by series: the
  * rows of an inner aggregate without GROUP BY time (one window) reach an outer raw SELECT in
- * series order, whatever times its selectors give them.
+ * series order, whatever times its selectors give them. A raw statement over one subquery passes
+ * them on in that order (its merge of a single input sorts nothing), so they reach the
+ * statement above it in series order too (`SELECT * FROM (SELECT * FROM (SELECT last(v) ...
+ * GROUP BY g))` lists the groups in turn); several sources are merged by time.
  */
 export function rowsInSeriesOrder(inner: SelectStatement, ctx: QueryContext): boolean {
-  return aggregates(inner) && !parseDimensions(inner.dimensions, ctx.nowNs, inner.location).window;
+  if (aggregates(inner)) return !parseDimensions(inner.dimensions, ctx.nowNs, inner.location).window;
+  const [only, ...more] = inner.sources;
+  return more.length === 0 && only?.kind === 'SubQuery' && rowsInSeriesOrder(only.statement, ctx);
 }
 
 /**
@@ -149,4 +177,20 @@ export function keepsInnerNullRows(inner: SelectStatement): boolean {
 /** An inner aggregate with GROUP BY time: its rows of one window reach the outer query series by series. */
 export function tiesInSeriesOrder(inner: SelectStatement, ctx: QueryContext): boolean {
   return aggregates(inner) && Boolean(parseDimensions(inner.dimensions, ctx.nowNs, inner.location).window);
+}
+
+/** Selectors answering several rows per window, each at its point's time. */
+const MULTI_ROW_SELECTORS: ReadonlySet<string> = new Set(['top', 'bottom', 'sample']);
+
+/**
+ * The inner windows, when an inner multi-row selector with GROUP BY time gives rows at their
+ * points' times: 1.x emits them window by window, series by series, a series' rows of one window
+ * together (`top(v, 2) ... GROUP BY time(20s), h` reaches an outer raw SELECT as a@0, a@10, b@5,
+ * b@15), not merged by time. Ascending only (the DESC order was not measured).
+ */
+export function seriesWindows(inner: SelectStatement, ctx: QueryContext): WindowSpec | undefined {
+  if (inner.sortFields.some((f) => !f.ascending)) return undefined;
+  let multi = false;
+  for (const f of inner.fields) walkExpr(f.expr, (e) => void (e.kind === 'Call' && MULTI_ROW_SELECTORS.has(e.name.toLowerCase()) && (multi = true)));
+  return multi ? parseDimensions(inner.dimensions, ctx.nowNs, inner.location).window : undefined;
 }

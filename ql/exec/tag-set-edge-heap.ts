@@ -18,9 +18,13 @@
  * So an inner group whose edge points tie in time answers the one the heap gave first, not the
  * larger (seed 2502 `n0227`: `spread(sel)` over `last(usage_system) AS sel ... GROUP BY region`
  * reads server01's 11.04 for us-east where the statement alone answers server02's 13).
- * Where the Dimensions and GroupBy agree, reducers/firstlast.ts's per-group heap applies.
+ * Where the Dimensions and GroupBy agree, reducers/firstlast.ts's per-group heap applies. An
+ * outer GROUP BY * or regex is expanded over the inner statement's own GROUP BY tags first
+ * (subquery-statement.ts outerTagSet): `*` always agrees, a regex matching none of them leaves
+ * one tag set; an inner GROUP BY * or regex is its expansion over the measurement's tag keys.
  */
 import type { Expr, SelectStatement } from '../ast/nodes.js';
+import { compileRegex } from '../ast/regex.js';
 import type { QueryContext } from './context.js';
 import { forEachPassingRow } from './passing-rows.js';
 import type { GroupRun } from './select-raw.js';
@@ -38,23 +42,28 @@ export interface EdgePoint {
   readonly value: Scalar;
 }
 
-/** The call whose points the tag sets decide, when the statement is of that kind. */
-function edgeCall(stmt: SelectStatement, plan: SelectPlan, source: MeasurementSource): { field: string; first: boolean } | undefined {
-  const outer = stmt.tagSetDims;
-  if (!outer || plan.window || source.fromSubquery) return undefined;
-  if (plan.dims.all || plan.dims.regexes.length > 0) return undefined;
+/** The call whose points the tag sets decide, and the tag sets' keys, when the statement is of that kind. */
+function edgeCall(stmt: SelectStatement, plan: SelectPlan, source: MeasurementSource): { field: string; first: boolean; tagSetKeys: readonly string[] } | undefined {
+  const tagSet = stmt.tagSetDims;
+  if (!tagSet || plan.window || source.fromSubquery) return undefined;
   const { calls, transforms } = aggregatesOf(plan);
   const call = calls[0];
   if (calls.length !== 1 || transforms.length > 0 || !call || call.tagArgs.length > 0) return undefined;
   if (call.reducer !== 'first' && call.reducer !== 'last') return undefined;
   if (plan.projection.columns.some((c) => hasRawRef(c.expr))) return undefined;
+  // The inner statement's GROUP BY tags (its own, and the outer names pushed down); an outer
+  // wildcard or regex left by subquery-statement.ts stands for those it matches.
+  const own = dimensionTags(plan.dims, plan.schema.tags);
+  const matchers = tagSet.regexes.map(compileRegex);
+  const tagSetKeys = [...new Set([...tagSet.names, ...own.filter((k) => tagSet.all || matchers.some((m) => m.test(k)))])];
   // 1.x compares the counts of Dimensions and GroupBy (the inner's tags and the outer's).
-  const groupBy = new Set([...dimensionTags(plan.dims, plan.schema.tags), ...outer]);
-  if (groupBy.size === outer.length) return undefined;
-  return { field: call.field, first: call.reducer === 'first' };
+  const groupBy = new Set([...own, ...tagSetKeys]);
+  if (groupBy.size === tagSetKeys.length) return undefined;
+  return { field: call.field, first: call.reducer === 'first', tagSetKeys };
 }
 
-interface Item {
+/** One series in a tag set's heap: its edge points, the next one at `at`, and its inner group. */
+interface SeriesEdge {
   readonly group: number;
   readonly points: EdgePoint[];
   at: number;
@@ -102,11 +111,10 @@ export async function tagSetEdgePoints(
 ): Promise<EdgePoint[][] | undefined> {
   const call = edgeCall(stmt, plan, source);
   if (!call) return undefined;
-  const outer = stmt.tagSetDims!;
   const tagSets = new Map<string, { ref: SeriesRef; group: number }[]>();
   groups.forEach((g, group) => {
     for (const ref of g.series) {
-      const k = outer.map((d) => ref.tags[d] ?? '').join('\u0000');
+      const k = call.tagSetKeys.map((d) => ref.tags[d] ?? '').join('\u0000');
       const list = tagSets.get(k) ?? [];
       list.push({ ref, group });
       tagSets.set(k, list);
@@ -118,17 +126,18 @@ export async function tagSetEdgePoints(
     if (!call.first) members.reverse();
   }
   const picked: EdgePoint[][] = groups.map(() => []);
-  const later = (a: EdgePoint, b: EdgePoint): boolean => (call.first ? a.time < b.time : a.time > b.time);
+  // The heap orders by time only, in the read direction: oldest first for first(), newest for last().
+  const ahead = (a: EdgePoint, b: EdgePoint): boolean => (call.first ? a.time < b.time : a.time > b.time);
   // Each shard runs its own heaps; the reducer then meets every shard's points.
   const spans = mergeSpans({ plan, source, series: groups.flatMap((g) => g.series), ctx });
   for (const span of spans) {
     for (const members of tagSets.values()) {
-      const items: Item[] = [];
+      const items: SeriesEdge[] = [];
       for (const m of members) {
         const points = await edgePoints({ plan, source, series: [m.ref], rowFilter, ctx }, m.ref, call.field, call.first, span ?? plan.time);
         if (points.length > 0) items.push({ group: m.group, points, at: 0 });
       }
-      const heap = new GoHeap(items, (x, y) => later(x.points[x.at]!, y.points[y.at]!));
+      const heap = new GoHeap(items, (x, y) => ahead(x.points[x.at]!, y.points[y.at]!));
       let runGroup = -1;
       for (let item = heap.pop(); item; item = heap.pop()) {
         // query.LimitIterator (LIMIT 1): the first point of each run of one group.

@@ -9,6 +9,7 @@
 import { FieldType, type Batch, type Cursor, type TagExpr, type ValueColumn } from '../../engine/index.js';
 import type { DataType, Expr, SelectStatement } from '../ast/nodes.js';
 import { walkExpr } from '../ast/walk.js';
+import type { WindowSpec } from './window.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
 
 const HINTS: Partial<Record<DataType, FieldType>> = {
@@ -83,6 +84,14 @@ class TypedSource implements MeasurementSource {
 
   get tiesInSeriesOrder(): boolean | undefined {
     return this.inner.tiesInSeriesOrder;
+  }
+
+  get seriesWindows(): WindowSpec | undefined {
+    return this.inner.seriesWindows;
+  }
+
+  get runStream(): boolean | undefined {
+    return this.inner.runStream;
   }
 
   fieldTypes(): ReadonlyMap<string, FieldType> {

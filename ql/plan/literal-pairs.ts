@@ -12,14 +12,25 @@
  * (X), time string (T), boolean (B) and duration (D) literals under + - * / % & | ^ (392
  * statements, 70 fold); a pair that folds into a time (L: 1.x's TimeLiteral) then folds as
  * influxql's reduceBinaryExprTimeLHS does.
+ *
+ * The field 1.x then type-checks is the reduced one (`v + (true | false)` is `type error: v::float
+ * + true`), so reduceLiteralPairs() also hands back the field with each folded pair replaced by
+ * its value, computed as Reduce does (int64 wrapping, a division or remainder by an integer 0 is 0).
  */
+import * as N from '../ast/nodes.js';
 import type { Expr } from '../ast/nodes.js';
 import { QueryError } from '../errors.js';
 import { isMath } from './functions.js';
+import { foldValue } from './literal-values.js';
 import { rfc3339Ns } from './time-literal.js';
 
-/** A literal's class, and a string's text (T or X by whether it reads as a time). */
-type Lit = { readonly k: 'I' | 'U' | 'N' | 'B' | 'D' | 'L' | 'R' } | { readonly k: 'S'; readonly text: string };
+/**
+ * A literal's class, a string's text (T or X by whether it reads as a time), and the literal node
+ * it is when its value is known (not for a time, L, which the type check reads as unknown anyway).
+ */
+type Lit =
+  | { readonly k: 'I' | 'U' | 'N' | 'B' | 'D' | 'L' | 'R'; readonly node?: Expr }
+  | { readonly k: 'S'; readonly text: string; readonly node?: Expr };
 
 type Kind = 'I' | 'U' | 'N' | 'B' | 'D' | 'L' | 'R' | 'T' | 'X';
 /** What a folded pair is (strings come only from concatenation, below). */
@@ -49,10 +60,11 @@ function kindOf(lit: Lit): Kind {
 /** What Reduce makes of `l op r`; throws 1.x's error where it leaves the pair. */
 function fold(op: string, l: Lit, r: Lit): Lit {
   // strings concatenate (a time string too), into a string read again as a time or not
-  if (op === '+' && l.k === 'S' && r.k === 'S') return { k: 'S', text: l.text + r.text };
+  if (op === '+' && l.k === 'S' && r.k === 'S') return { k: 'S', text: l.text + r.text, node: N.string(l.text + r.text) };
   const out = FOLDS[`${kindOf(l)}${op}${kindOf(r)}`];
   if (out === undefined) throw new QueryError('cannot perform a binary expression on two literals');
-  return { k: out };
+  const node = out === 'L' || !l.node || !r.node ? undefined : foldValue(op, l.node, r.node);
+  return node ? { k: out, node } : { k: out };
 }
 
 /** The fold kind of each literal node but strings (which carry their text). */
@@ -67,12 +79,12 @@ function reduced(e: Expr): Lit | undefined {
     case 'Boolean':
     case 'Duration':
     case 'Regex':
-      return { k: LITERAL_KIND[e.kind] };
+      return { k: LITERAL_KIND[e.kind], node: e };
     case 'String':
-      return { k: 'S', text: e.value };
+      return { k: 'S', text: e.value, node: e };
     case 'Unary': {
       const inner = reduced(e.expr);
-      return inner && e.op === '-' ? fold('*', { k: 'I' }, inner) : undefined;
+      return inner && e.op === '-' ? fold('*', { k: 'I', node: N.integer(-1n) }, inner) : undefined;
     }
     case 'Binary': {
       const l = reduced(e.lhs);
@@ -87,7 +99,24 @@ function reduced(e: Expr): Lit | undefined {
   }
 }
 
-/** Throws `cannot perform a binary expression on two literals` for a pair 1.x's Reduce leaves in the field. */
-export function refuseLiteralPairs(e: Expr): void {
-  reduced(e);
+/**
+ * The field as 1.x type-checks it: each literal subtree replaced by the literal it folds into (a
+ * pair folding into a time stays as written). Throws `cannot perform a binary expression on two
+ * literals` for a pair 1.x's Reduce leaves in the field.
+ */
+export function reduceLiteralPairs(e: Expr): Expr {
+  switch (e.kind) {
+    case 'Unary':
+    case 'Binary': {
+      const lit = reduced(e);
+      if (lit) return lit.node ?? e;
+      if (e.kind === 'Unary') return { ...e, expr: reduceLiteralPairs(e.expr) };
+      return { ...e, lhs: reduceLiteralPairs(e.lhs), rhs: reduceLiteralPairs(e.rhs) };
+    }
+    case 'Call':
+      // an aggregate's arguments are its own call check's (and are not walked by reduced() either)
+      return isMath(e.name.toLowerCase()) ? { ...e, args: e.args.map(reduceLiteralPairs) } : e;
+    default:
+      return e;
+  }
 }

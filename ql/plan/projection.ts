@@ -15,7 +15,7 @@ import { AGGREGATES, TRANSFORMS, isMath } from './functions.js';
 /** 1.x keeps OnlySelectors for these selectors. */
 const ONLY_SELECTORS: ReadonlySet<string> = new Set(['max', 'min', 'first', 'last', 'percentile', 'top', 'bottom', 'sample']);
 import { checkOperandTypes, hasVariable } from './operand-types.js';
-import { refuseLiteralPairs } from './literal-pairs.js';
+import { reduceLiteralPairs } from './literal-pairs.js';
 import { refuseRegexBesideLiteral, refuseRegexInExpression } from './regex-operands.js';
 import { memoProjection } from './projection-memo.js';
 
@@ -189,10 +189,12 @@ function analyze(allFields: readonly Field[], schema: SchemaInfo, dimensionTags:
     }
   }
   if (fields.length === 0) throw new QueryError('at least 1 non-time field must be queried');
+  // 1.x reduces each field before it compiles it, and type-checks the reduced field (below)
+  const reducedFields: Expr[] = [];
   for (const f of fields) {
     if (wildcardOperand(f.expr)) throw new QueryError('unable to use wildcard in a binary expression');
     refuseRegexBesideLiteral(f.expr);
-    refuseLiteralPairs(f.expr);
+    reducedFields.push(reduceLiteralPairs(f.expr));
     if (!hasVariable(f.expr)) throw new QueryError('field must contain at least one variable');
   }
   const expanded: { expr: Expr; alias: string | null }[] = [];
@@ -253,7 +255,7 @@ function analyze(allFields: readonly Field[], schema: SchemaInfo, dimensionTags:
   }
   if (!aggregate && groupsByTime) throw new QueryError('GROUP BY requires at least one aggregate function');
   // 1.x checks operand types after validating the fields (`host * free, mean(x)` is mixing first).
-  for (const f of fields) checkOperandTypes(f.expr, schema);
+  for (const e of reducedFields) checkOperandTypes(e, schema);
   // 1.x rewrites the fields (expanding wildcards and regexes) after compiling them
   for (const f of fields) refuseRegexInExpression(f.expr, schema);
   const names = columnNames(expanded);
