@@ -7,6 +7,7 @@
  * The bindings of the parse in progress are module state: parsing is synchronous, and
  * withParams() restores the previous bindings on every exit path.
  */
+import { formatDuration } from '../ast/duration.js';
 import { plainFloat } from '../ast/format.js';
 import { QueryError } from '../errors.js';
 import { goJsonSyntaxError } from './go-json-error.js';
@@ -67,8 +68,9 @@ function tokenFor(v: ParamValue, at: Token): Token {
   if ('duration' in v) return t('DURATIONVAL', v.duration);
   // a regex is read where the grammar asks for one (boundRegex); anywhere else 1.x finds a REGEX
   if ('regex' in v) return t('ILLEGAL', v.regex);
-  // 1.x's error value is a BOUNDPARAM whose text is the reason (literal.ts: missing parameter)
-  if ('error' in v) return t('BOUNDPARAM', v.error);
+  // 1.x's error value is a BOUNDPARAM whose text is the reason (literal.ts: missing parameter),
+  // printed bare where a token is described (`found integer literal must be ...`)
+  if ('error' in v) return { ...t('BOUNDPARAM', v.error), reason: true };
   return t('IDENT', v.identifier);
 }
 
@@ -180,7 +182,8 @@ function objectParam(o: Record<string, unknown>): ParamValue {
     case 'integer':
       return num && 'integer' in num ? num : { error: 'integer literal must be an integer value' };
     case 'duration':
-      if (num && 'integer' in num) return { duration: `${num.integer}ns` };
+      // 1.x keeps a string as written and prints a number of ns as influxql's FormatDuration (`found 1h`).
+      if (num && 'integer' in num) return { duration: formatDuration(num.integer) };
       return typeof inner === 'string' && !num ? { duration: inner } : { error: 'duration literal must be a string or integer value' };
     case 'regex':
       return typeof inner === 'string' && !num ? { regex: inner } : { error: 'regex literal must be a string value' };

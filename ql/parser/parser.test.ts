@@ -157,6 +157,10 @@ test('bound objects as 1.x binds them (durations, regexes, identifiers); a value
   fails('SELECT v FROM m WHERE v > $x', 'error parsing query: missing parameter: unable to bind parameter with type <nil>');
   fails('SELECT v FROM m WHERE v > $y', 'error parsing query: missing parameter: unknown bind object type: bool');
   fails('SELECT v FROM m WHERE h =~ $d', 'error parsing query: found 1h30m, expected regex at line 1, char 28');
+  // As 1.6.7 prints them where a token is described: a duration of ns by FormatDuration, a value it cannot bind bare.
+  fails('SELECT v FROM m LIMIT $n', 'error parsing query: found 1m, expected integer at line 1, char 23');
+  fails('SELECT v FROM m WHERE h =~ $y', 'error parsing query: found unknown bind object type: bool, expected regex at line 1, char 28');
+  fails('SELECT v FROM m WHERE h =~ $nothing', 'error parsing query: found $nothing, expected regex at line 1, char 28');
   assert.equal(parseQuery('SELECT v FROM m', p).length, 1);
   assert.throws(() => parseParams('[1]'), /^QueryError: error parsing query parameters: json: cannot unmarshal array into Go value of type map\[string\]interface \{\}$/);
   assert.throws(() => parseParams('{"v": 1'), /^QueryError: error parsing query parameters: unexpected EOF$/);

@@ -27,6 +27,8 @@ export interface Token {
   readonly end: number;
   /** Bare words (and `--` comments, whitespace) read one past the end in 1.x: see eofPos(). */
   readonly quoted: boolean;
+  /** BOUNDPARAM of a value 1.x cannot bind: `lit` is the reason, not the parameter's name (params.ts). */
+  readonly reason?: true;
 }
 
 const enum C {
@@ -177,7 +179,7 @@ export function describeToken(t: Token): string {
   switch (t.type) {
     case 'EOF': return 'EOF';
     case 'KEYWORD': case 'TRUE': case 'FALSE': return t.lit.toUpperCase();
-    case 'BOUNDPARAM': return '$' + t.lit;
+    case 'BOUNDPARAM': return t.reason ? t.lit : '$' + t.lit;
     case 'ILLEGAL': return t.lit === '' ? 'ILLEGAL' : t.lit;
     case 'BADSTRING': return t.lit === '' ? 'BADSTRING' : t.lit;
     default: return t.lit;
