@@ -16,6 +16,8 @@ export interface ResultSeries {
   readonly timeColumn?: boolean;
   /** Columns holding tag values (raw SELECT); a subquery over this result keeps them out of `count(*)`. */
   readonly tagColumns?: readonly string[];
+  /** Subqueries only: top()/bottom()'s tag columns, which an outer `*` or regex does not list (1.x). */
+  readonly unlistedColumns?: readonly string[];
   readonly values: readonly (readonly Cell[])[];
   /** Set on all but the last chunk of a series split by chunk_size. */
   readonly partial?: boolean;

@@ -73,6 +73,14 @@ export interface SeriesShape {
   readonly tagColumns: string[] | undefined;
   readonly columnTypes: (FieldType | undefined)[] | undefined;
   readonly fieldNames: string[] | undefined;
+  readonly unlistedColumns: string[] | undefined;
+}
+
+/** top()/bottom()'s tag columns, by the names a subquery offers them under, unless another column offers the name too. */
+function unlistedOf(plan: SelectPlan): string[] | undefined {
+  const cols = plan.projection.columns;
+  const out = cols.filter((c) => c.selectorTag && !cols.some((o) => !o.selectorTag && o.fieldName === c.fieldName)).map((c) => c.fieldName);
+  return out.length > 0 ? out : undefined;
 }
 
 function tagColumnsOf(plan: SelectPlan): string[] | undefined {
@@ -84,15 +92,16 @@ export function seriesShape(stmt: SelectStatement, plan: SelectPlan, nested: boo
   return {
     columns: [plan.projection.timeName, ...plan.projection.columns.map((c) => c.name)],
     timeColumn: plan.projection.timeName !== 'time' || undefined,
-    tagColumns: plan.projection.shape === 'raw' ? tagColumnsOf(plan) : undefined,
+    tagColumns: tagColumnsOf(plan),
     // Writes (INTO) and outer queries (a subquery's columns) need the types cells cannot show.
     columnTypes: stmt.target || nested ? [undefined, ...plan.projection.columns.map((c) => columnType(c.expr, plan.schema))] : undefined,
     fieldNames: nested ? [plan.projection.timeName, ...plan.projection.columns.map((c) => c.fieldName)] : undefined,
+    unlistedColumns: nested ? unlistedOf(plan) : undefined,
   };
 }
 
 /** One answered series of a SELECT. */
 export function resultSeries(name: string, tags: Readonly<Record<string, string>> | undefined, shape: SeriesShape, values: Cell[][]): ResultSeries {
-  const { columns, timeColumn, tagColumns, columnTypes, fieldNames } = shape;
-  return { name, tags, columns, timeColumn, tagColumns, values, ...(columnTypes && { columnTypes }), ...(fieldNames && { fieldNames }) };
+  const { columns, timeColumn, tagColumns, columnTypes, fieldNames, unlistedColumns } = shape;
+  return { name, tags, columns, timeColumn, tagColumns, values, ...(columnTypes && { columnTypes }), ...(fieldNames && { fieldNames }), ...(unlistedColumns && { unlistedColumns }) };
 }

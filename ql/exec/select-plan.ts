@@ -82,12 +82,14 @@ export function unionSchema(sources: readonly MeasurementSource[]): SchemaInfo {
   const fields = new Map<string, FieldType>();
   const tags = new Set<string>();
   const fromTags = new Set<string>();
+  const unlisted = new Set<string>();
   for (const s of sources) {
     for (const [k, t] of s.fieldTypes()) if (!fields.has(k)) fields.set(k, t);
     for (const k of s.tagKeys()) tags.add(k);
     for (const k of s.fieldsFromTags?.() ?? []) fromTags.add(k);
+    for (const k of s.unlistedFields?.() ?? []) unlisted.add(k);
   }
-  return { fields, tags, fromTags };
+  return { fields, tags, fromTags, unlisted };
 }
 
 /** 1.x: every leaf of WHERE's AND/OR tree must be a comparison or a boolean literal. */

@@ -37,6 +37,8 @@ export interface MeasurementSource {
    * out of wildcard calls such as `count(*)`, as in 1.x.
    */
   fieldsFromTags?(): ReadonlySet<string>;
+  /** Fields an outer `*` or regex does not list but a name reads: an inner top()/bottom()'s tag columns (1.x). */
+  unlistedFields?(): ReadonlySet<string>;
   /** Values of one field of one series in [minNs, maxNs]. */
   cursor(series: SeriesRef, field: string, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor;
   /**

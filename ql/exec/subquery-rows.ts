@@ -22,6 +22,8 @@ export interface InnerRows {
   readonly tagKeys: ReadonlySet<string>;
   /** Columns holding an inner raw query's tags (left out of `count(*)`). */
   readonly fromTags: ReadonlySet<string>;
+  /** top()/bottom()'s tag columns: read by name, not listed by `*` (ResultSeries.unlistedColumns). */
+  readonly unlisted: ReadonlySet<string>;
   /** The rows of `ref` (several lanes when its rows share times); a promise when they must be computed first. */
   rowsOf(ref: SeriesRef): readonly Stored[] | Promise<readonly Stored[]>;
   /** The outer statement is done: the rows are no longer read. */
@@ -154,6 +156,7 @@ export class HeldRows implements InnerRows {
   readonly types = new Map<string, FieldType>();
   readonly tagKeys = new Set<string>();
   readonly fromTags = new Set<string>();
+  readonly unlisted = new Set<string>();
   private readonly stored: Stored[] = [];
   private held = 0;
 
@@ -169,6 +172,7 @@ export class HeldRows implements InnerRows {
     const given = (stored: Stored): Stored => ({ ...stored, ref: { ...stored.ref, key: `${String(run++).padStart(9, '0')}\u0001${stored.ref.key}` } });
     for (const s of results) {
       for (const c of s.tagColumns ?? []) this.fromTags.add(c);
+      for (const c of s.unlistedColumns ?? []) this.unlisted.add(c);
       for (const k of Object.keys(s.tags ?? {})) this.tagKeys.add(k);
       const { stored, types } = storedOf(s);
       if (runsOf) for (const r of runs(stored, runsOf === 'ascending')) this.stored.push(given(r));

@@ -136,6 +136,7 @@ export class SlicedRows implements InnerRows {
   ) {}
 
   readonly fromTags: ReadonlySet<string> = new Set();
+  readonly unlisted: ReadonlySet<string> = new Set();
 
   rowsOf(ref: SeriesRef): never {
     throw new InvariantError(`sliced subquery series ${ref.key} read whole`);

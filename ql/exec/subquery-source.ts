@@ -86,6 +86,10 @@ export class SubquerySource implements MeasurementSource {
     return this.rows.fromTags;
   }
 
+  unlistedFields(): ReadonlySet<string> {
+    return this.rows.unlisted;
+  }
+
   tagKeys(): readonly string[] {
     return [...this.rows.tagKeys].sort();
   }

@@ -156,7 +156,8 @@ class StreamedRows implements InnerRows {
   readonly refs: readonly SeriesRef[];
   readonly types = new Map<string, FieldType>();
   readonly tagKeys: ReadonlySet<string>;
-  readonly fromTags: ReadonlySet<string> = new Set();
+  readonly fromTags: ReadonlySet<string>;
+  readonly unlisted: ReadonlySet<string>;
   private readonly byRef: ReadonlyMap<SeriesRef, InnerGroup>;
   /** Defined only where the inner statement can be cut (slicesInner). */
   readonly sliced: (() => InnerRows) | undefined;
@@ -186,6 +187,9 @@ class StreamedRows implements InnerRows {
     this.sliced = slicing ? () => this.slicedRows(slicing) : undefined;
     this.refs = groups.map((g) => g.ref).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     this.tagKeys = new Set(Object.keys(series.tags ?? {}));
+    // Every inner series has the statement's columns: the first one tells which hold tags.
+    this.fromTags = new Set(series.tagColumns);
+    this.unlisted = new Set(series.unlistedColumns);
     const ref = groups[index]!.ref;
     const { stored, types } = storedOf(series);
     addTypes(this.types, types);

@@ -102,6 +102,10 @@ class TypedSource implements MeasurementSource {
     return this.inner.fieldsFromTags?.() ?? new Set();
   }
 
+  unlistedFields(): ReadonlySet<string> {
+    return this.inner.unlistedFields?.() ?? new Set();
+  }
+
   tagKeys(): readonly string[] {
     return this.inner.tagKeys();
   }

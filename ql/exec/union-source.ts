@@ -33,6 +33,10 @@ export class UnionSource implements MeasurementSource {
     return new Set(this.parts.flatMap((p) => [...(p.fieldsFromTags?.() ?? [])]));
   }
 
+  unlistedFields(): ReadonlySet<string> {
+    return new Set(this.parts.flatMap((p) => [...(p.unlistedFields?.() ?? [])]));
+  }
+
   tagKeys(): readonly string[] {
     return [...new Set(this.parts.flatMap((p) => p.tagKeys()))].sort();
   }

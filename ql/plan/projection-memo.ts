@@ -29,7 +29,7 @@ function sameSet(a: ReadonlySet<string> | undefined, b: ReadonlySet<string> | un
 
 function sameSchema(a: SchemaInfo, b: SchemaInfo): boolean {
   if (a === b) return true;
-  if (a.fields.size !== b.fields.size || !sameSet(a.tags, b.tags) || !sameSet(a.fromTags ?? EMPTY, b.fromTags ?? EMPTY)) return false;
+  if (a.fields.size !== b.fields.size || !sameSet(a.tags, b.tags) || !sameSet(a.fromTags ?? EMPTY, b.fromTags ?? EMPTY) || !sameSet(a.unlisted ?? EMPTY, b.unlisted ?? EMPTY)) return false;
   // Same entries in the same order (cheaper than arguing that no analysis depends on the order).
   const bi = b.fields.entries();
   for (const [k, t] of a.fields) {

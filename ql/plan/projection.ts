@@ -25,6 +25,8 @@ export interface SchemaInfo {
   readonly tags: ReadonlySet<string>;
   /** Fields carrying an inner query's tag values: not expanded by `count(*)` and the like. */
   readonly fromTags?: ReadonlySet<string>;
+  /** An inner top()/bottom()'s tag columns: readable by name, never listed by `*` or a regex (1.x). */
+  readonly unlisted?: ReadonlySet<string>;
 }
 
 export interface Column {
@@ -35,6 +37,11 @@ export interface Column {
    * subquery exposes its columns to the outer query by these names, the first one winning.
    */
   readonly fieldName: string;
+  /**
+   * A tag column 1.x adds after top(x, tag, ..., N) when it writes the rows: an outer query
+   * reads it by name, but its `*` does not list it (the subquery's fields are its calls).
+   */
+  readonly selectorTag?: true;
 }
 
 export type QueryShape = 'raw' | 'aggregate';
@@ -57,7 +64,9 @@ export function isTag(name: string, hint: string | null, schema: SchemaInfo): bo
 
 function wildcardMembers(type: 'field' | 'tag' | null, schema: SchemaInfo, excludeTags: ReadonlySet<string>): Expr[] {
   const out: { name: string; tag: boolean }[] = [];
-  if (type !== 'tag') for (const f of schema.fields.keys()) out.push({ name: f, tag: false });
+  // An inner query's tag columns are fields of the subquery that 1.x types as tags: `*::tag` lists them, `*::field` does not.
+  const listed = (f: string) => !schema.unlisted?.has(f) && (type === null || (type === 'tag') === (schema.fromTags?.has(f) ?? false));
+  for (const f of schema.fields.keys()) if (listed(f)) out.push({ name: f, tag: false });
   // A tag may share a field's name: 1.x lists both (the tag after the field, as `day_1`).
   if (type !== 'field') for (const t of schema.tags) if (!excludeTags.has(t)) out.push({ name: t, tag: true });
   out.sort((a, b) => byteOrder(a.name, b.name));
@@ -94,7 +103,7 @@ function expandCall(call: Call, alias: string | null, schema: SchemaInfo): { exp
   const re = arg.kind === 'Regex' ? compileRegex(arg.source) : null;
   const accepted = ACCEPTED_TYPES[name];
   const names = [...schema.fields.entries()]
-    .filter(([n, t]) => (!re || re.test(n)) && (!accepted || accepted.includes(t)) && !schema.fromTags?.has(n))
+    .filter(([n, t]) => (!re || re.test(n)) && (!accepted || accepted.includes(t)) && !schema.fromTags?.has(n) && !schema.unlisted?.has(n))
     .map(([n]) => n)
     .sort(byteOrder);
   return names.map((n) => ({ expr: withFieldArg(call, { kind: 'VarRef', name: n, type: null }), alias: `${alias ?? call.name}_${n}` }));
@@ -197,7 +206,7 @@ function analyze(allFields: readonly Field[], schema: SchemaInfo, dimensionTags:
     reducedFields.push(reduceLiteralPairs(f.expr));
     if (!hasVariable(f.expr)) throw new QueryError('field must contain at least one variable');
   }
-  const expanded: { expr: Expr; alias: string | null }[] = [];
+  const expanded: { expr: Expr; alias: string | null; selectorTag?: true }[] = [];
   for (const f of fields) {
     const e = f.expr;
     if (e.kind === 'Wildcard') for (const m of wildcardMembers(e.type, schema, dimensionTags)) expanded.push({ expr: m, alias: null });
@@ -212,7 +221,7 @@ function analyze(allFields: readonly Field[], schema: SchemaInfo, dimensionTags:
         // top(x, tag1, tag2, N) / bottom(...): 1.x adds a column per tag after the call.
         const name = e.name.toLowerCase();
         if ((name === 'top' || name === 'bottom') && e.args.length > 2) {
-          for (const a of e.args.slice(1, -1)) if (a.kind === 'VarRef') expanded.push({ expr: { kind: 'VarRef', name: a.name, type: 'tag' }, alias: null });
+          for (const a of e.args.slice(1, -1)) if (a.kind === 'VarRef') expanded.push({ expr: { kind: 'VarRef', name: a.name, type: 'tag' }, alias: null, selectorTag: true });
         }
       }
     } else if (e.kind === 'Distinct') {
@@ -259,7 +268,8 @@ function analyze(allFields: readonly Field[], schema: SchemaInfo, dimensionTags:
   // 1.x rewrites the fields (expanding wildcards and regexes) after compiling them
   for (const f of fields) refuseRegexInExpression(f.expr, schema);
   const names = columnNames(expanded);
-  return { timeName, columns: expanded.map((x, i) => ({ name: names[i]!, expr: x.expr, fieldName: x.alias ?? exprName(x.expr) })), shape: aggregate ? 'aggregate' : 'raw' };
+  const columns = expanded.map((x, i): Column => ({ name: names[i]!, expr: x.expr, fieldName: x.alias ?? exprName(x.expr), ...(x.selectorTag && { selectorTag: true }) }));
+  return { timeName, columns, shape: aggregate ? 'aggregate' : 'raw' };
 }
 
 /**
