@@ -119,7 +119,15 @@ async function main(): Promise<void> {
     if (firstFailures.length < 5) firstFailures.push(what);
   };
   const started = Date.now();
-  const endAt = started + minutes * 60_000;
+  let endAt = started + minutes * 60_000;
+  // Ctrl-C or a kill ends the run early, still through the report and the server's stop (its temp directory goes too).
+  const finishEarly = () => {
+    endAt = Date.now();
+    wake?.();
+  };
+  let wake: (() => void) | undefined;
+  process.once('SIGINT', finishEarly);
+  process.once('SIGTERM', finishEarly);
   let stop = false;
 
   const writer = (async () => {
@@ -161,7 +169,13 @@ async function main(): Promise<void> {
   console.log('| min | RSS MiB | heap MiB | fds | TSM files | WAL segments | writes | queries | failures |');
   console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   while (Date.now() < endAt) {
-    await sleep(Math.min(sampleS * 1000, Math.max(0, endAt - Date.now())));
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, Math.min(sampleS * 1000, Math.max(0, endAt - Date.now())));
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
     const s: Sample = {
       atS: (Date.now() - started) / 1000,
       rssMiB: rssMiB(pid),
