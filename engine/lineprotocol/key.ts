@@ -9,7 +9,7 @@
 import type { Tag } from '../point.js';
 import { NO_KEY, type ByteKey } from './byte-key.js';
 import { addSharedTag, detach, internName, sharedTag } from './interning.js';
-import { compareBytes, escapeMeasurement, escapeTag, MEASUREMENT_SPECIALS, MEASUREMENT_UNESCAPES, TAG_SPECIALS, unescapeWith } from './series-key.js';
+import { compareBytes, escapeTag, MEASUREMENT_UNESCAPES, pointKeyMeasurement, TAG_SPECIALS, unescapeWith } from './series-key.js';
 
 const BS = 0x5c;
 const SPACE = 0x20;
@@ -203,7 +203,7 @@ function buildKeyInfo(s: string, start: number, end: number, mEnd: number, mEsc:
  */
 function measurementNames(s: string, start: number, end: number): { fields: string; key: string; indexed: string } {
   const fields = unescapeWith(s, start, end, MEASUREMENT_UNESCAPES);
-  const key = escapeMeasurement(unescapeWith(fields, 0, fields.length, MEASUREMENT_SPECIALS));
+  const key = pointKeyMeasurement(fields);
   return { fields, key, indexed: unescapeWith(key, 0, key.length, MEASUREMENT_UNESCAPES) };
 }
 

@@ -90,8 +90,13 @@ export const unescapeFieldKey = (s: string): string => unescapeWith(s, 0, s.leng
  */
 export function pointName(name: string): string {
   if (!name.includes('\\')) return name;
-  const key = escapeMeasurement(unescapeWith(name, 0, name.length, MEASUREMENT_SPECIALS));
+  const key = pointKeyMeasurement(name);
   return unescapeWith(key, 0, key.length, MEASUREMENT_UNESCAPES);
+}
+
+/** The measurement part of the series key 1.x's MakeKey gives a point's name: `\,` and `\ ` unescaped once more, then `,` and space escaped. */
+export function pointKeyMeasurement(name: string): string {
+  return escapeMeasurement(unescapeWith(name, 0, name.length, MEASUREMENT_SPECIALS));
 }
 
 /** Escapes a string field value for use between double quotes. */
