@@ -32,6 +32,7 @@ import { createShardsOf, shardsBeforeBatch } from './write/shard-write.js';
 import { applyWriteGuard, type WriteGuard } from './write/write-guard.js';
 import { EMPTY_CURSOR, type Cursor, type CursorRequest } from './query/cursor.js';
 import { SeriesCursor } from './query/series-cursor.js';
+import { shardReadCost, type ReadCost } from './query/read-cost.js';
 import { tsmRuns } from './query/file-runs.js';
 import { Flusher, type FlushObserver } from './flush/flusher.js';
 import { BlockCache } from './tsm/block-cache.js';
@@ -447,6 +448,14 @@ export class Engine {
     const minSec = Number(req.startNs / 1_000_000_000n) - 1;
     const maxSec = Number(req.endNs / 1_000_000_000n) + 1;
     return new SeriesCursor(set.overlapping(minSec, maxSec), req, type, (...a) => tsmRuns(this.tombstones, ...a));
+  }
+
+  /**
+   * EXPLAIN's cost of reading one series-field of `shard` (one of shardsOverlapping's) over
+   * [startNs, endNs]: cached values, files, blocks and their bytes, from indexes only.
+   */
+  readCost(shard: Shard, seriesKey: string, field: string, startNs: bigint, endNs: bigint): ReadCost {
+    return shardReadCost(shard, this.tombstones, seriesKey, field, startNs, endNs);
   }
 
   /** DELETE / DROP SERIES / DROP MEASUREMENT: see write/delete.ts. Answers without rewriting files. */

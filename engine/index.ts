@@ -17,6 +17,8 @@ export type {
   RetentionPolicyInfo,
   UserInfo,
 } from './meta/model.js';
+export { addCost, NO_COST, type ReadCost } from './query/read-cost.js';
+export type { Shard } from './shard/shard.js';
 export { EMPTY_CURSOR, BATCH_SIZE, nextBatch, type Batch, type BatchStats, type Cursor, type CursorRequest } from './query/cursor.js';
 export { type TagExpr, TRUE_EXPR, matchesTags, selectSeries, compilePattern } from './series/tag-expr.js';
 export { linearMatcher, mayBacktrack, type Matcher } from './series/linear-regex.js';

@@ -3,13 +3,14 @@
  * the first failing statement reports its error and stops the batch (as 1.x).
  */
 import type { Statement } from '../ast/statements.js';
-import type { ResultSeries, StatementResult } from '../result.js';
+import type { StatementResult } from '../result.js';
 import { QueryError } from '../errors.js';
 import { checkAborted, type QueryContext, type SeriesSink, type StatementOutput } from './context.js';
 import { executeSelect } from './select.js';
 import { hasFunctionCall } from '../plan/functions.js';
 import { writeInto } from './into.js';
 import { RewriteError } from './meta/errors.js';
+import { explain, explainAnalyze } from './explain/explain.js';
 
 /** Non-SELECT statements (SHOW, DDL, users, CQs): provided by ql/exec/meta. */
 export type MetaExecutor = (stmt: Statement, ctx: QueryContext) => Promise<StatementOutput>;
@@ -28,10 +29,7 @@ async function runStatement(stmt: Statement, ctx: QueryContext, meta: MetaExecut
     }
     return { series: await executeSelect(stmt, ctx, sink), timeZone: statementTimeZone(stmt) };
   }
-  if (stmt.kind === 'Explain') {
-    const plan = `EXPLAIN: ${stmt.statement.sources.length} source(s), ${stmt.statement.fields.length} field(s)`;
-    return { series: [{ columns: ['QUERY PLAN'], values: [[plan]] } as ResultSeries] };
-  }
+  if (stmt.kind === 'Explain') return { series: await (stmt.analyze ? explainAnalyze(stmt.statement, ctx) : explain(stmt.statement, ctx)) };
   if (!meta) throw new QueryError(`statement not supported: ${stmt.kind}`);
   return meta(stmt, ctx);
 }

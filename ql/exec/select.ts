@@ -3,7 +3,6 @@
  * series per source, run each group raw or aggregated, order series by measurement then tag
  * set, and apply SLIMIT/SOFFSET over whole series.
  */
-import { DatabaseNotFoundError, RetentionPolicyNotFoundError } from '../../engine/index.js';
 import type { SelectStatement, Source } from '../ast/nodes.js';
 import { compileRegex } from '../ast/regex.js';
 import { QueryError } from '../errors.js';
@@ -11,6 +10,7 @@ import type { Cell, ResultSeries } from '../result.js';
 import type { TimeSplit } from '../plan/time-range.js';
 import type { QueryContext, SeriesSink } from './context.js';
 import { EngineSource } from './engine-source.js';
+import { measurementNames, measurementTarget } from './measurement-target.js';
 import { runAggregateGroup } from './select-agg.js';
 import { tagSetEdgePoints } from './tag-set-edge-heap.js';
 import { compiledSelect, type CompiledSelect } from './plan-memo.js';
@@ -34,13 +34,6 @@ import { cutInterleaved, interleavedLimitGroups } from './subquery-interleaved-l
 import { mergeSameName } from './union-source.js';
 import { unifyFieldTypes } from './typed-source.js';
 import { integralSeriesPieces, isIntegralStream, type IntegralGroupRows } from './integral-series-order.js';
-
-function resolveDb(name: string, ctx: QueryContext): string {
-  const db = name || ctx.database;
-  if (!db) throw new QueryError('database name required');
-  if (!ctx.engine.catalog.database(db)) throw new DatabaseNotFoundError(db);
-  return db;
-}
 
 /** The statement's sources; each question about the time range's shards is added to `asked` (the shape memo's check). */
 async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: ShardQuestion[], made: SubquerySource[]): Promise<MeasurementSource[]> {
@@ -83,16 +76,10 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: S
       }
       continue;
     }
-    if (!src.regex && src.name === '') throw new QueryError('invalid measurement');
-    const dbName = resolveDb(src.database, ctx);
-    const info = ctx.engine.catalog.database(dbName)!;
-    // 1.x's normalizeMeasurement: the request's `rp` applies to every source naming no policy, in any database
-    const rpName = src.retentionPolicy || ctx.retentionPolicy || info.defaultRp || '';
-    if (!info.rps.some((r) => r.name === rpName)) throw new RetentionPolicyNotFoundError(rpName);
+    const { db: dbName, rp: rpName } = measurementTarget(src, ctx);
     const index = ctx.engine.openedDatabase(dbName)?.index;
     if (!index || !rangeHasShards(dbName, rpName)) continue;
-    const names = src.regex ? index.measurementNames().filter((n) => compileRegex(src.regex!.source).test(n)) : [src.name];
-    for (const n of names) {
+    for (const n of measurementNames(src, dbName, ctx)) {
       const m = index.measurement(n);
       if (m) out.push(new EngineSource(ctx.engine, dbName, rpName, m));
     }
@@ -200,6 +187,19 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
   try {
     const prepared = await prepareSelect(stmt, ctx, nested, made);
     return prepared ? await runSelect(stmt, prepared, ctx, sink, nested) : [];
+  } finally {
+    for (const s of made) s.release();
+  }
+}
+
+/**
+ * The statement compiled as executeSelect compiles it, without running it (EXPLAIN): its
+ * errors are the statement's; null when it answers nothing without reading.
+ */
+export async function compileSelectOnly(stmt: SelectStatement, ctx: QueryContext): Promise<CompiledSelect | null> {
+  const made: SubquerySource[] = [];
+  try {
+    return await prepareSelect(stmt, ctx, false, made);
   } finally {
     for (const s of made) s.release();
   }
