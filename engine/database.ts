@@ -83,14 +83,39 @@ export class Database {
     return set;
   }
 
-  /** Note the fields a point brings to a retention policy (logged the first time only). */
+  /**
+   * Note the fields a point brings to a retention policy (logged the first time only), and to
+   * its shard when that exists already: 1.x creates a point's fields in its shard before it
+   * may refuse the point, so a refused point's field is still listed there (shard-fields.ts;
+   * accepted points reach the shard's set through its cache as well).
+   */
   registerRpFields(rp: string, p: Point): void {
+    const shard = this.shardSets.get(rp)?.find(p.sec);
+    if (shard) for (const f of p.fields) shard.fields.note(p.measurement, f.key);
+    else this.unplacedFields.push({ rp, p });
     const set = this.fieldSet(rp, p.measurement);
     for (const f of p.fields) {
       if (set.has(f.key)) continue;
       set.add(f.key);
       schemaChanged();
       this.log.append({ t: 'r', r: rp, m: p.measurement, f: f.key });
+    }
+  }
+
+  /**
+   * Fields registered for points whose shard did not exist yet. The write creates the shards of
+   * its refused points after admission (1.x keeps them) and then calls placeFields; an accepted
+   * point's fields reach its new shard through the shard's cache.
+   */
+  private unplacedFields: { rp: string; p: Point }[] = [];
+
+  placeFields(): void {
+    const pending = this.unplacedFields;
+    if (pending.length === 0) return;
+    this.unplacedFields = [];
+    for (const { rp, p } of pending) {
+      const shard = this.shardSets.get(rp)?.find(p.sec);
+      if (shard) for (const f of p.fields) shard.fields.note(p.measurement, f.key);
     }
   }
 

@@ -256,6 +256,7 @@ export class Engine {
       }
     }
     this.noteApplied(applyPoints(db, rp, ok, e.seq), e.seq);
+    db.placeFields();
     return ok.length;
   }
 
@@ -288,6 +289,36 @@ export class Engine {
   /** The shards of `db`.`rp` whose time range meets [startNs, endNs] (none when the database has no storage yet). */
   shardsOverlapping(db: string, rp: string, startNs: bigint, endNs: bigint): Shard[] {
     return this.databases.shardsOverlapping(db, rp, startNs, endNs);
+  }
+
+  /**
+   * The fields of `measurement` with data in the shards of db.rp that meet [startNs, endNs]
+   * (1.x's per-shard field sets); undefined when one of those shards has no record of them
+   * (data written before the record existed: shard-fields.ts), or none meets the range.
+   */
+  fieldsInRange(db: string, rp: string, measurement: string, startNs: bigint, endNs: bigint): ReadonlySet<string> | undefined {
+    const shards = this.shardsOverlapping(db, rp, startNs, endNs);
+    if (shards.length === 1) return shards[0]!.fields.of(measurement);
+    if (shards.length === 0) return undefined;
+    const out = new Set<string>();
+    for (const shard of shards) {
+      const fields = shard.fields.of(measurement);
+      if (!fields) return undefined;
+      for (const f of fields) out.add(f);
+    }
+    return out;
+  }
+
+  /** True when every shard of db.rp records the same fields for `measurement`: no time range changes them. */
+  fieldsUniform(db: string, rp: string, measurement: string): boolean {
+    const shards = this.databases.shardsOverlapping(db, rp, MIN_TIME_NS, MAX_TIME_NS);
+    const first = shards[0]?.fields.of(measurement);
+    for (const shard of shards) {
+      const fields = shard.fields.of(measurement);
+      if (!fields || !first || fields.size !== first.size) return false;
+      for (const f of fields) if (!first.has(f)) return false;
+    }
+    return true;
   }
 
   private assertWritable(): void {
@@ -339,6 +370,7 @@ export class Engine {
       const { accepted, rejected, indexedOnly } = admitPoints(db, rp.name, guarded.points, refusals.series, shardsBeforeBatch(db, rp));
       // 1.x creates a point's shard before refusing it: SHOW SERIES finds the series, the next write the shard (write/shard-write.ts).
       await createShardsOf(db.shardSet(rp.name), [...indexedOnly, ...refusals.shardSecs], keptSec, rp.shardGroupDurationSec, (shard) => shard.ensureFiles(this.options.logger, this.blockCache));
+      db.placeFields();
       rejected.unshift(...refusals.rejected);
       rejected.push(...guarded.rejected);
       if (parseFailures.length === 0 && rejected.length === 0) {
@@ -374,7 +406,10 @@ export class Engine {
       minSec: keptFromSec(rp, now.sec, this.options.rejectWritesBeyondRetention),
       guard: guard && ((m: string) => guard(req.db, rp.name, m)),
     };
-    if (!isKnownBatch(db, b, rules) && !admitNewColumns(db, b, rules)) return undefined;
+    const admitted = isKnownBatch(db, b, rules) || admitNewColumns(db, b, rules);
+    // Fields of points whose shard the columns below create reach it through its cache.
+    db.placeFields();
+    if (!admitted) return undefined;
     if (b.pointSeries.length === 0) return 0;
     const notify = (): void => this.writeListeners.notifyColumns(req.db, rp.name, b);
     await this.commit(slot, req.db, (d, seq) => applyColumns(d, rp, b, seq), notify);
@@ -387,6 +422,7 @@ export class Engine {
     const rp = this.catalog.resolveRetentionPolicy(dbName, rpName);
     const db = await this.database(dbName);
     const { accepted, rejected } = admitPoints(db, rp.name, points, [], shardsBeforeBatch(db, rp));
+    db.placeFields();
     if (accepted.length > 0) await this.logPoints(dbName, rp, accepted);
     if (rejected.length > 0) throw partialWriteError([], rejected, accepted.length);
   }

@@ -14,6 +14,7 @@
  * - `series.log` is append-only; it is copied up to its last complete record.
  */
 import { copyFile, link, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { SHARD_FIELDS_FILE } from '../shard/shard-fields.js';
 import { join } from 'node:path';
 import { decodeRecords, SERIES_LOG_FILE } from '../series/log.js';
 import { parseShardDirName } from '../shard/shard-set.js';
@@ -108,6 +109,14 @@ async function checkpointShard(
       logger.error({ file: join(src, name), err }, 'backup: TSM file fails verification; left out');
       await rm(join(dst, name), { force: true });
     }
+  }
+  // After the files: the shard writes its field record before each flush's files, so the record
+  // read now names the fields of every file taken above.
+  try {
+    await writeFile(join(dst, SHARD_FIELDS_FILE), await readFile(join(src, SHARD_FIELDS_FILE)));
+    good.push(SHARD_FIELDS_FILE);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
   return good;
 }

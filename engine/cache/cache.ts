@@ -42,8 +42,12 @@ export class Cache {
   private pins = 0;
   private released = false;
 
-  constructor(entryCapacity = 0) {
+  /** Told of each series-field this cache starts holding (its shard keeps the measurement's field set). */
+  onNewField: ((measurement: string, field: string) => void) | undefined;
+
+  constructor(entryCapacity = 0, onNewField?: (measurement: string, field: string) => void) {
     this.entryCapacity = entryCapacity;
+    this.onNewField = onNewField;
   }
 
   /**
@@ -55,7 +59,7 @@ export class Cache {
    */
   successor(): Cache {
     const avg = this.entries > 0 ? this.values / this.entries : 0;
-    return new Cache(Math.min(MAX_CAPACITY_HINT, Math.ceil(avg * 1.25)));
+    return new Cache(Math.min(MAX_CAPACITY_HINT, Math.ceil(avg * 1.25)), this.onNewField);
   }
 
   fields(seriesKey: string): Map<string, CacheEntry> {
@@ -68,13 +72,14 @@ export class Cache {
     return f;
   }
 
-  entry(fields: Map<string, CacheEntry>, field: string, type: FieldType): CacheEntry {
+  entry(fields: Map<string, CacheEntry>, field: string, type: FieldType, measurement = ''): CacheEntry {
     let e = fields.get(field);
     if (!e) {
       e = new CacheEntry(type, this.entryCapacity, this.arena);
       this.entries++;
       fields.set(field, e);
       this.bytes += field.length * 2 + 160;
+      this.onNewField?.(measurement, field);
     }
     return e;
   }

@@ -66,9 +66,11 @@ export class Flusher {
     const started = performance.now();
     const bound = this.target.appliedSeq;
     const work: { shard: Shard; db: Database }[] = [];
+    const all: Shard[] = [];
     for (const db of this.target.databases()) {
       for (const set of db.shardSets.values()) {
         for (const shard of set.shards) {
+          all.push(shard);
           shard.freeze();
           if (shard.snapshots.length > 0) work.push({ shard, db });
         }
@@ -79,6 +81,9 @@ export class Flusher {
     let points = 0;
     let bytes = 0;
     try {
+      // Before the files: a published TSM file's fields are always in its shard's record (and a
+      // DROP MEASUREMENT's removal reaches the record of a shard nothing is written to).
+      for (const shard of all) await shard.fields.save(shard.dir);
       for (const { shard } of work) {
         for (const snap of [...shard.snapshots]) {
           const r = await writeCacheToTsm(shard, snap, this.opts.maxPointsPerBlock, this.opts.logger, this.opts.blockCache, this.opts.worker);

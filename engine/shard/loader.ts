@@ -11,6 +11,7 @@ import type { EngineLogger } from '../logger.js';
 import type { BlockCache } from '../tsm/block-cache.js';
 import { TsmFileSet } from '../tsm/file-set.js';
 import { Shard } from './shard.js';
+import { ShardFields } from './shard-fields.js';
 import { parseShardDirName } from './shard-set.js';
 
 async function dirs(path: string): Promise<string[]> {
@@ -39,6 +40,7 @@ export async function loadShards(db: Database, rps: readonly string[], logger: E
       }
       const shard = new Shard(db.name, rp, span.startSec, span.spanSec, join(set.dir, name));
       shard.files = await TsmFileSet.open(shard.dir, { logger, blockCache });
+      shard.fields = await ShardFields.load(shard.dir, shard.files.files().length > 0, logger);
       set.add(shard);
     }
   }

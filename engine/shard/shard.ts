@@ -9,6 +9,7 @@ import { NS_PER_SEC_BIG } from '../time.js';
 import type { BlockCache } from '../tsm/block-cache.js';
 import { TsmFileSet } from '../tsm/file-set.js';
 import { makeDirDurable } from '../fs/atomic.js';
+import { ShardFields } from './shard-fields.js';
 
 export class Shard {
   readonly baseNs: bigint;
@@ -25,6 +26,8 @@ export class Shard {
   snapshots: Cache[] = [];
   /** TSM files; opened at start for existing shards, at first flush for new ones. */
   files: TsmFileSet | undefined;
+  /** Fields with data per measurement (shard-fields.ts); replaced by the loader for shards on disk. */
+  fields = new ShardFields(true);
 
   constructor(
     readonly db: string,
@@ -35,7 +38,7 @@ export class Shard {
   ) {
     this.baseNs = BigInt(startSec) * NS_PER_SEC_BIG;
     this.endNs = BigInt(startSec + spanSec) * NS_PER_SEC_BIG;
-    this.cache = new Cache();
+    this.cache = new Cache(0, (measurement, field) => this.fields.note(measurement, field));
   }
 
   /**

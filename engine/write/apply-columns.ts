@@ -79,5 +79,6 @@ function applyRun(shard: Shard, b: ColumnBatch, from: number, to: number): numbe
 
 function entryFor(shard: Shard, b: ColumnBatch, s: number, k: number, j: number): CacheEntry {
   const cache = shard.cache;
-  return cache.entry(cache.fields(b.series[s]!.key), b.fieldNames[k]!, fieldTypeAt(b, j));
+  const series = b.series[s]!;
+  return cache.entry(cache.fields(series.key), b.fieldNames[k]!, fieldTypeAt(b, j), series.measurement);
 }

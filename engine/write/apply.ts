@@ -17,7 +17,7 @@ export function applyPoints(db: Database, rp: RetentionPolicyInfo, points: reado
     const offset = shard.offsetOf(p.sec, p.nsec);
     const fields = cache.fields(p.seriesKey);
     for (const f of p.fields) {
-      cache.entry(fields, f.key, f.type).append(offset, f.value);
+      cache.entry(fields, f.key, f.type, p.measurement).append(offset, f.value);
       const n = f.type === FieldType.String ? 16 + (f.value as string).length * 2 : 16;
       cache.noteAppend(n);
       bytes += n;

@@ -60,11 +60,17 @@ export async function applyDelete(db: Database, catalog: Catalog, live: LiveTomb
   }
   if (req.dropSeries) {
     const ids: number[] = [];
-    for (const name of req.measurements ?? db.index.measurementNames()) {
+    const names = req.measurements ?? db.index.measurementNames();
+    for (const name of names) {
       const m = db.index.measurement(name);
       if (m) ids.push(...selectSeries(m, req.expr));
     }
     db.dropSeries(ids);
+    // A measurement left without series loses its shards' field sets too (1.x's DROP MEASUREMENT).
+    for (const name of names) {
+      if (db.index.measurement(name)) continue;
+      for (const set of db.shardSets.values()) for (const shard of set.shards) shard.fields.drop(name);
+    }
   }
   const info: TombstoneInfo = {
     id: randomUUID(),

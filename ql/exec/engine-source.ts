@@ -5,6 +5,7 @@ import type { MeasurementSource, SeriesRef } from './source.js';
 /**
  * The fields of `m` written into retention policy `rp` (1.x keeps a field set per shard: it
  * outlives DELETE and DROP SERIES while the measurement has series, as the record does here).
+ * A source with a time range narrows them to the fields of the shards it meets.
  */
 export function policyFields(db: Database | undefined, rp: string, m: MeasurementIndex): ReadonlyMap<string, FieldType> {
   const inRp = db?.fieldsInRp(rp, m.name);
@@ -22,6 +23,8 @@ export class EngineSource implements MeasurementSource {
     readonly db: string,
     readonly rp: string,
     private readonly m: MeasurementIndex,
+    /** The statement's time range: only fields with data in its shards are the measurement's (1.x). */
+    private readonly range?: { readonly min: bigint; readonly max: bigint },
   ) {}
 
   get name(): string {
@@ -36,7 +39,12 @@ export class EngineSource implements MeasurementSource {
   }
 
   private computeFields(): ReadonlyMap<string, FieldType> {
-    return policyFields(this.engine.openedDatabase(this.db), this.rp, this.m);
+    const inRp = policyFields(this.engine.openedDatabase(this.db), this.rp, this.m);
+    const inRange = this.range && this.engine.fieldsInRange(this.db, this.rp, this.m.name, this.range.min, this.range.max);
+    if (!inRange) return inRp;
+    const out = new Map<string, FieldType>();
+    for (const [k, t] of inRp) if (inRange.has(k)) out.set(k, t);
+    return out;
   }
 
   tagKeys(): readonly string[] {

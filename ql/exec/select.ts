@@ -81,7 +81,15 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: S
     if (!index || !rangeHasShards(dbName, rpName)) continue;
     for (const n of measurementNames(src, dbName, ctx)) {
       const m = index.measurement(n);
-      if (m) out.push(new EngineSource(ctx.engine, dbName, rpName, m));
+      if (!m) continue;
+      // 1.x maps the shards of a whole query once, by the outermost statement's range: an inner
+      // statement's `*` lists the fields of those shards.
+      const fieldRange = ctx.outermostRange ?? range ?? undefined;
+      out.push(new EngineSource(ctx.engine, dbName, rpName, m, fieldRange));
+      if (fieldRange && !ctx.engine.fieldsUniform(dbName, rpName, n)) {
+        const fields = ctx.engine.fieldsInRange(dbName, rpName, n, fieldRange.min, fieldRange.max);
+        asked.push({ db: dbName, rp: rpName, answer: true, measurement: n, fields: fields && new Set(fields) });
+      }
     }
   }
   return mergeSameName(unifyFieldTypes(out, stmt));

@@ -8,8 +8,9 @@
  * one reuses the sources, window, dimensions, schema and projection and only checks its
  * condition and splits its time range again (select-plan.ts withCondition).
  *
- * The sources depend on the condition in one place: a retention policy whose shards do not meet
- * the time range contributes no measurement (select.ts resolveSources). The compile records each
+ * The sources depend on the condition in two places: a retention policy whose shards do not meet
+ * the time range contributes no measurement, and a measurement whose shards hold different
+ * fields has the fields of the shards the range meets (select.ts resolveSources). The compile records each
  * such question with its answer; a statement whose range answers any of them otherwise is
  * compiled afresh. Everything else the sources depend on (databases, retention policies,
  * measurements, field types, tag keys, shards) moves the engine's schemaVersion, checked as the
@@ -22,11 +23,29 @@ import { inheritAggregates } from './plan-derived.js';
 import type { CompiledSelect } from './plan-memo.js';
 import { withCondition } from './select-plan.js';
 
-/** One `hasShardOverlapping(db, rp, range)` a compile asked while resolving its sources. */
+/**
+ * One `hasShardOverlapping(db, rp, range)` a compile asked while resolving its sources, or (with
+ * `measurement`) the fields its shards hold for a measurement whose shards do not all hold the
+ * same (engine.fieldsInRange: a `*` lists those).
+ */
 export interface ShardQuestion {
   readonly db: string;
   readonly rp: string;
   readonly answer: boolean;
+  readonly measurement?: string;
+  readonly fields?: ReadonlySet<string>;
+}
+
+function sameFields(a: ReadonlySet<string> | undefined, b: ReadonlySet<string> | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (a.size !== b.size) return false;
+  for (const f of a) if (!b.has(f)) return false;
+  return true;
+}
+
+function stillAnswers(q: ShardQuestion, ctx: QueryContext, min: bigint, max: bigint): boolean {
+  if (q.measurement === undefined) return ctx.engine.hasShardOverlapping(q.db, q.rp, min, max) === q.answer;
+  return sameFields(ctx.engine.fieldsInRange(q.db, q.rp, q.measurement, min, max), q.fields);
 }
 
 interface Entry extends CompiledSelect {
@@ -73,7 +92,7 @@ export function fromShape(stmt: SelectStatement, ctx: QueryContext, version: num
   } catch {
     return undefined;
   }
-  for (const q of e.asked) if (ctx.engine.hasShardOverlapping(q.db, q.rp, plan.time.min, plan.time.max) !== q.answer) return undefined;
+  for (const q of e.asked) if (!stillAnswers(q, ctx, plan.time.min, plan.time.max)) return undefined;
   inheritAggregates(e.plan, plan);
   hits++;
   return { sources: e.sources, plan };
