@@ -230,7 +230,8 @@ describe('query_timeout_secs and KILL QUERY stop a running SELECT', { timeout: 1
     // It ran synchronously once: /ping and writes waited for the whole fit.
     const ping = Date.now();
     assert.equal((await call(srv, { path: '/ping' })).status, 204);
-    assert.ok(Date.now() - ping < 500, `ping answered after ${Date.now() - ping} ms while the fit ran`);
+    // The fit itself takes 10-20 s: 2 s leaves room for a loaded machine's run queue.
+    assert.ok(Date.now() - ping < 2000, `ping answered after ${Date.now() - ping} ms while the fit ran`);
     const res = await running;
     assert.equal(res.status, 408, res.text.slice(0, 200));
     assert.ok(Date.now() - started < 5000, `answered after ${Date.now() - started} ms`);
