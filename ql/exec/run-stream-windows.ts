@@ -30,11 +30,11 @@ import type { QueryContext } from './context.js';
 import { statementTime } from './subquery-statement.js';
 import { zoneOffsetNs } from './zone.js';
 import { callKey, evaluate, type RowScope } from './eval.js';
-import { filledRunRows, type WindowRow } from './run-stream-fill.js';
+import { callType, filledRunRows, type WindowRow } from './run-stream-fill.js';
 import { evalTypes, type GroupRun } from './select-raw.js';
 import { createReducer } from './reducers/index.js';
 import { toColumn } from './subquery-source.js';
-import { cellAt, wrapInt64, type Scalar } from './value.js';
+import { castFillValue, cellAt, wrapInt64, type Scalar } from './value.js';
 import { window as windowOf } from './window.js';
 
 /** Reduced per stretch, then again over consecutive partials of one window (select.go's map-reduce calls). */
@@ -249,14 +249,17 @@ async function windowRows(g: GroupRun, calls: readonly AggCall[]): Promise<Windo
 /**
  * Each call's rows over a stream of its own, joined as 1.x's cursor joins its calls' iterators:
  * the next row is at the earliest head time (the latest under DESC), and holds the value of each
- * call whose head is at that time, null for the others. The streams go back in time, so a
- * call's rows may pair with any of another's.
+ * call whose head is at that time, null for the others (fill(N): N, fill(previous): the call's
+ * value in the row before, as the cursor fills). The streams go back in time, so a call's rows
+ * may pair with any of another's.
  */
 async function joinedRows(g: GroupRun, calls: readonly AggCall[]): Promise<Cell[][]> {
   const streams = await Promise.all(calls.map(async (c) => filledRunRows(g, [c], await windowRows(g, [c]))));
   const at = streams.map(() => 0);
   const out: Cell[][] = [];
   const before = (a: bigint, b: bigint): boolean => (g.plan.ascending ? a < b : a > b);
+  const fill = g.plan.stmt.fill;
+  const missing = calls.map((c) => (fill.mode === 'number' ? (castFillValue(fill.value, callType(g, c)) as Cell) : null));
   for (;;) {
     let t: bigint | undefined;
     streams.forEach((s, i) => {
@@ -264,7 +267,8 @@ async function joinedRows(g: GroupRun, calls: readonly AggCall[]): Promise<Cell[
       if (head !== undefined && (t === undefined || before(head, t))) t = head;
     });
     if (t === undefined) return out;
-    out.push([t, ...streams.map((s, i) => (s[at[i]!]?.[0] === t ? (s[at[i]!++]![1] ?? null) : null))]);
+    const prev = out[out.length - 1];
+    out.push([t, ...streams.map((s, i) => (s[at[i]!]?.[0] === t ? (s[at[i]!++]![1] ?? null) : fill.mode === 'previous' ? (prev?.[i + 1] ?? null) : missing[i]!))]);
   }
 }
 

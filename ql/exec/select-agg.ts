@@ -393,6 +393,10 @@ async function assembleRows(
   // 1.x fills those over the query's own range, so a point there must not anchor fill(linear).
   const own = windowRange(g);
   const readWider = min !== plan.time.min || max !== plan.time.max;
+  // 1.x's cursor gives fill(N) to a call without a point in a row the other calls make (not to
+  // a call over a field the source does not have: it has no iterator).
+  const rowsMade = fill.mode === 'number' && perCall.some((s) => s.length > 0);
+  const types = g.source.fieldTypes();
   const filled = perCall.map((series, i) => {
     // integral() rows exist only for windows holding points: 1.x never fills them.
     if (!spec || calls[i]?.reducer === 'integral') return series;
@@ -410,7 +414,7 @@ async function assembleRows(
       call: plan.nested ? undefined : calls[i]!.reducer,
       // Rows go straight to OFFSET/LIMIT only in time order without transforms (finish()).
       stopAfter: !desc && transforms.length === 0 && plan.stmt.limit > 0 ? plan.stmt.offset + plan.stmt.limit : undefined,
-      fillsUnseen: g.fillsUnseen?.[i] === true,
+      fillsUnseen: g.fillsUnseen?.[i] === true || (rowsMade && types.has(calls[i]!.field)),
     });
   });
   if (oneIntegral) return finish(g, integralRows(g, calls[0]!, perCall[0]!));
