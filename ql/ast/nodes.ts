@@ -100,6 +100,12 @@ export interface SelectStatement {
    * where those are themselves a wildcard or a regex (expanded only once the sources are known).
    */
   readonly tagSetDims?: TagSetDims;
+  /**
+   * Set on a subquery's inner raw statement only: the outer statement's `time(...)` dimension,
+   * which 1.x's iterator options hand down to a statement without an interval of its own
+   * (newIteratorOptionsSubstatement) and a raw statement hands on to its own subqueries.
+   */
+  readonly inheritedTime?: Expr;
 }
 
 /** The outermost GROUP BY tags an inner statement's storage reads are grouped by (SelectStatement.tagSetDims). */

@@ -78,6 +78,8 @@ export interface DenseFill {
   readonly ascending: boolean;
   /** GroupRun.fillsUnseen: calls filled as if they saw a point. */
   readonly fillsUnseen?: readonly boolean[] | undefined;
+  /** Per call: the source has its field (a call without one stays null under fill(N)). */
+  readonly hasField?: readonly boolean[];
 }
 
 export class DenseWindows {
@@ -170,7 +172,9 @@ export class DenseWindows {
     const n = this.reducers.length;
     const filled: Scalar[][] = [];
     let anyCall = false;
-    const any = this.any.map((a, c) => a || f.fillsUnseen?.[c] === true);
+    // fill(N): 1.x's cursor gives N to a call without a point in the rows the other calls make.
+    const rowsMade = f.fill.mode === 'number' && this.any.some(Boolean);
+    const any = this.any.map((a, c) => a || f.fillsUnseen?.[c] === true || (rowsMade && f.hasField?.[c] === true));
     for (let c = 0; c < n; c++) {
       filled.push(any[c] ? this.fillCall(c, f) : []);
       anyCall ||= any[c]!;

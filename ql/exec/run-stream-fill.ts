@@ -25,6 +25,11 @@ export interface WindowRow {
   readonly values: readonly Cell[];
 }
 
+/** The type of a call's values, as fill(N) casts N to it. */
+export function callType(g: GroupRun, c: AggCall): FieldType {
+  return c.reducer === 'count' ? FieldType.Integer : c.reducer === 'mean' ? FieldType.Float : (g.source.fieldTypes().get(c.field) ?? FieldType.Float);
+}
+
 /** The rows with 1.x's filled windows among them (time first, then each call's value), in the read direction. */
 export function filledRunRows(g: GroupRun, calls: readonly AggCall[], rows: readonly WindowRow[]): Cell[][] {
   const { plan } = g;
@@ -33,7 +38,7 @@ export function filledRunRows(g: GroupRun, calls: readonly AggCall[], rows: read
   const spec = plan.window!;
   const ascending = plan.ascending;
   const step = ascending ? spec.interval : -spec.interval;
-  const types = calls.map((c) => (c.reducer === 'count' ? FieldType.Integer : c.reducer === 'mean' ? FieldType.Float : (g.source.fieldTypes().get(c.field) ?? FieldType.Float)));
+  const types = calls.map((c) => callType(g, c));
   // The first expected window: the statement's first in the read direction (the first row's
   // without a lower bound, ascending); the last: the statement's last (none without a lower
   // bound, descending).

@@ -52,6 +52,7 @@ export function runDenseGroup(g: GroupRun, calls: readonly AggCall[], types: Rea
       nested: plan.nested === true,
       ascending: plan.ascending,
       fillsUnseen: g.fillsUnseen,
+      hasField: calls.map((c) => types.has(c.field)),
     });
   };
   return from(0);

@@ -25,6 +25,7 @@ import { forEachPointWindow, selectorLabel } from './fall-back-windows.js';
 import { forEachWindowRun, window as windowOf, type WindowSpec } from './window.js';
 import { inRange, readEnd, readStart, windowRange } from './agg-read-range.js';
 import { findAux } from './aux.js';
+import { pointHolder, seriesHeapOf } from './edge-series.js';
 import { INTEGER_TYPES, runTopWithTags } from './select-top.js';
 import { aggregateFromStats } from './batch-stats.js';
 import { alignedRows } from './aligned-rows.js';
@@ -69,10 +70,7 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
   // (forEachPointWindow); a block's stats then no longer answer it whole.
   const splitDesc = spec?.tz !== undefined && !plan.ascending;
   // Made once: every window's reducers share them (the clock is read, never replaced).
-  // first()/last() meet several stored series through 1.x's heap without GROUP BY time, also
-  // beside auxiliary fields; a subquery is one stream, and a tag beside them makes 1.x read the
-  // series one by one into its selector (ties then go to the larger value).
-  const seriesHeap = !spec && !source.fromSubquery && !plan.projection.columns.some((c) => hasRawRef(c.expr, (r) => isTag(r.name, r.type, plan.schema)));
+  const seriesHeap = seriesHeapOf(g);
   const callTypes = calls.map((c) => types.get(c.field));
   // A subquery is one stream to 1.x: mean() of its integers is one wrapping int64 sum / count,
   // not a merge of per-series means (which differs once the sum overflows).
@@ -87,7 +85,7 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
       ...c.args,
       ...(oneStream(i) ? {} : { partials: clock }),
       ...(plan.ascending ? {} : { descending: true }),
-      ...(seriesHeap ? { seriesHeap } : {}),
+      ...(seriesHeap && { seriesHeap }),
       ...(subqueryRows ? { subqueryRows } : {}),
     }),
   );
@@ -312,6 +310,8 @@ async function assembleRows(
   const perCall: TimedValue[][] = calls.map(() => []);
   const selTimes = new Map<bigint, bigint>();
   const selValues = new Map<bigint, Scalar>();
+  // The selected point's series, where the reducer knows it (first()/last() through 1.x's heap).
+  const selSeries = new Map<bigint, number>();
   const auxFields = loneSelector ? fieldRefs(plan.projection.columns.map((c) => c.expr), plan).filter((f) => f !== calls[0]!.field) : [];
   const needsAux = loneSelector && plan.projection.columns.some((c) => hasRawRef(c.expr));
   const rowsMulti: { time: bigint; value: Scalar; point?: bigint; series?: number }[][] = calls.map(() => []);
@@ -347,6 +347,7 @@ async function assembleRows(
       if ((loneSelector || integralOnly) && first.time !== undefined && (!spec || needsAux)) {
         selTimes.set(label, first.time);
         selValues.set(label, first.value as Scalar);
+        if (first.series !== undefined) selSeries.set(label, first.series);
       }
     });
   }
@@ -392,6 +393,10 @@ async function assembleRows(
   // 1.x fills those over the query's own range, so a point there must not anchor fill(linear).
   const own = windowRange(g);
   const readWider = min !== plan.time.min || max !== plan.time.max;
+  // 1.x's cursor gives fill(N) to a call without a point in a row the other calls make (not to
+  // a call over a field the source does not have: it has no iterator).
+  const rowsMade = fill.mode === 'number' && perCall.some((s) => s.length > 0);
+  const types = g.source.fieldTypes();
   const filled = perCall.map((series, i) => {
     // integral() rows exist only for windows holding points: 1.x never fills them.
     if (!spec || calls[i]?.reducer === 'integral') return series;
@@ -409,7 +414,7 @@ async function assembleRows(
       call: plan.nested ? undefined : calls[i]!.reducer,
       // Rows go straight to OFFSET/LIMIT only in time order without transforms (finish()).
       stopAfter: !desc && transforms.length === 0 && plan.stmt.limit > 0 ? plan.stmt.offset + plan.stmt.limit : undefined,
-      fillsUnseen: g.fillsUnseen?.[i] === true,
+      fillsUnseen: g.fillsUnseen?.[i] === true || (rowsMade && types.has(calls[i]!.field)),
     });
   });
   if (oneIntegral) return finish(g, integralRows(g, calls[0]!, perCall[0]!));
@@ -492,7 +497,7 @@ async function assembleRows(
   const rows: Cell[][] = [];
   for (const t of ordered) {
     const sel = selTimes.get(t);
-    const aux = needsAux && sel !== undefined ? await findAux(g, calls[0]!.field, sel, selValues.get(t) ?? null, auxFields) : undefined;
+    const aux = needsAux && sel !== undefined ? await findAux(pointHolder(g, selSeries.get(t), sel, selValues.get(t) ?? null), calls[0]!.field, sel, selValues.get(t) ?? null, auxFields) : undefined;
     const scope: RowScope = {
       time: t,
       lookup: (name, hint) => {

@@ -7,6 +7,7 @@
  * transforms (derivative(x), ...) keep state across the rows of the output series.
  */
 import type { Expr } from '../ast/nodes.js';
+import { walkExpr } from '../ast/walk.js';
 import type { Cell } from '../result.js';
 import { TRANSFORMS } from '../plan/functions.js';
 import { callsIn, isTag } from '../plan/projection.js';
@@ -93,6 +94,8 @@ export interface RawLayout {
   readonly slots: readonly number[];
   readonly allPlain: boolean;
   readonly limit: number;
+  /** A column reads one of the subquery's own GROUP BY tags: every inner row is a row (MeasurementSource.groupTags). */
+  readonly everyRow: boolean;
 }
 
 export function rawLayout(plan: SelectPlan, source: MeasurementSource, rowFilter: Expr | null): RawLayout {
@@ -101,8 +104,11 @@ export function rawLayout(plan: SelectPlan, source: MeasurementSource, rowFilter
   const fieldIndex = new Map(fields.map((f, i) => [f, i]));
   const selected = fieldRefs(columns.map((c) => c.expr), plan).flatMap((f) => (fieldIndex.has(f) ? [fieldIndex.get(f)!] : []));
   // The row-cursor slot (series-rows.ts): a subquery row that exists with every field null.
-  // Not when no selected column names one of its fields: 1.x then has nothing to read.
-  if (source.rowCursor && selected.length > 0) selected.push(fields.length);
+  // Not when no selected column names one of its fields or its own GROUP BY tags: 1.x then has
+  // nothing to read. Such a tag has a value on every inner row, so each row is one then.
+  const groupTags = source.groupTags?.();
+  const everyRow = groupTags !== undefined && groupTags.size > 0 && columns.some((c) => readsTag(c.expr, groupTags, plan));
+  if (source.rowCursor && (selected.length > 0 || everyRow)) selected.push(fields.length);
   checkTransformInputs(columns.map((c) => c.expr), source.fieldTypes());
   const plain = columns.map((c) => plainReference(c.expr, plan.schema, fieldIndex));
   // 1.6.7 answers a raw OFFSET without LIMIT from storage with the one row at that offset (not
@@ -118,7 +124,15 @@ export function rawLayout(plan: SelectPlan, source: MeasurementSource, rowFilter
     slots: plain.map((p) => (p && 'slot' in p ? p.slot : -1)),
     allPlain: plain.every((p) => p !== undefined),
     limit: plan.stmt.limit === 0 && plan.stmt.offset > 0 && !hasTransform && !source.fromSubquery ? 1 : plan.stmt.limit,
+    everyRow,
   };
+}
+
+/** Whether `e` reads one of `tags` as a tag. */
+function readsTag(e: Expr, tags: ReadonlySet<string>, plan: SelectPlan): boolean {
+  let found = false;
+  walkExpr(e, (x) => void (x.kind === 'VarRef' && tags.has(x.name) && isTag(x.name, x.type, plan.schema) && (found = true)));
+  return found;
 }
 
 /**
@@ -134,12 +148,12 @@ export async function runRawGroup(
 ): Promise<Cell[][]> {
   const { plan, ctx } = g;
   const columns = plan.projection.columns;
-  const { fields, fieldIndex, selected, types, condFields, plain, slots, allPlain, limit } = layout;
+  const { fields, fieldIndex, selected, types, condFields, plain, slots, allPlain, limit, everyRow } = layout;
   const transforms = new Map<string, Transform>();
   const openAll = (span: TimeSpan | undefined): SeriesRows[] =>
     g.series.map((ref) => ({
       ref,
-      reader: openSeriesRows(g, ref, fields, condFields, types, span),
+      reader: openSeriesRows(g, ref, fields, condFields, types, span, everyRow),
       row: null,
       tagCells: plain.map((p) => (p && 'tag' in p ? (ref.tags[p.tag] ?? null) : null)),
     }));

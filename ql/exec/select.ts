@@ -61,7 +61,14 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: S
       const outer = statementTime(stmt, ctx);
       const innerCtx: QueryContext = ctx.outermostRange ? ctx : { ...ctx, outermostRange: outer };
       const run = innerStatement(stmt, inner, innerCtx);
-      const reading: SubqueryReading = { keepsNullRows: keepsInnerNullRows(inner), outer, rowsInSeriesOrder: rowsInSeriesOrder(run, ctx), tiesInSeriesOrder: tiesInSeriesOrder(run, ctx), seriesWindows: seriesWindows(run, ctx) };
+      const reading: SubqueryReading = {
+        keepsNullRows: keepsInnerNullRows(inner),
+        outer,
+        rowsInSeriesOrder: rowsInSeriesOrder(run, ctx),
+        tiesInSeriesOrder: tiesInSeriesOrder(run, ctx),
+        seriesWindows: seriesWindows(run, ctx),
+        groupBy: parseDimensions(inner.dimensions, ctx.nowNs, inner.location).dims,
+      };
       const cutGroups = interleavedLimitGroups(stmt, run, aggregates(run), ctx);
       // An inner LIMIT cut across interleaved series needs every series' rows at once: held whole.
       const refill = cutGroups ? undefined : interleavedFill(stmt, run, innerCtx);

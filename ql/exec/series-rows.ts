@@ -98,6 +98,8 @@ export function openSeriesRows(
   types: EvalTypes,
   /** Read only this part of the query's range (one shard's: select-raw.ts merges shard by shard). */
   span?: { readonly min: bigint; readonly max: bigint },
+  /** Every row of a subquery, also one without a value (the columns read one of its groupTags). */
+  everyRow = false,
 ): RowSource {
   const { plan, source, rowFilter } = g;
   const min = span?.min ?? plan.time.min;
@@ -116,7 +118,7 @@ export function openSeriesRows(
     evaluate(rowFilter, scope, types) === true
   ) {
     // A source's row cursor goes last: its slot (fields.length) tells a row exists where every field is null.
-    const rows = source.rowCursor?.(ref, min, max, plan.ascending);
+    const rows = source.rowCursor?.(ref, min, max, plan.ascending, everyRow);
     return new RowReader(rows ? [...fields.map(cursor), rows] : fields.map(cursor), plan.ascending);
   }
   const others = fields.filter((f) => !condFields.includes(f));

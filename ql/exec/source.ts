@@ -42,9 +42,15 @@ export interface MeasurementSource {
   /** Values of one field of one series in [minNs, maxNs]. */
   cursor(series: SeriesRef, field: string, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor;
   /**
+   * A subquery's own GROUP BY tags: 1.x's subquery iterator reads an outer column of that name
+   * as a value every inner row has (subquery.go buildAuxIterator's TagMap), fields or none.
+   */
+  groupTags?(): ReadonlySet<string>;
+  /**
    * Every row of the series in [minNs, maxNs] as a boolean column, for sources whose rows exist
    * even where every field is null (a subquery's fill(previous) and fill(linear) rows, which
-   * 1.x hands to the outer query); undefined where a row needs a value.
+   * 1.x hands to the outer query; `everyRow`: any subquery's, read for one of its groupTags);
+   * undefined where a row needs a value.
    */
-  rowCursor?(series: SeriesRef, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor | undefined;
+  rowCursor?(series: SeriesRef, minNs: bigint, maxNs: bigint, ascending: boolean, everyRow?: boolean): Cursor | undefined;
 }

@@ -8,7 +8,11 @@
  * `linear` reading the run's own points only. `SELECT * FROM (SELECT max(v) AS a FROM m WHERE
  * time >= 0s AND time < 70s GROUP BY time(10s), h fill(0))` over points of two hosts in four
  * runs thus answers 28 rows, the runs one after the other, and an outer count() counts them all.
- * Recorded from 1.6.7 (cases s-k152 on).
+ * Recorded from 1.6.7 (cases s-k152 on). Each call has an iterator and a fill iterator of its
+ * own: with several calls, each call's stream runs over the points of its own column, and 1.x's
+ * cursor joins the calls' rows by series, then time (rows of one series and time together, a
+ * call without one there null, fill(N) then filling it), so the runs of one call's series may
+ * all come before another call's (case s-k604).
  */
 import { FieldType } from '../../engine/index.js';
 import type { SelectStatement } from '../ast/nodes.js';
@@ -84,31 +88,109 @@ export function refillInterleaved(filled: readonly ResultSeries[], real: readonl
       rows += filled[members[0]!]!.values.length;
       continue;
     }
-    // The group's points by time (in the statement's direction), then by series key (also
-    // under ORDER BY time DESC).
-    const seriesKey = (i: number): string => seriesKeyOf(filled[i]!.tags ?? {});
-    const rank = new Map([...members].sort((a, b) => (seriesKey(a) < seriesKey(b) ? -1 : 1)).map((s, r) => [s, r]));
-    const points: { s: number; row: readonly Cell[] }[] = [];
-    for (const s of members) for (const row of realOf.get(key(filled[s]!))?.values ?? []) points.push({ s, row });
-    points.sort((a, b) => {
-      const ta = a.row[0] as bigint;
-      const tb = b.row[0] as bigint;
-      if (ta !== tb) return (ta < tb) === ascending ? -1 : 1;
-      return rank.get(a.s)! - rank.get(b.s)!;
-    });
-    for (let i = 0; i < points.length; ) {
-      let j = i + 1;
-      while (j < points.length && points[j]!.s === points[i]!.s) j++;
-      const series = filled[points[i]!.s]!;
-      if (i > 0 || j < points.length) interleaved = true;
-      rows += series.values.length;
-      if (rows > MAX_REFILLED_ROWS) return undefined;
-      const realTimes = new Set((realOf.get(key(series))?.values ?? []).map((r) => r[0] as bigint));
-      out.push({ ...series, values: fillRun(series, points.slice(i, j).map((p) => p.row), realTimes, how, ascending) });
-      i = j;
+    const width = filled[members[0]!]!.columns.length;
+    // One call (or calls that all have a value on the same rows): one stream of runs.
+    const sameRows = members.every((s) => (realOf.get(key(filled[s]!))?.values ?? []).every((r) => r.every((v) => v !== null)));
+    const columns = width <= 2 || sameRows ? [undefined] : [...Array(width - 1).keys()].map((c) => c + 1);
+    const streams: ResultSeries[][] = [];
+    for (const only of columns) {
+      // Each run is filled over every window: past the budget the inner series are filled one by one.
+      const s = runsOf(members, filled, realOf, key, how, ascending, MAX_REFILLED_ROWS - rows, only);
+      if (!s) return undefined;
+      if (s.length > 1) interleaved = true;
+      for (const run of s) rows += run.values.length;
+      streams.push(s);
     }
+    out.push(...(streams.length === 1 ? streams[0]! : joinedRuns(streams, how, ascending)));
   }
   return interleaved ? out : undefined;
+}
+
+/**
+ * The runs of the group's series in the stream of the points that have a value (in column
+ * `only`, the others left null, when given), each filled over the series' windows; undefined
+ * once they would hold more than `budget` rows.
+ */
+function runsOf(
+  members: readonly number[],
+  filled: readonly ResultSeries[],
+  realOf: ReadonlyMap<string, ResultSeries>,
+  key: (s: ResultSeries) => string,
+  how: InterleavedFill,
+  ascending: boolean,
+  budget: number,
+  only?: number,
+): ResultSeries[] | undefined {
+  const own = (r: readonly Cell[]): Cell[] => r.map((v, c) => (only === undefined || c === 0 || c === only ? v : null));
+  // The group's points by time (in the statement's direction), then by series key (also
+  // under ORDER BY time DESC).
+  const seriesKey = (i: number): string => seriesKeyOf(filled[i]!.tags ?? {});
+  const rank = new Map([...members].sort((a, b) => (seriesKey(a) < seriesKey(b) ? -1 : 1)).map((s, r) => [s, r]));
+  const points: { s: number; row: readonly Cell[] }[] = [];
+  for (const s of members) for (const row of realOf.get(key(filled[s]!))?.values ?? []) if (only === undefined || row[only] !== null) points.push({ s, row });
+  points.sort((a, b) => {
+    const ta = a.row[0] as bigint;
+    const tb = b.row[0] as bigint;
+    if (ta !== tb) return (ta < tb) === ascending ? -1 : 1;
+    return rank.get(a.s)! - rank.get(b.s)!;
+  });
+  const out: ResultSeries[] = [];
+  const realTimesOf = new Map<number, Set<bigint>>();
+  for (let i = 0; i < points.length; ) {
+    let j = i + 1;
+    while (j < points.length && points[j]!.s === points[i]!.s) j++;
+    const whole = filled[points[i]!.s]!;
+    budget -= whole.values.length;
+    if (budget < 0) return undefined;
+    const series = only === undefined ? whole : { ...whole, values: whole.values.map(own) };
+    const run = points.slice(i, j).map((p) => own(p.row));
+    // The windows where the series has a point (of the column): fill(N)'s value comes from another.
+    let realTimes = realTimesOf.get(points[i]!.s);
+    if (!realTimes) realTimesOf.set(points[i]!.s, (realTimes = new Set((realOf.get(key(whole))?.values ?? []).filter((r) => only === undefined || r[only] !== null).map((r) => r[0] as bigint))));
+    out.push({ ...series, values: fillRun(series, run, realTimes, how, ascending) });
+    i = j;
+  }
+  return out;
+}
+
+/**
+ * The calls' streams joined as 1.x's cursor joins its iterators: the next row is the least
+ * (series key, time) among the streams' heads (the greatest under DESC), holding the value
+ * of every call whose head is that row, the others null (fill(N): N). Cut into runs again
+ * where the series changes or the time does not move on.
+ */
+function joinedRuns(streams: readonly ResultSeries[][], how: InterleavedFill, ascending: boolean): ResultSeries[] {
+  const flat = streams.map((runs) => runs.flatMap((r) => r.values.map((row) => ({ series: r, key: seriesKeyOf(r.tags ?? {}), row }))));
+  const at = flat.map(() => 0);
+  const out: ResultSeries[] = [];
+  const before = (a: { key: string; row: readonly Cell[] }, b: { key: string; row: readonly Cell[] }): boolean => {
+    if (a.key !== b.key) return ascending ? a.key < b.key : a.key > b.key;
+    const ta = a.row[0] as bigint;
+    const tb = b.row[0] as bigint;
+    return ascending ? ta < tb : ta > tb;
+  };
+  for (;;) {
+    let next: (typeof flat)[number][number] | undefined;
+    flat.forEach((s, i) => {
+      const head = s[at[i]!];
+      if (head && (!next || before(head, next))) next = head;
+    });
+    if (!next) return out;
+    const row: Cell[] = [next.row[0]!];
+    flat.forEach((s, i) => {
+      const head = s[at[i]!];
+      const c = i + 1;
+      const own = head && head.key === next!.key && head.row[0] === next!.row[0];
+      if (own) at[i]!++;
+      const v = own ? (head.row[c] ?? null) : null;
+      row.push(v === null && how.fill.mode === 'number' ? (castFillValue(how.fill.value, next!.series.columnTypes?.[c] ?? FieldType.Float) as Cell) : v);
+    });
+    const last = out[out.length - 1];
+    const prev = last?.values[last.values.length - 1]?.[0] as bigint | undefined;
+    const t = row[0] as bigint;
+    if (last && seriesKeyOf(last.tags ?? {}) === next.key && prev !== undefined && (ascending ? t > prev : t < prev)) (last.values as Cell[][]).push(row);
+    else out.push({ ...next.series, values: [row] });
+  }
 }
 
 /** One run's rows over the series' windows, filled from the run's own points only. */

@@ -40,6 +40,8 @@ export interface InnerRows {
   sliced?(): InnerRows | undefined;
   /** A cursor over the rows of `ref` (sliced rows, which are never held whole: rowsOf is not used). */
   cursor?(ref: SeriesRef, field: string, minNs: bigint, maxNs: bigint, ascending: boolean, type: FieldType | undefined): Cursor;
+  /** Every row of `ref` as `true`, where `cursor` is given (SubquerySource.rowCursor). */
+  rowCursor?(ref: SeriesRef, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor;
 }
 
 function typeOf(values: unknown[]): FieldType | undefined {

@@ -19,7 +19,7 @@
  * empty windows only when the call has rows somewhere: a slice is told so (callsWithPoints).
  */
 import { InvariantError } from '../errors.js';
-import type { Batch, Cursor, FieldType } from '../../engine/index.js';
+import { FieldType, type Batch, type Cursor } from '../../engine/index.js';
 import type { AggCall } from './agg-calls.js';
 import type { ResultSeries } from '../result.js';
 import { checkpoint, type QueryContext } from './context.js';
@@ -143,6 +143,15 @@ export class SlicedRows implements InnerRows {
   }
 
   cursor(ref: SeriesRef, field: string, minNs: bigint, maxNs: bigint, ascending: boolean, type: FieldType | undefined): Cursor {
+    return this.read(ref, (rows) => rows.columns.get(field), minNs, maxNs, ascending, type);
+  }
+
+  /** Every row of `ref` as `true` (SubquerySource.rowCursor). */
+  rowCursor(ref: SeriesRef, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor {
+    return this.read(ref, (rows) => rows.times.map(() => true), minNs, maxNs, ascending, FieldType.Boolean);
+  }
+
+  private read(ref: SeriesRef, column: (rows: Stored) => readonly unknown[] | undefined, minNs: bigint, maxNs: bigint, ascending: boolean, type: FieldType | undefined): Cursor {
     if (ascending !== this.layout.ascending) throw new InvariantError('sliced subquery read against its order');
     let own = this.series.get(ref);
     if (!own) {
@@ -170,7 +179,7 @@ export class SlicedRows implements InnerRows {
         const rows = await slices.rows(reader.at);
         reader.at++;
         slices.prune();
-        const col = rows?.columns.get(field);
+        const col = rows && column(rows);
         const batch = rows && col ? batchInOrder(rows.times, col, minNs, maxNs, type) : undefined;
         if (batch) return batch;
         // Slices without this field's values are skipped: the loop turns between them.

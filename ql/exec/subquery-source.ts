@@ -7,6 +7,7 @@ import { FieldType, matchesTags, type Batch, type Cursor, type TagExpr, type Val
 import { MAX_NS, MIN_NS } from '../plan/time-range.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
 import type { WindowSpec } from './window.js';
+import { dimensionTags, type Dimensions } from './select-plan.js';
 import { inReadOrder, type InnerRows, type Stored } from './subquery-rows.js';
 
 export interface SubqueryReading {
@@ -22,6 +23,8 @@ export interface SubqueryReading {
   readonly seriesWindows?: WindowSpec;
   /** The rows are the runs of an interleaved inner fill, read by an outer GROUP BY time (run-stream-windows.ts). */
   readonly runStream?: boolean;
+  /** The inner statement's own GROUP BY tags, as written (not the outer ones pushed down): groupTags(). */
+  readonly groupBy?: Dimensions;
 }
 
 export class SubquerySource implements MeasurementSource {
@@ -107,9 +110,17 @@ export class SubquerySource implements MeasurementSource {
     return fieldCursor(own, field, minNs, maxNs, ascending, type);
   }
 
-  rowCursor(series: SeriesRef, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor | undefined {
-    if (!this.reading.keepsNullRows) return undefined;
+  groupTags(): ReadonlySet<string> {
+    const { groupBy } = this.reading;
+    if (!groupBy) return new Set();
+    const keys = this.tagKeys();
+    return new Set(dimensionTags(groupBy, keys).filter((k) => keys.includes(k)));
+  }
+
+  rowCursor(series: SeriesRef, minNs: bigint, maxNs: bigint, ascending: boolean, everyRow = false): Cursor | undefined {
+    if (!this.reading.keepsNullRows && !everyRow) return undefined;
     [minNs, maxNs] = this.widened(minNs, maxNs);
+    if (this.rows.rowCursor) return this.rows.rowCursor(series, minNs, maxNs, ascending);
     const own = this.rows.rowsOf(series);
     if (own instanceof Promise) return cursorWhenLoaded(FieldType.Boolean, own.then((o) => everyRowCursor(o, minNs, maxNs, ascending)));
     return everyRowCursor(own, minNs, maxNs, ascending);

@@ -64,17 +64,17 @@ export function innerStatement(outer: SelectStatement, given: SelectStatement, c
   const pushed = outer.dimensions.filter((d) => d.kind === 'VarRef' && !has.has(d.name));
   // 1.x hands the outer Dimensions down unchanged (newIteratorOptionsSubstatement)
   inner = { ...inner, tagSetDims: outer.tagSetDims ?? outerTagSet(outer.dimensions, given.dimensions) };
-  const interval = parseDimensions(outer.dimensions, ctx.nowNs, outer.location).window?.interval;
+  // A raw outer statement passes on the interval it inherited itself (three levels and more).
+  const time = outer.dimensions.filter(isTimeDimension);
+  if (time.length === 0 && outer.inheritedTime) time.push(outer.inheritedTime);
+  const interval = parseDimensions(time, ctx.nowNs, outer.location).window?.interval;
   if (interval === undefined || parseDimensions(inner.dimensions, ctx.nowNs, inner.location).window) {
     return { ...inner, condition, dimensions: [...inner.dimensions, ...pushed] };
   }
-  if (aggregates(inner)) {
-    const time = outer.dimensions.filter(isTimeDimension);
-    return { ...inner, condition, dimensions: [...time, ...inner.dimensions, ...pushed] };
-  }
+  if (aggregates(inner)) return { ...inner, condition, dimensions: [...time, ...inner.dimensions, ...pushed] };
   const fields: readonly Field[] = inner.fields.map((f) => ({ ...f, expr: withDerivativeUnit(f.expr, interval) }));
   const widened = readsIntervalEarlier(inner) ? widenedCondition(inner, range, interval, ascending, ctx) : condition;
-  return { ...inner, fields, condition: widened, dimensions: [...inner.dimensions, ...pushed] };
+  return { ...inner, fields, condition: widened, dimensions: [...inner.dimensions, ...pushed], inheritedTime: time[0] };
 }
 
 /**
@@ -160,8 +160,9 @@ export function aggregates(stmt: SelectStatement): boolean {
  */
 export function rowsInSeriesOrder(inner: SelectStatement, ctx: QueryContext): boolean {
   if (aggregates(inner)) return !parseDimensions(inner.dimensions, ctx.nowNs, inner.location).window;
+  // An interval handed down gives the statement below windows: its rows come window by window.
   const [only, ...more] = inner.sources;
-  return more.length === 0 && only?.kind === 'SubQuery' && rowsInSeriesOrder(only.statement, ctx);
+  return more.length === 0 && only?.kind === 'SubQuery' && !inner.inheritedTime && rowsInSeriesOrder(only.statement, ctx);
 }
 
 /**

@@ -23,12 +23,12 @@
  * (subquery-statement.ts outerTagSet): `*` always agrees, a regex matching none of them leaves
  * one tag set; an inner GROUP BY * or regex is its expansion over the measurement's tag keys.
  */
-import type { Expr, SelectStatement } from '../ast/nodes.js';
+import type { Expr, SelectStatement, VarRef } from '../ast/nodes.js';
 import { compileRegex } from '../ast/regex.js';
 import type { QueryContext } from './context.js';
 import { forEachPassingRow } from './passing-rows.js';
 import type { GroupRun } from './select-raw.js';
-import { hasRawRef } from '../plan/projection.js';
+import { hasRawRef, isTag } from '../plan/projection.js';
 import { aggregatesOf } from './plan-derived.js';
 import { dimensionTags, type SelectPlan } from './select-plan.js';
 import type { SelectGroup } from './select-groups.js';
@@ -40,17 +40,27 @@ import { cellAt, type Scalar } from './value.js';
 export interface EdgePoint {
   readonly time: bigint;
   readonly value: Scalar;
+  /** The series holding it (the tags beside the call are its). */
+  readonly ref?: SeriesRef;
 }
 
 /** The call whose points the tag sets decide, and the tag sets' keys, when the statement is of that kind. */
-function edgeCall(stmt: SelectStatement, plan: SelectPlan, source: MeasurementSource): { field: string; first: boolean; tagSetKeys: readonly string[] } | undefined {
+function edgeCall(stmt: SelectStatement, plan: SelectPlan, source: MeasurementSource): { field: string; first: boolean; tagSetKeys: readonly string[]; tagsBeside: readonly string[] } | undefined {
   const tagSet = stmt.tagSetDims;
   if (!tagSet || plan.window || source.fromSubquery) return undefined;
   const { calls, transforms } = aggregatesOf(plan);
   const call = calls[0];
   if (calls.length !== 1 || transforms.length > 0 || !call || call.tagArgs.length > 0) return undefined;
   if (call.reducer !== 'first' && call.reducer !== 'last') return undefined;
-  if (plan.projection.columns.some((c) => hasRawRef(c.expr))) return undefined;
+  const tag = (r: VarRef): boolean => isTag(r.name, r.type, plan.schema);
+  if (plan.projection.columns.some((c) => hasRawRef(c.expr, (r) => !tag(r)))) return undefined;
+  const beside = new Set<string>();
+  for (const c of plan.projection.columns) {
+    hasRawRef(c.expr, (r) => {
+      beside.add(r.name);
+      return false;
+    });
+  }
   // The inner statement's GROUP BY tags (its own, and the outer names pushed down); an outer
   // wildcard or regex left by subquery-statement.ts stands for those it matches.
   const own = dimensionTags(plan.dims, plan.schema.tags);
@@ -59,12 +69,14 @@ function edgeCall(stmt: SelectStatement, plan: SelectPlan, source: MeasurementSo
   // 1.x compares the counts of Dimensions and GroupBy (the inner's tags and the outer's).
   const groupBy = new Set([...own, ...tagSetKeys]);
   if (groupBy.size === tagSetKeys.length) return undefined;
-  return { field: call.field, first: call.reducer === 'first', tagSetKeys };
+  return { field: call.field, first: call.reducer === 'first', tagSetKeys, tagsBeside: [...beside].sort() };
 }
 
-/** One series in a tag set's heap: its edge points, the next one at `at`, and its inner group. */
+/** One series in a tag set's heap: its edge points, the next one at `at`, its inner group and its values of the tags beside the call. */
 interface SeriesEdge {
   readonly group: number;
+  readonly ref: SeriesRef;
+  readonly tags: string;
   readonly points: EdgePoint[];
   at: number;
 }
@@ -126,8 +138,15 @@ export async function tagSetEdgePoints(
     if (!call.first) members.reverse();
   }
   const picked: EdgePoint[][] = groups.map(() => []);
-  // The heap orders by time only, in the read direction: oldest first for first(), newest for last().
-  const ahead = (a: EdgePoint, b: EdgePoint): boolean => (call.first ? a.time < b.time : a.time > b.time);
+  // The heap orders by time, in the read direction: oldest first for first(), newest for
+  // last(); beside tags, equal times by their values in that direction too (as
+  // reducers/firstlast.ts finds for the statement alone).
+  const ahead = (x: SeriesEdge, y: SeriesEdge): boolean => {
+    const a = x.points[x.at]!.time;
+    const b = y.points[y.at]!.time;
+    if (a === b && x.tags !== y.tags) return call.first ? x.tags < y.tags : x.tags > y.tags;
+    return call.first ? a < b : a > b;
+  };
   // Each shard runs its own heaps; the reducer then meets every shard's points.
   const spans = mergeSpans({ plan, source, series: groups.flatMap((g) => g.series), ctx });
   for (const span of spans) {
@@ -135,13 +154,14 @@ export async function tagSetEdgePoints(
       const items: SeriesEdge[] = [];
       for (const m of members) {
         const points = await edgePoints({ plan, source, series: [m.ref], rowFilter, ctx }, m.ref, call.field, call.first, span ?? plan.time);
-        if (points.length > 0) items.push({ group: m.group, points, at: 0 });
+        const tags = call.tagsBeside.map((n) => m.ref.tags[n] ?? '').join('\u0000');
+        if (points.length > 0) items.push({ group: m.group, ref: m.ref, tags, points, at: 0 });
       }
-      const heap = new GoHeap(items, (x, y) => ahead(x.points[x.at]!, y.points[y.at]!));
+      const heap = new GoHeap(items, ahead);
       let runGroup = -1;
       for (let item = heap.pop(); item; item = heap.pop()) {
         // query.LimitIterator (LIMIT 1): the first point of each run of one group.
-        if (item.group !== runGroup) picked[item.group]!.push(item.points[item.at]!);
+        if (item.group !== runGroup) picked[item.group]!.push({ ...item.points[item.at]!, ref: item.ref });
         runGroup = item.group;
         if (++item.at < item.points.length) heap.push(item);
       }

@@ -114,8 +114,12 @@ class TypedSource implements MeasurementSource {
     return this.inner.series(expr);
   }
 
-  rowCursor(series: SeriesRef, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor | undefined {
-    return this.inner.rowCursor?.(series, minNs, maxNs, ascending);
+  groupTags(): ReadonlySet<string> {
+    return this.inner.groupTags?.() ?? new Set();
+  }
+
+  rowCursor(series: SeriesRef, minNs: bigint, maxNs: bigint, ascending: boolean, everyRow?: boolean): Cursor | undefined {
+    return this.inner.rowCursor?.(series, minNs, maxNs, ascending, everyRow);
   }
 
   cursor(series: SeriesRef, field: string, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor {

@@ -37,6 +37,10 @@ export class UnionSource implements MeasurementSource {
     return new Set(this.parts.flatMap((p) => [...(p.unlistedFields?.() ?? [])]));
   }
 
+  groupTags(): ReadonlySet<string> {
+    return new Set(this.parts.flatMap((p) => [...(p.groupTags?.() ?? [])]));
+  }
+
   tagKeys(): readonly string[] {
     return [...new Set(this.parts.flatMap((p) => p.tagKeys()))].sort();
   }
@@ -53,6 +57,11 @@ export class UnionSource implements MeasurementSource {
   cursor(series: SeriesRef, field: string, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor {
     const ref = series as PartRef;
     return this.parts[ref.part]!.cursor(ref.inner, field, minNs, maxNs, ascending);
+  }
+
+  rowCursor(series: SeriesRef, minNs: bigint, maxNs: bigint, ascending: boolean, everyRow?: boolean): Cursor | undefined {
+    const ref = series as PartRef;
+    return this.parts[ref.part]!.rowCursor?.(ref.inner, minNs, maxNs, ascending, everyRow);
   }
 }
 

@@ -8,7 +8,10 @@
  * first for last()), over the series in key order (reverse key order for last()), and the
  * answer is the better of the first two the heap gives (observed on 1.6.7 with 2-7 series, tied
  * and untied times: fixtures/queries/46-first-last-series-ties, 49-first-last-aux-ties). With
- * GROUP BY time every series counts.
+ * tags beside the selector (`SELECT last(v), host`) the heap orders equal times by those tags'
+ * values (by tag name; descending for last()), and the answer's tags are its series' (960
+ * random sets of 2-6 series, one or two tags beside, unique or shared values: case s-k602).
+ * With GROUP BY time every series counts.
  */
 import type { FieldType, ValueColumn } from '../../../engine/index.js';
 import { cellAt, compareScalar } from '../value.js';
@@ -27,27 +30,34 @@ class Pick {
 
   constructor(private readonly wantEarlier: boolean) {}
 
-  offer(v: Scalar, base: bigint, off: number): void {
+  /** Whether the point is taken. */
+  offer(v: Scalar, base: bigint, off: number): boolean {
     if (this.has) {
       const c = compareTimes(base, off, this.base, this.off);
       if (c === 0) {
         if (typeof v === 'boolean') {
-          if (!(this.wantEarlier ? !v && this.val === true : v && this.val === false)) return;
-        } else if (compareScalar(v, this.val) <= 0) return;
-      } else if (this.wantEarlier ? c > 0 : c < 0) return;
+          if (!(this.wantEarlier ? !v && this.val === true : v && this.val === false)) return false;
+        } else if (compareScalar(v, this.val) <= 0) return false;
+      } else if (this.wantEarlier ? c > 0 : c < 0) return false;
     }
     this.has = true;
     this.val = v;
     this.base = base;
     this.off = off;
+    return true;
   }
+}
+
+/** No GROUP BY time: the series' edge points meet through 1.x's heap (see above). */
+export interface SeriesHeap {
+  /** A series' values of the tags beside the call, by tag name, joined by NUL: the heap's order at equal times. */
+  readonly tagsBeside?: (series: number) => string;
 }
 
 export interface EdgeOptions {
   /** Which series the points being added come from. */
   readonly clock?: PartialClock;
-  /** No GROUP BY time: the series' edge points meet through 1.x's heap (see above). */
-  readonly seriesHeap?: boolean;
+  readonly seriesHeap?: SeriesHeap;
 }
 
 class Edge implements Reducer {
@@ -68,28 +78,34 @@ class Edge implements Reducer {
 
   private offer(v: Scalar, base: bigint, off: number): void {
     const per = this.perSeries;
-    if (!per) return this.pick.offer(v, base, off);
+    if (!per) {
+      this.pick.offer(v, base, off);
+      return;
+    }
     const key = this.opts.clock!.series;
     let p = per.get(key);
     if (!p) per.set(key, (p = new Pick(this.name === 'first')));
     p.offer(v, base, off);
   }
 
-  /** The series' edge points through 1.x's heap: the better of the first two popped. */
-  private fromHeap(per: Map<number, Pick>): Pick {
+  /** The series' edge points through 1.x's heap: the better of the first two popped, and its series. */
+  private fromHeap(per: Map<number, Pick>): { pick: Pick; series: number | undefined } {
     const earliest = this.name === 'first';
+    const tagsOf = this.opts.seriesHeap?.tagsBeside;
     // last() meets the series newest first, in reverse key order (as 1.x reverses them for a descending read).
-    const items = [...per.entries()].sort((a, b) => (earliest ? a[0] - b[0] : b[0] - a[0])).map(([, p]) => p);
+    const items = [...per.entries()].sort((a, b) => (earliest ? a[0] - b[0] : b[0] - a[0])).map(([series, pick]) => ({ series, pick, tags: tagsOf?.(series) ?? '' }));
     const heap = new GoHeap(items, (x, y) => {
-      const c = compareTimes(x.base, x.off, y.base, y.off);
+      const c = compareTimes(x.pick.base, x.pick.off, y.pick.base, y.pick.off);
+      if (c === 0 && x.tags !== y.tags) return earliest ? x.tags < y.tags : x.tags > y.tags;
       return earliest ? c < 0 : c > 0;
     });
     const out = new Pick(earliest);
+    let series: number | undefined;
     for (let k = 0; k < 2; k++) {
       const p = heap.pop();
-      if (p?.has) out.offer(p.val, p.base, p.off);
+      if (p?.pick.has && out.offer(p.pick.val, p.pick.base, p.pick.off)) series = p.series;
     }
-    return out;
+    return { pick: out, series };
   }
 
   add(base: bigint, offsets: Float64Array, column: ValueColumn, from: number, to: number): void {
@@ -106,7 +122,11 @@ class Edge implements Reducer {
 
   result(): ResultRow[] {
     const per = this.perSeries;
-    const p = per && per.size > 1 ? this.fromHeap(per) : per && per.size === 1 ? [...per.values()][0]! : this.pick;
+    if (per && per.size > 1) {
+      const { pick, series } = this.fromHeap(per);
+      return pick.has ? [{ time: pick.base + BigInt(pick.off), value: pick.val, ...(series !== undefined && { series }) }] : [];
+    }
+    const p = per && per.size === 1 ? [...per.values()][0]! : this.pick;
     return p.has ? [{ time: p.base + BigInt(p.off), value: p.val }] : [];
   }
 }

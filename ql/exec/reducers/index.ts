@@ -11,7 +11,7 @@ import { FieldType } from '../../../engine/index.js';
 import { QueryError, UnsupportedTypeError } from '../errors.js';
 import { CountReducer } from './count.js';
 import { CountDistinctReducer, DistinctReducer } from './distinct.js';
-import { FirstReducer, LastReducer } from './firstlast.js';
+import { FirstReducer, LastReducer, type SeriesHeap } from './firstlast.js';
 import { IntegralReducer } from './integral.js';
 import type { IntegralOptions } from './integral.js';
 import { MeanReducer } from './mean.js';
@@ -32,6 +32,7 @@ export type { BatchStats, Reducer, StatsReducer } from './types.js';
 export type { IntegralOptions } from './integral.js';
 export type { PartialClock } from './partials.js';
 export type { SubqueryRowOrder } from './stream-sum.js';
+export type { SeriesHeap } from './firstlast.js';
 export { percentileIndex } from './percentile.js';
 
 const F = FieldType.Float;
@@ -88,8 +89,8 @@ export interface ReducerArgs {
    * them as one stream in it (stream-sum.ts). Needs `partials` for the series of each point.
    */
   subqueryRows?: SubqueryRowOrder;
-  /** No GROUP BY time: first()/last() meet the series' edge points as 1.x's heap does (firstlast.ts). */
-  seriesHeap?: boolean;
+  /** No GROUP BY time: first()/last() meet the series' edge points as 1.x's heap does (firstlast.ts SeriesHeap). */
+  seriesHeap?: SeriesHeap;
 }
 
 /**
@@ -104,8 +105,8 @@ export function createReducer(name: string, inputType: FieldType, args: ReducerA
     case 'count': return new CountReducer();
     case 'count_distinct': return new CountDistinctReducer(inputType);
     case 'distinct': return new DistinctReducer(inputType, args.descending === true);
-    case 'first': return new FirstReducer(inputType, { clock: args.partials, seriesHeap: args.seriesHeap });
-    case 'last': return new LastReducer(inputType, { clock: args.partials, seriesHeap: args.seriesHeap });
+    case 'first': return new FirstReducer(inputType, { clock: args.partials, ...(args.seriesHeap && { seriesHeap: args.seriesHeap }) });
+    case 'last': return new LastReducer(inputType, { clock: args.partials, ...(args.seriesHeap && { seriesHeap: args.seriesHeap }) });
     case 'mode': return new ModeReducer(inputType, args.partials, args.descending === true);
     case 'sample': return new SampleReducer(inputType, args.n ?? 1, args.seed, args.partials);
     case 'min': return new MinReducer(inputType);
