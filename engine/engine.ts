@@ -45,6 +45,7 @@ import { schemaVersion } from './meta/schema-version.js';
 import { TRUE_EXPR } from './series/tag-expr.js';
 import { scratchOptions, warmUpInScratch, type WarmupReport } from './write/warmup.js';
 import { makeDirDurable } from './fs/atomic.js';
+import { adoptRetentionPolicy, catalogNamesAllStorage } from './orphan-storage.js';
 
 export interface WriteRequest {
   readonly db: string;
@@ -240,9 +241,11 @@ export class Engine {
   }
 
   private async replayEntry(e: WalWriteEntry): Promise<number> {
-    const info = this.catalog.database(e.db);
-    const rp = info?.rps.find((r) => r.name === e.rp);
-    if (!info || !rp) return 0;
+    const known = () => this.catalog.database(e.db)?.rps.find((r) => r.name === e.rp);
+    // Points of a database whose catalog entry was lost with the catalog (orphan-storage.ts).
+    if (!known() && !catalogNamesAllStorage(this.catalog)) await adoptRetentionPolicy(this.catalog, e.db, e.rp, undefined, this.options.logger);
+    const rp = known();
+    if (!rp) return 0;
     const db = await this.databases.openDatabase(e.db);
     const { points } = parseLineProtocol(e.lines, { precision: e.precision, defaultSec: e.defaultSec, defaultNsec: e.defaultNsec });
     const ok: Point[] = [];
