@@ -119,6 +119,10 @@ export class DatabaseRegistry {
     if (!catalogNamesAllStorage(catalog)) await adoptPolicies(catalog, name, db.dir, options.logger);
     const rps = catalog.database(name)?.rps.map((r) => r.name) ?? [];
     await loadShards(db, rps, options.logger, blockCache);
+    if (db.indexDamaged) {
+      const series = await db.completeFromFiles();
+      if (series > 0) options.logger.warn({ db: name, series }, 'series index completed from TSM keys (the series log was damaged or empty)');
+    }
     if (entry.dropped || !catalog.database(name)) {
       // Dropped while we were opening it: its directory goes as after any drop, or a database
       // created again under the name would find it (sync() waits for this as the drop's removal).

@@ -15,7 +15,7 @@
  * queries, retention durations, deletes not yet compacted away).
  */
 import { readdir } from 'node:fs/promises';
-import { decodeName } from './database.js';
+import { decodeName, encodeName } from './database.js';
 import type { EngineLogger } from './logger.js';
 import type { Catalog } from './meta/catalog.js';
 import { parseShardDirName } from './shard/shard-set.js';
@@ -36,10 +36,15 @@ export async function subdirectories(dir: string): Promise<string[]> {
   }
 }
 
-/** A directory name decoded to the database or policy name it encodes; undefined when it encodes none. */
+/**
+ * A directory name decoded to the database or policy name it encodes; undefined when it is not
+ * an encoding encodeName makes (`series.log.quarantine`, an operator's `autogen.old`): such a
+ * directory is never taken for a database or policy, so never adopted nor removed.
+ */
 export function decodedName(dirName: string): string | undefined {
   try {
-    return decodeName(dirName);
+    const name = decodeName(dirName);
+    return encodeName(name) === dirName ? name : undefined;
   } catch {
     return undefined;
   }

@@ -8,6 +8,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Database } from '../database.js';
 import { decodedName, subdirectories } from '../orphan-storage.js';
+import { SERIES_LOG_QUARANTINE_DIR } from '../series/log.js';
 import type { EngineLogger } from '../logger.js';
 import type { BlockCache } from '../tsm/block-cache.js';
 import { TsmFileSet } from '../tsm/file-set.js';
@@ -19,6 +20,7 @@ export async function loadShards(db: Database, rps: readonly string[], logger: E
   for (const rpDir of await subdirectories(db.dir)) {
     const rp = decodedName(rpDir);
     if (rp === undefined) {
+      if (rpDir === SERIES_LOG_QUARANTINE_DIR) continue;
       logger.warn({ db: db.name, dir: join(db.dir, rpDir) }, 'ignoring a directory whose name encodes no retention policy');
       continue;
     }
