@@ -26,7 +26,7 @@ import type { EngineLogger } from '../logger.js';
 import type { BlockCache } from './block-cache.js';
 import { compareFileIds, MAX_NAME_NUMBER, parseTsmFileName, QUARANTINE_DIR, TSM_EXTENSION, tsmFileName } from './format.js';
 import type { TsmFileId } from './format.js';
-import { TsmReader } from './reader.js';
+import { TsmReader, type TsmReaderOptions } from './reader.js';
 import type { FileOpener } from './positional-file.js';
 import { makeDirDurable } from '../fs/atomic.js';
 
@@ -93,7 +93,7 @@ export class TsmFileSet {
       }
       maxGeneration = Math.max(maxGeneration, id.generation);
       try {
-        const reader = await TsmReader.open(path, options);
+        const reader = await TsmReader.open(path, readerOptions(options));
         live.push({ id, reader, refs: 1, obsolete: false });
       } catch (err) {
         if (err instanceof CorruptionError) await quarantine(dir, name, err, logger);
@@ -200,7 +200,7 @@ export class TsmFileSet {
       for (const [i, p] of newPaths.entries()) {
         const id = ids[i];
         if (id === undefined) throw new InvariantError('replace(): id list out of step');
-        added.push({ id, reader: await TsmReader.open(p, this.options), refs: 1, obsolete: false });
+        added.push({ id, reader: await TsmReader.open(p, readerOptions(this.options)), refs: 1, obsolete: false });
       }
     } catch (err) {
       await Promise.all(added.map((f) => f.reader.close()));
@@ -235,6 +235,17 @@ export class TsmFileSet {
       logger.error({ file: f.reader.path, err }, 'cannot close or remove replaced TSM file');
     }
   }
+}
+
+/**
+ * A block that fails its checksum is logged once and skipped by scans (query/tsm-run.ts): the
+ * file's other blocks stay served, and quarantining the whole file at the first bad read would
+ * hide them too. Compaction still refuses the file (inputs kept), so the damaged bytes stay on
+ * disk for `strata inspect`, which exits 2 while they are there.
+ */
+function readerOptions(options: TsmFileSetOptions): TsmReaderOptions {
+  const { logger } = options;
+  return { ...options, onBlockDamage: (err) => logger.error({ file: err.file, offset: err.offset, reason: err.message }, 'damaged TSM block: its points are not served') };
 }
 
 async function quarantine(dir: string, name: string, err: CorruptionError, logger: EngineLogger): Promise<void> {
