@@ -15,7 +15,7 @@ import type { CompactionService } from './compact/service.js';
 import { Database, encodeName } from './database.js';
 import { DatabaseNotFoundError } from './errors.js';
 import type { Catalog } from './meta/catalog.js';
-import { adoptDatabase, adoptRetentionPolicy, catalogNamesAllStorage, decodedName, subdirectories } from './orphan-storage.js';
+import { adoptDatabase, adoptRetentionPolicy, catalogDropped, catalogNamesAllStorage, decodedName, subdirectories } from './orphan-storage.js';
 import type { EngineLogger } from './logger.js';
 import { schemaChanged } from './meta/schema-version.js';
 import type { EngineOptions } from './options.js';
@@ -67,9 +67,9 @@ export class DatabaseRegistry {
   }
 
   /**
-   * At start: deals with the directories of databases the catalog does not name (removed, or
-   * adopted when the catalog is not the one last saved: orphan-storage.ts), then opens every
-   * database the catalog names.
+   * At start: deals with the directories of databases the catalog does not name (removed when
+   * it records their drop, else adopted: orphan-storage.ts), then opens every database the
+   * catalog names.
    */
   async openAll(): Promise<void> {
     const { catalog, options } = this.deps;
@@ -79,8 +79,8 @@ export class DatabaseRegistry {
       const name = decodedName(dir);
       if (name === undefined) {
         options.logger.warn({ dir: join(options.dataDir, dir) }, 'ignoring a directory whose name encodes no database');
-      } else if (catalogNamesAllStorage(catalog)) {
-        // A database dropped while we were down (or mid-drop): its files are garbage.
+      } else if (catalogDropped(catalog, name)) {
+        // A DROP DATABASE interrupted between its catalog save and the deletion: garbage.
         options.logger.warn({ dir: name }, 'removing data of a database that is not in the catalog');
         await rm(join(options.dataDir, dir), { recursive: true, force: true });
       } else {

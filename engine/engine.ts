@@ -45,7 +45,7 @@ import { schemaVersion } from './meta/schema-version.js';
 import { TRUE_EXPR } from './series/tag-expr.js';
 import { scratchOptions, warmUpInScratch, type WarmupReport } from './write/warmup.js';
 import { makeDirDurable } from './fs/atomic.js';
-import { adoptRetentionPolicy, catalogNamesAllStorage } from './orphan-storage.js';
+import { adoptRetentionPolicy, catalogDropped } from './orphan-storage.js';
 
 export interface WriteRequest {
   readonly db: string;
@@ -242,8 +242,8 @@ export class Engine {
 
   private async replayEntry(e: WalWriteEntry): Promise<number> {
     const known = () => this.catalog.database(e.db)?.rps.find((r) => r.name === e.rp);
-    // Points of a database whose catalog entry was lost with the catalog (orphan-storage.ts).
-    if (!known() && !catalogNamesAllStorage(this.catalog)) await adoptRetentionPolicy(this.catalog, e.db, e.rp, undefined, this.options.logger);
+    // Points of a database or policy whose catalog entry is missing, not dropped (orphan-storage.ts).
+    if (!known() && !catalogDropped(this.catalog, e.db, e.rp)) await adoptRetentionPolicy(this.catalog, e.db, e.rp, undefined, this.options.logger);
     const rp = known();
     if (!rp) return 0;
     const db = await this.databases.openDatabase(e.db);

@@ -26,6 +26,8 @@ const lines = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `m,ho
 async function populate(root: string): Promise<void> {
   const e = await open(root);
   await e.catalog.createDatabase('a');
+  // What an operator's backup of meta/ alone, taken now, holds.
+  await cp(join(root, 'meta'), join(root, 'meta-early'), { recursive: true });
   await e.catalog.createDatabase('b');
   await e.catalog.createRetentionPolicy('b', { name: 'week', durationSec: 7 * 86400, replicaN: 1, shardGroupDurationSec: 86400 }, false);
   const body = (n: number, from = 0) => new TextEncoder().encode(lines(n, from));
@@ -55,17 +57,25 @@ const flip = async (path: string) => {
   await writeFile(path, b);
 };
 
-const rows: { name: string; damage: (meta: string) => Promise<void> }[] = [
+const rows: { name: string; damage: (meta: string, root: string) => Promise<void> }[] = [
   { name: 'a bit flip in catalog.json and in catalog.prev.json', damage: async (meta) => Promise.all([flip(join(meta, CATALOG_FILE)), flip(join(meta, CATALOG_PREV_FILE))]).then(() => undefined) },
   { name: 'both catalog files empty', damage: async (meta) => Promise.all([writeFile(join(meta, CATALOG_FILE), ''), writeFile(join(meta, CATALOG_PREV_FILE), '')]).then(() => undefined) },
   { name: 'meta directory lost (not restored)', damage: (meta) => rm(meta, { recursive: true }) },
+  {
+    // An intact catalog that predates `b`, `week` and `c`: it records no drop of them.
+    name: 'meta/ alone restored from an older backup',
+    damage: async (meta, root) => {
+      await rm(meta, { recursive: true });
+      await rename(join(root, 'meta-early'), meta);
+    },
+  },
 ];
 
 for (const row of rows) {
   test(`catalog lost (${row.name}): databases on disk and in the WAL are adopted, no point is deleted`, async (t) => {
     const root = await tempDir(t, 'strata-orphan-');
     await populate(root);
-    await row.damage(join(root, 'meta'));
+    await row.damage(join(root, 'meta'), root);
     const logger = collectingLogger();
     const e = await open(root, logger);
     try {
@@ -73,6 +83,7 @@ for (const row of rows) {
       assert.equal(await values(e, 'a'), 350);
       assert.equal(await values(e, 'b', 'week'), 100);
       assert.equal(await values(e, 'c'), 7);
+      assert.equal(await values(e, 'a'), 350);
       const week = e.catalog.database('b')?.rps.find((r) => r.name === 'week');
       assert.deepEqual(week, { name: 'week', durationSec: 0, replicaN: 1, shardGroupDurationSec: 86400 });
       assert.ok(logger.entries.some((x) => x.level === 'warn' && /adopted/.test(x.msg)), 'the adoption is logged');
@@ -92,17 +103,21 @@ for (const row of rows) {
   });
 }
 
-test('with the catalog as last saved, a directory of a database it does not name is still removed (interrupted DROP)', async (t) => {
+test('a DROP DATABASE interrupted between its catalog save and the deletion still has its directory removed', async (t) => {
   const root = await tempDir(t, 'strata-orphan-');
   await populate(root);
-  await cp(join(root, 'data', 'a'), join(root, 'data', 'gone'), { recursive: true });
-  const e = await open(root);
+  const e = await openTestEngine(root);
+  await e.dropDatabase('b');
+  await e.close();
+  // The crash: the directory the drop deleted is still there.
+  await cp(join(root, 'data', 'a'), join(root, 'data', 'b'), { recursive: true });
+  const again = await open(root);
   try {
-    assert.equal(e.catalog.source, 'current');
-    assert.deepEqual(e.catalog.databases().map((d) => d.name), ['a', 'b', 'c']);
-    assert.ok(!(await readdir(join(root, 'data'))).includes('gone'));
-    assert.equal(await values(e, 'a'), 350);
+    assert.equal(again.catalog.source, 'current');
+    assert.deepEqual(again.catalog.databases().map((d) => d.name), ['a', 'c']);
+    assert.ok(!(await readdir(join(root, 'data'))).includes('b'));
+    assert.equal(await values(again, 'a'), 350);
   } finally {
-    await e.close();
+    await again.close();
   }
 });

@@ -3,26 +3,53 @@
  * data directory, a retention-policy directory under a database, a WAL record of an unknown
  * database or policy.
  *
- * With the catalog as last saved (source `current`, meta/store.ts) such storage is what an
- * interrupted DROP left behind, and start-up removes it (database-registry.ts, shard/loader.ts)
- * or skips it (WAL replay). With any other catalog, the catalog is what is missing, not the
- * data: its previous copy predates the last change, and `none` means both files were damaged
- * or the meta directory was lost or not restored. Removing would then delete every point of
- * the databases the lost save knew (seen: a bit flip in each catalog file, or an empty meta
- * directory, and the next start deleted the whole data directory). Instead each is adopted
- * back into the catalog with an infinite retention and the shard group duration its shard
- * directories show, and a warning says what the catalog alone held (users, grants, continuous
- * queries, retention durations, deletes not yet compacted away).
+ * Removed (or, for WAL records, skipped) only when the catalog says it was dropped:
+ *   - a database directory: the catalog is the one last saved (source `current`, meta/store.ts)
+ *     and holds the database-wide tombstone DROP DATABASE saves together with the removal of
+ *     the database (Engine.dropDatabase). The directory is deleted right after that save, so
+ *     the tombstone is still there when a crash left the directory behind.
+ *   - a retention-policy directory: the catalog is `current` (a dropped policy's directory
+ *     stays until the next start, after its tombstone may be gone).
+ * Anything else means the catalog is what is missing, not the data: its previous copy
+ * predates the last change, `none` means both files were damaged or the meta directory was
+ * lost, and an intact catalog restored from an older backup does not know databases created
+ * since. Removing then deleted every point of those databases (seen: a bit flip in each
+ * catalog file, an empty meta directory, or meta/ alone restored from an older backup, and the
+ * next start deleted the data). Instead each is adopted back into the catalog with an
+ * infinite retention and the shard group duration its shard directories show, and a warning
+ * says what only the catalog held (users, grants, continuous queries, retention durations,
+ * deletes not yet compacted away).
  */
 import { readdir } from 'node:fs/promises';
 import { decodeName, encodeName } from './database.js';
 import type { EngineLogger } from './logger.js';
 import type { Catalog } from './meta/catalog.js';
 import { parseShardDirName } from './shard/shard-set.js';
+import { TRUE_EXPR } from './series/tag-expr.js';
+import { MAX_TIME_NS, MIN_TIME_NS } from './time.js';
 
-/** Whether storage the catalog does not name is garbage of a finished DROP (else: adopt it). */
+/** Whether a retention-policy directory the catalog does not name is a dropped policy's (else: adopt it). */
 export function catalogNamesAllStorage(catalog: Catalog): boolean {
   return catalog.source === 'current';
+}
+
+/**
+ * Whether the catalog records that database `db` (or its policy `rp`) was dropped: a
+ * tombstone over all of it, as DROP DATABASE and DROP RETENTION POLICY leave.
+ */
+export function catalogDropped(catalog: Catalog, db: string, rp?: string): boolean {
+  if (catalog.source !== 'current') return false;
+  return catalog
+    .tombstones()
+    .some(
+      (t) =>
+        t.database === db &&
+        (t.retentionPolicy === undefined || t.retentionPolicy === rp) &&
+        t.measurements === null &&
+        BigInt(t.minNs) <= MIN_TIME_NS &&
+        BigInt(t.maxNs) >= MAX_TIME_NS &&
+        JSON.stringify(t.predicate) === JSON.stringify(TRUE_EXPR),
+    );
 }
 
 const LOST = 'users, grants, continuous queries, retention durations and deletes not yet compacted were only in the catalog';
