@@ -46,6 +46,7 @@ import { TRUE_EXPR } from './series/tag-expr.js';
 import { scratchOptions, warmUpInScratch, type WarmupReport } from './write/warmup.js';
 import { makeDirDurable } from './fs/atomic.js';
 import { adoptRetentionPolicy, catalogDropped } from './orphan-storage.js';
+import { finishInterruptedRestore } from './backup/restore.js';
 
 export interface WriteRequest {
   readonly db: string;
@@ -197,6 +198,8 @@ export class Engine {
   /** The engine over its catalog and WAL, nothing loaded or started yet. */
   private static async construct(options: EngineOptions, observer: FlushObserver, borrowed?: BorrowedWorkers): Promise<Engine> {
     await initChecksum();
+    // Before any directory is opened (or created in place of one a restore moved aside).
+    await finishInterruptedRestore(options.walDir, options.logger);
     await makeDirDurable(options.dataDir);
     const catalog = await Catalog.open(options.metaDir, options.logger);
     // Sequence numbers must stay above every tombstone's, even if the WAL directory was lost.
