@@ -55,6 +55,8 @@ interface LiveFile {
   refs: number;
   /** Set when replaced: delete the file once the last reference is gone. */
   obsolete: boolean;
+  /** Replaced by a compaction that left damaged blocks out: moved to quarantine, not deleted. */
+  keep?: boolean;
 }
 
 export class TsmFileSet {
@@ -162,8 +164,8 @@ export class TsmFileSet {
    * New snapshots see either all old or all new files, never a mix. If a new file fails to
    * open, nothing changes and the error is thrown (the old files keep serving).
    */
-  replace(oldPaths: readonly string[], newPaths: readonly string[]): Promise<void> {
-    const run = this.queue.then(() => this.doReplace(oldPaths, newPaths));
+  replace(oldPaths: readonly string[], newPaths: readonly string[], keepPaths: readonly string[] = []): Promise<void> {
+    const run = this.queue.then(() => this.doReplace(oldPaths, newPaths, keepPaths));
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -179,7 +181,7 @@ export class TsmFileSet {
     await Promise.all(this.pending);
   }
 
-  private async doReplace(oldPaths: readonly string[], newPaths: readonly string[]): Promise<void> {
+  private async doReplace(oldPaths: readonly string[], newPaths: readonly string[], keepPaths: readonly string[]): Promise<void> {
     if (this.closed) throw new InvariantError(`replace() on closed TSM file set ${this.dir}`);
     if (new Set(oldPaths.map((p) => resolve(p))).size !== oldPaths.length || new Set(newPaths.map((p) => resolve(p))).size !== newPaths.length) {
       throw new InvariantError('replace(): a path is listed twice');
@@ -209,7 +211,10 @@ export class TsmFileSet {
     // The swap itself is synchronous: no snapshot can observe a half-replaced set.
     this.live = this.live.filter((f) => !old.includes(f)).concat(added).sort((a, b) => compareFileIds(a.id, b.id));
     for (const f of added) this.nextGen = Math.max(this.nextGen, f.id.generation + 1);
-    for (const f of old) f.obsolete = true;
+    for (const f of old) {
+      f.obsolete = true;
+      f.keep = keepPaths.some((p) => resolve(p) === resolve(f.reader.path));
+    }
     await Promise.all(old.map((f) => this.unref(f)));
   }
 
@@ -227,7 +232,9 @@ export class TsmFileSet {
     const { logger } = this.options;
     try {
       await f.reader.close();
-      if (f.obsolete) {
+      if (f.obsolete && f.keep) {
+        await quarantine(this.dir, basename(f.reader.path), undefined, logger);
+      } else if (f.obsolete) {
         await rm(f.reader.path, { force: true });
         logger.info({ file: f.reader.path }, 'removed replaced TSM file');
       }
@@ -248,15 +255,15 @@ function readerOptions(options: TsmFileSetOptions): TsmReaderOptions {
   return { ...options, onBlockDamage: (err) => logger.error({ file: err.file, offset: err.offset, reason: err.message }, 'damaged TSM block: its points are not served') };
 }
 
-async function quarantine(dir: string, name: string, err: CorruptionError, logger: EngineLogger): Promise<void> {
+async function quarantine(dir: string, name: string, err: CorruptionError | undefined, logger: EngineLogger): Promise<void> {
   const from = join(dir, name);
   let to = join(dir, QUARANTINE_DIR, name);
   for (let n = 1; await exists(to); n++) to = join(dir, QUARANTINE_DIR, `${name}.${n}`);
   try {
     await moveFile(from, to);
-    logger.warn({ file: from, quarantined: to, offset: err.offset, reason: err.message }, 'quarantined corrupt TSM file');
+    logger.warn({ file: from, quarantined: to, offset: err?.offset, reason: err?.message ?? 'damaged blocks left out by a compaction' }, 'quarantined corrupt TSM file');
   } catch (moveErr) {
-    logger.error({ file: from, err: moveErr, reason: err.message }, 'corrupt TSM file could not be quarantined; not serving it');
+    logger.error({ file: from, err: moveErr, reason: err?.message }, 'corrupt TSM file could not be quarantined; not serving it');
   }
 }
 

@@ -221,6 +221,11 @@ export class TsmReader {
     await this.file.close();
   }
 
+  /** Blocks found damaged so far. */
+  get damagedBlocks(): number {
+    return this.damaged.size;
+  }
+
   /** Whether a read of this block failed its checks (the block stays damaged: files are immutable). */
   isDamaged(entry: BlockEntry): boolean {
     return this.damaged.size > 0 && this.damaged.has(entry.offset);
