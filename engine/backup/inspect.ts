@@ -143,9 +143,20 @@ export async function inspectWalDir(walDir: string): Promise<WalSegmentReport[]>
   let prev = 0n;
   for (const [i, ref] of segments.entries()) {
     const path = join(walDir, ref.name);
-    const fh = await open(path, 'r');
+    // A segment that cannot be read (a directory in its place, no permission) is damage to
+    // report (exit 2), not a reason for the tool to fail (exit 1).
+    const fh = await open(path, 'r').catch((err: unknown) => unreadable(path, err));
+    if (!('stat' in fh)) {
+      out.push(fh);
+      continue;
+    }
     try {
-      const size = (await fh.stat()).size;
+      const st = await fh.stat();
+      if (!st.isFile()) {
+        out.push(unreadable(path, 'not a file'));
+        continue;
+      }
+      const size = st.size;
       const header = decodeSegmentHeader(await readAt(fh, 0, SEGMENT_HEADER_SIZE));
       if ('bad' in header) {
         out.push({ file: path, bytes: size, entries: 0, firstSeq: undefined, lastSeq: undefined, problems: [{ file: path, offset: 0, reason: header.bad, torn: false }] });
@@ -172,6 +183,10 @@ export async function inspectWalDir(walDir: string): Promise<WalSegmentReport[]>
   return out;
 }
 
+function unreadable(file: string, err: unknown): WalSegmentReport {
+  return { file, bytes: 0, entries: 0, firstSeq: undefined, lastSeq: undefined, problems: [{ file, offset: 0, reason: `cannot read: ${String(err)}`, torn: false }] };
+}
+
 export interface SeriesLogReport {
   readonly db: string;
   readonly file: string;
@@ -191,7 +206,8 @@ export async function inspectSeriesLogs(dataDir: string): Promise<SeriesLogRepor
       bytes = await readFile(file);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw err;
+      out.push({ db: decodeName(db), file, bytes: 0, records: 0, problems: [{ file, offset: 0, reason: `cannot read: ${String(err)}` }] });
+      continue;
     }
     const { records, validLength, damage } = decodeRecords(bytes);
     const problems = damage === undefined ? [] : [{ file, offset: validLength, reason: `${damage}; ${bytes.length - validLength} bytes after it unreadable` }];
