@@ -136,9 +136,12 @@ async function damageCases(root: string): Promise<void> {
       row['started'] = false;
       row['error'] = String(err).split('\n').find((l) => l.startsWith('strata:')) ?? String(err).slice(0, 300);
     }
-    const after = new Set(files(d));
-    // The WAL segment a flush truncated and the LOCK a clean stop releases are not damage handling.
-    row['gone'] = before.filter((p) => !after.has(p) && !/^wal\/(\d+\.wal|LOCK)$/.test(p));
+    const after = files(d);
+    const quarantined = after.filter((p) => /quarantine/.test(p));
+    // The WAL segment a flush truncated and the LOCK a clean stop releases are not damage
+    // handling; a file moved into a quarantine directory is kept.
+    row['gone'] = before.filter((p) => !after.includes(p) && !/^wal\/(\d+\.wal|LOCK)$/.test(p) && !quarantined.some((q) => q.includes(p.split('/').pop()!)));
+    row['quarantined'] = quarantined;
     console.log(JSON.stringify(row));
     rmSync(d, { recursive: true, force: true });
   }
