@@ -247,8 +247,8 @@ export class TsmFileSet {
 /**
  * A block that fails its checksum is logged once and skipped by scans (query/tsm-run.ts): the
  * file's other blocks stay served, and quarantining the whole file at the first bad read would
- * hide them too. Compaction still refuses the file (inputs kept), so the damaged bytes stay on
- * disk for `strata inspect`, which exits 2 while they are there.
+ * hide them too. The file stays in place (`strata inspect` exits 2) until a compaction merges it
+ * without the block (compact/lane.ts) and replace() moves it to quarantine instead of deleting it.
  */
 function readerOptions(options: TsmFileSetOptions): TsmReaderOptions {
   const { logger } = options;
