@@ -98,11 +98,23 @@ async function subdirs(path: string): Promise<string[]> {
   }
 }
 
+async function shardNamedFiles(path: string): Promise<string[]> {
+  const entries = await readdir(path, { withFileTypes: true }).catch(() => []);
+  return entries.filter((d) => !d.isDirectory() && parseShardDirName(d.name)).map((d) => d.name).sort();
+}
+
 /** Every shard of a data directory, file by file. */
 export async function inspectDataDir(dataDir: string, onFile?: (file: string) => void): Promise<ShardReport[]> {
   const out: ShardReport[] = [];
   for (const db of await subdirs(dataDir)) {
     for (const rp of await subdirs(join(dataDir, db))) {
+      // A file named like a shard directory (a copy gone wrong): the server logs it and serves
+      // nothing of that shard, so it is damage here too.
+      for (const name of await shardNamedFiles(join(dataDir, db, rp))) {
+        const file = join(dataDir, db, rp, name);
+        const problem = { file, offset: 0, reason: 'a file where a shard directory belongs' };
+        out.push({ db: decodeName(db), rp: decodeName(rp), shard: name, files: [{ file, bytes: 0, keys: 0, series: 0, blocks: 0, points: 0, problems: [problem] }], series: 0, blocks: 0, points: 0, bytes: 0 });
+      }
       for (const shard of await subdirs(join(dataDir, db, rp))) {
         if (!parseShardDirName(shard)) continue;
         const dir = join(dataDir, db, rp, shard);
