@@ -9,12 +9,14 @@
  * truncated under them). A database created again under a dropped name opens its directory only
  * after the drop's delete finished, or the delete would take its new files.
  */
-import { readdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CompactionService } from './compact/service.js';
-import { Database, decodeName, encodeName } from './database.js';
+import { Database, encodeName } from './database.js';
 import { DatabaseNotFoundError } from './errors.js';
 import type { Catalog } from './meta/catalog.js';
+import { adoptDatabase, adoptRetentionPolicy, catalogDropped, catalogNamesAllStorage, decodedName, subdirectories } from './orphan-storage.js';
+import type { EngineLogger } from './logger.js';
 import { schemaChanged } from './meta/schema-version.js';
 import type { EngineOptions } from './options.js';
 import { loadShards } from './shard/loader.js';
@@ -64,21 +66,25 @@ export class DatabaseRegistry {
     return this.open.get(db)?.shardSets.get(rp)?.shards.filter((s) => s.endNs > startNs && s.baseNs <= endNs) ?? [];
   }
 
-  /** At start: removes the directories of databases the catalog does not name, then opens every database it does. */
+  /**
+   * At start: deals with the directories of databases the catalog does not name (removed when
+   * it records their drop, else adopted: orphan-storage.ts), then opens every database the
+   * catalog names.
+   */
   async openAll(): Promise<void> {
     const { catalog, options } = this.deps;
     const known = new Set(catalog.databases().map((d) => encodeName(d.name)));
-    let names: string[] = [];
-    try {
-      names = await readdir(options.dataDir);
-    } catch {
-      names = [];
-    }
-    for (const dir of names) {
-      // A database dropped while we were down (or mid-drop): its files are garbage.
-      if (!known.has(dir)) {
-        options.logger.warn({ dir: decodeName(dir) }, 'removing data of a database that is not in the catalog');
+    for (const dir of await subdirectories(options.dataDir)) {
+      if (known.has(dir)) continue;
+      const name = decodedName(dir);
+      if (name === undefined) {
+        options.logger.warn({ dir: join(options.dataDir, dir) }, 'ignoring a directory whose name encodes no database');
+      } else if (catalogDropped(catalog, name)) {
+        // A DROP DATABASE interrupted between its catalog save and the deletion: garbage.
+        options.logger.warn({ dir: name }, 'removing data of a database that is not in the catalog');
         await rm(join(options.dataDir, dir), { recursive: true, force: true });
+      } else {
+        await adoptDatabase(catalog, name, join(options.dataDir, dir), options.logger);
       }
     }
     for (const info of catalog.databases()) await this.openDatabase(info.name);
@@ -110,8 +116,13 @@ export class DatabaseRegistry {
   private async load(name: string, entry: Opening): Promise<Database> {
     const { catalog, options, blockCache, tombstones } = this.deps;
     const db = await Database.open(options.dataDir, name, options.cardinality, options.logger);
+    if (!catalogNamesAllStorage(catalog)) await adoptPolicies(catalog, name, db.dir, options.logger);
     const rps = catalog.database(name)?.rps.map((r) => r.name) ?? [];
     await loadShards(db, rps, options.logger, blockCache);
+    if (db.indexDamaged) {
+      const series = await db.completeFromFiles();
+      if (series > 0) options.logger.warn({ db: name, series }, 'series index completed from TSM keys (the series log was damaged or empty)');
+    }
     if (entry.dropped || !catalog.database(name)) {
       // Dropped while we were opening it: its directory goes as after any drop, or a database
       // created again under the name would find it (sync() waits for this as the drop's removal).
@@ -204,6 +215,15 @@ export class DatabaseRegistry {
 interface Opening {
   readonly promise: Promise<Database>;
   dropped: boolean;
+}
+
+/** Policies of a database's directory that a catalog older than the data does not name. */
+async function adoptPolicies(catalog: Catalog, db: string, dbDir: string, logger: EngineLogger): Promise<void> {
+  for (const dir of await subdirectories(dbDir)) {
+    const rp = decodedName(dir);
+    const info = catalog.database(db);
+    if (rp !== undefined && info && !info.rps.some((r) => r.name === rp)) await adoptRetentionPolicy(catalog, db, rp, join(dbDir, dir), logger);
+  }
 }
 
 async function closeStorage(db: Database): Promise<void> {

@@ -4,7 +4,9 @@
  */
 import { join } from 'node:path';
 import type { EngineLogger } from './logger.js';
-import type { FieldType, Point } from './point.js';
+import { FieldType, type Field, type Point } from './point.js';
+import { parseSeriesKey } from './lineprotocol/series-key.js';
+import { splitCompositeKey } from './tsm/format.js';
 import { SeriesIndex, type CardinalityLimits, type IndexDelta } from './series/index.js';
 import { SeriesLog, SERIES_LOG_FILE } from './series/log.js';
 import { ShardSet } from './shard/shard-set.js';
@@ -24,7 +26,10 @@ export class Database {
     readonly dir: string,
     readonly index: SeriesIndex,
     private readonly log: SeriesLog,
-    /** True when the series log was damaged and the index must be completed from TSM keys. */
+    /**
+     * True when the series log was damaged, missing or empty: the index must be completed from
+     * the TSM keys (completeFromFiles) once the shards are loaded.
+     */
     readonly indexDamaged: boolean,
   ) {}
 
@@ -53,7 +58,7 @@ export class Database {
         index.dropSeries(r.ids);
       }
     }
-    const db = new Database(name, dir, index, log, damaged);
+    const db = new Database(name, dir, index, log, damaged || records.length === 0);
     for (const r of records) if (r.t === 'r') db.fieldSet(r.r, r.m).add(r.f);
     return db;
   }
@@ -133,6 +138,35 @@ export class Database {
     }
   }
 
+  /**
+   * Registers (and logs) the series and fields the TSM files hold that the index lacks. A
+   * series log cut at a flipped byte otherwise hid every point of the series it lost: queries
+   * find series through the index only (seen: one bit flip in series.log after a clean
+   * shutdown, and SELECT, SHOW SERIES and SHOW FIELD KEYS answered nothing). A field stored
+   * with two types in different shards keeps the first type met; DROP SERIES records the
+   * damage took come back for series whose rows the files still hold. Returns the series added.
+   */
+  async completeFromFiles(): Promise<number> {
+    const before = this.index.seriesCount;
+    for (const [rp, set] of this.shardSets) {
+      for (const shard of set.shards) {
+        for (const reader of shard.files?.files() ?? []) {
+          for (const key of reader.keys()) {
+            const p = pointOfKey(key, reader.type(key));
+            if (!p) continue;
+            const seriesOnly = { ...p, fields: [] };
+            const ok = this.index.check(p) === undefined ? p : this.index.check(seriesOnly) === undefined ? seriesOnly : undefined;
+            if (!ok) continue;
+            this.register(ok);
+            this.registerRpFields(rp, ok);
+          }
+        }
+      }
+    }
+    await this.syncIndex();
+    return this.index.seriesCount - before;
+  }
+
   dropSeries(ids: number[]): void {
     if (ids.length === 0) return;
     this.index.dropSeries(ids);
@@ -146,6 +180,33 @@ export class Database {
 
   close(): Promise<void> {
     return this.log.close();
+  }
+}
+
+/** A point that carries only a TSM key's series and field (its value is never read). */
+function pointOfKey(key: string, type: FieldType | undefined): Point | undefined {
+  const split = splitCompositeKey(key);
+  if (!split || type === undefined) return undefined;
+  let parsed;
+  try {
+    parsed = parseSeriesKey(split.seriesKey);
+  } catch {
+    return undefined;
+  }
+  return { seriesKey: split.seriesKey, measurement: parsed.measurement, tags: parsed.tags, fields: [placeholderField(split.field, type)], sec: 0, nsec: 0 };
+}
+
+function placeholderField(key: string, type: FieldType): Field {
+  switch (type) {
+    case FieldType.Float:
+      return { key, type, value: 0 };
+    case FieldType.Integer:
+    case FieldType.Unsigned:
+      return { key, type, value: 0 };
+    case FieldType.Boolean:
+      return { key, type, value: false };
+    case FieldType.String:
+      return { key, type, value: '' };
   }
 }
 

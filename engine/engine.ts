@@ -46,6 +46,8 @@ import { schemaVersion } from './meta/schema-version.js';
 import { TRUE_EXPR } from './series/tag-expr.js';
 import { scratchOptions, warmUpInScratch, type WarmupReport } from './write/warmup.js';
 import { makeDirDurable } from './fs/atomic.js';
+import { adoptRetentionPolicy, catalogDropped } from './orphan-storage.js';
+import { finishInterruptedRestore } from './backup/restore.js';
 
 export interface WriteRequest {
   readonly db: string;
@@ -197,6 +199,8 @@ export class Engine {
   /** The engine over its catalog and WAL, nothing loaded or started yet. */
   private static async construct(options: EngineOptions, observer: FlushObserver, borrowed?: BorrowedWorkers): Promise<Engine> {
     await initChecksum();
+    // Before any directory is opened (or created in place of one a restore moved aside).
+    await finishInterruptedRestore(options.walDir, options.logger);
     await makeDirDurable(options.dataDir);
     const catalog = await Catalog.open(options.metaDir, options.logger);
     // Sequence numbers must stay above every tombstone's, even if the WAL directory was lost.
@@ -241,9 +245,11 @@ export class Engine {
   }
 
   private async replayEntry(e: WalWriteEntry): Promise<number> {
-    const info = this.catalog.database(e.db);
-    const rp = info?.rps.find((r) => r.name === e.rp);
-    if (!info || !rp) return 0;
+    const known = () => this.catalog.database(e.db)?.rps.find((r) => r.name === e.rp);
+    // Points of a database or policy whose catalog entry is missing, not dropped (orphan-storage.ts).
+    if (!known() && !catalogDropped(this.catalog, e.db, e.rp)) await adoptRetentionPolicy(this.catalog, e.db, e.rp, undefined, this.options.logger);
+    const rp = known();
+    if (!rp) return 0;
     const db = await this.databases.openDatabase(e.db);
     const { points } = parseLineProtocol(e.lines, { precision: e.precision, defaultSec: e.defaultSec, defaultNsec: e.defaultNsec });
     const ok: Point[] = [];

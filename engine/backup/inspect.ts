@@ -98,11 +98,23 @@ async function subdirs(path: string): Promise<string[]> {
   }
 }
 
+async function shardNamedFiles(path: string): Promise<string[]> {
+  const entries = await readdir(path, { withFileTypes: true }).catch(() => []);
+  return entries.filter((d) => !d.isDirectory() && parseShardDirName(d.name)).map((d) => d.name).sort();
+}
+
 /** Every shard of a data directory, file by file. */
 export async function inspectDataDir(dataDir: string, onFile?: (file: string) => void): Promise<ShardReport[]> {
   const out: ShardReport[] = [];
   for (const db of await subdirs(dataDir)) {
     for (const rp of await subdirs(join(dataDir, db))) {
+      // A file named like a shard directory (a copy gone wrong): the server logs it and serves
+      // nothing of that shard, so it is damage here too.
+      for (const name of await shardNamedFiles(join(dataDir, db, rp))) {
+        const file = join(dataDir, db, rp, name);
+        const problem = { file, offset: 0, reason: 'a file where a shard directory belongs' };
+        out.push({ db: decodeName(db), rp: decodeName(rp), shard: name, files: [{ file, bytes: 0, keys: 0, series: 0, blocks: 0, points: 0, problems: [problem] }], series: 0, blocks: 0, points: 0, bytes: 0 });
+      }
       for (const shard of await subdirs(join(dataDir, db, rp))) {
         if (!parseShardDirName(shard)) continue;
         const dir = join(dataDir, db, rp, shard);
@@ -143,9 +155,20 @@ export async function inspectWalDir(walDir: string): Promise<WalSegmentReport[]>
   let prev = 0n;
   for (const [i, ref] of segments.entries()) {
     const path = join(walDir, ref.name);
-    const fh = await open(path, 'r');
+    // A segment that cannot be read (a directory in its place, no permission) is damage to
+    // report (exit 2), not a reason for the tool to fail (exit 1).
+    const fh = await open(path, 'r').catch((err: unknown) => unreadable(path, err));
+    if (!('stat' in fh)) {
+      out.push(fh);
+      continue;
+    }
     try {
-      const size = (await fh.stat()).size;
+      const st = await fh.stat();
+      if (!st.isFile()) {
+        out.push(unreadable(path, 'not a file'));
+        continue;
+      }
+      const size = st.size;
       const header = decodeSegmentHeader(await readAt(fh, 0, SEGMENT_HEADER_SIZE));
       if ('bad' in header) {
         out.push({ file: path, bytes: size, entries: 0, firstSeq: undefined, lastSeq: undefined, problems: [{ file: path, offset: 0, reason: header.bad, torn: false }] });
@@ -172,6 +195,10 @@ export async function inspectWalDir(walDir: string): Promise<WalSegmentReport[]>
   return out;
 }
 
+function unreadable(file: string, err: unknown): WalSegmentReport {
+  return { file, bytes: 0, entries: 0, firstSeq: undefined, lastSeq: undefined, problems: [{ file, offset: 0, reason: `cannot read: ${String(err)}`, torn: false }] };
+}
+
 export interface SeriesLogReport {
   readonly db: string;
   readonly file: string;
@@ -191,7 +218,8 @@ export async function inspectSeriesLogs(dataDir: string): Promise<SeriesLogRepor
       bytes = await readFile(file);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw err;
+      out.push({ db: decodeName(db), file, bytes: 0, records: 0, problems: [{ file, offset: 0, reason: `cannot read: ${String(err)}` }] });
+      continue;
     }
     const { records, validLength, damage } = decodeRecords(bytes);
     const problems = damage === undefined ? [] : [{ file, offset: validLength, reason: `${damage}; ${bytes.length - validLength} bytes after it unreadable` }];

@@ -116,3 +116,45 @@ test('a restore stopped at any step is completed by the next run', async (t) => 
     }
   }
 });
+
+test('a restore stopped at any step, then a server started instead of the rerun: old state or restored state, never a mix', async (t) => {
+  const root = await tempDir(t, 'strata-bk-');
+  const src = await sourceWithDelete(root);
+  await createBackup(src, join(root, 'bk'));
+  const steps: string[] = [];
+  await restoreBackup(join(root, 'bk'), dirsIn(join(root, 'probe')), { onStep: (s) => void steps.push(s) });
+  for (const stopAt of steps.filter((s) => !s.startsWith('file:'))) {
+    const dst = dirsIn(join(root, `s-${steps.indexOf(stopAt)}`));
+    const e = await open(dst);
+    await e.catalog.createDatabase('other');
+    await e.close();
+    const crash = new Error(`stopped at ${stopAt}`);
+    await assert.rejects(restoreBackup(join(root, 'bk'), dst, { onStep: (s) => { if (s === stopAt) throw crash; } }), (err) => err === crash);
+    const journal = existsSync(dst.walDir + RESTORE_JOURNAL_SUFFIX);
+    // Before: a kill after `moved-aside:*` left a target missing; the engine created it empty,
+    // served the old catalog over the restored WAL (or the reverse), and the rerun then
+    // refused to finish ("was a server started meanwhile?").
+    const started = await open(dst);
+    try {
+      if (journal) {
+        assert.deepEqual(await times(started, 'a'), [1, 4, 5], stopAt);
+        assert.equal(started.catalog.database('other'), undefined, stopAt);
+      } else {
+        assert.ok(started.catalog.database('other'), stopAt);
+        assert.equal(started.catalog.database('db'), undefined, stopAt);
+      }
+    } finally {
+      await started.close();
+    }
+    assert.ok(!existsSync(dst.walDir + RESTORE_JOURNAL_SUFFIX), stopAt);
+    for (const d of Object.values(dst) as string[]) assert.ok(!existsSync(d + RESTORE_OLD_SUFFIX), `${stopAt}: ${d}${RESTORE_OLD_SUFFIX} left`);
+    // A rerun afterwards still restores.
+    await restoreBackup(join(root, 'bk'), dst);
+    const rerun = await open(dst);
+    try {
+      assert.deepEqual(await times(rerun, 'a'), [1, 4, 5], stopAt);
+    } finally {
+      await rerun.close();
+    }
+  }
+});

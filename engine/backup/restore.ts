@@ -14,7 +14,10 @@
  * Interrupted before 4: the targets are untouched; a rerun deletes the staging and starts
  * again. Interrupted after 4: a rerun finds the journal and completes the swaps first (the
  * state of each target tells which renames already happened), so a target is only ever the
- * old directory, absent for an instant, or the complete restored one.
+ * old directory, absent for an instant, or the complete restored one. A server started
+ * instead of the rerun completes the swaps too (finishInterruptedRestore, at engine open):
+ * before, it opened whatever mix of old and restored directories the kill left, created an
+ * empty directory for a target moved aside, and the rerun then refused to finish.
  */
 import { copyFile, constants, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, isAbsolute } from 'node:path';
@@ -129,6 +132,28 @@ async function stage(input: string, manifest: Manifest, swaps: readonly Swap[], 
     await opts.onStep?.(`file:${f.path}`);
   }
   for (const s of swaps) await fsyncTree(s.staged);
+}
+
+/**
+ * Completes the swaps of a restore interrupted after its journal was written, as a rerun of
+ * `strata restore` would (without restoring anything else); false when there is no journal.
+ * Takes the WAL directory's lock first, so a restore still running is never raced.
+ */
+export async function finishInterruptedRestore(walDir: string, log: EngineLogger): Promise<boolean> {
+  const target = resolve(walDir);
+  const journalPath = target + RESTORE_JOURNAL_SUFFIX;
+  if (!(await exists(journalPath))) return false;
+  const lock = (await exists(target)) ? await lockDirectory(target, log) : undefined;
+  try {
+    const journal = JSON.parse(await readFile(journalPath, 'utf8')) as Journal;
+    log.warn({ journal: journalPath, input: journal.input }, 'completing an interrupted restore before start-up');
+    await finishSwaps(journal, log);
+    await rm(journalPath, { force: true });
+    await fsyncDir(dirname(journalPath));
+    return true;
+  } finally {
+    await lock?.release();
+  }
 }
 
 /** Restore the backup in `input` over `dirs`. The engine must be stopped. */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { open, readdir } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { fieldKey } from '../cache/cache.js';
 import { CorruptionError, StorageIoError } from '../errors.js';
 import { collectingLogger, silentLogger } from '../logger.js';
@@ -10,6 +10,7 @@ import type { Shard } from '../shard/shard.js';
 import type { TombstoneFilter } from '../tombstone/filter.js';
 import { TsmFileSet } from '../tsm/file-set.js';
 import { tempDir } from '../tsm/test-support.js';
+import { QUARANTINE_DIR } from '../tsm/format.js';
 import { TsmWriter } from '../tsm/writer.js';
 import { compact } from './compactor.js';
 import { mergeFiles } from './merge.js';
@@ -96,19 +97,21 @@ for (const [name, fault, maxFileBytes] of [
   });
 }
 
-test('a damaged block in an input fails the compaction with CorruptionError; nothing changes', async (t) => {
+test('a damaged block in an input is left out; the compaction finishes and keeps that input in quarantine', async (t) => {
   const logger = collectingLogger();
   const { shard, dir, plan } = await fourFileShard(t, 'compact-corrupt', logger);
-  const names = (await readdir(dir)).sort();
   const victim = shard.files!.files()[2]!;
   const key = KEYS[2]![0];
   const entry = victim.entries(key)[1]!;
   const fh = await open(victim.path, 'r+');
   await fh.write(Uint8Array.of(0x5a), 0, 1, entry.offset + 10);
   await fh.close();
-  await assert.rejects(compact(shard, plan, { logger }), (err: unknown) => err instanceof CorruptionError && err.file === victim.path);
-  assert.deepEqual((await readdir(dir)).sort(), names);
-  assert.deepEqual(shard.files!.files().map((r) => basename(r.path)), names);
+  // Before: CorruptionError, inputs kept, and the same failure at every later round.
+  const result = await compact(shard, plan, { logger });
+  assert.equal(result.stats.blocksDamaged, 1);
+  assert.ok(!shard.files!.files().some((r) => r.path === victim.path));
+  assert.deepEqual(await readdir(join(dir, QUARANTINE_DIR)), [basename(victim.path)]);
+  assert.ok(logger.entries.some((e) => e.level === 'error' && /left out damaged TSM blocks/.test(e.msg)));
   await cleanup(shard, dir);
 });
 

@@ -108,7 +108,10 @@ export async function compact(shard: Shard, plan: CompactionPlan, options: Compa
       onAbortError: (err) => logger.error({ dir: shard.dir, err }, 'cannot remove outputs of a failed compaction'),
     });
     const { outputs: written, stats } = merged;
-    await files.replace(inputPaths, written.map((o) => o.path));
+    if (merged.damagedInputs.length > 0) {
+      logger.error({ dir: shard.dir, blocks: stats.blocksDamaged, inputs: merged.damagedInputs }, 'compaction left out damaged TSM blocks; their files go to quarantine');
+    }
+    await files.replace(inputPaths, written.map((o) => o.path), merged.damagedInputs);
     const result: CompactionResult = {
       plan,
       inputs: inputPaths,

@@ -43,7 +43,9 @@ export async function mergeKey(key: string, type: FieldType, lanes: readonly Lan
     const copy = copyable(lanes, t, ctx.minCopyPoints, ctx.maxPoints);
     if (copy) {
       await out.flush(); // its rows all precede t
-      const { entry, payload } = await copy.take();
+      const taken = await copy.take(ctx.stats);
+      if (!taken) continue;
+      const { entry, payload } = taken;
       await ctx.sink.writeBlock(key, type, entry.minTime, entry.maxTime, entry.count, payload, entry.stats);
       ctx.stats.blocksCopied++;
       ctx.stats.valuesOut += entry.count;

@@ -8,6 +8,7 @@
  * end beyond 2^53 still compares correctly with every in-shard offset.
  */
 import { blockType, decodeBlock } from '../encoding/block.js';
+import { CorruptionError } from '../errors.js';
 import { FieldType } from '../point.js';
 import type { ValueColumn } from '../point.js';
 import type { HiddenRanges } from '../tombstone/filter.js';
@@ -69,11 +70,13 @@ export class Lane {
   /**
    * The next entry's payload, verified, unchanged (fast path). A block without index stats
    * (from a version-1 file, or a writer that gave none) is decoded once to compute them, so
-   * copied blocks gain stats too; blocks whose values allow none stay without.
+   * copied blocks gain stats too; blocks whose values allow none stay without. Undefined for a
+   * damaged block (readOrSkip).
    */
-  async take(): Promise<{ entry: BlockEntry; payload: Uint8Array }> {
+  async take(merge: MergeStats): Promise<{ entry: BlockEntry; payload: Uint8Array } | undefined> {
     const entry = this.entries[this.next++]!;
-    const payload = await this.reader.readBlock(this.key, entry);
+    const payload = await this.readOrSkip(entry, merge);
+    if (payload === undefined) return undefined;
     if (entry.stats || statsShape(blockType(payload)) === 'none') return { entry, payload };
     const { column } = decodeBlock(payload, this.baseNs);
     const stats = columnStats(column, 0, column.values.length);
@@ -83,7 +86,11 @@ export class Lane {
   /** Decodes the next entry, dropping hidden rows; the lane may stay empty if all were hidden. */
   async decode(stats: MergeStats): Promise<void> {
     const entry = this.entries[this.next++]!;
-    const bytes = await this.reader.readBlock(this.key, entry);
+    const bytes = await this.readOrSkip(entry, stats);
+    if (bytes === undefined) {
+      this.block = null;
+      return;
+    }
     let block: DecodedBlock = decodeBlock(bytes, this.baseNs);
     stats.blocksDecoded++;
     if (this.touches(this.offsetOf(entry.minTime), this.offsetOf(entry.maxTime))) {
@@ -93,6 +100,21 @@ export class Lane {
     }
     this.block = block.offsets.length > 0 ? block : null;
     this.pos = 0;
+  }
+
+  /**
+   * A block that fails its checksum is left out of the merge, as scans leave it out
+   * (query/tsm-run.ts): failing the merge instead stopped the shard's compactions for good, and
+   * its level-0 files piled up with every flush. The compactor keeps the input in quarantine.
+   */
+  private async readOrSkip(entry: BlockEntry, stats: MergeStats): Promise<Uint8Array | undefined> {
+    try {
+      return await this.reader.readBlock(this.key, entry);
+    } catch (err) {
+      if (!(err instanceof CorruptionError) || !this.reader.isDamaged(entry)) throw err;
+      stats.blocksDamaged++;
+      return undefined;
+    }
   }
 
   /** Moves past `n` rows of the decoded block, releasing it when done. */

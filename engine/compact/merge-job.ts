@@ -41,6 +41,8 @@ export interface MergeOutcome {
   readonly stats: MergeStats;
   /** Sum of the inputs' sizes. */
   readonly bytesIn: number;
+  /** Inputs with blocks left out as damaged: kept in quarantine instead of deleted. */
+  readonly damagedInputs: readonly string[];
 }
 
 /** Runs a job elsewhere (the flush worker); undefined when it cannot, and the caller merges itself. */
@@ -70,7 +72,8 @@ export async function runMergeJob(job: MergeJob, pacer: Pacer, local: LocalMerge
     const merge = { baseNs: job.baseNs, pacer, ...(local.hidden && { hidden: local.hidden }), ...(job.maxPointsPerBlock && { maxPointsPerBlock: job.maxPointsPerBlock }) };
     const stats = await mergeFiles(inputs, outputs, merge);
     const written = await outputs.finish();
-    return { outputs: written, stats, bytesIn: inputs.reduce((n, i) => n + i.reader.stats().bytes, 0) };
+    const damagedInputs = inputs.filter((i) => i.reader.damagedBlocks > 0).map((i) => i.reader.path);
+    return { outputs: written, stats, bytesIn: inputs.reduce((n, i) => n + i.reader.stats().bytes, 0), damagedInputs };
   } catch (err) {
     await outputs.abort().catch((abortErr: unknown) => local.onAbortError?.(abortErr));
     throw err;

@@ -16,6 +16,8 @@ export interface MergeStats {
   rowsOverwritten: number;
   /** Blocks skipped because their key had another type in a newer input. */
   blocksTypeConflict: number;
+  /** Blocks left out because they failed their checksum (their inputs go to quarantine, not away). */
+  blocksDamaged: number;
 }
 
 export function emptyMergeStats(): MergeStats {
@@ -30,6 +32,7 @@ export function emptyMergeStats(): MergeStats {
     rowsPurged: 0,
     rowsOverwritten: 0,
     blocksTypeConflict: 0,
+    blocksDamaged: 0,
   };
 }
 

@@ -12,7 +12,7 @@ import { collectingLogger, silentLogger } from '../logger.js';
 import { FlushWorker } from '../flush/flush-worker-pool.js';
 import type { TombstoneFilter } from '../tombstone/filter.js';
 import { tempDir } from '../tsm/test-support.js';
-import { tsmFileName } from '../tsm/format.js';
+import { QUARANTINE_DIR, tsmFileName } from '../tsm/format.js';
 import { compact } from './compactor.js';
 import { CompactionAbortedError } from './errors.js';
 import { removeMergeLeftovers } from './merge-job.js';
@@ -44,21 +44,22 @@ test('a merge in the flush worker writes the same file as one on the event loop,
   await closeAndRemove(b.shard, b.dir);
 });
 
-test('a damaged input fails a worker merge with CorruptionError naming the file; nothing changes', async (t) => {
+test('a damaged block in a worker merge is left out and named back; its input goes to quarantine', async (t) => {
   const worker = new FlushWorker();
   const logger = collectingLogger();
   const { shard, dir, plan } = await fourFileShard(t, 'worker-merge-corrupt', logger);
-  const names = (await readdir(dir)).sort();
   const victim = shard.files!.files()[1]!;
   const entry = victim.entries(SAMPLE_KEYS[0]![0])[2]!;
   const fh = await open(victim.path, 'r+');
   await fh.write(Uint8Array.of(0xa5), 0, 1, entry.offset + 9);
   await fh.close();
 
-  await assert.rejects(compact(shard, plan, { logger, worker }), (err: unknown) => err instanceof CorruptionError && err.file === victim.path);
-  assert.deepEqual((await readdir(dir)).sort(), names, 'no output, no .tmp');
-  assert.deepEqual(shard.files!.files().map((r) => basename(r.path)), names);
-  assert.ok(logger.entries.some((e) => e.level === 'error' && e.msg === 'compaction failed; inputs kept'));
+  const result = await compact(shard, plan, { logger, worker });
+  assert.ok(result.inWorker);
+  assert.equal(result.stats.blocksDamaged, 1);
+  assert.deepEqual(await readdir(join(dir, QUARANTINE_DIR)), [basename(victim.path)]);
+  assert.ok(!(await readdir(dir)).some((n) => n.endsWith('.tmp')));
+  assert.ok(logger.entries.some((e) => e.level === 'error' && /left out damaged TSM blocks/.test(e.msg)));
   await worker.close();
   await closeAndRemove(shard, dir);
 });

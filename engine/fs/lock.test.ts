@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { collectingLogger } from '../logger.js';
 import { DirectoryLockedError, LOCK_FILE, lockDirectory } from './lock.js';
@@ -77,4 +77,22 @@ test('release leaves a lock that is no longer ours alone', async (t) => {
   await writeFile(join(dir, LOCK_FILE), '1\n');
   await lock.release();
   assert.equal(await readFile(join(dir, LOCK_FILE), 'utf8'), '1\n');
+});
+
+test('a directory where the LOCK file belongs is moved aside with a warning, and the lock is taken', async (t) => {
+  const dir = await lockDir(t);
+  await mkdir(join(dir, LOCK_FILE));
+  await writeFile(join(dir, LOCK_FILE, 'kept'), 'x');
+  const logger = collectingLogger();
+  // Before: EISDIR, so the server never started on this directory.
+  const lock = await lockDirectory(dir, logger);
+  try {
+    assert.equal((await readFile(join(dir, LOCK_FILE), 'utf8')).trim(), String(process.pid));
+    const aside = (await readdir(dir)).find((n) => n.endsWith('.not-a-file'));
+    assert.ok(aside, 'moved aside, not deleted');
+    assert.deepEqual(await readdir(join(dir, aside)), ['kept']);
+    assert.ok(logger.entries.some((e) => e.level === 'warn' && /not a file/.test(e.msg)));
+  } finally {
+    await lock.release();
+  }
 });

@@ -12,6 +12,7 @@
  *     restart: a LOCK with our PID that this process did not take is treated as stale.
  */
 import { open, readFile, rm } from 'node:fs/promises';
+import { moveFile } from './atomic.js';
 import { join, resolve } from 'node:path';
 import { StrataError } from '../errors.js';
 import type { EngineLogger } from '../logger.js';
@@ -50,6 +51,14 @@ export async function lockDirectory(dir: string, logger: EngineLogger = silentLo
     }
     const owner = await readOwner(path);
     if (owner === 'gone') continue;
+    if (owner === 'not-a-file') {
+      // A directory named LOCK (a copy gone wrong) failed every start with EISDIR. No process
+      // locks with a directory: it is moved aside, not deleted (it may hold someone's files).
+      const aside = `${path}.${Date.now()}.not-a-file`;
+      await moveFile(path, aside);
+      logger.warn({ dir: abs, movedTo: aside }, 'directory lock path is not a file; moved aside');
+      continue;
+    }
     if (owner !== 'unreadable' && isAlive(owner) && !(owner === process.pid && !held.has(abs))) {
       throw new DirectoryLockedError(abs, owner);
     }
@@ -79,12 +88,14 @@ async function tryCreate(path: string): Promise<boolean> {
 }
 
 /** PID in the lock file; 'unreadable' for an empty or garbled file (crash while creating it). */
-async function readOwner(path: string): Promise<number | 'gone' | 'unreadable'> {
+async function readOwner(path: string): Promise<number | 'gone' | 'unreadable' | 'not-a-file'> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return 'gone';
+    if (code === 'EISDIR') return 'not-a-file';
     throw err;
   }
   const pid = Number(text.trim());

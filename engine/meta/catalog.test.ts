@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFile, readFile, readdir } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Catalog, CatalogError } from './catalog.js';
 import { initChecksum } from '../fs/checksum.js';
@@ -61,6 +61,8 @@ test('corruption table for the catalog file', async (t) => {
     { name: 'flipped checksum byte falls back to previous copy', damage: async (p) => writeFile(p, (await readFile(p, 'utf8')).replace(/"checksum":"(.)/, (_m, c: string) => `"checksum":"${c === '0' ? '1' : '0'}`)), expect: ['a'] },
     { name: 'zero-filled file falls back', damage: async (p) => writeFile(p, Buffer.alloc(4096)), expect: ['a'] },
     { name: '0-byte file falls back', damage: async (p) => writeFile(p, ''), expect: ['a'] },
+    // Before: start-up failed with EISDIR.
+    { name: 'a directory where the file belongs is moved aside', damage: async (p) => rm(p).then(() => mkdir(p)), expect: ['a'] },
     { name: 'leftover temp file is removed, current kept', damage: async (p) => writeFile(p + '.tmp', '{"half'), expect: ['a', 'b'] },
   ];
   for (const row of rows) {

@@ -6,7 +6,7 @@
 import { DatabaseNotFoundError, RetentionPolicyNotFoundError, StrataError } from '../errors.js';
 import type { EngineLogger } from '../logger.js';
 import { defaultShardGroupDurationSec, formatGoDuration } from '../time.js';
-import { CatalogStore } from './store.js';
+import { CatalogStore, type CatalogSource } from './store.js';
 import { schemaChanged } from './schema-version.js';
 import type {
   CatalogData,
@@ -51,6 +51,11 @@ export class Catalog {
   static async open(dir: string, logger: EngineLogger): Promise<Catalog> {
     const store = new CatalogStore(dir, logger);
     return new Catalog(store, await store.load());
+  }
+
+  /** Where start-up read the catalog from (store.ts): only `current` is the catalog as last saved. */
+  get source(): CatalogSource {
+    return this.store.source;
   }
 
   snapshot(): CatalogData {

@@ -2,7 +2,14 @@
  * Durable catalog file. `catalog.json` holds `{format, checksum, data}`; every save first keeps
  * the previous good content as `catalog.prev.json`, then atomically replaces `catalog.json`.
  * A damaged current file (bad JSON, checksum mismatch, empty) is quarantined and the previous
- * copy used; start-up never fails because of catalog damage.
+ * copy used; start-up never fails because of catalog damage. A directory where a catalog file
+ * belongs (an operator's copy gone wrong) is damage too: it is moved aside the same way.
+ *
+ * `source` says where the data came from. Only `current` is the catalog as last saved: the
+ * previous copy lacks the last change (a CREATE DATABASE, a DELETE's tombstone), and `none`
+ * after damage or with a data directory that holds databases means the catalog was lost, not
+ * that there never were any. Start-up trusts the catalog to tell dropped databases from live
+ * ones only when it is `current` (orphan-storage.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -38,8 +45,12 @@ function decode(text: string): CatalogData | string {
   return { ...EMPTY_CATALOG, ...(rec.data as CatalogData) };
 }
 
+/** Where the loaded catalog came from: the current file, its previous copy, or neither (empty). */
+export type CatalogSource = 'current' | 'previous' | 'none';
+
 export class CatalogStore {
   private lastText: string | undefined;
+  private sourceValue: CatalogSource = 'none';
 
   constructor(
     private readonly dir: string,
@@ -57,12 +68,15 @@ export class CatalogStore {
       try {
         text = await readFile(path, 'utf8');
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
-        throw err;
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') continue;
+        if (code !== 'EISDIR') throw err;
+        text = '';
       }
-      const result = decode(text);
+      const result = text === '' ? 'empty or not a file' : decode(text);
       if (typeof result !== 'string') {
         this.lastText = text;
+        this.sourceValue = name === CATALOG_FILE ? 'current' : 'previous';
         if (name !== CATALOG_FILE) this.logger.warn({ file: path }, 'using the previous catalog copy');
         return result;
       }
@@ -71,6 +85,10 @@ export class CatalogStore {
       this.logger.error({ file: path, quarantined: aside, reason: result }, 'catalog file damaged; quarantined');
     }
     return EMPTY_CATALOG;
+  }
+
+  get source(): CatalogSource {
+    return this.sourceValue;
   }
 
   async save(data: CatalogData): Promise<void> {

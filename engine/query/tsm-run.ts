@@ -4,12 +4,14 @@
  * the shard base and clips them. Blocks are read in chunks of neighbours with one read each:
  * the first chunk up to FIRST_READ_BYTES (a series-field of a few blocks, or the first()/last()
  * of one, costs one small read: a read's cost is mostly its fixed latency), later ones up to
- * READ_AHEAD_BYTES, each already being read while the previous one is decoded. A damaged block throws CorruptionError: it is reported,
- * never served as data. A block lying wholly inside the range and untouched by tombstones is
+ * READ_AHEAD_BYTES, each already being read while the previous one is decoded. A damaged block
+ * (checksum, or cut short) is skipped: the reader reports it once (tsm/file-set.ts logs it) and
+ * it is never served as data, while the rest of the key is. A block lying wholly inside the range and untouched by tombstones is
  * returned undecoded as a StatsBlock (its index stats, lazy decode); RunMerger decides
  * whether it can pass through whole.
  */
 import { blockCount, decodeBlock, decodeBlockTimeGrid, decodeBlockTimes, decodeBlockValues, type DecodeBuffers } from '../encoding/block.js';
+import { CorruptionError } from '../errors.js';
 import type { BlockEntry } from '../tsm/block-index.js';
 import type { BlockRun, TsmReader } from '../tsm/reader.js';
 import { clipOwnedBlock, lowerBound, type RunBlock, type SortedRun } from './run.js';
@@ -128,7 +130,15 @@ export class TsmRun implements SortedRun {
 
   nextNow(): RunBlock | null | undefined {
     while (this.i < this.count) {
-      const bytes = this.payloadNow(this.i);
+      let bytes: Uint8Array | undefined;
+      try {
+        bytes = this.payloadNow(this.i);
+      } catch (err) {
+        // Logged by the reader's file set the first time; the key's other blocks are served.
+        if (!(err instanceof CorruptionError) || !this.reader.isDamaged(this.entry(this.i))) throw err;
+        this.i++;
+        continue;
+      }
       if (bytes === undefined) return undefined;
       const entry = this.entry(this.i++);
       if (this.isWhole(entry)) {

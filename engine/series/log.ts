@@ -9,15 +9,16 @@
  *
  * Appends are buffered and written+fsynced by `sync()`, which the engine calls before it
  * truncates the WAL: until then the WAL still holds every series the log may have missed.
- * On open a torn or damaged tail is cut (everything after the first bad record), logged, and
- * the engine re-registers series from TSM keys and WAL replay.
+ * On open a torn or damaged tail is cut (everything after the first bad record), copied to
+ * `series.log.quarantine/`, logged, and the engine re-registers series from TSM keys and WAL
+ * replay (also when the log is empty or was not a file: Database.completeFromFiles).
  */
-import { open, type FileHandle } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { open, stat, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { checksum32 } from '../fs/checksum.js';
 import type { EngineLogger } from '../logger.js';
 import type { FieldType } from '../point.js';
-import { fsyncDir, makeDirDurable } from '../fs/atomic.js';
+import { fsyncDir, makeDirDurable, moveFile, writeFileAtomic } from '../fs/atomic.js';
 
 export const SERIES_LOG_FILE = 'series.log';
 export const SERIES_LOG_MAGIC = 'STRSERI1';
@@ -67,6 +68,31 @@ export function decodeRecords(buf: Uint8Array): { records: SeriesLogRecord[]; va
   return { records, validLength: off };
 }
 
+/**
+ * Damaged series-log bytes go to `<db>/series.log.quarantine/`: a name with a dot, which no
+ * encoded retention-policy name has (database.ts encodeName), so the shard loader never takes
+ * it for a policy.
+ */
+export const SERIES_LOG_QUARANTINE_DIR = `${SERIES_LOG_FILE}.quarantine`;
+
+/** `<db>/series.log.quarantine/series.log.<offset>`, with a `.N` suffix when taken (earlier evidence stays). */
+async function quarantineName(path: string, offset: number): Promise<string> {
+  const base = join(dirname(path), SERIES_LOG_QUARANTINE_DIR, `${basename(path)}.${offset}`);
+  for (let n = 0; ; n++) {
+    const candidate = n === 0 ? base : `${base}.${n}`;
+    if (!(await stat(candidate).then(() => true, () => false))) return candidate;
+  }
+}
+
+async function moveAsideIfNotFile(path: string, logger: EngineLogger): Promise<boolean> {
+  const st = await stat(path).catch(() => undefined);
+  if (st === undefined || st.isFile()) return false;
+  const aside = await quarantineName(path, 0);
+  await moveFile(path, aside);
+  logger.warn({ file: path, quarantined: aside }, 'series log is not a file; moved to quarantine, a new log is started');
+  return true;
+}
+
 export class SeriesLog {
   private pending: Buffer[] = [];
   private size: number;
@@ -81,12 +107,19 @@ export class SeriesLog {
   /** Open (creating) the log; returns the intact records. Damage is cut off and logged, never fatal. */
   static async open(path: string, logger: EngineLogger): Promise<{ log: SeriesLog; records: SeriesLogRecord[]; damaged: boolean }> {
     await makeDirDurable(dirname(path));
+    // A directory in the log's place (a copy gone wrong) failed every start with EISDIR.
+    const movedAside = await moveAsideIfNotFile(path, logger);
     const fh = await open(path, 'a+');
     const data = await fh.readFile();
     const { records, validLength, damage } = decodeRecords(data);
     let size = data.length;
     if (damage !== undefined || data.length < MAGIC_LEN) {
-      if (damage) logger.warn({ file: path, offset: validLength, reason: damage }, 'series log damaged; cut at last good record');
+      if (damage) {
+        // The cut bytes may hold intact records after the damaged one: kept, not deleted.
+        const aside = await quarantineName(path, validLength);
+        await writeFileAtomic(aside, data.subarray(validLength));
+        logger.warn({ file: path, offset: validLength, reason: damage, quarantined: aside }, 'series log damaged; cut at last good record, the rest kept in quarantine');
+      }
       await fh.truncate(validLength);
       size = validLength;
       if (validLength === 0) {
@@ -98,7 +131,7 @@ export class SeriesLog {
       // file alone does not persist it).
       if (data.length === 0) await fsyncDir(dirname(path));
     }
-    return { log: new SeriesLog(fh, size), records, damaged: damage !== undefined };
+    return { log: new SeriesLog(fh, size), records, damaged: damage !== undefined || movedAside };
   }
 
   append(rec: SeriesLogRecord): void {

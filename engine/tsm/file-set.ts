@@ -26,7 +26,7 @@ import type { EngineLogger } from '../logger.js';
 import type { BlockCache } from './block-cache.js';
 import { compareFileIds, MAX_NAME_NUMBER, parseTsmFileName, QUARANTINE_DIR, TSM_EXTENSION, tsmFileName } from './format.js';
 import type { TsmFileId } from './format.js';
-import { TsmReader } from './reader.js';
+import { TsmReader, type TsmReaderOptions } from './reader.js';
 import type { FileOpener } from './positional-file.js';
 import { makeDirDurable } from '../fs/atomic.js';
 
@@ -55,6 +55,8 @@ interface LiveFile {
   refs: number;
   /** Set when replaced: delete the file once the last reference is gone. */
   obsolete: boolean;
+  /** Replaced by a compaction that left damaged blocks out: moved to quarantine, not deleted. */
+  keep?: boolean;
 }
 
 export class TsmFileSet {
@@ -93,7 +95,7 @@ export class TsmFileSet {
       }
       maxGeneration = Math.max(maxGeneration, id.generation);
       try {
-        const reader = await TsmReader.open(path, options);
+        const reader = await TsmReader.open(path, readerOptions(options));
         live.push({ id, reader, refs: 1, obsolete: false });
       } catch (err) {
         if (err instanceof CorruptionError) await quarantine(dir, name, err, logger);
@@ -162,8 +164,8 @@ export class TsmFileSet {
    * New snapshots see either all old or all new files, never a mix. If a new file fails to
    * open, nothing changes and the error is thrown (the old files keep serving).
    */
-  replace(oldPaths: readonly string[], newPaths: readonly string[]): Promise<void> {
-    const run = this.queue.then(() => this.doReplace(oldPaths, newPaths));
+  replace(oldPaths: readonly string[], newPaths: readonly string[], keepPaths: readonly string[] = []): Promise<void> {
+    const run = this.queue.then(() => this.doReplace(oldPaths, newPaths, keepPaths));
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -179,7 +181,7 @@ export class TsmFileSet {
     await Promise.all(this.pending);
   }
 
-  private async doReplace(oldPaths: readonly string[], newPaths: readonly string[]): Promise<void> {
+  private async doReplace(oldPaths: readonly string[], newPaths: readonly string[], keepPaths: readonly string[]): Promise<void> {
     if (this.closed) throw new InvariantError(`replace() on closed TSM file set ${this.dir}`);
     if (new Set(oldPaths.map((p) => resolve(p))).size !== oldPaths.length || new Set(newPaths.map((p) => resolve(p))).size !== newPaths.length) {
       throw new InvariantError('replace(): a path is listed twice');
@@ -200,7 +202,7 @@ export class TsmFileSet {
       for (const [i, p] of newPaths.entries()) {
         const id = ids[i];
         if (id === undefined) throw new InvariantError('replace(): id list out of step');
-        added.push({ id, reader: await TsmReader.open(p, this.options), refs: 1, obsolete: false });
+        added.push({ id, reader: await TsmReader.open(p, readerOptions(this.options)), refs: 1, obsolete: false });
       }
     } catch (err) {
       await Promise.all(added.map((f) => f.reader.close()));
@@ -209,7 +211,10 @@ export class TsmFileSet {
     // The swap itself is synchronous: no snapshot can observe a half-replaced set.
     this.live = this.live.filter((f) => !old.includes(f)).concat(added).sort((a, b) => compareFileIds(a.id, b.id));
     for (const f of added) this.nextGen = Math.max(this.nextGen, f.id.generation + 1);
-    for (const f of old) f.obsolete = true;
+    for (const f of old) {
+      f.obsolete = true;
+      f.keep = keepPaths.some((p) => resolve(p) === resolve(f.reader.path));
+    }
     await Promise.all(old.map((f) => this.unref(f)));
   }
 
@@ -227,7 +232,9 @@ export class TsmFileSet {
     const { logger } = this.options;
     try {
       await f.reader.close();
-      if (f.obsolete) {
+      if (f.obsolete && f.keep) {
+        await quarantine(this.dir, basename(f.reader.path), undefined, logger);
+      } else if (f.obsolete) {
         await rm(f.reader.path, { force: true });
         logger.info({ file: f.reader.path }, 'removed replaced TSM file');
       }
@@ -237,15 +244,26 @@ export class TsmFileSet {
   }
 }
 
-async function quarantine(dir: string, name: string, err: CorruptionError, logger: EngineLogger): Promise<void> {
+/**
+ * A block that fails its checksum is logged once and skipped by scans (query/tsm-run.ts): the
+ * file's other blocks stay served, and quarantining the whole file at the first bad read would
+ * hide them too. The file stays in place (`strata inspect` exits 2) until a compaction merges it
+ * without the block (compact/lane.ts) and replace() moves it to quarantine instead of deleting it.
+ */
+function readerOptions(options: TsmFileSetOptions): TsmReaderOptions {
+  const { logger } = options;
+  return { ...options, onBlockDamage: (err) => logger.error({ file: err.file, offset: err.offset, reason: err.message }, 'damaged TSM block: its points are not served') };
+}
+
+async function quarantine(dir: string, name: string, err: CorruptionError | undefined, logger: EngineLogger): Promise<void> {
   const from = join(dir, name);
   let to = join(dir, QUARANTINE_DIR, name);
   for (let n = 1; await exists(to); n++) to = join(dir, QUARANTINE_DIR, `${name}.${n}`);
   try {
     await moveFile(from, to);
-    logger.warn({ file: from, quarantined: to, offset: err.offset, reason: err.message }, 'quarantined corrupt TSM file');
+    logger.warn({ file: from, quarantined: to, offset: err?.offset, reason: err?.message ?? 'damaged blocks left out by a compaction' }, 'quarantined corrupt TSM file');
   } catch (moveErr) {
-    logger.error({ file: from, err: moveErr, reason: err.message }, 'corrupt TSM file could not be quarantined; not serving it');
+    logger.error({ file: from, err: moveErr, reason: err?.message }, 'corrupt TSM file could not be quarantined; not serving it');
   }
 }
 

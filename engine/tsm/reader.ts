@@ -30,6 +30,8 @@ export interface TsmReaderOptions {
   readonly blockCache?: BlockCache;
   /** I/O seam for tests (byte counting, fault injection); defaults to node:fs positional reads. */
   readonly openFile?: FileOpener;
+  /** Told once per damaged block, the first time a read finds it (the file set logs it). */
+  readonly onBlockDamage?: (err: CorruptionError) => void;
 }
 
 /** Result of `readBlocks`: payload(i) is the verified payload of entries[i] (throws CorruptionError). */
@@ -50,6 +52,8 @@ export class TsmReader {
   /** Process-unique id; the block cache key prefix. */
   readonly fileId = allocateFileId();
   private closed = false;
+  /** Blocks found damaged so far, by file offset: scans skip them (query/tsm-run.ts). */
+  private readonly damaged = new Set<number>();
 
   private constructor(
     readonly path: string,
@@ -59,6 +63,7 @@ export class TsmReader {
     private readonly file: PositionalFile,
     private readonly indexOffset: number,
     private readonly cache: BlockCache | undefined,
+    private readonly onBlockDamage: ((err: CorruptionError) => void) | undefined,
   ) {}
 
   static async open(path: string, options: TsmReaderOptions = {}): Promise<TsmReader> {
@@ -80,7 +85,7 @@ export class TsmReader {
         keyCount: footer.keyCount,
         blockCount: footer.blockCount,
       }, version);
-      return new TsmReader(path, level, index, file, footer.indexOffset, options.blockCache);
+      return new TsmReader(path, level, index, file, footer.indexOffset, options.blockCache, options.onBlockDamage);
     } catch (err) {
       await file.close();
       throw err;
@@ -216,6 +221,24 @@ export class TsmReader {
     await this.file.close();
   }
 
+  /** Blocks found damaged so far. */
+  get damagedBlocks(): number {
+    return this.damaged.size;
+  }
+
+  /** Whether a read of this block failed its checks (the block stays damaged: files are immutable). */
+  isDamaged(entry: BlockEntry): boolean {
+    return this.damaged.size > 0 && this.damaged.has(entry.offset);
+  }
+
+  private damage(entry: BlockEntry, err: CorruptionError): CorruptionError {
+    if (!this.damaged.has(entry.offset)) {
+      this.damaged.add(entry.offset);
+      this.onBlockDamage?.(err);
+    }
+    return err;
+  }
+
   private lookup(entry: BlockEntry): Uint8Array | undefined {
     if (this.closed) throw new InvariantError(`read from closed TSM reader ${this.path}`);
     if (entry.offset < HEADER_SIZE || entry.offset + BLOCK_CHECKSUM_SIZE + entry.size > this.indexOffset) {
@@ -226,12 +249,12 @@ export class TsmReader {
 
   private verify(key: string, entry: BlockEntry, record: Uint8Array, bytesRead: number, copy = false): Uint8Array {
     if (bytesRead < record.length) {
-      throw new CorruptionError(this.path, entry.offset + bytesRead, `block of ${JSON.stringify(key)} cut short by end of file`);
+      throw this.damage(entry, new CorruptionError(this.path, entry.offset + bytesRead, `block of ${JSON.stringify(key)} cut short by end of file`));
     }
     const payload = record.subarray(BLOCK_CHECKSUM_SIZE);
     const stored = new DataView(record.buffer, record.byteOffset, BLOCK_CHECKSUM_SIZE).getUint32(0);
     if (checksum32(payload) !== stored) {
-      throw new CorruptionError(this.path, entry.offset, `block checksum mismatch for ${JSON.stringify(key)}`);
+      throw this.damage(entry, new CorruptionError(this.path, entry.offset, `block checksum mismatch for ${JSON.stringify(key)}`));
     }
     const kept = copy ? payload.slice() : payload;
     this.cache?.set(this.fileId, entry.offset, kept);

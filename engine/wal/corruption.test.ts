@@ -4,7 +4,7 @@
 // above every surviving seq, and a second open has nothing left to report.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFile, cp, mkdtemp, open, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, mkdtemp, open, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import fc from 'fast-check';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -163,9 +163,31 @@ const rows: Row[] = [
     quarantined: 1,
   },
   {
-    name: 'bad segment header magic → segment quarantined, its entries lost, later segments kept',
+    // Before: the whole segment went to quarantine and its intact entries were lost.
+    name: 'bad segment header magic → header quarantined and rewritten from the name, nothing lost',
     damage: async (w) => {
       await flipByte(path(w, 2), 0);
+      return [];
+    },
+    expect: /header damaged/,
+    quarantined: 1,
+  },
+  {
+    name: 'bad header and every record damaged → segment quarantined, its entries lost',
+    damage: async (w) => {
+      await flipByte(path(w, 2), 0);
+      for (const r of recs(w, 2)) await flipByte(path(w, 2), r.offset + RECORD_HEADER_SIZE + 1);
+      return recs(w, 2).map((r) => r.seq);
+    },
+    expect: /segment unreadable/,
+    quarantined: 1,
+  },
+  {
+    // Before: start-up failed with EISDIR.
+    name: 'a directory where a segment belongs → moved to quarantine, other segments kept',
+    damage: async (w) => {
+      await rm(path(w, 2));
+      await mkdir(path(w, 2));
       return recs(w, 2).map((r) => r.seq);
     },
     expect: /segment unreadable/,

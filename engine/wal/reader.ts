@@ -5,7 +5,10 @@
  * Start-up never fails because of WAL damage (only because of I/O errors on the repair
  * itself). The recovery rules, per segment in seq order:
  *   - leftover `*.tmp` (interrupted segment creation or repair)      → deleted, warned
- *   - 0-byte segment, or header with bad magic/version/seq            → whole file quarantined
+ *   - 0-byte segment, a directory in its place, or a header with bad magic/version/seq and no
+ *     intact record after it                                         → whole file quarantined
+ *   - a bad header followed by intact records (a flipped byte in the first sector) → the
+ *     header bytes are copied to quarantine and rewritten from the name; records kept
  *   - torn tail of the LAST segment (record cut short, or zeros)     → file truncated at the
  *     last good record, warned; these bytes were never acknowledged
  *   - any other unreadable range (flipped byte, bad length, zeroed page, garbage at the end
@@ -16,13 +19,13 @@
  * highest seq seen in a record or implied by a segment name (a quarantined segment named F
  * may have held seqs from F on; reusing them would confuse a flushed-up-to watermark).
  */
-import { access, open } from 'node:fs/promises';
+import { access, open, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { moveFile, removeTempFiles, writeFileAtomic } from '../fs/atomic.js';
 import { initChecksum } from '../fs/checksum.js';
 import { silentLogger, type EngineLogger } from '../logger.js';
-import { QUARANTINE_DIR, SEGMENT_HEADER_SIZE, decodeSegmentHeader, isCancel, quarantineFileName } from './record.js';
+import { QUARANTINE_DIR, SEGMENT_HEADER_SIZE, decodeSegmentHeader, encodeSegmentHeader, isCancel, quarantineFileName } from './record.js';
 import type { WalRecord, WalWriteEntry } from './record.js';
 import { listSegments } from './segment.js';
 import type { SegmentRef } from './segment.js';
@@ -64,6 +67,11 @@ export async function openWal(dir: string, logger: EngineLogger): Promise<Recove
     if (ref.firstSeq - 1n > lastSeq) lastSeq = ref.firstSeq - 1n;
     const isLast = i === listed.length - 1;
     const path = join(dir, ref.name);
+    if (!(await stat(path)).isFile()) {
+      // A directory where a segment belongs (a copy gone wrong) holds no records.
+      await quarantineWhole(dir, ref, 0, 'not a file', logger);
+      continue;
+    }
     const fh = await open(path, 'r');
     let damages: Damage[];
     let size: number;
@@ -71,11 +79,14 @@ export async function openWal(dir: string, logger: EngineLogger): Promise<Recove
       size = (await fh.stat()).size;
       const header = decodeSegmentHeader(await readAt(fh, 0, SEGMENT_HEADER_SIZE));
       const bad = 'bad' in header ? header.bad : header.firstSeq !== ref.firstSeq ? `header seq ${header.firstSeq} does not match name` : undefined;
-      if (bad !== undefined) {
+      if (bad !== undefined && !(await holdsRecords(fh, size, lastSeq))) {
         await fh.close();
         await quarantineWhole(dir, ref, size, bad, logger);
         continue;
       }
+      // Only the 16 header bytes are damaged: the records carry their own checksums and seqs,
+      // and the name says which seq the segment starts at.
+      if (bad !== undefined) await replaceHeader(dir, ref, await readAt(fh, 0, SEGMENT_HEADER_SIZE), bad, logger);
       damages = [];
       for await (const ev of scanSegment(fh, SEGMENT_HEADER_SIZE, size, lastSeq)) {
         if (ev.type === 'entry') lastSeq = ev.entry.seq;
@@ -154,6 +165,30 @@ async function* records(
       await fh.close();
     }
   }
+}
+
+/** Whether a segment whose header is unusable still holds at least one intact record after it. */
+async function holdsRecords(fh: FileHandle, size: number, afterSeq: bigint): Promise<boolean> {
+  if (size <= SEGMENT_HEADER_SIZE) return false;
+  for await (const ev of scanSegment(fh, SEGMENT_HEADER_SIZE, size, afterSeq)) if (ev.type === 'entry') return true;
+  return false;
+}
+
+/** Keeps the damaged header in quarantine and writes the one the segment's name implies. */
+async function replaceHeader(dir: string, ref: SegmentRef, damaged: Buffer, reason: string, logger: EngineLogger): Promise<void> {
+  const to = await quarantinePath(dir, ref.name, 0);
+  await writeFileAtomic(to, damaged);
+  // 16 bytes in the first sector: a crash part-way leaves a header that is still bad, and the
+  // next open repeats this repair.
+  const fh = await open(join(dir, ref.name), 'r+');
+  try {
+    const header = encodeSegmentHeader(ref.firstSeq);
+    await fh.write(header, 0, header.length, 0);
+    await fh.datasync();
+  } finally {
+    await fh.close();
+  }
+  logger.warn({ segment: ref.name, offset: 0, bytes: damaged.length, reason, quarantine: to }, 'WAL segment header damaged: rewritten from the segment name, its records kept');
 }
 
 async function quarantineWhole(dir: string, ref: SegmentRef, size: number, reason: string, logger: EngineLogger): Promise<void> {
