@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { Engine } from '../engine.js';
 import { engineOptions, type EngineOptions } from '../options.js';
 
-export function openTestEngine(root: string, compaction: Partial<EngineOptions['compaction']> = {}): Promise<Engine> {
+/** `options`: anything else the test sets (parse workers, limits, retention checks). */
+export function openTestEngine(root: string, compaction: Partial<EngineOptions['compaction']> = {}, options: Partial<EngineOptions> = {}): Promise<Engine> {
   return Engine.open(
     engineOptions({
       walDir: join(root, 'wal'),
@@ -11,6 +12,7 @@ export function openTestEngine(root: string, compaction: Partial<EngineOptions['
       dataDir: join(root, 'data'),
       flushIntervalSec: 0,
       compaction: { intervalMs: 0, coldAfterMs: 4 * 3600 * 1000, maxFileBytes: 256 * 1024 * 1024, ...compaction },
+      ...options,
     }),
   );
 }
