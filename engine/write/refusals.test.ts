@@ -96,6 +96,15 @@ const LIMITS: Case[] = [
     ],
     ['a"b,t=1', 'a"b,t=2', 'a\\\\b,t=1', 'a\\\\b,t=2'],
   ],
+  // Strata's own measurement limit (2 here; 1.x has none) counts the measurement such a line lists.
+  [
+    [
+      ['m v=1 1\nn v=1 1', null],
+      ['a\\\\,b v=1 1', 'partial write: max-measurements-per-database limit exceeded (2/2): measurement="a,b" dropped=1', 422],
+      ['m,t=1 time=1 1\no,t=1 time=1 1', 'partial write: max-measurements-per-database limit exceeded (2/2): measurement="o" dropped=3', 400],
+    ],
+    ['m', 'm,t=1', 'n'],
+  ],
 ];
 
 /** Written into a policy of 1h: every line at 1 (ns) is beyond it, lines without a time are not. */
@@ -112,7 +121,7 @@ async function run(t: TestContext, cases: Case[], parseWorkers: number, retentio
   const engine = await openTestEngine(root, {}, {
     parseWorkers,
     rejectWritesBeyondRetention: retention,
-    cardinality: { maxTagValuesPerMeasurement: cases === LIMITS ? 2 : 0, maxMeasurementsPerDatabase: 0 },
+    cardinality: { maxTagValuesPerMeasurement: cases === LIMITS ? 2 : 0, maxMeasurementsPerDatabase: cases === LIMITS ? 2 : 0 },
   });
   defer(t, () => engine.close());
   for (const [i, [writes, series]] of cases.entries()) {
