@@ -87,6 +87,15 @@ const LIMITS: Case[] = [
     ],
     ['m,t=1', 'm,t=2'],
   ],
+  // A limit refuses a new series before its point's field types are checked (1.x creates series first).
+  [
+    [
+      ['m,t=1 v=1 1\nm,t=2 v=1 1', null],
+      ['m,t=3 v="s" 1', 'partial write: max-values-per-tag limit exceeded (2/2): measurement="m" tag="t" value="3" dropped=1', 422],
+      ['m,t=4 v="s" 1\nm,t=1 v="s" 1', 'partial write: max-values-per-tag limit exceeded (2/2): measurement="m" tag="t" value="4" dropped=2', 400],
+    ],
+    ['m,t=1', 'm,t=2'],
+  ],
   // Names, keys and values are quoted as Go's %q does.
   [
     [
