@@ -296,5 +296,27 @@ describe('request_timeout_secs, max_body_size_bytes and cardinality on the real 
     assert.equal(res.status, 422, res.text);
     assert.match(String(errorOf(res)), /^partial write: max-values-per-tag limit exceeded \(2\/2\): measurement="c" tag="k" value="z" dropped=1$/);
   });
+
+  it('a line whose fields no statement reads meets the limit under its own name, as in 1.6.7', async () => {
+    const write = (body: string) => call(srv, { method: 'POST', path: '/write?db=db', body });
+    // `u\\\,b` is listed `u\,b`; `u\\,b` is listed `u,b` but counted under `u\,b` (1.x's point name).
+    assert.equal((await write('u\\\\\\,b,k=1 v=1\nu\\\\\\,b,k=2 v=1')).status, 204);
+    const refused = await write('u\\\\,b,k=3 v=1');
+    assert.equal(refused.status, 422, refused.text);
+    assert.equal(errorOf(refused), 'partial write: max-values-per-tag limit exceeded (2/2): measurement="u\\\\,b" tag="k" value="3" dropped=1');
+    assert.equal((await write('u\\\\,b,k=1 v=1')).status, 204);
+    const series = await call(srv, { path: q('SHOW SERIES FROM "u,b"', 'db') });
+    assert.deepEqual(body(series.text).results[0]!.series![0]!.values, [['u\\,b,k=1']]);
+  });
+
+  // Last here: it makes a policy of one hour the default.
+  it('such a line older than its retention policy is refused as beyond it (400), its series not kept', async () => {
+    assert.equal((await call(srv, { method: 'POST', path: q('CREATE RETENTION POLICY h ON db DURATION 1h REPLICATION 1 DEFAULT') })).status, 200);
+    const res = await call(srv, { method: 'POST', path: '/write?db=db', body: 'x\\\\,y,k=1 v=1 1\nx\\\\,y,k=2 v=1' });
+    assert.equal(res.status, 400, res.text);
+    assert.equal(errorOf(res), 'partial write: points beyond retention policy dropped=1');
+    const series = await call(srv, { path: q('SHOW SERIES FROM "x,y"', 'db') });
+    assert.deepEqual(body(series.text).results[0]!.series![0]!.values, [['x\\,y,k=2']]);
+  });
 });
 

@@ -368,12 +368,12 @@ export class Engine {
         worked?.release();
       }
       const parseFailures = parsed.errors.filter((e) => e.refused === undefined).map(describeLineError);
-      const refusals = refusalsOf(parsed.errors);
       const keptSec = keptFromSec(rp, now.sec, this.options.rejectWritesBeyondRetention);
+      const refusals = refusalsOf(parsed.errors, keptSec);
       const fresh = dropExpired(parsed.points, keptSec);
       const guarded = applyWriteGuard(this.writeGuard, req.db, rp.name, fresh);
       const db = await this.database(req.db);
-      const { accepted, rejected, indexedOnly } = admitPoints(db, rp.name, guarded.points, refusals.series, shardsBeforeBatch(db, rp));
+      const { accepted, rejected, indexedOnly, unlistedWritten } = admitPoints(db, rp.name, guarded.points, refusals.series, shardsBeforeBatch(db, rp));
       // 1.x creates a point's shard before refusing it: SHOW SERIES finds the series, the next write the shard (write/shard-write.ts).
       await createShardsOf(db.shardSet(rp.name), [...indexedOnly, ...refusals.shardSecs], keptSec, rp.shardGroupDurationSec, (shard) => shard.ensureFiles(this.options.logger, this.blockCache));
       db.placeFields();
@@ -382,7 +382,7 @@ export class Engine {
       if (parseFailures.length === 0 && rejected.length === 0) {
         if (accepted.length > 0) await this.commit(slot, req.db, (db, seq) => applyPoints(db, rp, accepted, seq), () => this.writeListeners.notify(req.db, rp.name, accepted));
         settled = true;
-        return accepted.length + refusals.unlisted;
+        return accepted.length + unlistedWritten;
       }
       // The body holds lines that were refused: replay must not see it whole. The kept points
       // get a record (and a turn) of their own.
@@ -390,7 +390,7 @@ export class Engine {
       settled = true;
       slot.done();
       if (accepted.length > 0) await this.logPoints(req.db, rp, accepted);
-      throw partialWriteError(parseFailures, rejected, accepted.length + refusals.unlisted);
+      throw partialWriteError(parseFailures, rejected, accepted.length + unlistedWritten);
     } finally {
       if (!settled) await this.orderedLog.cancel(slot).catch((err: unknown) => this.options.logger.warn({ err: String(err) }, 'could not cancel the WAL record of a failed write'));
       // The WAL copies the body when its group is written: the caller may reuse it after this.

@@ -18,7 +18,7 @@ import { tempDir } from './testing/temp-dir.js';
 const T0 = 1_700_000_000_000_000_000n;
 const HOUR = 3_600_000_000_000n;
 
-const open = (root: string, logger = collectingLogger()): Promise<Engine> => openTestEngine(root, {}, logger);
+const open = (root: string, logger = collectingLogger()): Promise<Engine> => openTestEngine(root, {}, { logger });
 
 const lines = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `m,host=a v=${from + i}i ${T0 + BigInt(from + i) * HOUR}`).join('\n');
 

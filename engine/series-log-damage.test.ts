@@ -62,7 +62,7 @@ for (const row of rows) {
     const log = join(root, 'data', 'd', SERIES_LOG_FILE);
     await row.damage(log);
     const logger = collectingLogger();
-    const e = await openTestEngine(root, {}, logger);
+    const e = await openTestEngine(root, {}, { logger });
     try {
       await check(e);
       assert.ok(logger.entries.some((x) => /completed from TSM keys/.test(x.msg)), 'the rebuild is logged');
@@ -72,7 +72,7 @@ for (const row of rows) {
       await e.close();
     }
     // The rebuilt entries were logged: the next start needs no rebuild.
-    const again = await openTestEngine(root, {}, logger);
+    const again = await openTestEngine(root, {}, { logger });
     try {
       await check(again);
       assert.deepEqual(again.catalog.databases().map((d) => d.name), ['d']);

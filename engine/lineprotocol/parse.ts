@@ -57,6 +57,8 @@ export interface RefusedSeries {
   readonly tags: readonly Tag[];
   /** The line's time (s): 1.x creates the shard for it before refusing the point. */
   readonly sec: number;
+  /** The name 1.x gives the point when it is not `measurement` (KeyInfo.fieldMeasurement): its tag-value limit counts under it. */
+  readonly fieldMeasurement?: string;
 }
 
 export interface ParseResult {
@@ -295,7 +297,8 @@ function parseInto(text: CodeUnits, opts: ParseOptions, sink: PointSink, errors:
       continue;
     }
     if (fields.count === 0 || info.fieldMeasurement !== undefined) {
-      const series = { seriesKey: info.seriesKey, measurement: info.measurement, tags: info.tags, sec };
+      const named = info.fieldMeasurement;
+      const series: RefusedSeries = { seriesKey: info.seriesKey, measurement: info.measurement, tags: info.tags, sec, ...(named !== undefined && { fieldMeasurement: named }) };
       if (fields.count > 0) errors.push({ line: s.slice(ls, le), reason: '', refused: 'unlisted-fields', series });
       else errors.push({ line: s.slice(ls, le), reason: `invalid field name: input field "time" on measurement "${info.fieldMeasurement ?? info.measurement}" is invalid`, refused: 'time-field', series });
       continue;

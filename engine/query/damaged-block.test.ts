@@ -54,7 +54,7 @@ test('a damaged block is skipped and logged; the rest of its key and file is ser
   const { shardDir, file, victim } = await damaged(root);
 
   const logger = collectingLogger();
-  const again = await openTestEngine(root, {}, logger);
+  const again = await openTestEngine(root, {}, { logger });
   try {
     for (let round = 0; round < 2; round++) {
       const a = await readSeries(again, { db: 'd', measurement: 'm', seriesKey: 'm,host=a', field: 'v' });
@@ -80,7 +80,7 @@ test('compaction leaves a damaged block out, keeps its input in quarantine and t
   const EXTRA = 300;
   const { shardDir, file, victim } = await damaged(root, EXTRA);
   const logger = collectingLogger();
-  const e = await openTestEngine(root, { coldAfterMs: 0 }, logger);
+  const e = await openTestEngine(root, { coldAfterMs: 0 }, { logger });
   try {
     await e.compactor.runOnce();
     assert.equal(e.compactor.counters.errors, 0);

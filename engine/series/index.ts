@@ -7,6 +7,7 @@ import { CardinalityLimitError, FieldTypeConflictError } from '../errors.js';
 import { FIELD_TYPE_NAMES, type FieldType, type Point, type Tag } from '../point.js';
 import { MeasurementIndex, byteOrder } from './measurement.js';
 import { schemaChanged } from '../meta/schema-version.js';
+import { goQuote } from '../go-quote.js';
 
 export interface CardinalityLimits {
   /** Distinct values per tag key per measurement; 0 = unlimited. */
@@ -21,6 +22,9 @@ export interface SeriesInfo {
   readonly measurement: string;
   readonly tags: readonly Tag[];
 }
+
+/** What the limits look at of a series. */
+export type SeriesShape = Pick<Point, 'seriesKey' | 'measurement' | 'tags'>;
 
 /** Changes a write made to the index, for the persistent log. */
 export interface IndexDelta {
@@ -61,35 +65,53 @@ export class SeriesIndex {
   }
 
   /**
-   * Check a point against registered field types and the cardinality limits without changing
-   * anything; returns the error that rejects it. Points of a batch are checked and registered
-   * one after another, so earlier points of the same batch count.
+   * Check a point against the cardinality limits and registered field types without changing
+   * anything; returns the error that rejects it. Limits come first: 1.x creates a batch's
+   * series before it checks fields, and a series it refuses names the answer. Points of a
+   * batch are checked and registered one after another, so earlier points of the same batch
+   * count.
    */
   check(p: Point): Error | undefined {
+    return this.checkSeries(p) ?? this.checkFields(p);
+  }
+
+  /** A field of `p` whose type differs from the registered one. */
+  checkFields(p: Point): FieldTypeConflictError | undefined {
     const m = this.measurements.get(p.measurement);
-    if (m) {
-      for (const f of p.fields) {
-        const existing = m.fields.get(f.key);
-        if (existing !== undefined && existing !== f.type) {
-          return new FieldTypeConflictError(p.measurement, f.key, FIELD_TYPE_NAMES[f.type], FIELD_TYPE_NAMES[existing]);
-        }
+    if (!m) return undefined;
+    for (const f of p.fields) {
+      const existing = m.fields.get(f.key);
+      if (existing !== undefined && existing !== f.type) {
+        return new FieldTypeConflictError(p.measurement, f.key, FIELD_TYPE_NAMES[f.type], FIELD_TYPE_NAMES[existing]);
       }
     }
-    if (this.ids.has(p.seriesKey)) return undefined;
+    return undefined;
+  }
+
+  /**
+   * Whether a new series would pass the cardinality limits (an existing one always does).
+   * `limitName` is the name 1.x counts tag values under: the point's own name, which for a
+   * line whose fields no statement reads (KeyInfo.fieldMeasurement) is not the measurement
+   * the series is listed under, so such a line is measured against the listed measurement of
+   * that name, if any (recorded from 1.6.7: `a\\,b,t=9` is refused once `a\\\,b` has
+   * the limit's values, and passes whatever `a,b` has). The measurement limit (Strata's own)
+   * counts the measurement the series would create.
+   */
+  checkSeries(s: SeriesShape, limitName: string = s.measurement): CardinalityLimitError | undefined {
+    if (this.ids.has(s.seriesKey)) return undefined;
     const maxM = this.limits.maxMeasurementsPerDatabase;
-    if (!m && maxM > 0 && this.measurements.size >= maxM) {
-      return new CardinalityLimitError(
-        `max-measurements-per-database limit exceeded (${this.measurements.size}/${maxM}): measurement="${p.measurement}"`,
-      );
+    if (maxM > 0 && this.measurements.size >= maxM && !this.measurements.has(s.measurement)) {
+      return new CardinalityLimitError(`max-measurements-per-database limit exceeded (${this.measurements.size}/${maxM}): measurement=${goQuote(s.measurement)}`);
     }
     const maxV = this.limits.maxTagValuesPerMeasurement;
+    const m = this.measurements.get(limitName);
     if (maxV > 0 && m) {
-      for (const t of p.tags) {
+      for (const t of s.tags) {
         if (m.hasTagValue(t.key, t.value)) continue;
         const count = m.tagValueCount(t.key);
         if (count >= maxV) {
           return new CardinalityLimitError(
-            `max-values-per-tag limit exceeded (${count}/${maxV}): measurement="${p.measurement}" tag="${t.key}" value="${t.value}"`,
+            `max-values-per-tag limit exceeded (${count}/${maxV}): measurement=${goQuote(limitName)} tag=${goQuote(t.key)} value=${goQuote(t.value)}`,
           );
         }
       }

@@ -31,7 +31,7 @@ import type { Point } from '../point.js';
 import type { Shard } from '../shard/shard.js';
 import type { ShardSet } from '../shard/shard-set.js';
 import type { Rejection } from './partial.js';
-import { indexSeriesOnly, refused } from './refuse.js';
+import { indexSeries, refused } from './refuse.js';
 
 /** The shard a point at `sec` belongs to (its start), and whether the batch would create it. */
 export type ShardOf = (sec: number) => { readonly start: number; readonly created: boolean };
@@ -100,7 +100,7 @@ function tryWrite(db: Database, rpName: string, batch: Point[]): ShardAdmission 
     if (refused(db, p, rejected, indexedOnly)) continue;
     // The series first, as 1.x creates a batch's series before its fields (and so cardinality
     // limits count the points in order).
-    indexSeriesOnly(db, p);
+    indexSeries(db, p);
     batch[n++] = p;
   }
   const kept = batch.slice(0, n);

@@ -17,6 +17,7 @@ import { evaluate, type RowScope } from './eval.js';
 import { fillSeries, type FillMode } from './fill.js';
 import { createReducer, type PartialClock, type Reducer, type ReducerArgs, type SubqueryRowOrder } from './reducers/index.js';
 import { IntegralReducer } from './reducers/integral.js';
+import { StddevStream } from './reducers/stddev-stream.js';
 import { evalTypes, fieldRefs, transformArgs, type GroupRun } from './select-raw.js';
 import { createTransform, runTransform, type TransformName } from './transform.js';
 import { checkTransformInners } from './transform-inner-type.js';
@@ -89,10 +90,16 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
       ...(subqueryRows ? { subqueryRows } : {}),
     }),
   );
+  // stddev() of several stored series: 1.x's merge heap runs through the windows (stddev-stream.ts).
+  const deviations: StddevStream[] = [];
+  const deviationStream = spec !== undefined && !splitDesc && !source.fromSubquery && g.series.length > 1;
   const makeReducers = (start?: bigint): Reducer[] =>
     calls.map((c, i) => {
       const t = callTypes[i];
       if (t === undefined) return createReducer(c.reducer === 'count_distinct' ? 'count' : c.reducer, FieldType.Float, c.args);
+      if (c.reducer === 'stddev' && deviationStream && start !== undefined) {
+        return (deviations[i] ??= new StddevStream(clock, !plan.ascending)).windowView(FieldType.Float, start, windowOf(start, spec!).end);
+      }
       if (c.reducer !== 'integral') return createReducer(c.reducer, t, callArgs[i]!);
       // ORDER BY time DESC integrates newest first (buffered, then merged descending).
       const newestFirst = plan.ascending ? {} : spec ? { descending: true } : { descending: true, merged: true, endNs: plan.time.max };

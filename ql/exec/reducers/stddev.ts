@@ -67,31 +67,40 @@ export class StddevReducer implements Reducer {
 
   *#deviationSteps(): Steps<number> {
     const pts = this.pts;
-    const n = pts.length;
     const order = this.arrived();
-    const x = (k: number): number => {
-      const v = pts.value(order[k]!);
-      return typeof v === 'bigint' ? intToFloat(v) : (v as number);
-    };
-    // NaN values (stddev() of one point in a subquery's window) are skipped, as 1.x does,
-    // after the two-point test in result() counted them.
-    let mean = 0;
-    let count = 0;
-    for (let k = 0; k < n; k++) {
-      if ((k & SUM_STEP) === SUM_STEP) yield;
-      const v = x(k);
-      if (Number.isNaN(v)) continue;
-      count++;
-      mean += (v - mean) / count;
-    }
-    let variance = 0;
-    for (let k = 0; k < n; k++) {
-      if ((k & SUM_STEP) === SUM_STEP) yield;
-      const v = x(k);
-      if (Number.isNaN(v)) continue;
-      const d = v - mean;
-      variance += d * d;
-    }
-    return Math.sqrt(variance / (count - 1));
+    return yield* deviationSteps(pts.length, (k) => valueAt(pts, order[k]!));
   }
+}
+
+/** A collected point as stddev() reads it: an integer through float64, as 1.x casts it. */
+export function valueAt(pts: Collected, i: number): number {
+  const v = pts.value(i);
+  return typeof v === 'bigint' ? intToFloat(v) : (v as number);
+}
+
+/**
+ * 1.x's sample deviation of the `n` values `x(0)`..`x(n - 1)` in the order given (at least two):
+ * the mean incrementally, then the squared deviations summed.
+ */
+export function* deviationSteps(n: number, x: (k: number) => number): Steps<number> {
+  // NaN values (stddev() of one point in a subquery's window) are skipped, as 1.x does,
+  // after the two-point test in result() counted them.
+  let mean = 0;
+  let count = 0;
+  for (let k = 0; k < n; k++) {
+    if ((k & SUM_STEP) === SUM_STEP) yield;
+    const v = x(k);
+    if (Number.isNaN(v)) continue;
+    count++;
+    mean += (v - mean) / count;
+  }
+  let variance = 0;
+  for (let k = 0; k < n; k++) {
+    if ((k & SUM_STEP) === SUM_STEP) yield;
+    const v = x(k);
+    if (Number.isNaN(v)) continue;
+    const d = v - mean;
+    variance += d * d;
+  }
+  return Math.sqrt(variance / (count - 1));
 }
