@@ -75,6 +75,36 @@ function ping(port: number): Promise<{ status: number; version: string | undefin
   });
 }
 
+/**
+ * `strata serve` in `cwd`. `pinged()` waits up to 60 s for /ping (the warm-up on a loaded
+ * machine takes a while); `stop()` SIGKILLs a server still running, so a failed assertion never
+ * leaves it behind holding the test process (and the suite) open.
+ */
+function startServe(cwd: string, env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [MAIN, 'serve'], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const port = Number(env.SERVICE__SERVER__PORT);
+  return {
+    child,
+    exited,
+    stderr: () => stderr,
+    async pinged(): Promise<{ status: number; version: string | undefined } | undefined> {
+      const deadline = Date.now() + 60_000;
+      while (Date.now() < deadline && child.exitCode === null) {
+        const answer = await ping(port).catch(() => undefined);
+        if (answer) return answer;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return undefined;
+    },
+    stop(): void {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
 describe('strata command line', { timeout: 60_000 }, () => {
   let dir: string;
   before(() => {
@@ -93,21 +123,17 @@ describe('strata command line', { timeout: 60_000 }, () => {
       SERVICE__STORAGE__META_DIR: join(dir, 'meta'),
       SERVICE__CHDB__SESSION_DATA_PATH: join(dir, 'engine'),
     });
-    const child = spawn(process.execPath, [MAIN, 'serve'], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-
-    let answer: { status: number; version: string | undefined } | undefined;
-    for (let i = 0; i < 200 && !answer; i++) {
-      answer = await ping(port).catch(() => undefined);
-      if (!answer) await new Promise((r) => setTimeout(r, 50));
+    const srv = startServe(dir, env);
+    try {
+      const answer = await srv.pinged();
+      assert.equal(answer?.status, 204, srv.stderr());
+      assert.match(String(answer?.version), /^strata-\d+\.\d+\.\d+/);
+      srv.child.kill('SIGTERM');
+      assert.equal(await srv.exited, 0, srv.stderr());
+    } finally {
+      srv.stop();
     }
-    assert.equal(answer?.status, 204, stderr);
-    assert.match(String(answer?.version), /^strata-\d+\.\d+\.\d+/);
-
-    child.kill('SIGTERM');
-    assert.equal(await exited, 0, stderr);
+    const stderr = srv.stderr();
     assert.match(stderr, /strata listening[^\n]* baselineJit=false/);
     assert.match(stderr, /final flush/);
     assert.match(stderr, /stopped/);
@@ -120,30 +146,22 @@ describe('strata command line', { timeout: 60_000 }, () => {
   it('serve starts without the warm-up by default (server.jit_warmup = false)', async () => {
     const port = await freePort();
     const root = mkdtempSync(join(dir, 'cold-'));
-    const child = spawn(process.execPath, [MAIN, 'serve'], {
-      cwd: root,
-      env: envWith({
-        SERVICE__SERVER__PORT: String(port),
-        SERVICE__SERVER__BIND_ADDRESS: '127.0.0.1',
-        SERVICE__STORAGE__WAL_DIR: join(root, 'wal'),
-        SERVICE__STORAGE__META_DIR: join(root, 'meta'),
-        SERVICE__CHDB__SESSION_DATA_PATH: join(root, 'engine'),
-      }),
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    let answer: { status: number } | undefined;
-    for (let i = 0; i < 200 && !answer; i++) {
-      answer = await ping(port).catch(() => undefined);
-      if (!answer) await new Promise((r) => setTimeout(r, 50));
+    const srv = startServe(root, envWith({
+      SERVICE__SERVER__PORT: String(port),
+      SERVICE__SERVER__BIND_ADDRESS: '127.0.0.1',
+      SERVICE__STORAGE__WAL_DIR: join(root, 'wal'),
+      SERVICE__STORAGE__META_DIR: join(root, 'meta'),
+      SERVICE__CHDB__SESSION_DATA_PATH: join(root, 'engine'),
+    }));
+    try {
+      assert.equal((await srv.pinged())?.status, 204, srv.stderr());
+      srv.child.kill('SIGTERM');
+      assert.equal(await srv.exited, 0, srv.stderr());
+    } finally {
+      srv.stop();
     }
-    assert.equal(answer?.status, 204, stderr);
-    child.kill('SIGTERM');
-    assert.equal(await exited, 0, stderr);
-    assert.match(stderr, /strata listening[^\n]* baselineJit=true/);
-    assert.doesNotMatch(stderr, /warm/);
+    assert.match(srv.stderr(), /strata listening[^\n]* baselineJit=true/);
+    assert.doesNotMatch(srv.stderr(), /warm/);
   });
 
   it('serve stops with exit 1 naming a bad env value', async () => {
