@@ -22,19 +22,21 @@ export interface DirServer {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export function dirEnv(dir: string, port: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('SERVICE__') && !k.startsWith('STRATA_')) env[k] = v;
+/** The settings that put a server on loopback `port` with its directories under `dir`. */
+export function serviceDirs(dir: string, port: number): Record<string, string> {
   return {
-    ...env,
     SERVICE__SERVER__PORT: String(port),
     SERVICE__SERVER__BIND_ADDRESS: '127.0.0.1',
     SERVICE__STORAGE__WAL_DIR: join(dir, 'wal'),
     SERVICE__STORAGE__META_DIR: join(dir, 'meta'),
     SERVICE__CHDB__SESSION_DATA_PATH: join(dir, 'data'),
-    SERVICE__LOGGING__LEVEL: 'info',
-    ...extra,
   };
+}
+
+export function dirEnv(dir: string, port: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('SERVICE__') && !k.startsWith('STRATA_')) env[k] = v;
+  return { ...env, ...serviceDirs(dir, port), SERVICE__LOGGING__LEVEL: 'info', ...extra };
 }
 
 /** Starts a server on `dir`; rejects with its log when it does not answer /ping within 60 s. */

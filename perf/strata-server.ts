@@ -12,6 +12,7 @@ import { execPath } from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { ping } from './influxd.js';
+import { serviceDirs } from './dir-server.js';
 
 /** The build this file belongs to: a copied build (for an A/B) starts its own `strata serve`. */
 const BUILD = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,15 +37,7 @@ export interface StrataServerOptions {
 
 export async function startStrata(port: number, o: StrataServerOptions = {}): Promise<StrataServer> {
   const dir = await mkdtemp(join(tmpdir(), 'strata-bench-'));
-  const env = {
-    ...process.env,
-    SERVICE__SERVER__PORT: String(port),
-    SERVICE__SERVER__BIND_ADDRESS: '127.0.0.1',
-    SERVICE__STORAGE__WAL_DIR: join(dir, 'wal'),
-    SERVICE__STORAGE__META_DIR: join(dir, 'meta'),
-    SERVICE__CHDB__SESSION_DATA_PATH: join(dir, 'data'),
-    ...o.env,
-  };
+  const env = { ...process.env, ...serviceDirs(dir, port), ...o.env };
   const prof = o.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', o.cpuProfDir] : [];
   const args = [...(o.nodeArgs ?? []), ...prof, join(BUILD, 'cli', 'main.js'), 'serve'];
   const out = o.log === undefined ? 'ignore' : openSync(o.log, 'a');

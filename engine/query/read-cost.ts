@@ -73,8 +73,9 @@ export function shardReadCost(shard: Shard, tombstones: TombstoneFilter, seriesK
       if (k < 0) continue;
       const hidden = tombstones.isClean(shard) ? [] : tombstones.hidden(shard, seriesKey, field, fileGeneration(reader.path));
       let counted = false;
-      const n = index.entryCountAt(k);
-      for (let j = 0; j < n; j++) {
+      // The inclusive overlap search, then 1.x's strict test on the few entries it leaves.
+      const { start, end } = index.entryRangeAt(k, startNs, endNs);
+      for (let j = start; j < end; j++) {
         const e = index.entryAt(k, j);
         if (!(e.maxTime > startNs && e.minTime < endNs)) continue;
         if (hidden.some(([lo, hi]) => lo <= e.minTime && hi >= e.maxTime)) continue;

@@ -15,7 +15,7 @@ import type { ResultSeries } from '../../result.js';
 import { shardId } from '../meta/show-shards.js';
 import type { QueryContext } from '../context.js';
 import { executeSelect } from '../select.js';
-import { planNodes, type PlanNode } from './plan.js';
+import { compileOnce, planNodes, type PlanNode } from './plan.js';
 import { typedStatementText } from './typed-statement.js';
 
 function paragraph(n: PlanNode): string[] {
@@ -73,8 +73,9 @@ function scanner(n: PlanNode): TreeNode {
 
 export async function explainAnalyze(stmt: SelectStatement, ctx: QueryContext): Promise<ResultSeries[]> {
   const t0 = process.hrtime.bigint();
-  const nodes = await planNodes(stmt, ctx);
-  const statement = await typedStatementText(stmt, ctx);
+  const compile = compileOnce(ctx);
+  const nodes = await planNodes(stmt, ctx, compile);
+  const statement = await typedStatementText(stmt, ctx, compile);
   const t1 = process.hrtime.bigint();
   // Run to the end, keeping no rows: what the statement costs, not what it answers.
   await executeSelect(stmt, ctx, { chunkSize: 10_000, push: () => undefined });

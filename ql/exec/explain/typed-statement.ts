@@ -9,8 +9,8 @@ import { rewriteExpr } from '../../ast/walk.js';
 import type { SchemaInfo } from '../../plan/projection.js';
 import type { QueryContext } from '../context.js';
 import { measurementTarget } from '../measurement-target.js';
-import { compileSelectOnly } from '../select.js';
 import { refDataType } from './nodes.js';
+import type { Compile } from './plan.js';
 
 const NO_SCHEMA: SchemaInfo = { fields: new Map(), tags: new Set() };
 
@@ -22,8 +22,8 @@ function typed(e: Expr, schema: SchemaInfo): Expr {
   });
 }
 
-async function typedStatement(stmt: SelectStatement, ctx: QueryContext): Promise<SelectStatement> {
-  const compiled = await compileSelectOnly(stmt, ctx);
+async function typedStatement(stmt: SelectStatement, ctx: QueryContext, compile: Compile): Promise<SelectStatement> {
+  const compiled = await compile(stmt);
   const schema = compiled?.plan.schema ?? NO_SCHEMA;
   const expands = stmt.fields.some((f) => f.expr.kind === 'Wildcard' || f.expr.kind === 'Regex' || (f.expr.kind === 'Call' && f.expr.args.some((a) => a.kind === 'Wildcard' || a.kind === 'Regex')));
   const fields: Field[] = compiled && expands
@@ -31,7 +31,7 @@ async function typedStatement(stmt: SelectStatement, ctx: QueryContext): Promise
     : stmt.fields.map((f) => ({ ...f, expr: typed(f.expr, schema) }));
   const sources: Source[] = [];
   for (const src of stmt.sources as readonly Source[]) {
-    if (src.kind === 'SubQuery') sources.push({ ...src, statement: await typedStatement(src.statement, ctx) });
+    if (src.kind === 'SubQuery') sources.push({ ...src, statement: await typedStatement(src.statement, ctx, compile) });
     else {
       const { db, rp } = measurementTarget(src, ctx);
       sources.push({ ...src, database: db, retentionPolicy: rp });
@@ -41,6 +41,6 @@ async function typedStatement(stmt: SelectStatement, ctx: QueryContext): Promise
   return { ...stmt, fields, sources, condition: rest ? typed(rest, schema) : null };
 }
 
-export async function typedStatementText(stmt: SelectStatement, ctx: QueryContext): Promise<string> {
-  return printSelect(await typedStatement(stmt, ctx));
+export async function typedStatementText(stmt: SelectStatement, ctx: QueryContext, compile: Compile): Promise<string> {
+  return printSelect(await typedStatement(stmt, ctx, compile));
 }
