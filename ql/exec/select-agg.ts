@@ -33,7 +33,7 @@ import { alignedRows } from './aligned-rows.js';
 import { runDenseGroup } from './select-agg-dense.js';
 import { transformMultiRows, windowsNewestFirst } from './multi-row-transforms.js';
 import { fillNullCells } from './fill-cells.js';
-import { nullByDuration } from './duration-constant.js';
+import { callFillType, symbolKeys, unfilledColumns } from './call-fill.js';
 import { clippedReducer } from './clipped-reducer.js';
 import { forEachPassingRow, singleValueColumn } from './passing-rows.js';
 import { auxTagTieLess, inputHeadBounds, readsInputHead } from './selector-input-cut.js';
@@ -370,7 +370,8 @@ async function assembleRows(
       argsOf: (t) => transformArgs(t.expr, !desc, spec?.interval),
       offset: plan.stmt.offset,
       limit: plan.stmt.limit,
-      fill: fill.mode === 'number' ? { mode: fill.mode, value: fill.value } : { mode: fill.mode },
+      fill,
+      typed: (t) => callFillType(t.expr, plan.schema) !== undefined,
     });
     const et0 = evalTypes(g.source);
     return joined.map((r): Cell[] => {
@@ -400,10 +401,13 @@ async function assembleRows(
   // 1.x fills those over the query's own range, so a point there must not anchor fill(linear).
   const own = windowRange(g);
   const readWider = min !== plan.time.min || max !== plan.time.max;
-  // 1.x's cursor gives fill(N) to a call without a point in a row the other calls make (not to
-  // a call over a field the source does not have: it has no iterator).
+  // 1.x's cursor gives fill(N) to a call without a point in a row the other calls make, when
+  // the call is a symbol 1.x types (call-fill.ts); a transform's inner call is filled by its
+  // own fill iterator only, in a series where it has points.
   const rowsMade = fill.mode === 'number' && perCall.some((s) => s.length > 0);
   const types = g.source.fieldTypes();
+  const symbols = symbolKeys(plan.projection.columns);
+  const fillsUnseen = (c: AggCall): boolean => (symbols.has(c.key) ? callFillType(c.expr, plan.schema) !== undefined : types.has(c.field));
   const filled = perCall.map((series, i) => {
     // integral() rows exist only for windows holding points: 1.x never fills them.
     if (!spec || calls[i]?.reducer === 'integral') return series;
@@ -421,7 +425,7 @@ async function assembleRows(
       call: plan.nested ? undefined : calls[i]!.reducer,
       // Rows go straight to OFFSET/LIMIT only in time order without transforms (finish()).
       stopAfter: !desc && transforms.length === 0 && plan.stmt.limit > 0 ? plan.stmt.offset + plan.stmt.limit : undefined,
-      fillsUnseen: g.fillsUnseen?.[i] === true || (rowsMade && types.has(calls[i]!.field)),
+      fillsUnseen: g.fillsUnseen?.[i] === true || (rowsMade && fillsUnseen(calls[i]!)),
     });
   });
   if (oneIntegral) return finish(g, integralRows(g, calls[0]!, perCall[0]!));
@@ -463,7 +467,7 @@ async function assembleRows(
     if (rows) {
       // Ascending, as the join's rows reach finish() (which turns them around under DESC).
       const out = finish(g, inRange(rows, g, min, max, forecastTimes));
-      fillNullCells(out, fill, plan.projection.columns.map((c) => nullByDuration(c.expr)));
+      fillNullCells(out, fill, unfilledColumns(plan));
       return out;
     }
   }
@@ -528,13 +532,13 @@ async function assembleRows(
   // 1.x's emitter fills the cells it sends, i.e. after OFFSET/LIMIT: the first row sent has no
   // row before it for fill(previous), even when the query's earlier windows had one. It does so
   // without GROUP BY time too (`max(v), s ... fill(1)`: `s` is 1 where the selected point lacks it).
-  fillNullCells(out, fill, plan.projection.columns.map((c) => nullByDuration(c.expr)));
+  fillNullCells(out, fill, unfilledColumns(plan));
   return out;
 }
 
 /** The rows of a selector of several points as 1.x's emitter sends them: null cells filled (`top(v, 2), s ... fill(1)`). */
 function filledCells(g: GroupRun, rows: Cell[][]): Cell[][] {
-  fillNullCells(rows, g.plan.stmt.fill, g.plan.projection.columns.map((c) => nullByDuration(c.expr)));
+  fillNullCells(rows, g.plan.stmt.fill, unfilledColumns(g.plan));
   return rows;
 }
 

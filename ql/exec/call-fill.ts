@@ -1,0 +1,72 @@
+/**
+ * What fill(N) gives an aggregate call in a row it has no point in: 1.x's rule, in one place.
+ *
+ * 1.x's buildCursor makes a symbol of each outermost call of a column that is not math (its
+ * valueMapper: `max(v)`, `derivative(mean(v))`, never the inner `mean(v)`), typed by
+ * influxql's CallTypeMapper from the field types of all the statement's sources (count and
+ * elapsed integer; mean, median, stddev, integral, derivative and the other transforms of
+ * new values float; the rest, sum and the selectors among them, their argument's type:
+ * column-types.ts). A symbol typed Unknown, because no source has its field, gets no iterator
+ * at all, so it is null in every row: neither the fill iterator nor the cursor's default
+ * reaches it, and an expression over it is null too (`max(zz) * 2`). Every other symbol is N
+ * cast to its type (castToType: fill(7.5) of count() is 7), also in a row or series where it
+ * has no point, before the column's expression reads it (`mean(zz) * 2` is 14 under fill(7)).
+ * Observed on influxd 1.6.7 (cases s-f100...).
+ */
+import type { FieldType } from '../../engine/index.js';
+import type { Call, Expr, FillOption } from '../ast/nodes.js';
+import { columnType } from '../plan/column-types.js';
+import type { SchemaInfo } from '../plan/projection.js';
+import { nullByDuration } from './duration-constant.js';
+import { callKey } from './eval.js';
+import { MATH_FUNCTIONS } from './math.js';
+import type { SelectPlan } from './select-plan.js';
+import { castFillValue, type Scalar } from './value.js';
+
+/** The type 1.x gives call `c` (a symbol or a transform's inner call); undefined for Unknown. */
+export function callFillType(c: Call, schema: SchemaInfo): FieldType | undefined {
+  return columnType(c, schema);
+}
+
+/** The value fill(N) gives a call of type `t` (callFillType) where it has no point; null for any other fill. */
+export function callFillValue(fill: FillOption, t: FieldType | undefined): Scalar {
+  return fill.mode === 'number' && t !== undefined ? castFillValue(fill.value, t) : null;
+}
+
+/** The outermost calls of `e` that are not math: 1.x's symbols of the column. */
+function forEachSymbol(e: Expr, f: (c: Call) => void): void {
+  if (e.kind === 'Binary') {
+    forEachSymbol(e.lhs, f);
+    forEachSymbol(e.rhs, f);
+  } else if (e.kind === 'Unary') forEachSymbol(e.expr, f);
+  else if (e.kind === 'Call') {
+    if (MATH_FUNCTIONS.has(e.name.toLowerCase())) e.args.forEach((a) => forEachSymbol(a, f));
+    else f(e);
+  }
+}
+
+/** The keys (eval.ts callKey) of the calls the columns read as symbols, i.e. not only inside a transform. */
+export function symbolKeys(columns: readonly { readonly expr: Expr }[]): ReadonlySet<string> {
+  const keys = new Set<string>();
+  for (const c of columns) forEachSymbol(c.expr, (call) => keys.add(callKey(call)));
+  return keys;
+}
+
+/** Whether a column reads a symbol 1.x types Unknown: it is null in every row, fill(N) or not. */
+export function readsUntypedCall(e: Expr, schema: SchemaInfo): boolean {
+  let untyped = false;
+  forEachSymbol(e, (c) => (untyped ||= callFillType(c, schema) === undefined));
+  return untyped;
+}
+
+const UNFILLED = new WeakMap<SelectPlan, readonly boolean[]>();
+
+/**
+ * Per column, whether the emitter's fill (fill-cells.ts) must leave its null cells alone: a
+ * column over a symbol typed Unknown, or null whatever it reads (duration-constant.ts).
+ */
+export function unfilledColumns(plan: SelectPlan): readonly boolean[] {
+  let skip = UNFILLED.get(plan);
+  if (!skip) UNFILLED.set(plan, (skip = plan.projection.columns.map((c) => nullByDuration(c.expr) || readsUntypedCall(c.expr, plan.schema))));
+  return skip;
+}
