@@ -13,7 +13,7 @@
  * has no point, before the column's expression reads it (`mean(zz) * 2` is 14 under fill(7)).
  * Observed on influxd 1.6.7 (cases s-f100...).
  */
-import type { FieldType } from '../../engine/index.js';
+import { FieldType } from '../../engine/index.js';
 import type { Call, Expr, FillOption } from '../ast/nodes.js';
 import { columnType } from '../plan/column-types.js';
 import type { SchemaInfo } from '../plan/projection.js';
@@ -28,9 +28,20 @@ export function callFillType(c: Call, schema: SchemaInfo): FieldType | undefined
   return columnType(c, schema);
 }
 
+/**
+ * Which of 1.x's two fills gives the value: `iterator`, its fill iterator, in a series where the
+ * call has points (castTo<Type>: a string call gets '', a boolean one false); `cursor`, the
+ * cursor's default for a row the call's iterator has no point in, i.e. a series it never saw
+ * (castToType: numbers cast to the numeric types, N left as written for a string or boolean
+ * call: `first(s), max(v) ... GROUP BY time(10s), h fill(7)` gives 7 for a host without `s`).
+ */
+export type FillSite = 'iterator' | 'cursor';
+
 /** The value fill(N) gives a call of type `t` (callFillType) where it has no point; null for any other fill. */
-export function callFillValue(fill: FillOption, t: FieldType | undefined): Scalar {
-  return fill.mode === 'number' && t !== undefined ? castFillValue(fill.value, t) : null;
+export function callFillValue(fill: FillOption, t: FieldType | undefined, at: FillSite = 'iterator'): Scalar {
+  if (fill.mode !== 'number' || t === undefined) return null;
+  if (at === 'cursor' && (t === FieldType.String || t === FieldType.Boolean)) return typeof fill.value === 'bigint' && Number.isSafeInteger(Number(fill.value)) ? Number(fill.value) : fill.value;
+  return castFillValue(fill.value, t);
 }
 
 /** The outermost calls of `e` that are not math: 1.x's symbols of the column. */

@@ -238,7 +238,7 @@ export class DenseWindows {
     const out = new Array<Scalar>(count);
     let mode = f.fill.mode;
     let fillValue: Scalar = null;
-    if (mode === 'number') fillValue = callFillValue(f.fill, f.outputTypes[c]);
+    if (mode === 'number') fillValue = callFillValue(f.fill, f.outputTypes[c], this.any[c] ? 'iterator' : 'cursor');
     if (mode === 'null' && this.reducers[c] === 'count' && !f.nested) {
       mode = 'number';
       fillValue = 0;

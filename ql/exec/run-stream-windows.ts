@@ -260,7 +260,7 @@ async function joinedRows(g: GroupRun, calls: readonly AggCall[]): Promise<Cell[
   const out: Cell[][] = [];
   const before = (a: bigint, b: bigint): boolean => (g.plan.ascending ? a < b : a > b);
   const fill = g.plan.stmt.fill;
-  const missing = calls.map((c) => callFillValue(fill, callType(g, c)) as Cell);
+  const missing = calls.map((c) => callFillValue(fill, callType(g, c), 'cursor') as Cell);
   for (;;) {
     let t: bigint | undefined;
     streams.forEach((s, i) => {
