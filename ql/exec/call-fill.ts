@@ -70,14 +70,37 @@ export function readsUntypedCall(e: Expr, schema: SchemaInfo): boolean {
   return untyped;
 }
 
-const UNFILLED = new WeakMap<SelectPlan, readonly boolean[]>();
+/** 1.x's cursor default for symbol `e` in a row its iterator has no point in (FillSite `cursor`). */
+export function cursorFill(fill: FillOption, e: Call, schema: SchemaInfo): Scalar {
+  return callFillValue(fill, callFillType(e, schema), 'cursor');
+}
 
-/**
- * Per column, whether the emitter's fill (fill-cells.ts) must leave its null cells alone: a
- * column over a symbol typed Unknown, or null whatever it reads (duration-constant.ts).
- */
-export function unfilledColumns(plan: SelectPlan): readonly boolean[] {
-  let skip = UNFILLED.get(plan);
-  if (!skip) UNFILLED.set(plan, (skip = plan.projection.columns.map((c) => nullByDuration(c.expr) || readsUntypedCall(c.expr, plan.schema))));
-  return skip;
+/** The symbols of `e` as a RowScope's `call` sees them: each non-math call with its cursor default, as in a row none of them has a point in. */
+export function missingSymbols(fill: FillOption, schema: SchemaInfo): (e: Expr) => Scalar | undefined {
+  return (e) => (e.kind === 'Call' && !MATH_FUNCTIONS.has(e.name.toLowerCase()) ? cursorFill(fill, e, schema) : undefined);
+}
+
+interface CellFills {
+  /** Per column: leave its null cells alone (a column over a symbol typed Unknown, or null whatever it reads: duration-constant.ts). */
+  readonly skip: readonly boolean[];
+  /** Per column, what fill(N) puts in a null cell: a lone symbol or field cast to its type (castToType), N as written otherwise. */
+  readonly numbers: readonly Scalar[];
+}
+
+const CELL_FILLS = new WeakMap<SelectPlan, CellFills>();
+
+/** How the emitter's fill (fill-cells.ts) treats each column's null cells. */
+export function cellFills(plan: SelectPlan): CellFills {
+  let f = CELL_FILLS.get(plan);
+  if (f) return f;
+  const { fill } = plan.stmt;
+  const raw: Scalar = fill.mode !== 'number' ? null : typeof fill.value === 'bigint' && Number.isSafeInteger(Number(fill.value)) ? Number(fill.value) : fill.value;
+  const numbers = plan.projection.columns.map(({ expr: e }): Scalar => {
+    if (e.kind === 'Call' && !MATH_FUNCTIONS.has(e.name.toLowerCase())) return cursorFill(fill, e, plan.schema);
+    const t = e.kind === 'VarRef' ? columnType(e, plan.schema) : undefined;
+    return t === undefined ? raw : callFillValue(fill, t, 'cursor');
+  });
+  f = { skip: plan.projection.columns.map((c) => nullByDuration(c.expr) || readsUntypedCall(c.expr, plan.schema)), numbers };
+  CELL_FILLS.set(plan, f);
+  return f;
 }

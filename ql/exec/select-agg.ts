@@ -8,7 +8,7 @@ import { FieldType } from '../../engine/index.js';
 import type { Cell } from '../result.js';
 import { FORECASTS, SELECTORS } from '../plan/functions.js';
 import { hasRawRef, isTag } from '../plan/projection.js';
-import type { AggCall, AggTransform } from './agg-calls.js';
+import { isIntegerOutput, type AggCall, type AggTransform } from './agg-calls.js';
 import { aggregatesOf, denseLayoutOf } from './plan-derived.js';
 import { holtWinters, type ForecastPoint } from './holt-winters.js';
 import { checkpoint } from './context.js';
@@ -33,11 +33,12 @@ import { alignedRows } from './aligned-rows.js';
 import { runDenseGroup } from './select-agg-dense.js';
 import { transformMultiRows, windowsNewestFirst } from './multi-row-transforms.js';
 import { fillNullCells } from './fill-cells.js';
-import { callFillType, symbolKeys, unfilledColumns } from './call-fill.js';
+import { callFillType, cellFills, cursorFill, missingSymbols, symbolKeys } from './call-fill.js';
 import { clippedReducer } from './clipped-reducer.js';
 import { forEachPassingRow, singleValueColumn } from './passing-rows.js';
 import { auxTagTieLess, inputHeadBounds, readsInputHead } from './selector-input-cut.js';
 import { runStreamRows } from './run-stream-windows.js';
+import { finish } from './group-rows-finish.js';
 
 type Windows = Map<bigint, Reducer[]>;
 
@@ -404,14 +405,18 @@ async function assembleRows(
   // 1.x's cursor gives fill(N) to a call without a point in a row the other calls make, when
   // the call is a symbol 1.x types (call-fill.ts); a transform's inner call is filled by its
   // own fill iterator only, in a series where it has points.
-  const rowsMade = fill.mode === 'number' && perCall.some((s) => s.length > 0);
+  // Rows are made by points in the query's own windows (not the extra one a transform reads).
+  const inOwn = (x: TimedValue): boolean => !readWider || own === undefined || (x.time >= own.first && x.time <= own.last);
+  const rowsMade = fill.mode === 'number' && perCall.some((s) => s.some(inOwn));
   const types = g.source.fieldTypes();
   const symbols = symbolKeys(plan.projection.columns);
   const fillsUnseen = (c: AggCall): boolean => (symbols.has(c.key) ? callFillType(c.expr, plan.schema) !== undefined : types.has(c.field));
+  const cells = cellFills(plan);
   const filled = perCall.map((series, i) => {
-    // integral() rows exist only for windows holding points: 1.x never fills them.
+    // integral() rows exist only for windows holding points: 1.x has no fill iterator for it
+    // (the cursor's default reaches its other rows: the row loop below, fill-cells.ts).
     if (!spec || calls[i]?.reducer === 'integral') return series;
-    const outType = windows.get(starts[0] ?? 0n)?.[i]?.outputType ?? outputTypes[i] ?? FieldType.Float;
+    const outType = callFillType(calls[i]!.expr, plan.schema) ?? windows.get(starts[0] ?? 0n)?.[i]?.outputType ?? outputTypes[i] ?? FieldType.Float;
     const ownRange = readWider && !calls[i]!.extended && own !== undefined;
     const rows = ownRange ? series.filter((x) => x.time >= own.first && x.time <= own.last) : series;
     return fillSeries(desc ? [...rows].reverse() : rows, {
@@ -438,7 +443,8 @@ async function assembleRows(
   const seriesOf = new Map<string, readonly TimedValue[]>();
   calls.forEach((c, i) => seriesOf.set(c.key, filled[i]!));
   const byKey = new Map<string, Map<bigint, Scalar>>();
-  const et = evalTypes(g.source, new Map(calls.map((c, i) => [c.key, isIntOut(windows, starts, i)])));
+  // Integer by 1.x's type of the call (a call over a field this source lacks is filled as that type).
+  const et = evalTypes(g.source, new Map(calls.map((c, i) => [c.key, isIntegerOutput(callFillType(c.expr, plan.schema) ?? FieldType.Float) || isIntOut(windows, starts, i)])));
   const forecastTimes = new Set<bigint>();
   for (const t of transforms) {
     const inner = filled[calls.indexOf(t.inner)]!;
@@ -467,7 +473,7 @@ async function assembleRows(
     if (rows) {
       // Ascending, as the join's rows reach finish() (which turns them around under DESC).
       const out = finish(g, inRange(rows, g, min, max, forecastTimes));
-      fillNullCells(out, fill, unfilledColumns(plan));
+      fillNullCells(out, fill, cells.skip, cells.numbers);
       return out;
     }
   }
@@ -506,6 +512,7 @@ async function assembleRows(
   const ordered = kept ? inOrder(kept.flatMap((k) => [...k])) : inOrder(driving.size > 0 || transforms.length > 0 ? driving : times);
   if (kept) for (let i = ordered.length - 1; i > 0; i--) if (ordered[i] === ordered[i - 1]) ordered.splice(i, 1);
   const rows: Cell[][] = [];
+  const missing = missingSymbols(fill, plan.schema);
   for (const t of ordered) {
     const sel = selTimes.get(t);
     const aux = needsAux && sel !== undefined ? await findAux(pointHolder(g, selSeries.get(t), sel, selValues.get(t) ?? null), calls[0]!.field, sel, selValues.get(t) ?? null, auxFields) : undefined;
@@ -521,24 +528,27 @@ async function assembleRows(
         const m = byKey.get(callKeyOf(e));
         if (!m) return undefined;
         const v = m.get(t);
-        return v === undefined ? null : v;
+        // 1.x's cursor gives a symbol without a point in this row its default (call-fill.ts).
+        return v === undefined ? cursorFill(fill, e, plan.schema) : v;
       },
     };
-    const cells: Cell[] = [spec ? t : loneSelector || integralOnly ? (selTimes.get(t) ?? t) : hasMin ? min : 0n];
-    plan.projection.columns.forEach((c, j) => cells.push(kept && !kept[j]!.has(t) ? null : evaluate(c.expr, scope, et)));
-    rows.push(cells);
+    const row: Cell[] = [spec ? t : loneSelector || integralOnly ? (selTimes.get(t) ?? t) : hasMin ? min : 0n];
+    // A column whose rows LIMIT/OFFSET cut here reads every symbol as without a point.
+    plan.projection.columns.forEach((c, j) => row.push(evaluate(c.expr, kept && !kept[j]!.has(t) ? { ...scope, call: missing } : scope, et)));
+    rows.push(row);
   }
   const out = finish(g, inRange(desc ? rows.reverse() : rows, g, min, max, forecastTimes), false, perField);
   // 1.x's emitter fills the cells it sends, i.e. after OFFSET/LIMIT: the first row sent has no
   // row before it for fill(previous), even when the query's earlier windows had one. It does so
   // without GROUP BY time too (`max(v), s ... fill(1)`: `s` is 1 where the selected point lacks it).
-  fillNullCells(out, fill, unfilledColumns(plan));
+  fillNullCells(out, fill, cells.skip, cells.numbers);
   return out;
 }
 
 /** The rows of a selector of several points as 1.x's emitter sends them: null cells filled (`top(v, 2), s ... fill(1)`). */
 function filledCells(g: GroupRun, rows: Cell[][]): Cell[][] {
-  fillNullCells(rows, g.plan.stmt.fill, unfilledColumns(g.plan));
+  const cells = cellFills(g.plan);
+  fillNullCells(rows, g.plan.stmt.fill, cells.skip, cells.numbers);
   return rows;
 }
 
@@ -569,31 +579,3 @@ function isIntOut(windows: Windows, starts: bigint[], i: number): boolean {
 }
 
 import { callKey as callKeyOf } from './eval.js';
-
-function reverseWindows(rows: Cell[][], g: GroupRun): Cell[][] {
-  const spec = g.plan.window;
-  if (!spec) return rows;
-  const groups: Cell[][][] = [];
-  let current: bigint | undefined;
-  for (const r of rows) {
-    const start = windowOf(r[0] as bigint, spec).start;
-    if (start !== current || groups.length === 0) groups.push([]);
-    current = start;
-    groups[groups.length - 1]!.push(r);
-  }
-  return groups.reverse().flat();
-}
-
-/**
- * Order, OFFSET and LIMIT of a group's rows. Under ORDER BY time DESC, top(), bottom() and
- * sample() reverse the windows but keep each window's points in ascending time (1.x sorts a window's
- * selected points by time after choosing them).
- */
-function finish(g: GroupRun, rows: Cell[][], keepWindowOrder = false, paged = false): Cell[][] {
-  let out = g.plan.ascending ? rows : keepWindowOrder ? reverseWindows(rows, g) : rows.reverse();
-  const { offset, limit } = paged ? { offset: 0, limit: 0 } : g.plan.stmt;
-  if (offset > 0) out = out.slice(offset);
-  if (limit > 0) out = out.slice(0, limit);
-  return out;
-}
-
