@@ -185,7 +185,7 @@ async function prepareSelect(stmt: SelectStatement, ctx: QueryContext, nested: b
       for (const s of direct) if (!(slices && s.slice())) await s.holdAll();
     }
     const typesOf = (field: string) => sources.map((s) => s.fieldTypes().get(field));
-    if (mayLeadPercentile(stmt) && (await leadPercentileMissing(stmt, typesOf, (probe) => executeSelect(probe, ctx, undefined, nested)))) return null;
+    if (mayLeadPercentile(stmt, (name) => plan.schema.fields.has(name)) && (await leadPercentileMissing(stmt, typesOf, (probe) => executeSelect(probe, ctx, undefined, nested)))) return null;
     if (plan.time.empty) return null;
     return compiled;
   } finally {
