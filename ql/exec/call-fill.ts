@@ -14,7 +14,7 @@
  * Observed on influxd 1.6.7 (cases s-f100...).
  */
 import { FieldType } from '../../engine/index.js';
-import type { Call, Expr, FillOption } from '../ast/nodes.js';
+import { varRef, type Call, type DataType, type Expr, type FillOption } from '../ast/nodes.js';
 import { columnType } from '../plan/column-types.js';
 import type { SchemaInfo } from '../plan/projection.js';
 import { nullByDuration } from './duration-constant.js';
@@ -78,6 +78,21 @@ export function cursorFill(fill: FillOption, e: Call, schema: SchemaInfo): Scala
 /** The symbols of `e` as a RowScope's `call` sees them: each non-math call with its cursor default, as in a row none of them has a point in. */
 export function missingSymbols(fill: FillOption, schema: SchemaInfo): (e: Expr) => Scalar | undefined {
   return (e) => (e.kind === 'Call' && !MATH_FUNCTIONS.has(e.name.toLowerCase()) ? cursorFill(fill, e, schema) : undefined);
+}
+
+/**
+ * 1.x's cursor default for a field a row lacks, as the column's expression reads it under
+ * fill(N) (`i * 2 ... fill(3.5)` is 6 for an integer `i`): N cast to the field's type, as
+ * written for a field no source has. Undefined under any other fill (the field stays null).
+ */
+export function fieldFill(plan: SelectPlan): ((name: string, hint: string | null) => Scalar) | undefined {
+  const { fill } = plan.stmt;
+  if (fill.mode !== 'number') return undefined;
+  const raw: Scalar = typeof fill.value === 'bigint' && Number.isSafeInteger(Number(fill.value)) ? Number(fill.value) : fill.value;
+  return (name, hint) => {
+    const t = columnType(varRef(name, hint as DataType | null), plan.schema);
+    return t === undefined ? raw : callFillValue(fill, t, 'cursor');
+  };
 }
 
 interface CellFills {

@@ -31,7 +31,7 @@ export function fillNullCells(rows: Cell[][], fill: FillOption, skip: readonly b
  * fillNullCells over a series handed over in pieces (chunked raw answers): fill(previous) carries
  * the last row of one piece into the next. Undefined when the fill leaves cells alone.
  */
-export function cellFiller(fill: FillOption, skip: readonly boolean[] = []): ((rows: Cell[][]) => void) | undefined {
+export function cellFiller(fill: FillOption, skip: readonly boolean[] = [], numbers?: readonly Cell[]): ((rows: Cell[][]) => void) | undefined {
   if (fill.mode !== 'number' && fill.mode !== 'previous') return undefined;
   let last: Cell[] | undefined;
   return (rows) => {
@@ -40,7 +40,7 @@ export function cellFiller(fill: FillOption, skip: readonly boolean[] = []): ((r
       const first = rows[0]!;
       for (let i = 1; i < first.length; i++) if (first[i] === null && skip[i - 1] !== true) first[i] = last[i]!;
     }
-    fillNullCells(rows, fill, skip);
+    fillNullCells(rows, fill, skip, numbers);
     last = rows[rows.length - 1];
   };
 }

@@ -33,7 +33,7 @@ import { alignedRows } from './aligned-rows.js';
 import { runDenseGroup } from './select-agg-dense.js';
 import { transformMultiRows, windowsNewestFirst } from './multi-row-transforms.js';
 import { fillNullCells } from './fill-cells.js';
-import { callFillType, cellFills, cursorFill, missingSymbols, symbolKeys } from './call-fill.js';
+import { callFillType, cellFills, cursorFill, fieldFill, missingSymbols, symbolKeys } from './call-fill.js';
 import { clippedReducer } from './clipped-reducer.js';
 import { forEachPassingRow, singleValueColumn } from './passing-rows.js';
 import { auxTagTieLess, inputHeadBounds, readsInputHead } from './selector-input-cut.js';
@@ -308,6 +308,9 @@ async function assembleRows(
   const desc = spec !== undefined && !plan.ascending;
   const starts = ascendingKeys(windows);
   const fill = plan.stmt.fill;
+  // A field beside the calls that the row lacks: 1.x's cursor default under fill(N) (call-fill.ts).
+  const fillField = fieldFill(plan);
+  const filledInput = (name: string, hint: string | null, v: Scalar): Scalar => (v === null && fillField && !isTag(name, hint, plan.schema) ? fillField(name, hint) : v);
   // One multi-row call (also as a transform's inner, read apart: agg-calls.ts `extended`).
   const multiRow = ['top', 'bottom', 'distinct', 'sample'].includes(calls[0]?.reducer ?? '') && calls.every((c) => callKeyOf(c.expr) === callKeyOf(calls[0]!.expr));
   const loneSelector = calls.length === 1 && SELECTORS.has(calls[0]!.reducer);
@@ -391,7 +394,7 @@ async function assembleRows(
       const aux = needs && x.point !== undefined ? await findAux(own, call.field, x.point, x.value, fieldRefs(plan.projection.columns.map((c) => c.expr), plan)) : undefined;
       const scope: RowScope = {
         time: x.time,
-        lookup: (name, hint) => (aux ? aux(name, hint) : null),
+        lookup: (name, hint) => filledInput(name, hint, aux ? aux(name, hint) : null),
         call: (e) => (e === call.expr ? x.value : undefined),
       };
       rows.push([x.time, ...plan.projection.columns.map((c) => evaluate(c.expr, scope, et0))]);
@@ -521,7 +524,7 @@ async function assembleRows(
       lookup: (name, hint) => {
         // The selector's own field beside it (`min(x), *`) is the selected value.
         if (aux && name === calls[0]!.field && !isTag(name, hint, plan.schema)) return selValues.get(t) ?? null;
-        return aux ? aux(name, hint) : null;
+        return filledInput(name, hint, aux ? aux(name, hint) : null);
       },
       call: (e) => {
         if (e.kind !== 'Call') return undefined;

@@ -18,7 +18,7 @@ import type { ShardQuestion } from './shape-plan-memo.js';
 import { conditionOf } from './plan-derived.js';
 import { rawLayout, runRawGroup } from './select-raw.js';
 import { cellFiller } from './fill-cells.js';
-import { nullByDuration } from './duration-constant.js';
+import { cellFills } from './call-fill.js';
 import { runTransformsApart, transformsApart } from './raw-transforms-apart.js';
 import type { MeasurementSource } from './source.js';
 import { SubquerySource, type SubqueryReading } from './subquery-source.js';
@@ -248,7 +248,8 @@ async function runSelect(stmt: SelectStatement, compiled: CompiledSelect, ctx: Q
       const run = { plan, source, series: group.series, rowFilter: split.rows, ctx, ...(edges && { edgePoints: edges[gi]! }) };
       // 1.x fills the null cells of raw rows too (`SELECT * FROM m fill(0)`, also inside a
       // subquery); aggregates fill their own cells (select-agg.ts)
-      const fillRaw = plan.projection.shape === 'raw' ? cellFiller(stmt.fill, plan.projection.columns.map((c) => nullByDuration(c.expr))) : undefined;
+      const cells = plan.projection.shape === 'raw' ? cellFills(plan) : undefined;
+      const fillRaw = cells ? cellFiller(stmt.fill, cells.skip, cells.numbers) : undefined;
       if (sink) {
         let any = false;
         const emit = async (values: Cell[][]) => {
