@@ -56,6 +56,14 @@ function forEachSymbol(e: Expr, f: (c: Call) => void): void {
   }
 }
 
+/** Reducers 1.x builds without a fill iterator (buildCallIterator returns them before it adds one). */
+const NO_FILL_ITERATOR: ReadonlySet<string> = new Set(['integral', 'top', 'bottom', 'distinct', 'sample']);
+
+/** Whether 1.x fills a call's empty windows itself (fill iterator), making a row of every window of a series it has points in. */
+export function hasFillIterator(reducer: string): boolean {
+  return !NO_FILL_ITERATOR.has(reducer);
+}
+
 /** The keys (eval.ts callKey) of the calls the columns read as symbols, i.e. not only inside a transform. */
 export function symbolKeys(columns: readonly { readonly expr: Expr }[]): ReadonlySet<string> {
   const keys = new Set<string>();

@@ -33,7 +33,7 @@ import { alignedRows } from './aligned-rows.js';
 import { runDenseGroup } from './select-agg-dense.js';
 import { transformMultiRows, windowsNewestFirst } from './multi-row-transforms.js';
 import { fillNullCells } from './fill-cells.js';
-import { callFillType, cellFills, cursorFill, fieldFill, missingSymbols, symbolKeys } from './call-fill.js';
+import { callFillType, cellFills, cursorFill, fieldFill, hasFillIterator, missingSymbols, symbolKeys } from './call-fill.js';
 import { clippedReducer } from './clipped-reducer.js';
 import { forEachPassingRow, singleValueColumn } from './passing-rows.js';
 import { auxTagTieLess, inputHeadBounds, readsInputHead } from './selector-input-cut.js';
@@ -408,12 +408,15 @@ async function assembleRows(
   // 1.x's cursor gives fill(N) to a call without a point in a row the other calls make, when
   // the call is a symbol 1.x types (call-fill.ts); a transform's inner call is filled by its
   // own fill iterator only, in a series where it has points.
-  // Rows are made by points in the query's own windows (not the extra one a transform reads).
-  const inOwn = (x: TimedValue): boolean => !readWider || own === undefined || (x.time >= own.first && x.time <= own.last);
-  const rowsMade = fill.mode === 'number' && perCall.some((s) => s.some(inOwn));
-  const types = g.source.fieldTypes();
+  // Every window is a row when a call 1.x fills through its fill iterator has points in the
+  // query's own windows (not the extra one a transform reads); points of a transform or of
+  // integral() (no fill iterator) make only their own rows, where the row loop gives the other
+  // calls the cursor's default.
   const symbols = symbolKeys(plan.projection.columns);
-  const fillsUnseen = (c: AggCall): boolean => (symbols.has(c.key) ? callFillType(c.expr, plan.schema) !== undefined : types.has(c.field));
+  const inOwn = (x: TimedValue): boolean => !readWider || own === undefined || (x.time >= own.first && x.time <= own.last);
+  const rowsMade = fill.mode === 'number' && calls.some((c, i) => symbols.has(c.key) && hasFillIterator(c.reducer) && perCall[i]!.some(inOwn));
+  // A transform's inner call has a fill iterator of its own, which fills only series it saw points in.
+  const fillsUnseen = (c: AggCall): boolean => symbols.has(c.key) && callFillType(c.expr, plan.schema) !== undefined;
   const cells = cellFills(plan);
   const filled = perCall.map((series, i) => {
     // integral() rows exist only for windows holding points: 1.x has no fill iterator for it
