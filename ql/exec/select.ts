@@ -15,10 +15,11 @@ import { runAggregateGroup } from './select-agg.js';
 import { tagSetEdgePoints } from './tag-set-edge-heap.js';
 import { compiledSelect, type CompiledSelect } from './plan-memo.js';
 import type { ShardQuestion } from './shape-plan-memo.js';
-import { conditionOf } from './plan-derived.js';
+import { aggregatesOf, conditionOf } from './plan-derived.js';
 import { rawLayout, runRawGroup } from './select-raw.js';
 import { cellFiller } from './fill-cells.js';
 import { cellFills } from './call-fill.js';
+import { checkSourceCallTypes } from './source-call-types.js';
 import { runTransformsApart, transformsApart } from './raw-transforms-apart.js';
 import type { MeasurementSource } from './source.js';
 import { SubquerySource, type SubqueryReading } from './subquery-source.js';
@@ -222,6 +223,10 @@ export async function compileSelectOnly(stmt: SelectStatement, ctx: QueryContext
 
 async function runSelect(stmt: SelectStatement, compiled: CompiledSelect, ctx: QueryContext, sink: SeriesSink | undefined, nested: boolean): Promise<ResultSeries[]> {
   const { sources, plan } = compiled;
+  if (plan.projection.shape === 'aggregate' && sources.length > 1) {
+    const { calls, transforms } = aggregatesOf(plan);
+    checkSourceCallTypes(calls, transforms, sources);
+  }
   const out: ResultSeries[] = [];
   const shape = seriesShape(stmt, plan, nested);
   const { columns, timeColumn } = shape;
