@@ -1,11 +1,12 @@
 /**
- * 1.x fills the cells of an aggregate query's rows once more as it emits them: with fill(N)
- * every cell still null becomes N as written (not cast: `max(i), s ... fill(3.5)` gives 3 for
- * the integer max and 3.5 for the string field beside it), with fill(previous) it takes the
- * value of the row before in output order. That reaches what the per-aggregate fill does not:
- * the fields beside a selector (also at a selected point that lacks them) and transforms
- * without a value. Observed on influxd 1.6.7. A column `skip` marks is left alone: 1.x fills the
- * values an expression reads, so one that is null whatever it reads stays null.
+ * 1.x's cursor gives each value a row reads and lacks its default: with fill(N), N cast to the
+ * value's type (call-fill.ts: `max(i), s ... fill(3.5)` gives 3 for the integer max and 3.5 for
+ * the string field beside it), with fill(previous) the value of the row before in output order.
+ * Where a column is a lone call or field, filling its null cells is the same thing, and reaches
+ * what the per-aggregate fill does not: the fields beside a selector (also at a selected point
+ * that lacks them) and transforms without a value (`numbers`: the per-column cast N, else N as
+ * written). Observed on influxd 1.6.7. A column `skip` marks is left alone: 1.x fills the values
+ * an expression reads, so one that is null whatever it reads stays null.
  */
 import type { FillOption } from '../ast/nodes.js';
 import type { Cell } from '../result.js';
