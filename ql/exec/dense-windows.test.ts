@@ -132,12 +132,18 @@ function general(k: Case): Cell[][] {
     });
   }
   const starts = [...windows.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const filled = k.calls.map((c, i) => {
+  const perCall = k.calls.map((_c, i) => {
     const series: TimedValue[] = [];
     for (const s of starts) {
       const first = windows.get(s)![i]!.result()[0];
       if (first) series.push({ time: s, value: first.value as Scalar });
     }
+    return series;
+  });
+  // fill(N): every (typed) call is filled in the rows the others make (call-fill.ts).
+  const rowsMade = k.fill.mode === 'number' && perCall.some((s) => s.length > 0);
+  const filled = k.calls.map((c, i) => {
+    const series = perCall[i]!;
     return fillSeries(k.ascending ? series : series.reverse(), {
       mode: k.fill.mode as FillMode,
       value: k.fill.mode === 'number' ? k.fill.value : undefined,
@@ -147,6 +153,7 @@ function general(k: Case): Cell[][] {
       endNs: k.max,
       descending: !k.ascending,
       call: k.nested ? undefined : c.reducer,
+      fillsUnseen: rowsMade,
     });
   });
   const maps = filled.map((s) => new Map(s.map((x) => [x.time, x.value])));

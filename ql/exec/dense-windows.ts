@@ -25,7 +25,8 @@ import type { Cell } from '../result.js';
 import type { AggCall, AggTransform } from './agg-calls.js';
 import { callKey } from './eval.js';
 import type { SelectPlan } from './select-plan.js';
-import { castFillValue, type Scalar } from './value.js';
+import { callFillValue } from './call-fill.js';
+import type { Scalar } from './value.js';
 import { window as windowOf } from './window.js';
 import { noteWindowRowTimes } from './window-row-times.js';
 
@@ -70,16 +71,14 @@ export function denseLayout(plan: SelectPlan, calls: readonly AggCall[], transfo
 /** How an aggregate's empty windows are answered (fill.ts for the general path). */
 export interface DenseFill {
   readonly fill: FillOption;
-  /** Result type per call (count: integer; min/max: the field's). */
-  readonly outputTypes: readonly FieldType[];
+  /** Per call, the type fill(N) casts to (call-fill.ts callFillType); undefined: 1.x types it Unknown, never filled. */
+  readonly outputTypes: readonly (FieldType | undefined)[];
   /** The inner statement of a subquery: count()'s empty windows stay empty (select-plan.ts). */
   readonly nested: boolean;
   /** Output order: fill(previous) takes the window before in this order. */
   readonly ascending: boolean;
   /** GroupRun.fillsUnseen: calls filled as if they saw a point. */
   readonly fillsUnseen?: readonly boolean[] | undefined;
-  /** Per call: the source has its field (a call without one stays null under fill(N)). */
-  readonly hasField?: readonly boolean[];
 }
 
 export class DenseWindows {
@@ -174,7 +173,7 @@ export class DenseWindows {
     let anyCall = false;
     // fill(N): 1.x's cursor gives N to a call without a point in the rows the other calls make.
     const rowsMade = f.fill.mode === 'number' && this.any.some(Boolean);
-    const any = this.any.map((a, c) => a || f.fillsUnseen?.[c] === true || (rowsMade && f.hasField?.[c] === true));
+    const any = this.any.map((a, c) => a || f.fillsUnseen?.[c] === true || (rowsMade && f.outputTypes[c] !== undefined));
     for (let c = 0; c < n; c++) {
       filled.push(any[c] ? this.fillCall(c, f) : []);
       anyCall ||= any[c]!;
@@ -239,7 +238,7 @@ export class DenseWindows {
     const out = new Array<Scalar>(count);
     let mode = f.fill.mode;
     let fillValue: Scalar = null;
-    if (mode === 'number') fillValue = castFillValue(f.fill.mode === 'number' ? f.fill.value : null, f.outputTypes[c]!);
+    if (mode === 'number') fillValue = callFillValue(f.fill, f.outputTypes[c], this.any[c] ? 'iterator' : 'cursor');
     if (mode === 'null' && this.reducers[c] === 'count' && !f.nested) {
       mode = 'number';
       fillValue = 0;

@@ -18,7 +18,8 @@
  */
 import { FieldType } from '../../engine/index.js';
 import { QueryError } from './errors.js';
-import { castFillValue, intToFloat, subInt, wrapInt64, wrapUint64 } from './value.js';
+import { callFillValue } from './call-fill.js';
+import { intToFloat, subInt, wrapInt64, wrapUint64 } from './value.js';
 import type { IntValue, Scalar, TimedValue } from './value.js';
 import { MAX_SELECT_BUCKETS, MIN_TIME, certainlyMoreWindows, cursorAt, stepCursor, window } from './window.js';
 import type { WindowSpec } from './window.js';
@@ -91,7 +92,9 @@ export function fillSeries(rows: readonly TimedValue[], opts: FillOptions): Time
     startTime = window(opts.endNs, spec).start;
     endTime = opts.startNs === undefined ? MIN_TIME : window(opts.startNs, spec).start;
   }
-  const numberValue = mode === 'number' ? castFillValue(fillValue, opts.valueType) : null;
+  // A series without rows is filled by 1.x's cursor, not its fill iterator (call-fill.ts FillSite).
+  const site = rows.length === 0 ? 'cursor' : 'iterator';
+  const numberValue = mode === 'number' ? callFillValue({ mode, value: typeof fillValue === 'number' || typeof fillValue === 'bigint' ? fillValue : 0 }, opts.valueType, site) : null;
   const iv = spec.interval;
   const maxRows = opts.maxRows ?? MAX_SELECT_BUCKETS;
   // Every window between the bounds gives a row: too many of them fail before any is made.

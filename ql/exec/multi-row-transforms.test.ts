@@ -18,6 +18,7 @@ const opts = (o: Partial<MultiRowOptions> = {}): MultiRowOptions => ({
   offset: 0,
   limit: 0,
   fill: { mode: 'null' },
+  typed: () => true,
   ...o,
 });
 const table = (rows: ReturnType<typeof transformMultiRows>, keys: string[]): (number | Scalar)[][] =>

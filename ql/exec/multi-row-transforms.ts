@@ -16,7 +16,9 @@
 import type { FieldType } from '../../engine/index.js';
 import type { AggTransform } from './agg-calls.js';
 import { createTransform, runTransform, type TransformArgs, type TransformName } from './transform.js';
-import { castFillValue, type Scalar, type TimedValue } from './value.js';
+import type { Scalar, TimedValue } from './value.js';
+import type { FillOption } from '../ast/nodes.js';
+import { callFillValue } from './call-fill.js';
 
 export interface JoinedRow {
   readonly time: bigint;
@@ -31,7 +33,9 @@ export interface MultiRowOptions {
   readonly argsOf: (t: AggTransform) => TransformArgs;
   readonly offset: number;
   readonly limit: number;
-  readonly fill: { readonly mode: string; readonly value?: number | bigint };
+  readonly fill: FillOption;
+  /** Whether 1.x types the transform (call-fill.ts): one it types Unknown is never filled. */
+  readonly typed: (t: AggTransform) => boolean;
 }
 
 /** Run each transform over its points and join their outputs into rows in output order. */
@@ -41,7 +45,7 @@ export function transformMultiRows(transforms: readonly AggTransform[], o: Multi
   const fillValues = new Map<string, Scalar>();
   for (const t of transforms) {
     const tr = createTransform(t.name as TransformName, o.innerType, o.argsOf(t));
-    if (o.fill.mode === 'number') fillValues.set(t.key, castFillValue(o.fill.value ?? null, tr.outputType));
+    if (o.fill.mode === 'number') fillValues.set(t.key, callFillValue(o.fill, o.typed(t) ? tr.outputType : undefined));
     let out = runTransform(tr, o.pointsOf(t)).slice(o.offset);
     if (o.limit > 0) out = out.slice(0, o.limit);
     for (const x of out) {

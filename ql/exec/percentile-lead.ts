@@ -17,18 +17,28 @@ interface LonePercentile {
   readonly rank: number;
 }
 
+/** Whether call `e` reads a field no source has: 1.x's iterator for it gives no point at all. */
+function readsNoField(e: Expr, hasField: (name: string) => boolean): boolean {
+  if (e.kind === 'Distinct') return !hasField(e.name);
+  if (e.kind !== 'Call') return false;
+  const arg = e.args[0];
+  if (arg?.kind === 'VarRef') return !hasField(arg.name);
+  return arg !== undefined && readsNoField(arg, hasField);
+}
+
 /**
  * The statement's percentile() call when it is the only aggregate or selector: alone, under
  * math (`percentile(x, 90) * 2`) or beside auxiliary fields and tags (`percentile(x, 90), x,
  * host`), which 1.6.7 drives from the same iterator. Beside another call it is joined with
- * that call's windows instead, and answers as usual.
+ * that call's windows instead, and answers as usual; not beside calls over a field no source
+ * has (`percentile(v, 10), count(zz)`), which give that join no point.
  */
-function lonePercentile(stmt: SelectStatement): LonePercentile | undefined {
+function lonePercentile(stmt: SelectStatement, hasField: (name: string) => boolean): LonePercentile | undefined {
   const calls: Expr[] = [];
   for (const f of stmt.fields) {
     walkExpr(f.expr, (e) => {
       if (e.kind === 'Distinct' || (e.kind === 'Call' && !MATH_FUNCTIONS.has(e.name.toLowerCase()))) {
-        calls.push(e);
+        if (!readsNoField(e, hasField) || (e.kind === 'Call' && e.name.toLowerCase() === 'percentile')) calls.push(e);
         return false;
       }
       return true;
@@ -44,8 +54,8 @@ function lonePercentile(stmt: SelectStatement): LonePercentile | undefined {
 }
 
 /** Whether `stmt` has a lone percentile() call, the only case leadPercentileMissing probes (checked first: no promise for the rest). */
-export function mayLeadPercentile(stmt: SelectStatement): boolean {
-  return lonePercentile(stmt) !== undefined;
+export function mayLeadPercentile(stmt: SelectStatement, hasField: (name: string) => boolean): boolean {
+  return lonePercentile(stmt, hasField) !== undefined;
 }
 
 /**
@@ -58,7 +68,7 @@ export async function leadPercentileMissing(
   typesOf: (field: string) => readonly (FieldType | undefined)[],
   run: (probe: SelectStatement) => Promise<ResultSeries[]>,
 ): Promise<boolean> {
-  const lone = lonePercentile(stmt);
+  const lone = lonePercentile(stmt, (name) => typesOf(name).some((t) => t !== undefined));
   if (!lone) return false;
   if (typesOf(lone.arg.name).some((t) => t === FieldType.String || t === FieldType.Boolean)) return false;
   const probe: SelectStatement = {

@@ -16,7 +16,8 @@ import type { Cell } from '../result.js';
 import type { AggCall } from './agg-calls.js';
 import { linear } from './fill.js';
 import type { GroupRun } from './select-raw.js';
-import { castFillValue, type Scalar } from './value.js';
+import { callFillType, callFillValue } from './call-fill.js';
+import type { Scalar } from './value.js';
 import { window as windowOf } from './window.js';
 
 /** One reduced row: its window's start and each call's value, in the calls' order. */
@@ -25,9 +26,9 @@ export interface WindowRow {
   readonly values: readonly Cell[];
 }
 
-/** The type of a call's values, as fill(N) casts N to it. */
-export function callType(g: GroupRun, c: AggCall): FieldType {
-  return c.reducer === 'count' ? FieldType.Integer : c.reducer === 'mean' ? FieldType.Float : (g.source.fieldTypes().get(c.field) ?? FieldType.Float);
+/** The type of a call's values, as fill(N) casts N to it (call-fill.ts); undefined for a call 1.x types Unknown. */
+export function callType(g: GroupRun, c: AggCall): FieldType | undefined {
+  return callFillType(c.expr, g.plan.schema);
 }
 
 /** The rows with 1.x's filled windows among them (time first, then each call's value), in the read direction. */
@@ -51,13 +52,13 @@ export function filledRunRows(g: GroupRun, calls: readonly AggCall[], rows: read
   const fillValue = (c: AggCall, k: number, next: WindowRow | undefined): Cell => {
     switch (fill.mode) {
       case 'number':
-        return castFillValue(fill.value, types[k]!) as Cell;
+        return callFillValue(fill, types[k]) as Cell;
       case 'previous':
         return sent ? (sent.values[k] ?? null) : null;
       case 'linear': {
         if (!sent || !next) return null;
         const at = (t: bigint): bigint => t / spec.interval;
-        return linear(types[k]!, at(expected), at(sent.start), at(next.start), sent.values[k] as Scalar, next.values[k] as Scalar) as Cell;
+        return linear(types[k] ?? FieldType.Float, at(expected), at(sent.start), at(next.start), sent.values[k] as Scalar, next.values[k] as Scalar) as Cell;
       }
       default:
         // 1.x fills count() with 0 under fill(null)

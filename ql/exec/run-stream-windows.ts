@@ -34,7 +34,8 @@ import { callType, filledRunRows, type WindowRow } from './run-stream-fill.js';
 import { evalTypes, type GroupRun } from './select-raw.js';
 import { createReducer } from './reducers/index.js';
 import { toColumn } from './subquery-source.js';
-import { castFillValue, cellAt, wrapInt64, type Scalar } from './value.js';
+import { cellAt, wrapInt64, type Scalar } from './value.js';
+import { callFillValue } from './call-fill.js';
 import { window as windowOf } from './window.js';
 
 /** Reduced per stretch, then again over consecutive partials of one window (select.go's map-reduce calls). */
@@ -259,7 +260,7 @@ async function joinedRows(g: GroupRun, calls: readonly AggCall[]): Promise<Cell[
   const out: Cell[][] = [];
   const before = (a: bigint, b: bigint): boolean => (g.plan.ascending ? a < b : a > b);
   const fill = g.plan.stmt.fill;
-  const missing = calls.map((c) => (fill.mode === 'number' ? (castFillValue(fill.value, callType(g, c)) as Cell) : null));
+  const missing = calls.map((c) => callFillValue(fill, callType(g, c), 'cursor') as Cell);
   for (;;) {
     let t: bigint | undefined;
     streams.forEach((s, i) => {

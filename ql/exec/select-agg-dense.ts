@@ -2,7 +2,8 @@
  * Reading a group into dense windows (dense-windows.ts): one ascending cursor per series and
  * field, each batch added to the calls over that field.
  */
-import { FieldType } from '../../engine/index.js';
+import type { FieldType } from '../../engine/index.js';
+import { callFillType } from './call-fill.js';
 import type { Cell } from '../result.js';
 import type { AggCall } from './agg-calls.js';
 import { eachBatch } from './each-batch.js';
@@ -48,11 +49,10 @@ export function runDenseGroup(g: GroupRun, calls: readonly AggCall[], types: Rea
     }
     return windows.rows({
       fill: plan.stmt.fill,
-      outputTypes: calls.map((c) => (c.reducer === 'count' ? FieldType.Integer : (types.get(c.field) ?? FieldType.Float))),
+      outputTypes: calls.map((c) => callFillType(c.expr, plan.schema)),
       nested: plan.nested === true,
       ascending: plan.ascending,
       fillsUnseen: g.fillsUnseen,
-      hasField: calls.map((c) => types.has(c.field)),
     });
   };
   return from(0);

@@ -8,7 +8,7 @@ import { FieldType } from '../../engine/index.js';
 import type { Cell } from '../result.js';
 import { FORECASTS, SELECTORS } from '../plan/functions.js';
 import { hasRawRef, isTag } from '../plan/projection.js';
-import type { AggCall, AggTransform } from './agg-calls.js';
+import { isIntegerOutput, type AggCall, type AggTransform } from './agg-calls.js';
 import { aggregatesOf, denseLayoutOf } from './plan-derived.js';
 import { holtWinters, type ForecastPoint } from './holt-winters.js';
 import { checkpoint } from './context.js';
@@ -33,11 +33,12 @@ import { alignedRows } from './aligned-rows.js';
 import { runDenseGroup } from './select-agg-dense.js';
 import { transformMultiRows, windowsNewestFirst } from './multi-row-transforms.js';
 import { fillNullCells } from './fill-cells.js';
-import { nullByDuration } from './duration-constant.js';
+import { callFillType, cellFills, cursorFill, fieldFill, hasFillIterator, missingSymbols, symbolKeys } from './call-fill.js';
 import { clippedReducer } from './clipped-reducer.js';
 import { forEachPassingRow, singleValueColumn } from './passing-rows.js';
 import { auxTagTieLess, inputHeadBounds, readsInputHead } from './selector-input-cut.js';
 import { runStreamRows } from './run-stream-windows.js';
+import { finish } from './group-rows-finish.js';
 
 type Windows = Map<bigint, Reducer[]>;
 
@@ -307,6 +308,9 @@ async function assembleRows(
   const desc = spec !== undefined && !plan.ascending;
   const starts = ascendingKeys(windows);
   const fill = plan.stmt.fill;
+  // A field beside the calls that the row lacks: 1.x's cursor default under fill(N) (call-fill.ts).
+  const fillField = fieldFill(plan);
+  const filledInput = (name: string, hint: string | null, v: Scalar): Scalar => (v === null && fillField && !isTag(name, hint, plan.schema) ? fillField(name, hint) : v);
   // One multi-row call (also as a transform's inner, read apart: agg-calls.ts `extended`).
   const multiRow = ['top', 'bottom', 'distinct', 'sample'].includes(calls[0]?.reducer ?? '') && calls.every((c) => callKeyOf(c.expr) === callKeyOf(calls[0]!.expr));
   const loneSelector = calls.length === 1 && SELECTORS.has(calls[0]!.reducer);
@@ -370,7 +374,8 @@ async function assembleRows(
       argsOf: (t) => transformArgs(t.expr, !desc, spec?.interval),
       offset: plan.stmt.offset,
       limit: plan.stmt.limit,
-      fill: fill.mode === 'number' ? { mode: fill.mode, value: fill.value } : { mode: fill.mode },
+      fill,
+      typed: (t) => callFillType(t.expr, plan.schema) !== undefined,
     });
     const et0 = evalTypes(g.source);
     return joined.map((r): Cell[] => {
@@ -389,7 +394,7 @@ async function assembleRows(
       const aux = needs && x.point !== undefined ? await findAux(own, call.field, x.point, x.value, fieldRefs(plan.projection.columns.map((c) => c.expr), plan)) : undefined;
       const scope: RowScope = {
         time: x.time,
-        lookup: (name, hint) => (aux ? aux(name, hint) : null),
+        lookup: (name, hint) => filledInput(name, hint, aux ? aux(name, hint) : null),
         call: (e) => (e === call.expr ? x.value : undefined),
       };
       rows.push([x.time, ...plan.projection.columns.map((c) => evaluate(c.expr, scope, et0))]);
@@ -400,14 +405,24 @@ async function assembleRows(
   // 1.x fills those over the query's own range, so a point there must not anchor fill(linear).
   const own = windowRange(g);
   const readWider = min !== plan.time.min || max !== plan.time.max;
-  // 1.x's cursor gives fill(N) to a call without a point in a row the other calls make (not to
-  // a call over a field the source does not have: it has no iterator).
-  const rowsMade = fill.mode === 'number' && perCall.some((s) => s.length > 0);
-  const types = g.source.fieldTypes();
+  // 1.x's cursor gives fill(N) to a call without a point in a row the other calls make, when
+  // the call is a symbol 1.x types (call-fill.ts); a transform's inner call is filled by its
+  // own fill iterator only, in a series where it has points.
+  // Every window is a row when a call 1.x fills through its fill iterator has points in the
+  // query's own windows (not the extra one a transform reads); points of a transform or of
+  // integral() (no fill iterator) make only their own rows, where the row loop gives the other
+  // calls the cursor's default.
+  const symbols = symbolKeys(plan.projection.columns);
+  const inOwn = (x: TimedValue): boolean => !readWider || own === undefined || (x.time >= own.first && x.time <= own.last);
+  const rowsMade = fill.mode === 'number' && calls.some((c, i) => symbols.has(c.key) && hasFillIterator(c.reducer) && perCall[i]!.some(inOwn));
+  // A transform's inner call has a fill iterator of its own, which fills only series it saw points in.
+  const fillsUnseen = (c: AggCall): boolean => symbols.has(c.key) && callFillType(c.expr, plan.schema) !== undefined;
+  const cells = cellFills(plan);
   const filled = perCall.map((series, i) => {
-    // integral() rows exist only for windows holding points: 1.x never fills them.
+    // integral() rows exist only for windows holding points: 1.x has no fill iterator for it
+    // (the cursor's default reaches its other rows: the row loop below, fill-cells.ts).
     if (!spec || calls[i]?.reducer === 'integral') return series;
-    const outType = windows.get(starts[0] ?? 0n)?.[i]?.outputType ?? outputTypes[i] ?? FieldType.Float;
+    const outType = callFillType(calls[i]!.expr, plan.schema) ?? windows.get(starts[0] ?? 0n)?.[i]?.outputType ?? outputTypes[i] ?? FieldType.Float;
     const ownRange = readWider && !calls[i]!.extended && own !== undefined;
     const rows = ownRange ? series.filter((x) => x.time >= own.first && x.time <= own.last) : series;
     return fillSeries(desc ? [...rows].reverse() : rows, {
@@ -421,7 +436,7 @@ async function assembleRows(
       call: plan.nested ? undefined : calls[i]!.reducer,
       // Rows go straight to OFFSET/LIMIT only in time order without transforms (finish()).
       stopAfter: !desc && transforms.length === 0 && plan.stmt.limit > 0 ? plan.stmt.offset + plan.stmt.limit : undefined,
-      fillsUnseen: g.fillsUnseen?.[i] === true || (rowsMade && types.has(calls[i]!.field)),
+      fillsUnseen: g.fillsUnseen?.[i] === true || (rowsMade && fillsUnseen(calls[i]!)),
     });
   });
   if (oneIntegral) return finish(g, integralRows(g, calls[0]!, perCall[0]!));
@@ -434,7 +449,8 @@ async function assembleRows(
   const seriesOf = new Map<string, readonly TimedValue[]>();
   calls.forEach((c, i) => seriesOf.set(c.key, filled[i]!));
   const byKey = new Map<string, Map<bigint, Scalar>>();
-  const et = evalTypes(g.source, new Map(calls.map((c, i) => [c.key, isIntOut(windows, starts, i)])));
+  // Integer by 1.x's type of the call (a call over a field this source lacks is filled as that type).
+  const et = evalTypes(g.source, new Map(calls.map((c, i) => [c.key, isIntegerOutput(callFillType(c.expr, plan.schema) ?? FieldType.Float) || isIntOut(windows, starts, i)])));
   const forecastTimes = new Set<bigint>();
   for (const t of transforms) {
     const inner = filled[calls.indexOf(t.inner)]!;
@@ -463,7 +479,7 @@ async function assembleRows(
     if (rows) {
       // Ascending, as the join's rows reach finish() (which turns them around under DESC).
       const out = finish(g, inRange(rows, g, min, max, forecastTimes));
-      fillNullCells(out, fill, plan.projection.columns.map((c) => nullByDuration(c.expr)));
+      fillNullCells(out, fill, cells.skip, cells.numbers);
       return out;
     }
   }
@@ -502,6 +518,7 @@ async function assembleRows(
   const ordered = kept ? inOrder(kept.flatMap((k) => [...k])) : inOrder(driving.size > 0 || transforms.length > 0 ? driving : times);
   if (kept) for (let i = ordered.length - 1; i > 0; i--) if (ordered[i] === ordered[i - 1]) ordered.splice(i, 1);
   const rows: Cell[][] = [];
+  const missing = missingSymbols(fill, plan.schema);
   for (const t of ordered) {
     const sel = selTimes.get(t);
     const aux = needsAux && sel !== undefined ? await findAux(pointHolder(g, selSeries.get(t), sel, selValues.get(t) ?? null), calls[0]!.field, sel, selValues.get(t) ?? null, auxFields) : undefined;
@@ -510,31 +527,34 @@ async function assembleRows(
       lookup: (name, hint) => {
         // The selector's own field beside it (`min(x), *`) is the selected value.
         if (aux && name === calls[0]!.field && !isTag(name, hint, plan.schema)) return selValues.get(t) ?? null;
-        return aux ? aux(name, hint) : null;
+        return filledInput(name, hint, aux ? aux(name, hint) : null);
       },
       call: (e) => {
         if (e.kind !== 'Call') return undefined;
         const m = byKey.get(callKeyOf(e));
         if (!m) return undefined;
         const v = m.get(t);
-        return v === undefined ? null : v;
+        // 1.x's cursor gives a symbol without a point in this row its default (call-fill.ts).
+        return v === undefined ? cursorFill(fill, e, plan.schema) : v;
       },
     };
-    const cells: Cell[] = [spec ? t : loneSelector || integralOnly ? (selTimes.get(t) ?? t) : hasMin ? min : 0n];
-    plan.projection.columns.forEach((c, j) => cells.push(kept && !kept[j]!.has(t) ? null : evaluate(c.expr, scope, et)));
-    rows.push(cells);
+    const row: Cell[] = [spec ? t : loneSelector || integralOnly ? (selTimes.get(t) ?? t) : hasMin ? min : 0n];
+    // A column whose rows LIMIT/OFFSET cut here reads every symbol as without a point.
+    plan.projection.columns.forEach((c, j) => row.push(evaluate(c.expr, kept && !kept[j]!.has(t) ? { ...scope, call: missing } : scope, et)));
+    rows.push(row);
   }
   const out = finish(g, inRange(desc ? rows.reverse() : rows, g, min, max, forecastTimes), false, perField);
   // 1.x's emitter fills the cells it sends, i.e. after OFFSET/LIMIT: the first row sent has no
   // row before it for fill(previous), even when the query's earlier windows had one. It does so
   // without GROUP BY time too (`max(v), s ... fill(1)`: `s` is 1 where the selected point lacks it).
-  fillNullCells(out, fill, plan.projection.columns.map((c) => nullByDuration(c.expr)));
+  fillNullCells(out, fill, cells.skip, cells.numbers);
   return out;
 }
 
 /** The rows of a selector of several points as 1.x's emitter sends them: null cells filled (`top(v, 2), s ... fill(1)`). */
 function filledCells(g: GroupRun, rows: Cell[][]): Cell[][] {
-  fillNullCells(rows, g.plan.stmt.fill, g.plan.projection.columns.map((c) => nullByDuration(c.expr)));
+  const cells = cellFills(g.plan);
+  fillNullCells(rows, g.plan.stmt.fill, cells.skip, cells.numbers);
   return rows;
 }
 
@@ -565,31 +585,3 @@ function isIntOut(windows: Windows, starts: bigint[], i: number): boolean {
 }
 
 import { callKey as callKeyOf } from './eval.js';
-
-function reverseWindows(rows: Cell[][], g: GroupRun): Cell[][] {
-  const spec = g.plan.window;
-  if (!spec) return rows;
-  const groups: Cell[][][] = [];
-  let current: bigint | undefined;
-  for (const r of rows) {
-    const start = windowOf(r[0] as bigint, spec).start;
-    if (start !== current || groups.length === 0) groups.push([]);
-    current = start;
-    groups[groups.length - 1]!.push(r);
-  }
-  return groups.reverse().flat();
-}
-
-/**
- * Order, OFFSET and LIMIT of a group's rows. Under ORDER BY time DESC, top(), bottom() and
- * sample() reverse the windows but keep each window's points in ascending time (1.x sorts a window's
- * selected points by time after choosing them).
- */
-function finish(g: GroupRun, rows: Cell[][], keepWindowOrder = false, paged = false): Cell[][] {
-  let out = g.plan.ascending ? rows : keepWindowOrder ? reverseWindows(rows, g) : rows.reverse();
-  const { offset, limit } = paged ? { offset: 0, limit: 0 } : g.plan.stmt;
-  if (offset > 0) out = out.slice(offset);
-  if (limit > 0) out = out.slice(0, limit);
-  return out;
-}
-

@@ -83,13 +83,16 @@ export function unionSchema(sources: readonly MeasurementSource[]): SchemaInfo {
   const tags = new Set<string>();
   const fromTags = new Set<string>();
   const unlisted = new Set<string>();
+  const untyped = new Set<string>();
   for (const s of sources) {
     for (const [k, t] of s.fieldTypes()) if (!fields.has(k)) fields.set(k, t);
     for (const k of s.tagKeys()) tags.add(k);
     for (const k of s.fieldsFromTags?.() ?? []) fromTags.add(k);
     for (const k of s.unlistedFields?.() ?? []) unlisted.add(k);
+    for (const k of s.untypedFields?.() ?? []) untyped.add(k);
   }
-  return { fields, tags, fromTags, unlisted };
+  for (const k of fields.keys()) untyped.delete(k);
+  return { fields, tags, fromTags, unlisted, untyped };
 }
 
 /** 1.x: every leaf of WHERE's AND/OR tree must be a comparison or a boolean literal. */

@@ -17,6 +17,7 @@ import type { Row } from './row-reader.js';
 import type { Scalar } from './value.js';
 import { openSeriesRows, plainReference, type RowSource } from './series-rows.js';
 import { GoHeap } from './go-heap.js';
+import { fieldFill } from './call-fill.js';
 import { mergeSpans, type TimeSpan } from './shard-spans.js';
 import { rawRowLess, seriesRankLess, lanesInInnerOrder, timeThenSeriesLess } from './raw-merge-order.js';
 import { checkpoint, type QueryContext } from './context.js';
@@ -150,6 +151,7 @@ export async function runRawGroup(
   const columns = plan.projection.columns;
   const { fields, fieldIndex, selected, types, condFields, plain, slots, allPlain, limit, everyRow } = layout;
   const transforms = new Map<string, Transform>();
+  const fillInput = fieldFill(plan);
   const openAll = (span: TimeSpan | undefined): SeriesRows[] =>
     g.series.map((ref) => ({
       ref,
@@ -235,13 +237,20 @@ export async function runRawGroup(
           }
         } else {
           let scope: RowScope | undefined;
+          let bare: RowScope | undefined;
+          const valueOf = (name: string, hint: string | null): Scalar => {
+            if (isTag(name, hint, plan.schema)) return tags[name] ?? null;
+            const i = fieldIndex.get(name);
+            return i === undefined ? null : (row.values[i] ?? null);
+          };
+          // A transform reads its field's own rows only: no fill(N) default in its input.
+          const unfilled = (): RowScope => (bare ??= { ...scoped(), lookup: valueOf });
           // Built only for rows that need the interpreter (a WHERE, or a column that is not a plain reference).
           const scoped = (): RowScope => (scope ??= {
             time: row.time,
             lookup: (name, hint) => {
-              if (isTag(name, hint, plan.schema)) return tags[name] ?? null;
-              const i = fieldIndex.get(name);
-              return i === undefined ? null : (row.values[i] ?? null);
+              const v = valueOf(name, hint);
+              return v === null && fillInput ? fillInput(name, hint) : v;
             },
             call: (e) => {
               if (e.kind !== 'Call' || !TRANSFORMS.has(e.name.toLowerCase())) return undefined;
@@ -253,7 +262,7 @@ export async function runRawGroup(
                 t = createTransform(e.name.toLowerCase() as TransformName, inferType(inner, types), transformArgs(e, plan.ascending));
                 transforms.set(key, t);
               }
-              const v = evaluate(inner, scoped(), types);
+              const v = evaluate(inner, unfilled(), types);
               const r = v === null ? null : t.push(row.time, v);
               transformsAsked = true;
               if (r) transformsAnswered = true;

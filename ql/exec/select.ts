@@ -15,10 +15,11 @@ import { runAggregateGroup } from './select-agg.js';
 import { tagSetEdgePoints } from './tag-set-edge-heap.js';
 import { compiledSelect, type CompiledSelect } from './plan-memo.js';
 import type { ShardQuestion } from './shape-plan-memo.js';
-import { conditionOf } from './plan-derived.js';
+import { aggregatesOf, conditionOf } from './plan-derived.js';
 import { rawLayout, runRawGroup } from './select-raw.js';
 import { cellFiller } from './fill-cells.js';
-import { nullByDuration } from './duration-constant.js';
+import { cellFills } from './call-fill.js';
+import { checkSourceCallTypes } from './source-call-types.js';
 import { runTransformsApart, transformsApart } from './raw-transforms-apart.js';
 import type { MeasurementSource } from './source.js';
 import { SubquerySource, type SubqueryReading } from './subquery-source.js';
@@ -185,7 +186,7 @@ async function prepareSelect(stmt: SelectStatement, ctx: QueryContext, nested: b
       for (const s of direct) if (!(slices && s.slice())) await s.holdAll();
     }
     const typesOf = (field: string) => sources.map((s) => s.fieldTypes().get(field));
-    if (mayLeadPercentile(stmt) && (await leadPercentileMissing(stmt, typesOf, (probe) => executeSelect(probe, ctx, undefined, nested)))) return null;
+    if (mayLeadPercentile(stmt, (name) => plan.schema.fields.has(name)) && (await leadPercentileMissing(stmt, typesOf, (probe) => executeSelect(probe, ctx, undefined, nested)))) return null;
     if (plan.time.empty) return null;
     return compiled;
   } finally {
@@ -222,6 +223,10 @@ export async function compileSelectOnly(stmt: SelectStatement, ctx: QueryContext
 
 async function runSelect(stmt: SelectStatement, compiled: CompiledSelect, ctx: QueryContext, sink: SeriesSink | undefined, nested: boolean): Promise<ResultSeries[]> {
   const { sources, plan } = compiled;
+  if (plan.projection.shape === 'aggregate' && sources.length > 1) {
+    const { calls, transforms } = aggregatesOf(plan);
+    checkSourceCallTypes(calls, transforms, sources);
+  }
   const out: ResultSeries[] = [];
   const shape = seriesShape(stmt, plan, nested);
   const { columns, timeColumn } = shape;
@@ -248,7 +253,8 @@ async function runSelect(stmt: SelectStatement, compiled: CompiledSelect, ctx: Q
       const run = { plan, source, series: group.series, rowFilter: split.rows, ctx, ...(edges && { edgePoints: edges[gi]! }) };
       // 1.x fills the null cells of raw rows too (`SELECT * FROM m fill(0)`, also inside a
       // subquery); aggregates fill their own cells (select-agg.ts)
-      const fillRaw = plan.projection.shape === 'raw' ? cellFiller(stmt.fill, plan.projection.columns.map((c) => nullByDuration(c.expr))) : undefined;
+      const cells = plan.projection.shape === 'raw' ? cellFills(plan) : undefined;
+      const fillRaw = cells ? cellFiller(stmt.fill, cells.skip, cells.numbers) : undefined;
       if (sink) {
         let any = false;
         const emit = async (values: Cell[][]) => {

@@ -39,6 +39,8 @@ export interface MeasurementSource {
   fieldsFromTags?(): ReadonlySet<string>;
   /** Fields an outer `*` or regex does not list but a name reads: an inner top()/bottom()'s tag columns (1.x). */
   unlistedFields?(): ReadonlySet<string>;
+  /** Fields of no type (an inner call 1.x types Unknown): listed by an outer `*`, null in every row. */
+  untypedFields?(): ReadonlySet<string>;
   /** Values of one field of one series in [minNs, maxNs]. */
   cursor(series: SeriesRef, field: string, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor;
   /**

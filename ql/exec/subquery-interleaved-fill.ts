@@ -22,7 +22,8 @@ import { linear } from './fill.js';
 import { parseDimensions } from './select-plan.js';
 import { seriesKeyOf } from './subquery-rows.js';
 import { aggregates, statementTime } from './subquery-statement.js';
-import { castFillValue, type Scalar } from './value.js';
+import type { Scalar } from './value.js';
+import { callFillValue } from './call-fill.js';
 import { runStreamShape } from './run-stream-windows.js';
 
 /** How the runs are filled: the inner statement's fill, interval and lower bound. */
@@ -183,7 +184,7 @@ function joinedRuns(streams: readonly ResultSeries[][], how: InterleavedFill, as
       const own = head && head.key === next!.key && head.row[0] === next!.row[0];
       if (own) at[i]!++;
       const v = own ? (head.row[c] ?? null) : null;
-      row.push(v === null && how.fill.mode === 'number' ? (castFillValue(how.fill.value, next!.series.columnTypes?.[c] ?? FieldType.Float) as Cell) : v);
+      row.push(v === null ? (callFillValue(how.fill, fillType(next!.series, c)) as Cell) : v);
     });
     const last = out[out.length - 1];
     const prev = last?.values[last.values.length - 1]?.[0] as bigint | undefined;
@@ -211,9 +212,9 @@ function fillRun(series: ResultSeries, run: readonly (readonly Cell[])[], realTi
     return empty ? [t, ...empty.slice(1)] : [t, ...new Array<Cell>(width - 1).fill(null)];
   });
   for (let c = 1; c < width; c++) {
-    const type = series.columnTypes?.[c] ?? FieldType.Float;
+    const type = fillType(series, c) ?? FieldType.Float;
     if (how.fill.mode === 'number') {
-      const n = castFillValue(how.fill.value, type) as Cell;
+      const n = callFillValue(how.fill, fillType(series, c)) as Cell;
       for (const r of rows) if (r[c] === null) r[c] = n;
     } else if (how.fill.mode === 'previous') {
       let prev: Cell = null;
@@ -240,4 +241,12 @@ function fillLinear(rows: Cell[][], c: number, type: FieldType, intervalNs: bigi
       r[c] = numeric ? (linear(type, (r[0] as bigint) / intervalNs, (p[0] as bigint) / intervalNs, (n[0] as bigint) / intervalNs, p[c] as Scalar, n[c] as Scalar) as Cell) : null;
     }
   }
+}
+
+/**
+ * Column c's type as fill(N) casts to it: a column without one reads a call 1.x types Unknown
+ * (column-types.ts, call-fill.ts), never filled. Float where the series carries no types.
+ */
+function fillType(series: ResultSeries, c: number): FieldType | undefined {
+  return series.columnTypes ? series.columnTypes[c] : FieldType.Float;
 }

@@ -24,6 +24,8 @@ export interface InnerRows {
   readonly fromTags: ReadonlySet<string>;
   /** top()/bottom()'s tag columns: read by name, not listed by `*` (ResultSeries.unlistedColumns). */
   readonly unlisted: ReadonlySet<string>;
+  /** Columns of no type (a call 1.x types Unknown, null in every row): listed by `*`, never a call's field. */
+  readonly untyped?: ReadonlySet<string>;
   /** The rows of `ref` (several lanes when its rows share times); a promise when they must be computed first. */
   rowsOf(ref: SeriesRef): readonly Stored[] | Promise<readonly Stored[]>;
   /** The outer statement is done: the rows are no longer read. */
@@ -90,10 +92,15 @@ export function storedOf(s: ResultSeries): { readonly stored: Stored; readonly t
 
 /**
  * The fields' types: the first series that gives a column a type decides it (the inner
- * statement's type where it declares one, so the first series holding the column).
+ * statement's type where it declares one, so the first series holding the column). A column
+ * no series types goes to `untyped`.
  */
-export function addTypes(into: Map<string, FieldType>, types: ReadonlyMap<string, FieldType | undefined>): void {
+export function addTypes(into: Map<string, FieldType>, types: ReadonlyMap<string, FieldType | undefined>, untyped?: Set<string>): void {
   for (const [c, t] of types) if (t !== undefined && !into.has(c)) into.set(c, t);
+  if (untyped) {
+    for (const [c, t] of types) if (t === undefined && !into.has(c)) untyped.add(c);
+    for (const c of untyped) if (into.has(c)) untyped.delete(c);
+  }
 }
 
 /**
@@ -159,6 +166,7 @@ export class HeldRows implements InnerRows {
   readonly tagKeys = new Set<string>();
   readonly fromTags = new Set<string>();
   readonly unlisted = new Set<string>();
+  readonly untyped = new Set<string>();
   private readonly stored: Stored[] = [];
   private held = 0;
 
@@ -180,7 +188,7 @@ export class HeldRows implements InnerRows {
       if (runsOf) for (const r of runs(stored, runsOf === 'ascending')) this.stored.push(given(r));
       else if (inOrder) this.stored.push(given(stored));
       else this.stored.push(...lanes(stored));
-      addTypes(this.types, types);
+      addTypes(this.types, types, this.untyped);
       this.held += s.values.length;
     }
     this.stored.sort(byKey);

@@ -93,6 +93,10 @@ export class SubquerySource implements MeasurementSource {
     return this.rows.unlisted;
   }
 
+  untypedFields(): ReadonlySet<string> {
+    return this.rows.untyped ?? new Set();
+  }
+
   tagKeys(): readonly string[] {
     return [...this.rows.tagKeys].sort();
   }

@@ -158,6 +158,7 @@ class StreamedRows implements InnerRows {
   readonly tagKeys: ReadonlySet<string>;
   readonly fromTags: ReadonlySet<string>;
   readonly unlisted: ReadonlySet<string>;
+  readonly untyped = new Set<string>();
   private readonly byRef: ReadonlyMap<SeriesRef, InnerGroup>;
   /** Defined only where the inner statement can be cut (slicesInner). */
   readonly sliced: (() => InnerRows) | undefined;
@@ -192,7 +193,7 @@ class StreamedRows implements InnerRows {
     this.unlisted = new Set(series.unlistedColumns);
     const ref = groups[index]!.ref;
     const { stored, types } = storedOf(series);
-    addTypes(this.types, types);
+    addTypes(this.types, types, this.untyped);
     this.first = { index, series };
     this.slot = { ref, rows: Promise.resolve([{ ...stored, ref }]), held: series.values.length };
     holdSubqueryRows(series.values.length);

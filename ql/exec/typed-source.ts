@@ -106,6 +106,10 @@ class TypedSource implements MeasurementSource {
     return this.inner.unlistedFields?.() ?? new Set();
   }
 
+  untypedFields(): ReadonlySet<string> {
+    return this.inner.untypedFields?.() ?? new Set();
+  }
+
   tagKeys(): readonly string[] {
     return this.inner.tagKeys();
   }

@@ -37,6 +37,10 @@ export class UnionSource implements MeasurementSource {
     return new Set(this.parts.flatMap((p) => [...(p.unlistedFields?.() ?? [])]));
   }
 
+  untypedFields(): ReadonlySet<string> {
+    return new Set(this.parts.flatMap((p) => [...(p.untypedFields?.() ?? [])]));
+  }
+
   groupTags(): ReadonlySet<string> {
     return new Set(this.parts.flatMap((p) => [...(p.groupTags?.() ?? [])]));
   }

@@ -27,6 +27,8 @@ export interface SchemaInfo {
   readonly fromTags?: ReadonlySet<string>;
   /** An inner top()/bottom()'s tag columns: readable by name, never listed by `*` or a regex (1.x). */
   readonly unlisted?: ReadonlySet<string>;
+  /** An inner query's columns of no type (a call 1.x types Unknown): `*` lists them, no call reads them. */
+  readonly untyped?: ReadonlySet<string>;
 }
 
 export interface Column {
@@ -67,6 +69,7 @@ function wildcardMembers(type: 'field' | 'tag' | null, schema: SchemaInfo, exclu
   // An inner query's tag columns are fields of the subquery that 1.x types as tags: `*::tag` lists them, `*::field` does not.
   const listed = (f: string) => !schema.unlisted?.has(f) && (type === null || (type === 'tag') === (schema.fromTags?.has(f) ?? false));
   for (const f of schema.fields.keys()) if (listed(f)) out.push({ name: f, tag: false });
+  if (type !== 'tag') for (const f of schema.untyped ?? []) if (!schema.unlisted?.has(f)) out.push({ name: f, tag: false });
   // A tag may share a field's name: 1.x lists both (the tag after the field, as `day_1`).
   if (type !== 'field') for (const t of schema.tags) if (!excludeTags.has(t)) out.push({ name: t, tag: true });
   out.sort((a, b) => byteOrder(a.name, b.name));
