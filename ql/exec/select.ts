@@ -33,6 +33,7 @@ import { parseDimensions } from './select-plan.js';
 import { cutInterleaved, interleavedLimitGroups } from './subquery-interleaved-limit.js';
 import { mergeSameName } from './union-source.js';
 import { unifyFieldTypes } from './typed-source.js';
+import { calledNames } from './group-tag-calls.js';
 import { integralSeriesPieces, isIntegralStream, type IntegralGroupRows } from './integral-series-order.js';
 
 /** The statement's sources; each question about the time range's shards is added to `asked` (the shape memo's check). */
@@ -68,6 +69,7 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: S
         tiesInSeriesOrder: tiesInSeriesOrder(run, ctx),
         seriesWindows: seriesWindows(run, ctx),
         groupBy: parseDimensions(inner.dimensions, ctx.nowNs, inner.location).dims,
+        calledNames: calledNames(stmt),
       };
       const cutGroups = interleavedLimitGroups(stmt, run, aggregates(run), ctx);
       // An inner LIMIT cut across interleaved series needs every series' rows at once: held whole.

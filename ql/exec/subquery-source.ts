@@ -9,6 +9,7 @@ import type { MeasurementSource, SeriesRef } from './source.js';
 import type { WindowSpec } from './window.js';
 import { dimensionTags, type Dimensions } from './select-plan.js';
 import { inReadOrder, type InnerRows, type Stored } from './subquery-rows.js';
+import { tagCursor, tagFields, type TagFields } from './group-tag-calls.js';
 
 export interface SubqueryReading {
   /** The inner query fills with previous or linear: its rows reach the outer query even when null (1.x). */
@@ -25,6 +26,8 @@ export interface SubqueryReading {
   readonly runStream?: boolean;
   /** The inner statement's own GROUP BY tags, as written (not the outer ones pushed down): groupTags(). */
   readonly groupBy?: Dimensions;
+  /** Names the outer statement's calls read (group-tag-calls.ts): those naming a groupTag are string fields. */
+  readonly calledNames?: ReadonlySet<string>;
 }
 
 export class SubquerySource implements MeasurementSource {
@@ -35,6 +38,7 @@ export class SubquerySource implements MeasurementSource {
   readonly runStream: boolean;
   /** Read by a streamed subquery over it (three levels), not by the statement that releases it. */
   readByStreamed = false;
+  private tagFields: TagFields | undefined;
 
   constructor(
     readonly name: string,
@@ -82,7 +86,7 @@ export class SubquerySource implements MeasurementSource {
   }
 
   fieldTypes(): ReadonlyMap<string, FieldType> {
-    return this.rows.types;
+    return this.withTagFields().types;
   }
 
   fieldsFromTags(): ReadonlySet<string> {
@@ -90,7 +94,12 @@ export class SubquerySource implements MeasurementSource {
   }
 
   unlistedFields(): ReadonlySet<string> {
-    return this.rows.unlisted;
+    return this.withTagFields().unlisted;
+  }
+
+  /** The inner fields, and the group tags the outer calls read as string fields (group-tag-calls.ts). */
+  private withTagFields(): TagFields {
+    return (this.tagFields ??= tagFields(this.rows.types, this.rows.unlisted, this.groupTags(), this.reading.calledNames));
   }
 
   tagKeys(): readonly string[] {
@@ -102,6 +111,7 @@ export class SubquerySource implements MeasurementSource {
   }
 
   cursor(series: SeriesRef, field: string, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor {
+    if (this.withTagFields().tags.has(field)) return tagCursor(this.rowCursor(series, minNs, maxNs, ascending, true), series.tags[field] ?? '');
     [minNs, maxNs] = this.widened(minNs, maxNs);
     const type = this.rows.types.get(field);
     if (this.rows.cursor) return this.rows.cursor(series, field, minNs, maxNs, ascending, type);
