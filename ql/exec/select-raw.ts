@@ -16,9 +16,8 @@ import { callKey, evaluate, type EvalTypes, type RowScope } from './eval.js';
 import type { Row } from './row-reader.js';
 import type { Scalar } from './value.js';
 import { openSeriesRows, plainReference, type RowSource } from './series-rows.js';
-import { GoHeap } from './go-heap.js';
 import { mergeSpans, type TimeSpan } from './shard-spans.js';
-import { rawRowLess, seriesRankLess, lanesInInnerOrder, timeThenSeriesLess } from './raw-merge-order.js';
+import { rawMergeHeap } from './raw-merge-heap.js';
 import { checkpoint, type QueryContext } from './context.js';
 import type { SelectPlan } from './select-plan.js';
 import { isIntegerType } from './select-plan.js';
@@ -198,23 +197,8 @@ export async function runRawGroup(
       for (const s of open) s.reader.close();
       open = openAll(span);
       for (const s of open) await advance(s);
-      // 1.x's sorted merge: a Go heap over the series in key order, reversed for ORDER BY time
-      // DESC as 1.x reverses its tag sets (raw-merge-order.ts).
-      const live = open.filter((s) => s.row);
-      // A heap of one series never compares (GROUP BY every tag: lastpoint's 100 groups).
-      const heap = new GoHeap(
-        plan.ascending ? live : live.reverse(),
-        live.length <= 1
-          ? () => false
-          : lanesInInnerOrder(
-              g.source.rowsInSeriesOrder
-                ? seriesRankLess(g.series)
-                : g.source.tiesInSeriesOrder
-                  ? timeThenSeriesLess(g.series, plan.ascending, g.source.seriesWindows)
-                  : rawRowLess(columns.map((c) => c.expr), plan.schema, fieldIndex, plan.ascending),
-              plan.ascending,
-            ),
-      );
+      // 1.x's sorted merge: a Go heap over the series in key order (raw-merge-heap.ts).
+      const heap = rawMergeHeap(g.source, g.series, open.filter((s) => s.row), plan, fieldIndex);
       for (;;) {
         const best = heap.pop();
         if (!best) break;
