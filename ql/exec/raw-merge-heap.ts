@@ -45,7 +45,7 @@ function seriesHeap<T extends MergeItem>(source: MeasurementSource, series: read
     : source.tiesInSeriesOrder
       ? timeThenSeriesLess(series, plan.ascending, source.seriesWindows)
       : rawRowLess(columns, plan.schema, fieldIndex, plan.ascending);
-  return new GoHeap(items, lanesInInnerOrder(less, plan.ascending));
+  return new GoHeap(items, lanesInInnerOrder(less, plan.ascending, source.seriesWindows));
 }
 
 /** 1.x's sorted merge over inputs, each a heap of its own series; an input's head is its heap's root. */

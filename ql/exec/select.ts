@@ -30,6 +30,7 @@ import { aggregates, innerStatement, keepsInnerNullRows, rowsInSeriesOrder, seri
 import { interleavedFill, refillInterleaved } from './subquery-interleaved-fill.js';
 import { runStreamShape } from './run-stream-windows.js';
 import { parseDimensions } from './select-plan.js';
+import { window as windowOf, type WindowSpec } from './window.js';
 import { cutInterleaved, interleavedLimitGroups } from './subquery-interleaved-limit.js';
 import { mergeSameName } from './union-source.js';
 import { unifyFieldTypes } from './typed-source.js';
@@ -113,12 +114,17 @@ function heldSources(result: readonly ResultSeries[], reading: SubqueryReading, 
   return out;
 }
 
-/** A result series whose times move back against the read direction somewhere. */
-function goesBack(s: ResultSeries, ascending: boolean): boolean {
+/**
+ * A result series whose times move back against the read direction somewhere. `windows`: an
+ * inner multi-row selector's windows, whose rows go oldest first inside a window also under
+ * ORDER BY time DESC (subquery-statement.ts seriesWindows): only its windows count.
+ */
+function goesBack(s: ResultSeries, ascending: boolean, windows?: WindowSpec): boolean {
+  const at = (t: bigint): bigint => (windows ? windowOf(t, windows).start : t);
   for (let i = 1; i < s.values.length; i++) {
     const a = s.values[i - 1]![0];
     const b = s.values[i]![0];
-    if (typeof a === 'bigint' && typeof b === 'bigint' && (ascending ? b < a : b > a)) return true;
+    if (typeof a === 'bigint' && typeof b === 'bigint' && (ascending ? at(b) < at(a) : at(b) > at(a))) return true;
   }
   return false;
 }
@@ -158,7 +164,7 @@ async function subquerySources(run: SelectStatement, ctx: QueryContext, reading:
     // only where that order is the emitted one: one inner series, or the stretches of a stream
     // (several series emitted window by window, as an inner top() per window under ORDER BY time
     // DESC, would be read series after series).
-    if ((readsStretches || result.length === 1) && result.some((r) => goesBack(r, direction === 'ascending'))) {
+    if ((readsStretches || result.length === 1) && result.some((r) => goesBack(r, direction === 'ascending', reading.seriesWindows))) {
       return heldSources(result, { ...reading, rowsInSeriesOrder: true, runStream: readsStretches }, made, false, direction);
     }
     return heldSources(result, reading, made);
