@@ -18,6 +18,7 @@ import type { Scalar } from './value.js';
 import { openSeriesRows, plainReference, type RowSource } from './series-rows.js';
 import { mergeSpans, type TimeSpan } from './shard-spans.js';
 import { rawMergeHeap } from './raw-merge-heap.js';
+import { UnionSource } from './union-source.js';
 import { checkpoint, type QueryContext } from './context.js';
 import type { SelectPlan } from './select-plan.js';
 import { isIntegerType } from './select-plan.js';
@@ -111,7 +112,7 @@ export function rawLayout(plan: SelectPlan, source: MeasurementSource, rowFilter
   checkTransformInputs(columns.map((c) => c.expr), source.fieldTypes());
   const plain = columns.map((c) => plainReference(c.expr, plan.schema, fieldIndex));
   // 1.6.7 answers a raw OFFSET without LIMIT from storage with the one row at that offset (not
-  // so with a transform such as derivative(x), nor from a subquery: all rows after the offset).
+  // so with a transform such as derivative(x), from a subquery or several sources: all rows after it).
   const hasTransform = columns.some((c) => callsIn(c.expr).some((k) => TRANSFORMS.has(k.name.toLowerCase())));
   return {
     fields,
@@ -122,7 +123,7 @@ export function rawLayout(plan: SelectPlan, source: MeasurementSource, rowFilter
     plain,
     slots: plain.map((p) => (p && 'slot' in p ? p.slot : -1)),
     allPlain: plain.every((p) => p !== undefined),
-    limit: plan.stmt.limit === 0 && plan.stmt.offset > 0 && !hasTransform && !source.fromSubquery ? 1 : plan.stmt.limit,
+    limit: plan.stmt.limit === 0 && plan.stmt.offset > 0 && !hasTransform && !source.fromSubquery && !(source instanceof UnionSource) ? 1 : plan.stmt.limit,
     everyRow,
   };
 }

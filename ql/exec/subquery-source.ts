@@ -38,7 +38,7 @@ export class SubquerySource implements MeasurementSource {
   readonly runStream: boolean;
   /** Read by a streamed subquery over it (three levels), not by the statement that releases it. */
   readByStreamed = false;
-  private tagFields: TagFields | undefined;
+  private tagFields: (TagFields & { readonly of: ReadonlyMap<string, FieldType> }) | undefined;
 
   constructor(
     readonly name: string,
@@ -97,9 +97,15 @@ export class SubquerySource implements MeasurementSource {
     return this.withTagFields().unlisted;
   }
 
-  /** The inner fields, and the group tags the outer calls read as string fields (group-tag-calls.ts). */
+  /**
+   * The inner fields, and the group tags the outer calls read as string fields (group-tag-calls.ts);
+   * made again when the rows were replaced (holdAll(), slice()), whose types are a map of their own.
+   */
   private withTagFields(): TagFields {
-    return (this.tagFields ??= tagFields(this.rows.types, this.rows.unlisted, this.groupTags(), this.reading.calledNames));
+    if (this.tagFields?.of !== this.rows.types) {
+      this.tagFields = { of: this.rows.types, ...tagFields(this.rows.types, this.rows.unlisted, this.groupTags(), this.reading.calledNames) };
+    }
+    return this.tagFields;
   }
 
   tagKeys(): readonly string[] {
