@@ -86,14 +86,22 @@ export function seriesRankLess(series: readonly SeriesRef[]): (a: MergeItem, b: 
 /**
  * Rows of one subquery series split into lanes (subquery-source.ts) keep the inner order at
  * equal times: 1.x streams an inner series' rows as they come and merges only across series.
+ * `newestWindows`: under ORDER BY time DESC an inner multi-row selector's rows come window by
+ * window, newest first, and oldest first inside one (subquery-statement.ts seriesWindows).
  */
-export function lanesInInnerOrder(less: (a: MergeItem, b: MergeItem) => boolean, ascending: boolean): (a: MergeItem, b: MergeItem) => boolean {
+export function lanesInInnerOrder(less: (a: MergeItem, b: MergeItem) => boolean, ascending: boolean, newestWindows?: WindowSpec): (a: MergeItem, b: MergeItem) => boolean {
   return (x, y) => {
     const lx = x.ref.lane;
     const ly = y.ref.lane;
     if (lx === undefined || ly === undefined || lx.of !== ly.of) return less(x, y);
     const tx = x.row!.time;
     const ty = y.row!.time;
+    if (newestWindows && !ascending) {
+      const wx = windowOf(tx, newestWindows).start;
+      const wy = windowOf(ty, newestWindows).start;
+      if (wx !== wy) return wx > wy;
+      if (tx !== ty) return tx < ty;
+    }
     if (tx !== ty) return ascending ? tx < ty : tx > ty;
     return lx.index < ly.index;
   };

@@ -16,10 +16,10 @@ import { callKey, evaluate, type EvalTypes, type RowScope } from './eval.js';
 import type { Row } from './row-reader.js';
 import type { Scalar } from './value.js';
 import { openSeriesRows, plainReference, type RowSource } from './series-rows.js';
-import { GoHeap } from './go-heap.js';
 import { fieldFill } from './call-fill.js';
 import { mergeSpans, type TimeSpan } from './shard-spans.js';
-import { rawRowLess, seriesRankLess, lanesInInnerOrder, timeThenSeriesLess } from './raw-merge-order.js';
+import { rawMergeHeap } from './raw-merge-heap.js';
+import { UnionSource } from './union-source.js';
 import { checkpoint, type QueryContext } from './context.js';
 import type { SelectPlan } from './select-plan.js';
 import { isIntegerType } from './select-plan.js';
@@ -113,7 +113,7 @@ export function rawLayout(plan: SelectPlan, source: MeasurementSource, rowFilter
   checkTransformInputs(columns.map((c) => c.expr), source.fieldTypes());
   const plain = columns.map((c) => plainReference(c.expr, plan.schema, fieldIndex));
   // 1.6.7 answers a raw OFFSET without LIMIT from storage with the one row at that offset (not
-  // so with a transform such as derivative(x), nor from a subquery: all rows after the offset).
+  // so with a transform such as derivative(x), from a subquery or several sources: all rows after it).
   const hasTransform = columns.some((c) => callsIn(c.expr).some((k) => TRANSFORMS.has(k.name.toLowerCase())));
   return {
     fields,
@@ -124,7 +124,7 @@ export function rawLayout(plan: SelectPlan, source: MeasurementSource, rowFilter
     plain,
     slots: plain.map((p) => (p && 'slot' in p ? p.slot : -1)),
     allPlain: plain.every((p) => p !== undefined),
-    limit: plan.stmt.limit === 0 && plan.stmt.offset > 0 && !hasTransform && !source.fromSubquery ? 1 : plan.stmt.limit,
+    limit: plan.stmt.limit === 0 && plan.stmt.offset > 0 && !hasTransform && !source.fromSubquery && !(source instanceof UnionSource) ? 1 : plan.stmt.limit,
     everyRow,
   };
 }
@@ -200,23 +200,8 @@ export async function runRawGroup(
       for (const s of open) s.reader.close();
       open = openAll(span);
       for (const s of open) await advance(s);
-      // 1.x's sorted merge: a Go heap over the series in key order, reversed for ORDER BY time
-      // DESC as 1.x reverses its tag sets (raw-merge-order.ts).
-      const live = open.filter((s) => s.row);
-      // A heap of one series never compares (GROUP BY every tag: lastpoint's 100 groups).
-      const heap = new GoHeap(
-        plan.ascending ? live : live.reverse(),
-        live.length <= 1
-          ? () => false
-          : lanesInInnerOrder(
-              g.source.rowsInSeriesOrder
-                ? seriesRankLess(g.series)
-                : g.source.tiesInSeriesOrder
-                  ? timeThenSeriesLess(g.series, plan.ascending, g.source.seriesWindows)
-                  : rawRowLess(columns.map((c) => c.expr), plan.schema, fieldIndex, plan.ascending),
-              plan.ascending,
-            ),
-      );
+      // 1.x's sorted merge: a Go heap over the series in key order (raw-merge-heap.ts).
+      const heap = rawMergeHeap(g.source, g.series, open.filter((s) => s.row), plan, fieldIndex);
       for (;;) {
         const best = heap.pop();
         if (!best) break;

@@ -31,9 +31,11 @@ import { aggregates, innerStatement, keepsInnerNullRows, rowsInSeriesOrder, seri
 import { interleavedFill, refillInterleaved } from './subquery-interleaved-fill.js';
 import { runStreamShape } from './run-stream-windows.js';
 import { parseDimensions } from './select-plan.js';
+import { window as windowOf, type WindowSpec } from './window.js';
 import { cutInterleaved, interleavedLimitGroups } from './subquery-interleaved-limit.js';
 import { mergeSameName } from './union-source.js';
 import { unifyFieldTypes } from './typed-source.js';
+import { calledNames } from './group-tag-calls.js';
 import { integralSeriesPieces, isIntegralStream, type IntegralGroupRows } from './integral-series-order.js';
 
 /** The statement's sources; each question about the time range's shards is added to `asked` (the shape memo's check). */
@@ -69,6 +71,7 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: S
         tiesInSeriesOrder: tiesInSeriesOrder(run, ctx),
         seriesWindows: seriesWindows(run, ctx),
         groupBy: parseDimensions(inner.dimensions, ctx.nowNs, inner.location).dims,
+        calledNames: calledNames(stmt),
       };
       const cutGroups = interleavedLimitGroups(stmt, run, aggregates(run), ctx);
       // An inner LIMIT cut across interleaved series needs every series' rows at once: held whole.
@@ -112,12 +115,17 @@ function heldSources(result: readonly ResultSeries[], reading: SubqueryReading, 
   return out;
 }
 
-/** A result series whose times move back against the read direction somewhere. */
-function goesBack(s: ResultSeries, ascending: boolean): boolean {
+/**
+ * A result series whose times move back against the read direction somewhere. `windows`: an
+ * inner multi-row selector's windows, whose rows go oldest first inside a window also under
+ * ORDER BY time DESC (subquery-statement.ts seriesWindows): only its windows count.
+ */
+function goesBack(s: ResultSeries, ascending: boolean, windows?: WindowSpec): boolean {
+  const at = (t: bigint): bigint => (windows ? windowOf(t, windows).start : t);
   for (let i = 1; i < s.values.length; i++) {
     const a = s.values[i - 1]![0];
     const b = s.values[i]![0];
-    if (typeof a === 'bigint' && typeof b === 'bigint' && (ascending ? b < a : b > a)) return true;
+    if (typeof a === 'bigint' && typeof b === 'bigint' && (ascending ? at(b) < at(a) : at(b) > at(a))) return true;
   }
   return false;
 }
@@ -157,7 +165,7 @@ async function subquerySources(run: SelectStatement, ctx: QueryContext, reading:
     // only where that order is the emitted one: one inner series, or the stretches of a stream
     // (several series emitted window by window, as an inner top() per window under ORDER BY time
     // DESC, would be read series after series).
-    if ((readsStretches || result.length === 1) && result.some((r) => goesBack(r, direction === 'ascending'))) {
+    if ((readsStretches || result.length === 1) && result.some((r) => goesBack(r, direction === 'ascending', reading.seriesWindows))) {
       return heldSources(result, { ...reading, rowsInSeriesOrder: true, runStream: readsStretches }, made, false, direction);
     }
     return heldSources(result, reading, made);

@@ -6,9 +6,10 @@
 import { FieldType, matchesTags, type Batch, type Cursor, type TagExpr, type ValueColumn } from '../../engine/index.js';
 import { MAX_NS, MIN_NS } from '../plan/time-range.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
-import type { WindowSpec } from './window.js';
+import { window as windowOf, type WindowSpec } from './window.js';
 import { dimensionTags, type Dimensions } from './select-plan.js';
 import { inReadOrder, type InnerRows, type Stored } from './subquery-rows.js';
+import { tagCursor, tagFields, type TagFields } from './group-tag-calls.js';
 
 export interface SubqueryReading {
   /** The inner query fills with previous or linear: its rows reach the outer query even when null (1.x). */
@@ -25,6 +26,8 @@ export interface SubqueryReading {
   readonly runStream?: boolean;
   /** The inner statement's own GROUP BY tags, as written (not the outer ones pushed down): groupTags(). */
   readonly groupBy?: Dimensions;
+  /** Names the outer statement's calls read (group-tag-calls.ts): those naming a groupTag are string fields. */
+  readonly calledNames?: ReadonlySet<string>;
 }
 
 export class SubquerySource implements MeasurementSource {
@@ -35,6 +38,7 @@ export class SubquerySource implements MeasurementSource {
   readonly runStream: boolean;
   /** Read by a streamed subquery over it (three levels), not by the statement that releases it. */
   readByStreamed = false;
+  private tagFields: (TagFields & { readonly of: ReadonlyMap<string, FieldType> }) | undefined;
 
   constructor(
     readonly name: string,
@@ -82,7 +86,7 @@ export class SubquerySource implements MeasurementSource {
   }
 
   fieldTypes(): ReadonlyMap<string, FieldType> {
-    return this.rows.types;
+    return this.withTagFields().types;
   }
 
   fieldsFromTags(): ReadonlySet<string> {
@@ -90,7 +94,18 @@ export class SubquerySource implements MeasurementSource {
   }
 
   unlistedFields(): ReadonlySet<string> {
-    return this.rows.unlisted;
+    return this.withTagFields().unlisted;
+  }
+
+  /**
+   * The inner fields, and the group tags the outer calls read as string fields (group-tag-calls.ts);
+   * made again when the rows were replaced (holdAll(), slice()), whose types are a map of their own.
+   */
+  private withTagFields(): TagFields {
+    if (this.tagFields?.of !== this.rows.types) {
+      this.tagFields = { of: this.rows.types, ...tagFields(this.rows.types, this.rows.unlisted, this.groupTags(), this.reading.calledNames) };
+    }
+    return this.tagFields;
   }
 
   untypedFields(): ReadonlySet<string> {
@@ -106,12 +121,14 @@ export class SubquerySource implements MeasurementSource {
   }
 
   cursor(series: SeriesRef, field: string, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor {
+    if (this.withTagFields().tags.has(field)) return tagCursor(this.rowCursor(series, minNs, maxNs, ascending, true), series.tags[field] ?? '');
     [minNs, maxNs] = this.widened(minNs, maxNs);
     const type = this.rows.types.get(field);
     if (this.rows.cursor) return this.rows.cursor(series, field, minNs, maxNs, ascending, type);
     const own = this.rows.rowsOf(series);
-    if (own instanceof Promise) return cursorWhenLoaded(type, own.then((o) => fieldCursor(o, field, minNs, maxNs, ascending, type)));
-    return fieldCursor(own, field, minNs, maxNs, ascending, type);
+    const windows = this.windowsNewestFirst(ascending);
+    if (own instanceof Promise) return cursorWhenLoaded(type, own.then((o) => fieldCursor(o, field, minNs, maxNs, ascending, type, windows)));
+    return fieldCursor(own, field, minNs, maxNs, ascending, type, windows);
   }
 
   groupTags(): ReadonlySet<string> {
@@ -126,8 +143,18 @@ export class SubquerySource implements MeasurementSource {
     [minNs, maxNs] = this.widened(minNs, maxNs);
     if (this.rows.rowCursor) return this.rows.rowCursor(series, minNs, maxNs, ascending);
     const own = this.rows.rowsOf(series);
-    if (own instanceof Promise) return cursorWhenLoaded(FieldType.Boolean, own.then((o) => everyRowCursor(o, minNs, maxNs, ascending)));
-    return everyRowCursor(own, minNs, maxNs, ascending);
+    const windows = this.windowsNewestFirst(ascending);
+    if (own instanceof Promise) return cursorWhenLoaded(FieldType.Boolean, own.then((o) => everyRowCursor(o, minNs, maxNs, ascending, windows)));
+    return everyRowCursor(own, minNs, maxNs, ascending, windows);
+  }
+
+  /**
+   * An inner multi-row selector per window read under ORDER BY time DESC: the rows come window
+   * by window, newest first, and oldest first inside a window, as 1.x emits them
+   * (subquery-statement.ts seriesWindows).
+   */
+  private windowsNewestFirst(ascending: boolean): WindowSpec | undefined {
+    return ascending ? undefined : this.seriesWindows;
   }
 
   /** A point lookup (an auxiliary column at the selected row's time) stays exact. */
@@ -138,7 +165,7 @@ export class SubquerySource implements MeasurementSource {
   }
 }
 
-function fieldCursor(own: readonly Stored[], field: string, minNs: bigint, maxNs: bigint, ascending: boolean, type: FieldType | undefined): Cursor {
+function fieldCursor(own: readonly Stored[], field: string, minNs: bigint, maxNs: bigint, ascending: boolean, type: FieldType | undefined, windows?: WindowSpec): Cursor {
   if (own.length === 1 && inReadOrder(own[0]!.times, ascending)) {
     const col = own[0]!.columns.get(field);
     return col ? cursorInOrder(own[0]!.times, col, minNs, maxNs, type) : cursorOver([], type, ascending);
@@ -152,13 +179,13 @@ function fieldCursor(own: readonly Stored[], field: string, minNs: bigint, maxNs
       if (v !== null && v !== undefined && t >= minNs && t <= maxNs) rows.push({ t, v });
     });
   }
-  return cursorOver(rows, type, ascending);
+  return cursorOver(rows, type, ascending, windows);
 }
 
-function everyRowCursor(own: readonly Stored[], minNs: bigint, maxNs: bigint, ascending: boolean): Cursor {
+function everyRowCursor(own: readonly Stored[], minNs: bigint, maxNs: bigint, ascending: boolean, windows?: WindowSpec): Cursor {
   const rows: { t: bigint; v: unknown }[] = [];
   for (const s of own) for (const t of s.times) if (t >= minNs && t <= maxNs) rows.push({ t, v: true });
-  return cursorOver(rows, FieldType.Boolean, ascending);
+  return cursorOver(rows, FieldType.Boolean, ascending, windows);
 }
 
 /** A cursor over rows still being computed (an inner series run when first read). */
@@ -172,10 +199,19 @@ function cursorWhenLoaded(type: FieldType | undefined, loaded: Promise<Cursor>):
   };
 }
 
-function cursorOver(rows: { t: bigint; v: unknown }[], type: FieldType | undefined, ascending: boolean): Cursor {
+/** `windows`: descending by these windows, and by time ascending inside one (windowsNewestFirst). */
+function cursorOver(rows: { t: bigint; v: unknown }[], type: FieldType | undefined, ascending: boolean, windows?: WindowSpec): Cursor {
     // A stable sort in the read direction: rows sharing a time (an inner raw query merges its
     // series) keep the order the inner statement, run in the same direction, gave them.
-    rows.sort(ascending ? (a, b) => (a.t < b.t ? -1 : a.t > b.t ? 1 : 0) : (a, b) => (a.t > b.t ? -1 : a.t < b.t ? 1 : 0));
+    const byTime = (a: { t: bigint }, b: { t: bigint }): number => (a.t < b.t ? -1 : a.t > b.t ? 1 : 0);
+    if (windows) {
+      const start = (t: bigint): bigint => windowOf(t, windows).start;
+      rows.sort((a, b) => {
+        const wa = start(a.t);
+        const wb = start(b.t);
+        return wa > wb ? -1 : wa < wb ? 1 : byTime(a, b);
+      });
+    } else rows.sort(ascending ? byTime : (a, b) => byTime(b, a));
     return oneBatchCursor(type, rows.length === 0, (t) => {
       const base = rows[0]!.t;
       const offsets = Float64Array.from(rows.map((r) => Number(r.t - base)));

@@ -187,10 +187,11 @@ const MULTI_ROW_SELECTORS: ReadonlySet<string> = new Set(['top', 'bottom', 'samp
  * The inner windows, when an inner multi-row selector with GROUP BY time gives rows at their
  * points' times: 1.x emits them window by window, series by series, a series' rows of one window
  * together (`top(v, 2) ... GROUP BY time(20s), h` reaches an outer raw SELECT as a@0, a@10, b@5,
- * b@15), not merged by time. Ascending only (the DESC order was not measured).
+ * b@15), not merged by time. Under ORDER BY time DESC the windows come newest first, the series
+ * still in key order, and a series' rows of one window still oldest first (the selector sorts
+ * them by time): a@20, a@30, b@25, b@35, a@0, ... (subquery-source.ts windowsNewestFirst).
  */
 export function seriesWindows(inner: SelectStatement, ctx: QueryContext): WindowSpec | undefined {
-  if (inner.sortFields.some((f) => !f.ascending)) return undefined;
   let multi = false;
   for (const f of inner.fields) walkExpr(f.expr, (e) => void (e.kind === 'Call' && MULTI_ROW_SELECTORS.has(e.name.toLowerCase()) && (multi = true)));
   return multi ? parseDimensions(inner.dimensions, ctx.nowNs, inner.location).window : undefined;

@@ -14,7 +14,17 @@ interface PartRef extends SeriesRef {
 export class UnionSource implements MeasurementSource {
   private fields: ReadonlyMap<string, FieldType> | undefined;
 
-  constructor(private readonly parts: readonly MeasurementSource[]) {}
+  constructor(readonly parts: readonly MeasurementSource[]) {}
+
+  /** A subquery is among the parts: a raw SELECT merges the parts by their heads (raw-merge-heap.ts). */
+  get hasSubquery(): boolean {
+    return this.parts.some((p) => p.fromSubquery === true);
+  }
+
+  /** The index in `parts` of the part one of series()'s refs comes from. */
+  partOf(ref: SeriesRef): number {
+    return (ref as PartRef).part;
+  }
 
   get name(): string {
     return this.parts[0]!.name;
@@ -53,7 +63,7 @@ export class UnionSource implements MeasurementSource {
     const out: PartRef[] = [];
     // The part number keeps keys unique (the same series may exist in every part) and sorted.
     this.parts.forEach((p, part) => {
-      for (const s of p.series(expr)) out.push({ key: `${s.key}\u0000${part}`, tags: s.tags, part, inner: s });
+      for (const s of p.series(expr)) out.push({ key: `${s.key}\u0000${part}`, tags: s.tags, part, inner: s, ...(s.lane && { lane: s.lane }) });
     });
     return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
