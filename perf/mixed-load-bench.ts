@@ -6,7 +6,7 @@
  *
  *   node build/perf/mixed-load-bench.js [--targets strata,influx] [--seconds 60] [--hosts 1000]
  *       [--tick-ms 100] [--history-minutes 60] [--refresh-ms 1000] [--rounds 1]
- *       [--writer on|off] [--panels together|one-by-one] [--slow-ms N]
+ *       [--writer on|off] [--panels together|one-by-one|none] [--slow-ms N]
  *
  * - History: `--history-minutes` of TSBS-like cpu points (10 integer fields, 10 tags) for
  *   `--hosts` hosts, one per 10 s, ending at the bench's start, written before the clock runs.
@@ -17,7 +17,7 @@
  * - Dashboard: every `--refresh-ms` the panels below go out together (a browser's six
  *   connections), `epoch=ms` as Grafana asks, with `now()`-relative ranges over the data being
  *   written; each panel's latency is recorded.
- * `--writer off` and `--panels one-by-one` take the setup apart: the dashboard without the
+ * `--writer off`, `--panels none` and `--panels one-by-one` take the setup apart: the dashboard without the
  * writes, and each panel's own latency without the other panels queued beside it.
  * Reported per target: offered and written lines/s, write latency p50/p99, each panel's
  * p50/p99 and errors, the server's CPU time and peak RSS; then Strata/InfluxDB ratios.
@@ -54,6 +54,7 @@ interface Options {
   readonly rounds: number;
   readonly writer: boolean;
   readonly together: boolean;
+  readonly dashboard: boolean;
   /** `--slow-ms N`: print each panel answer slower than N ms with its time into the run. */
   readonly slowMs: number;
 }
@@ -91,6 +92,7 @@ function options(args: readonly string[]): Options {
     rounds: num('rounds', 1),
     writer: f.get('writer') !== 'off',
     together: f.get('panels') !== 'one-by-one',
+    dashboard: f.get('panels') !== 'none',
     slowMs: num('slow-ms', 0),
   };
 }
@@ -177,6 +179,7 @@ async function runTarget(o: Options, name: string, port: number, keys: readonly 
       }
     };
     const dashboard = async () => {
+      if (!o.dashboard) return;
       for (let refresh = start + o.refreshMs; refresh < end; refresh += o.refreshMs) {
         if (Date.now() < refresh) await sleep(refresh - Date.now());
         const ask = async (p: (typeof PANELS)[number]) => {
@@ -238,7 +241,7 @@ async function main(): Promise<void> {
   const o = options(argv.slice(2));
   console.log(`machine: ${machine()}; load ${load()}`);
   const writes = o.writer ? `a body every ${o.tickMs} ms (${fmt((o.hosts * 1000) / o.tickMs)} lines/s offered)` : 'no writes';
-  console.log(`${o.hosts} hosts, ${writes} for ${o.seconds} s over ${o.historyMinutes} min of history; ${PANELS.length} panels ${o.together ? 'together' : 'one by one'} every ${o.refreshMs} ms`);
+  console.log(`${o.hosts} hosts, ${writes} for ${o.seconds} s over ${o.historyMinutes} min of history; ${o.dashboard ? `${PANELS.length} panels ${o.together ? 'together' : 'one by one'} every ${o.refreshMs} ms` : 'no dashboard'}`);
   const keys = seriesKeys(o.hosts);
   const outcomes: Outcome[] = [];
   for (let round = 0; round < o.rounds; round++) {
