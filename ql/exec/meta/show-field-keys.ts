@@ -41,15 +41,12 @@ export function measurementsWithPolicy(ctx: QueryContext, info: DatabaseInfo, so
 
 /**
  * 1.6.7 merges the field sets of the policy's shards that exist, so a field only a dropped or
- * expired shard held is gone (a DELETE keeps it: the shard keeps its set). A shard whose set
- * is not recorded (shard-fields.ts) leaves the policy's set.
+ * expired shard held is gone (a DELETE keeps it: the shard keeps its set).
  */
 export function fieldsOf(ctx: QueryContext, db: string, rp: string, m: MeasurementIndex): [string, FieldType][] {
-  const inRp = fieldsInPolicy(ctx, db, rp, m);
-  if (!ctx.engine.hasShardOverlapping(db, rp, MIN_TIME_NS, MAX_TIME_NS)) return [];
   const inShards = ctx.engine.fieldsInRange(db, rp, m.name, MIN_TIME_NS, MAX_TIME_NS);
-  const fields = inShards ? [...inRp].filter(([k]) => inShards.has(k)) : [...inRp];
-  return fields.sort((a, b) => byteOrder(a[0], b[0]));
+  if (!inShards) return [];
+  return [...fieldsInPolicy(ctx, db, rp, m)].filter(([k]) => inShards.has(k)).sort((a, b) => byteOrder(a[0], b[0]));
 }
 
 export async function showFieldKeys(stmt: ShowFieldKeysStatement, ctx: QueryContext): Promise<StatementOutput> {
