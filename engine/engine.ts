@@ -484,7 +484,9 @@ export class Engine {
     if (!db || type === undefined || !set) return EMPTY_CURSOR;
     const minSec = Number(req.startNs / 1_000_000_000n) - 1;
     const maxSec = Number(req.endNs / 1_000_000_000n) + 1;
-    return new SeriesCursor(set.overlapping(minSec, maxSec), req, type, (...a) => tsmRuns(this.tombstones, ...a));
+    const only = req.shardStarts;
+    const shards = set.overlapping(minSec, maxSec);
+    return new SeriesCursor(only ? shards.filter((s) => only.has(s.startSec)) : shards, req, type, (...a) => tsmRuns(this.tombstones, ...a));
   }
 
   /**
