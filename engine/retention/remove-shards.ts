@@ -1,7 +1,7 @@
 /**
  * Removing whole shards: retention's expired shards and DROP SHARD. 1.x deletes the shard
- * (store.DeleteShard): its rows, its field set and its series go with it, so SHOW FIELD KEYS,
- * `SELECT *` and SHOW SHARDS no longer list them.
+ * (store.DeleteShard): its rows, its field set and the series only it held go with it, so SHOW
+ * FIELD KEYS, `SELECT *`, SHOW SERIES and SHOW SHARDS no longer list them.
  *
  * The caller first writes a tombstone over the shard's span: it hides the rows at once, and
  * keeps WAL replay from bringing them back should the process stop before the directory is
@@ -16,12 +16,18 @@ import type { Shard } from '../shard/shard.js';
 import type { ShardSet } from '../shard/shard-set.js';
 import { TRUE_EXPR } from '../series/tag-expr.js';
 import { dropShardDir } from './drop-dir.js';
+import { dropOrphanSeries, seriesKeysOf } from './orphan-series.js';
 
-/** Removes `shards` of `set` (each already hidden by a tombstone); answers how many directories were deleted. */
-export async function removeShards(engine: Engine, set: ShardSet, shards: readonly Shard[], logger: EngineLogger): Promise<number> {
+/**
+ * Removes `shards` of `set` in database `db` (each already hidden by a tombstone), and the
+ * series no shard holds any more (orphan-series.ts); answers how many directories were deleted.
+ */
+export async function removeShards(engine: Engine, db: string, set: ShardSet, shards: readonly Shard[], logger: EngineLogger): Promise<number> {
   if (shards.length === 0) return 0;
   for (const s of shards) set.remove(s);
   await quiesce(engine, logger);
+  const database = engine.openedDatabase(db);
+  if (database) dropOrphanSeries(database, seriesKeysOf(shards));
   let dropped = 0;
   for (const shard of shards) {
     await shard.close();
@@ -43,7 +49,7 @@ export async function dropShard(engine: Engine, db: string, rp: string, startSec
   const shard = set?.shards.find((s) => s.startSec === startSec);
   if (!set || !shard) return;
   await engine.delete({ db, rp, measurements: null, expr: TRUE_EXPR, minNs: shard.baseNs, maxNs: shard.endNs - 1n, dropSeries: false });
-  await removeShards(engine, set, [shard], logger);
+  await removeShards(engine, db, set, [shard], logger);
 }
 
 /**

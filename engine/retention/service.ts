@@ -126,7 +126,7 @@ export class RetentionService {
       this.counters.tombstonesSuperseded += older.length;
     }
     const expired = set.shards.filter((s) => s.endNs <= cutoffNs);
-    const dropped = await removeShards(this.engine, set, expired, this.logger);
+    const dropped = await removeShards(this.engine, db, set, expired, this.logger);
     this.counters.shardsDropped += dropped;
     for (const s of expired) this.logger.info({ db, rp: rp.name, startSec: s.startSec, spanSec: s.spanSec }, 'dropped expired shard');
   }

@@ -1,8 +1,9 @@
 /**
- * SHOW FIELD KEYS over shards that come and go: 1.6.7 merges the field sets of the shards that
- * exist, so retention's expired shards take their fields along (the same deletion as DROP
- * SHARD, which golden script a2-dropped-shard-fields pins against 1.6.7). Retention cannot be
- * recorded from the oracle (its clock), hence this test.
+ * SHOW FIELD KEYS and the index over shards that come and go: 1.6.7 merges the field sets of
+ * the shards that exist and lists a series while a shard holds it, so retention's expired
+ * shards take their fields and series along (the same deletion as DROP SHARD, which golden
+ * scripts a2-dropped-shard-fields and a3-dropped-shard-series pin against 1.6.7). Retention
+ * cannot be recorded from the oracle (its clock), hence this test.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -32,4 +33,11 @@ test('expired shards take their fields out of SHOW FIELD KEYS, its cardinality a
   assert.deepEqual(await fieldKeys('SHOW FIELD KEY EXACT CARDINALITY'), [[[2]]]);
   const [star] = await run(t.engine, 'SELECT * FROM cpu', { db: 'r' });
   assert.deepEqual((star?.series?.[0] as { columns: string[] } | undefined)?.columns, ['time', 'host', 'new', 'v']);
+});
+
+test('a series only expired shards held leaves the index (SHOW SERIES, TAG KEYS), ', async () => {
+  // host=b wrote only into the expired shards (the first test's retention pass); host=a still has a shard.
+  assert.deepEqual(await fieldKeys('SHOW SERIES'), [[['cpu,host=a']]]);
+  assert.deepEqual(await fieldKeys('SHOW TAG VALUES WITH KEY = host'), [[['host', 'a']]]);
+  assert.equal(t.engine.openedDatabase('r')?.index.seriesId('cpu,host=b'), undefined);
 });
