@@ -65,6 +65,8 @@ export { DiskMonitor, diskThresholds, statfsFreeBytes, type DiskMonitorOptions, 
 export { RetentionService, type RetentionOptions, type RetentionCounters } from './retention/service.js';
 /** DROP SHARD: remove one shard as 1.x deletes it (retention/remove-shards.ts). */
 export { dropShard } from './retention/remove-shards.js';
+/** Whether a shard holds a series, from its indexes (SLIMIT's per-shard tag sets). */
+export { shardHoldsSeries } from './shard/shard-holds.js';
 export type { WriteListener, WrittenRange } from './write/listeners.js';
 export type { WarmupReport } from './write/warmup.js';
 export { PartialWriteError } from './write/partial.js';

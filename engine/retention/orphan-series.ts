@@ -11,7 +11,8 @@
  */
 import type { Database } from '../database.js';
 import type { Shard } from '../shard/shard.js';
-import { compositeKey, splitCompositeKey } from '../tsm/format.js';
+import { shardHoldsSeries } from '../shard/shard-holds.js';
+import { splitCompositeKey } from '../tsm/format.js';
 
 /** Keys of the series `shards` hold in their files and caches (gather before they close). */
 export function seriesKeysOf(shards: readonly Shard[]): Set<string> {
@@ -42,7 +43,7 @@ export function dropOrphanSeries(db: Database, keys: ReadonlySet<string>): numbe
     const info = id === undefined ? undefined : db.index.seriesById(id);
     const fields = info && db.index.measurement(info.measurement)?.fields;
     if (!info || !fields) continue;
-    if (shards.some((shard) => holds(shard, key, fields.keys()))) continue;
+    if (shards.some((shard) => shardHoldsSeries(shard, key, fields.keys()))) continue;
     ids.push(info.id);
     emptied.add(info.measurement);
   }
@@ -53,14 +54,4 @@ export function dropOrphanSeries(db: Database, keys: ReadonlySet<string>): numbe
     for (const set of db.shardSets.values()) for (const shard of set.shards) shard.fields.drop(name);
   }
   return ids.length;
-}
-
-function holds(shard: Shard, seriesKey: string, fields: Iterable<string>): boolean {
-  const files = shard.files?.files() ?? [];
-  for (const field of fields) {
-    for (const cache of shard.caches()) if ((cache.get(seriesKey, field)?.length ?? 0) > 0) return true;
-    const key = compositeKey(seriesKey, field);
-    if (files.some((f) => f.hasKey(key))) return true;
-  }
-  return false;
 }

@@ -12,7 +12,7 @@ import type { QueryContext } from './context.js';
 import { EngineSource } from './engine-source.js';
 import { conditionOf } from './plan-derived.js';
 import { dimensionTags, type SelectPlan } from './select-plan.js';
-import { seriesPerRangeShard } from './shard-tag-sets.js';
+import { pagedPerShard } from './shard-tag-sets.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
 import { pageTagSets } from './tag-set-page.js';
 
@@ -58,37 +58,10 @@ export async function groupsOf(stmt: SelectStatement, plan: SelectPlan, source: 
   const split = conditionOf(plan);
   const dims = dimensionTags(plan.dims, plan.schema.tags);
   const tagSets = groupSeries(source.series(split.tags), dims);
-  const groups = (stmt.slimit > 0 || stmt.soffset > 0) && source instanceof EngineSource ? await pagedPerShard(stmt, plan, source, ctx, tagSets, dims) : pageTagSets(tagSets, dims, stmt.slimit, stmt.soffset);
+  const paged = (stmt.slimit > 0 || stmt.soffset > 0) && source instanceof EngineSource;
+  const groups = paged ? await pagedPerShard(ctx, source, tagSets, dims, stmt.slimit, stmt.soffset, plan.time.min, plan.time.max) : pageTagSets(tagSets, dims, stmt.slimit, stmt.soffset);
   if (!plan.ascending) groups.reverse();
   return groups.map((g) => ({ tags: dims.length ? Object.fromEntries(dims.map((d, i) => [d, g.key[i]!])) : undefined, series: g.series }));
-}
-
-/**
- * The union of each shard's page, in answer order; a tag set some shard in range did not page
- * reads only the shards that did.
- */
-async function pagedPerShard(stmt: SelectStatement, plan: SelectPlan, source: EngineSource, ctx: QueryContext, tagSets: readonly TagSet[], dims: readonly string[]): Promise<TagSet[]> {
-  const shards = await seriesPerRangeShard(ctx, source, tagSets.flatMap((g) => g.series), plan.time.min, plan.time.max);
-  const pagedIn = new Map<TagSet, number[]>();
-  for (const { startSec, present } of shards) {
-    const held = tagSets.filter((g) => g.series.some((s) => present.has(s.key)));
-    for (const g of pageTagSets(held, dims, stmt.slimit, stmt.soffset)) {
-      const starts = pagedIn.get(g);
-      if (starts) starts.push(startSec);
-      else pagedIn.set(g, [startSec]);
-    }
-  }
-  const out: TagSet[] = [];
-  for (const g of tagSets) {
-    const starts = pagedIn.get(g);
-    if (!starts) continue;
-    if (starts.length === shards.length) out.push(g);
-    else {
-      const only: ReadonlySet<number> = new Set(starts);
-      out.push({ key: g.key, series: g.series.map((s) => ({ ...s, shardStarts: only })) });
-    }
-  }
-  return out;
 }
 
 /** What every series a SELECT answers carries besides its name, tags and rows. */
