@@ -6,7 +6,7 @@
  * for in the shards left, and those no shard holds leave the index.
  *
  * Not followed: 1.6.7 still lists such a series' tag values under SHOW TAG VALUES, and its tag
- * keys under `GROUP BY *`, while its measurement has other series (its in-memory index keeps
+ * keys under `*` and `GROUP BY *`, while its measurement has other series (its in-memory index keeps
  * them until it restarts, after which it answers as here); here they go with the series.
  */
 import type { Database } from '../database.js';
