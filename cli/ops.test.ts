@@ -1,7 +1,8 @@
 /**
  * Operations features end to end on the real engine (composition root openDeps + the HTTP
  * server): disk read-only protection driven by an injected free-space source, and the
- * engine-fed metrics (WAL sequence, free bytes per data path, flushes).
+ * engine-fed metrics (WAL sequence, free bytes per data path, flushes), and the version SHOW
+ * DIAGNOSTICS reports.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -107,6 +108,25 @@ describe('disk protection and engine metrics (real engine)', { timeout: 60_000 }
     assert.equal((await call(server.port, 'GET', '/health')).status, 200);
     assert.equal((await call(server.port, 'POST', '/write?db=db&precision=s', 'cpu v=3 3')).status, 204);
     assert.equal((await query()).results[0]?.series?.[0]?.values.length, 3);
+  });
+
+  it("SHOW DIAGNOSTICS FOR 'build' names the product and the package's version, as /ping's header does", async () => {
+    const ping = await new Promise<string | undefined>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: server.port, path: '/ping', agent: false }, (res) => {
+        res.resume();
+        resolve(res.headers['x-influxdb-version'] as string | undefined);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    const body = JSON.parse((await call(server.port, 'GET', "/query?q=SHOW%20DIAGNOSTICS%20FOR%20'build'")).text) as {
+      results: { series?: { name: string; columns: string[]; values: unknown[][] }[] }[];
+    };
+    const build = body.results[0]?.series?.[0];
+    assert.deepEqual(build?.columns, ['Branch', 'Build Time', 'Commit', 'Product', 'Version']);
+    assert.equal(build?.values[0]?.[3], 'strata');
+    assert.equal(`strata-${String(build?.values[0]?.[4])}`, ping);
+    assert.match(String(build?.values[0]?.[4]), /^\d+\.\d+\.\d+/);
   });
 
   it('counts the final flush through the engine FlushObserver', async () => {

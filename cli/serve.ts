@@ -17,7 +17,7 @@ import {
 } from '../ql/index.js';
 import { parseDurationMs } from './duration.js';
 import { engineOptionsFromConfig } from './engine-options.js';
-import { ServiceMetrics, startServer, type ServerDeps, type ServerOptions } from '../server/index.js';
+import { SERVICE_VERSION, ServiceMetrics, startServer, type ServerDeps, type ServerOptions } from '../server/index.js';
 import { ConfigError, loadConfig, type Config, type LoadedConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { DEFAULT_WARMUP_LIMITS, primeQueryPath } from './jit-warmup.js';
@@ -116,6 +116,7 @@ export async function openDeps(config: Config, logger: Logger, overrides: OpenDe
           signal: req.signal,
           hashPassword: hashPasswordArgon2id,
           queries,
+          version: SERVICE_VERSION,
           ...(req.user ? { user: req.user } : {}),
         },
         meta,

@@ -8,7 +8,7 @@
  * directory before each flush writes TSM files, so a published file's fields are always in it.
  * A shard whose files predate this record (TSM files, no `fields.json`) or whose record cannot
  * be read rebuilds its set at load from its TSM files' keys (`series#!~#field`: the index is in
- * memory already) and writes the record, once (perf/README.md section 24: ~0.7 µs per key).
+ * memory already) and writes the record, once (perf/README.md section 25: ~0.7 µs per key).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -38,6 +38,8 @@ export interface QueryContext {
    * reference the streamed answers are tested against. Not a setting: answers are the same.
    */
   readonly holdSubqueries?: boolean;
+  /** The product's semver, for SHOW DIAGNOSTICS' build module (absent: `unknown`). */
+  readonly version?: string;
 }
 
 /** What one statement produces: series (or nothing) and optional messages. */
