@@ -15,6 +15,7 @@ export interface Expectation {
 export type Step =
   | { readonly kind: 'text'; readonly line: string }
   | { readonly kind: 'write'; readonly line: number; readonly header: string; readonly params: Readonly<Record<string, string>>; readonly body: readonly string[] }
+  | { readonly kind: 'dropShard'; readonly line: number; readonly header: string; readonly params: Readonly<Record<string, string>> }
   | {
       readonly kind: 'query';
       readonly line: number;
@@ -60,7 +61,7 @@ export function parseScript(text: string, file: string): Step[] {
   while (i < lines.length) {
     const line = lines[i]!;
     const at = i + 1;
-    const word = /^(\w+)\b\s*(.*)$/.exec(line);
+    const word = /^([\w-]+)\s*(.*)$/.exec(line);
     if (!word || line.startsWith('#')) {
       steps.push({ kind: 'text', line });
       i++;
@@ -76,6 +77,9 @@ export function parseScript(text: string, file: string): Step[] {
     if (word[1] === 'write') {
       if (!header.params.db) throw new ScriptError(file, at, 'write needs db=');
       steps.push({ kind: 'write', line: at, header: line, params: header.params, body: block() });
+    } else if (word[1] === 'drop-shard') {
+      if (!header.params.db || !header.params.rp || !header.params.start) throw new ScriptError(file, at, 'drop-shard needs db=, rp= and start=');
+      steps.push({ kind: 'dropShard', line: at, header: line, params: header.params });
     } else if (word[1] === 'query') {
       if (header.q === undefined || !header.params.db) throw new ScriptError(file, at, 'query needs db= and q=');
       const step: QueryStep = { kind: 'query', line: at, header: line, params: header.params, q: header.q };
@@ -91,7 +95,7 @@ export function parseScript(text: string, file: string): Step[] {
       }
       steps.push(step);
     } else {
-      throw new ScriptError(file, at, `unknown directive "${word[1]}" (write, query, expect or # comment)`);
+      throw new ScriptError(file, at, `unknown directive "${word[1]}" (write, query, expect, drop-shard or # comment)`);
     }
   }
   return steps;
@@ -103,6 +107,7 @@ export function formatScript(steps: readonly Step[]): string {
   for (const s of steps) {
     if (s.kind === 'text') out.push(s.line);
     else if (s.kind === 'write') out.push(s.header, ...s.body);
+    else if (s.kind === 'dropShard') out.push(s.header);
     else {
       out.push(s.header);
       if (s.expect) out.push(s.expect.status === 200 ? 'expect' : `expect status=${s.expect.status}`, stringifyJSON(s.expect.body, ' '));
@@ -142,6 +147,21 @@ export async function runQuery(base: string, q: string, params: Readonly<Record<
 }
 
 /**
+ * `drop-shard db= rp= start=`: shard ids are the server's own (1.x counts them, Strata hashes
+ * them), so the script names the shard by its database, policy and start time (as SHOW SHARDS
+ * prints it), and the id is looked up on the server the script runs against.
+ */
+async function dropShardAt(base: string, step: Extract<Step, { kind: 'dropShard' }>, file: string): Promise<void> {
+  const { db, rp, start } = step.params;
+  const shards = await runQuery(base, 'SHOW SHARDS', {});
+  const body = shards.body as { results?: { series?: { name: string; values?: Json[][] }[] }[] };
+  const row = body.results?.[0]?.series?.find((s) => s.name === db)?.values?.find((v) => v[2] === rp && v[4] === start);
+  if (!row) throw new ScriptError(file, step.line, `no shard of ${db}.${rp} starts at ${start}`);
+  const r = await runQuery(base, `DROP SHARD ${String(row[0])}`, {});
+  if (r.status !== 200 || JSON.stringify(r.body).includes('"error"')) throw new ScriptError(file, step.line, `DROP SHARD answered ${r.status}: ${JSON.stringify(r.body)}`);
+}
+
+/**
  * Replays a script: fresh databases, writes (which must answer 204), then each query, handing
  * its answer to `onQuery` in script order.
  */
@@ -157,6 +177,8 @@ export async function replay(base: string, steps: readonly Step[], file: string,
       for (const [k, v] of Object.entries(s.params)) url.searchParams.set(k, v);
       const r = await post(url.toString(), s.body.join('\n') + '\n', 'text/plain; charset=utf-8');
       if (r.status !== 204) throw new ScriptError(file, s.line, `write answered ${r.status}: ${r.text.trim().slice(0, 300)}`);
+    } else if (s.kind === 'dropShard') {
+      await dropShardAt(base, s, file);
     } else if (s.kind === 'query') {
       onQuery(s, await runQuery(base, s.q, s.params));
     }

@@ -299,19 +299,14 @@ export class Engine {
 
   /**
    * The fields of `measurement` with data in the shards of db.rp that meet [startNs, endNs]
-   * (1.x's per-shard field sets); undefined when one of those shards has no record of them
-   * (data written before the record existed: shard-fields.ts), or none meets the range.
+   * (1.x's per-shard field sets); undefined when none meets the range.
    */
   fieldsInRange(db: string, rp: string, measurement: string, startNs: bigint, endNs: bigint): ReadonlySet<string> | undefined {
     const shards = this.shardsOverlapping(db, rp, startNs, endNs);
     if (shards.length === 1) return shards[0]!.fields.of(measurement);
     if (shards.length === 0) return undefined;
     const out = new Set<string>();
-    for (const shard of shards) {
-      const fields = shard.fields.of(measurement);
-      if (!fields) return undefined;
-      for (const f of fields) out.add(f);
-    }
+    for (const shard of shards) for (const f of shard.fields.of(measurement)) out.add(f);
     return out;
   }
 
@@ -321,7 +316,7 @@ export class Engine {
     const first = shards[0]?.fields.of(measurement);
     for (const shard of shards) {
       const fields = shard.fields.of(measurement);
-      if (!fields || !first || fields.size !== first.size) return false;
+      if (!first || fields.size !== first.size) return false;
       for (const f of fields) if (!first.has(f)) return false;
     }
     return true;
@@ -489,7 +484,9 @@ export class Engine {
     if (!db || type === undefined || !set) return EMPTY_CURSOR;
     const minSec = Number(req.startNs / 1_000_000_000n) - 1;
     const maxSec = Number(req.endNs / 1_000_000_000n) + 1;
-    return new SeriesCursor(set.overlapping(minSec, maxSec), req, type, (...a) => tsmRuns(this.tombstones, ...a));
+    const only = req.shardStarts;
+    const shards = set.overlapping(minSec, maxSec);
+    return new SeriesCursor(only ? shards.filter((s) => only.has(s.startSec)) : shards, req, type, (...a) => tsmRuns(this.tombstones, ...a));
   }
 
   /**

@@ -63,6 +63,10 @@ export * as encoding from './encoding/index.js';
 export { DiskMonitor, diskThresholds, statfsFreeBytes, type DiskMonitorOptions, type FreeSpaceSource } from './disk/monitor.js';
 /** Retention enforcement service (`[retention]`): see retention/service.ts. */
 export { RetentionService, type RetentionOptions, type RetentionCounters } from './retention/service.js';
+/** DROP SHARD: remove one shard as 1.x deletes it (retention/remove-shards.ts). */
+export { dropShard } from './retention/remove-shards.js';
+/** Whether a shard holds a series, from its indexes (SLIMIT's per-shard tag sets). */
+export { shardHoldsSeries } from './shard/shard-holds.js';
 export type { WriteListener, WrittenRange } from './write/listeners.js';
 export type { WarmupReport } from './write/warmup.js';
 export { PartialWriteError } from './write/partial.js';

@@ -8,8 +8,8 @@
  *
  * The data straddles a shard-group boundary (1.6.7's default policy has 7-day groups starting on
  * Mondays), so SHOW statements meet two shards. Every query names both time bounds as Grafana
- * does, so answers never depend on the wall clock. SLIMIT only over a window inside one shard
- * group: across groups 1.6.7 pages each shard on its own (a quirk left alone, shard-tag-sets.ts).
+ * does, so answers never depend on the wall clock. SLIMIT also over windows spanning both
+ * groups: 1.6.7 pages each shard on its own (followed since session 27, shard-tag-sets.ts).
  */
 import type { Picker } from './pick.js';
 
@@ -75,15 +75,13 @@ const INTERVALS_MS = [200, 1000, 10_000, 15_000, 30_000, 60_000, 300_000, 600_00
 const unit = (ms: number): string => (ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : ms % 60_000 === 0 ? `${ms / 60_000}m` : ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`);
 
 /** Grafana's $timeFilter with absolute bounds; the window and the matching GROUP BY interval. */
-function window(p: Picker): { filter: string; interval: string; spanMs: number; oneShard: boolean } {
+function window(p: Picker): { filter: string; interval: string; spanMs: number } {
   const lo = (SHARD_BOUNDARY_SEC - SPAN_SEC - 600) * 1000;
   const spanMs = p.pick([120_000, 900_000, 3_600_000, 7_200_000, 15_000_000]);
   const start = lo + Math.floor(p.r() * (2 * SPAN_SEC * 1000 + 1200_000 - spanMs)) + p.pick([0, 0, 123]);
   // about 20 to 1000 windows, as Grafana's maxDataPoints gives
   const fits = INTERVALS_MS.filter((ms) => spanMs / ms >= 4 && spanMs / ms <= 1000);
-  const boundaryMs = SHARD_BOUNDARY_SEC * 1000;
-  const oneShard = start + spanMs < boundaryMs || start >= boundaryMs;
-  return { filter: `time >= ${start}ms and time <= ${start + spanMs}ms`, interval: unit(p.pick(fits)), spanMs, oneShard };
+  return { filter: `time >= ${start}ms and time <= ${start + spanMs}ms`, interval: unit(p.pick(fits)), spanMs };
 }
 
 /** A tag value inside a regex literal, escaped as Grafana escapes template variables (`\/`). */
@@ -157,7 +155,7 @@ function editorSelect(p: Picker, db: string): string {
   let q = `SELECT ${fields} FROM ${from(p, db, m)} WHERE ${tagFilter(p, m)}${w.filter} GROUP BY time(${w.interval})${by} fill(${p.pick(['null', 'null', 'none', '0', 'previous', 'linear'])})`;
   if (p.chance(0.15)) q += ' ORDER BY time DESC';
   if (p.chance(0.15)) q += ` LIMIT ${p.pick([1, 5, 20])}`;
-  if (by && w.oneShard && p.chance(0.15)) q += ` SLIMIT ${p.pick([1, 2])}${p.chance(0.3) ? ' SOFFSET 1' : ''}`;
+  if (by && p.chance(0.15)) q += ` SLIMIT ${p.pick([1, 2])}${p.chance(0.3) ? ' SOFFSET 1' : ''}`;
   if (p.chance(0.15)) q += ` tz('${p.pick(['Europe/Paris', 'America/New_York', 'Asia/Kolkata'])}')`;
   return q;
 }

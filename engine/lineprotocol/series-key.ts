@@ -190,6 +190,16 @@ export function parseSeriesKey(key: string): { measurement: string; tags: Tag[] 
   return { measurement, tags };
 }
 
+/** The escaped measurement at the head of a canonical series key (up to its first unescaped comma). */
+export function escapedMeasurementOf(key: string): string {
+  return key.slice(0, nextUnescaped(key, 0, 0x2c, -1));
+}
+
+/** The measurement of a canonical series key, unescaped. */
+export function measurementOfEscaped(escaped: string): string {
+  return unescapeWith(escaped, 0, escaped.length, MEASUREMENT_SPECIALS);
+}
+
 /** Index of the first `stop` (or `alt`) at or after `from` not preceded by a backslash, else length. */
 function nextUnescaped(s: string, from: number, stop: number, alt: number): number {
   for (let i = from; i < s.length; i++) {

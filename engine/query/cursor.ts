@@ -61,6 +61,11 @@ export interface CursorRequest {
   readonly startNs: bigint;
   readonly endNs: bigint;
   readonly ascending: boolean;
+  /**
+   * Only the shards starting at these seconds (all when absent): 1.x pages SLIMIT/SOFFSET in
+   * each shard on its own, so a series answers only its data of the shards that paged it.
+   */
+  readonly shardStarts?: ReadonlySet<number>;
 }
 
 export interface Cursor {

@@ -8,10 +8,8 @@
  *    WAL replay from bringing them back. It subsumes the earlier retention tombstones of the
  *    policy (same shape, smaller range, lower sequence, lower file marks), which are removed
  *    so the catalog does not grow by one tombstone per run.
- * 2. Shards whose whole range ends at or before the cutoff are dropped: removed from their
- *    ShardSet (no new flush, compaction or query picks them up), the in-flight flush and
- *    compaction are waited out, then the shard is closed and its directory removed durably
- *    (drop-dir.ts: a crash leaves the whole shard, hidden by the tombstone, or none).
+ * 2. Shards whose whole range ends at or before the cutoff are dropped (remove-shards.ts),
+ *    as 1.x deletes them: their field sets and rows go with them.
  *
  * Points older than the cutoff that arrive after a run stay visible until the next run.
  * Runs never overlap; a failure for one policy is logged and counted, the others still run.
@@ -21,10 +19,9 @@ import type { EngineLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import type { RetentionPolicyInfo, TombstoneInfo } from '../meta/model.js';
 import { TRUE_EXPR } from '../series/tag-expr.js';
-import type { Shard } from '../shard/shard.js';
-import type { ShardSet } from '../shard/shard-set.js';
 import { MIN_TIME_NS } from '../time.js';
-import { dropShardDir, sweepDropped } from './drop-dir.js';
+import { sweepDropped } from './drop-dir.js';
+import { removeShards } from './remove-shards.js';
 
 export interface RetentionOptions {
   /** `retention.interval` in ms; the loop period. */
@@ -129,38 +126,9 @@ export class RetentionService {
       this.counters.tombstonesSuperseded += older.length;
     }
     const expired = set.shards.filter((s) => s.endNs <= cutoffNs);
-    if (expired.length === 0) return;
-    for (const s of expired) set.remove(s);
-    await this.quiesce();
-    for (const s of expired) await this.drop(set, s);
-  }
-
-  /**
-   * Wait until neither the flusher nor the compactor still holds a shard just removed from its
-   * set: both only pick shards from the sets, so after one more flush round and a compactor
-   * stop/start nothing references them.
-   */
-  private async quiesce(): Promise<void> {
-    const engine = this.engine;
-    await engine.compactor.stop();
-    try {
-      await engine.flush();
-    } catch (err) {
-      this.logger.warn({ err }, 'flush before dropping expired shards failed; dropping anyway');
-    } finally {
-      const ms = engine.options.compaction.intervalMs;
-      if (!engine.state.stopping && ms > 0) engine.compactor.start(ms);
-    }
-  }
-
-  private async drop(set: ShardSet, shard: Shard): Promise<void> {
-    await shard.close();
-    // A write of expired data during this pass re-created the span: its new shard owns the
-    // directory now (the tombstone hides the old rows); the next pass drops it.
-    if (set.shards.some((s) => s.dir === shard.dir)) return;
-    await dropShardDir(shard.dir);
-    this.counters.shardsDropped++;
-    this.logger.info({ db: shard.db, rp: shard.rp, startSec: shard.startSec, spanSec: shard.spanSec }, 'dropped expired shard');
+    const dropped = await removeShards(this.engine, db, set, expired, this.logger);
+    this.counters.shardsDropped += dropped;
+    for (const s of expired) this.logger.info({ db, rp: rp.name, startSec: s.startSec, spanSec: s.spanSec }, 'dropped expired shard');
   }
 
   private async sweep(db: string): Promise<void> {

@@ -40,7 +40,7 @@ export async function loadShards(db: Database, rps: readonly string[], logger: E
       }
       const shard = new Shard(db.name, rp, span.startSec, span.spanSec, join(set.dir, name));
       shard.files = await TsmFileSet.open(shard.dir, { logger, blockCache });
-      shard.fields = await ShardFields.load(shard.dir, shard.files.files().length > 0, logger);
+      shard.fields = await ShardFields.load(shard.dir, shard.files.files(), logger);
       set.add(shard);
     }
   }

@@ -1,11 +1,11 @@
 /**
  * Per-shard field sets (shard-fields.ts) through a real engine: recorded as the caches take
  * values, kept in `fields.json` across a restart (written by the flush, and by the final flush
- * of a close), dropped with their measurement, and unknown (undefined) for a shard whose files
- * predate the record or whose record is damaged, without blocking start-up.
+ * of a close), dropped with their measurement, and rebuilt from the TSM keys for a shard whose
+ * files predate the record or whose record is damaged.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -60,23 +60,25 @@ test('each shard records the fields its points bring, across a restart', async (
   }
 });
 
-test('a shard with files but no record, or a damaged record, answers undefined and still opens', async () => {
+test('a shard with files but no record, or a damaged record, rebuilds its set from its TSM keys and writes it', async () => {
   const root = await mkdtemp(join(tmpdir(), 'strata-shard-fields-'));
   try {
     let e = await openTestEngine(root);
     await e.catalog.createDatabase('db');
-    await write(e, `cpu,host=a v=1 ${WEEK1}\ncpu,host=a v=2 ${WEEK3}`);
+    await write(e, `cpu,host=a v=1,old=1i ${WEEK1}\ncpu,host=b v=1 ${WEEK1}\nc\\,p\\ u,host=a f=1 ${WEEK1}\ncpu,host=a v=2,new="n" ${WEEK3}`);
     await e.flush();
     const [first, second] = shardDirs(e);
     await e.close();
     await unlink(join(first!, SHARD_FIELDS_FILE));
     await writeFile(join(second!, SHARD_FIELDS_FILE), '{"version":1,"measurements":');
     e = await openTestEngine(root);
-    assert.equal(e.fieldsInRange('db', 'autogen', 'cpu', WEEK1, WEEK1 + DAY), undefined);
-    assert.equal(e.fieldsInRange('db', 'autogen', 'cpu', WEEK3, WEEK3 + DAY), undefined);
-    assert.equal(e.fieldsInRange('db', 'autogen', 'cpu', WEEK1, WEEK3 + DAY), undefined);
-    // New points are still stored and read: only the field record is given up.
-    await write(e, `cpu,host=a v=5 ${WEEK3 + 60n}`);
+    assert.deepEqual(sorted(e.fieldsInRange('db', 'autogen', 'cpu', WEEK1, WEEK1 + DAY)), ['old', 'v']);
+    assert.deepEqual(sorted(e.fieldsInRange('db', 'autogen', 'c,p u', WEEK1, WEEK1 + DAY)), ['f']);
+    assert.deepEqual(sorted(e.fieldsInRange('db', 'autogen', 'cpu', WEEK3, WEEK3 + DAY)), ['new', 'v']);
+    assert.deepEqual(JSON.parse(await readFile(join(first!, SHARD_FIELDS_FILE), 'utf8')), { version: 1, measurements: { cpu: ['old', 'v'], 'c,p u': ['f'] } });
+    // New points are still stored and read, and their fields join the rebuilt set.
+    await write(e, `cpu,host=a v=5,late=1 ${WEEK3 + 60n}`);
+    assert.deepEqual(sorted(e.fieldsInRange('db', 'autogen', 'cpu', WEEK3, WEEK3 + DAY)), ['late', 'new', 'v']);
     await e.close();
   } finally {
     await rm(root, { recursive: true, force: true });

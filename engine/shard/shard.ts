@@ -27,7 +27,7 @@ export class Shard {
   /** TSM files; opened at start for existing shards, at first flush for new ones. */
   files: TsmFileSet | undefined;
   /** Fields with data per measurement (shard-fields.ts); replaced by the loader for shards on disk. */
-  fields = new ShardFields(true);
+  fields = new ShardFields();
 
   constructor(
     readonly db: string,

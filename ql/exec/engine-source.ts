@@ -76,6 +76,7 @@ export class EngineSource implements MeasurementSource {
       startNs: minNs,
       endNs: maxNs,
       ascending,
+      ...(series.shardStarts && { shardStarts: series.shardStarts }),
     });
   }
 }

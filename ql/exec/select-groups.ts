@@ -12,7 +12,7 @@ import type { QueryContext } from './context.js';
 import { EngineSource } from './engine-source.js';
 import { conditionOf } from './plan-derived.js';
 import { dimensionTags, type SelectPlan } from './select-plan.js';
-import { seriesInRangeShards } from './shard-tag-sets.js';
+import { pagedPerShard } from './shard-tag-sets.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
 import { pageTagSets } from './tag-set-page.js';
 
@@ -51,17 +51,15 @@ function groupSeries(series: readonly SeriesRef[], dims: readonly string[]): Tag
 /**
  * The groups of `source` in output order. 1.x pages the tag sets of each measurement
  * (tag-set-page.ts), also under ORDER BY time DESC in ascending order, counting tag sets
- * without a point in the range (they answer nothing).
+ * without a point in the range (they answer nothing); stored data page by page per shard
+ * (shard-tag-sets.ts).
  */
 export async function groupsOf(stmt: SelectStatement, plan: SelectPlan, source: MeasurementSource, ctx: QueryContext): Promise<SelectGroup[]> {
   const split = conditionOf(plan);
   const dims = dimensionTags(plan.dims, plan.schema.tags);
-  let tagSets = groupSeries(source.series(split.tags), dims);
-  if ((stmt.slimit > 0 || stmt.soffset > 0) && source instanceof EngineSource) {
-    const present = await seriesInRangeShards(ctx, source, tagSets.flatMap((g) => g.series), plan.time.min, plan.time.max);
-    tagSets = tagSets.filter((g) => g.series.some((s) => present.has(s.key)));
-  }
-  const groups = pageTagSets(tagSets, dims, stmt.slimit, stmt.soffset);
+  const tagSets = groupSeries(source.series(split.tags), dims);
+  const paged = (stmt.slimit > 0 || stmt.soffset > 0) && source instanceof EngineSource;
+  const groups = paged ? await pagedPerShard(ctx, source, tagSets, dims, stmt.slimit, stmt.soffset, plan.time.min, plan.time.max) : pageTagSets(tagSets, dims, stmt.slimit, stmt.soffset);
   if (!plan.ascending) groups.reverse();
   return groups.map((g) => ({ tags: dims.length ? Object.fromEntries(dims.map((d, i) => [d, g.key[i]!])) : undefined, series: g.series }));
 }

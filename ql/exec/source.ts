@@ -13,6 +13,8 @@ export interface SeriesRef {
   readonly tags: Readonly<Record<string, string>>;
   /** One lane of a subquery series whose rows share times (subquery-source.ts): `of` names the series. */
   readonly lane?: { readonly of: string; readonly index: number };
+  /** Stored data: read only the shards starting at these seconds (SLIMIT per shard, shard-tag-sets.ts). */
+  readonly shardStarts?: ReadonlySet<number>;
 }
 
 export interface MeasurementSource {

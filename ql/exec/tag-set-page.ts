@@ -8,12 +8,17 @@
 export function pageTagSets<G extends { readonly key: readonly string[] }>(groups: readonly G[], dims: readonly string[], slimit: number, soffset: number): G[] {
   if (slimit === 0 && soffset === 0) return [...groups];
   if (slimit === 0) return [];
+  const kept = new Set(pagingOrder(groups, dims).slice(soffset, soffset + slimit));
+  return groups.filter((g) => kept.has(g));
+}
+
+/** `groups` in the index's tag-set order, the order SLIMIT/SOFFSET count in. */
+export function pagingOrder<G extends { readonly key: readonly string[] }>(groups: readonly G[], dims: readonly string[]): G[] {
   const indexKey = (g: G): string => {
     const present = dims.flatMap((d, i) => (g.key[i] === '' ? [] : [i])).sort((a, b) => (dims[a]! < dims[b]! ? -1 : dims[a]! > dims[b]! ? 1 : 0));
     return [...present.map((i) => dims[i]!), ...present.map((i) => g.key[i]!)].join('|');
   };
   const keyed = groups.map((g) => ({ g, k: indexKey(g) }));
   keyed.sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
-  const kept = new Set(keyed.slice(soffset, soffset + slimit).map((x) => x.g));
-  return groups.filter((g) => kept.has(g));
+  return keyed.map((x) => x.g);
 }

@@ -1,5 +1,6 @@
 /** SHOW SHARDS / SHARD GROUPS / STATS / DIAGNOSTICS / QUERIES / SUBSCRIPTIONS, DROP SHARD, KILL QUERY, dispatch. */
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { parseStatement } from '../../parser/query.js';
 import { executeMetaStatement, isMetaStatement } from './index.js';
@@ -40,7 +41,7 @@ test('SHOW SHARDS: a series per database, stable ids, expiry from the policy', a
   assert.equal(groups[0]?.values.length, 3);
 });
 
-test('DROP SHARD hides the shard rows; unknown ids are a no-op', async () => {
+test('DROP SHARD removes the shard (rows, SHOW SHARDS row, directory); unknown ids are a no-op', async () => {
   const [first] = t.engine.openedDatabase('a')?.shardSets.get('autogen')?.shards ?? [];
   assert.ok(first);
   assert.deepEqual(await run(t.engine, 'DROP SHARD 1'), [{}]);
@@ -50,7 +51,15 @@ test('DROP SHARD hides the shard rows; unknown ids are a no-op', async () => {
   c.close();
   assert.equal(b?.offsets.length, 1);
   assert.equal(b ? b.base + BigInt(b.offsets[0] ?? 0) : 0n, 1_000_000_000_000_000_000n);
+  const left = t.engine.openedDatabase('a')?.shardSets.get('autogen')?.shards ?? [];
+  assert.deepEqual(left.map((s) => s.startSec), [shards1e18StartSec(left)]);
+  assert.equal(existsSync(first.dir), false);
 });
+
+/** The start of the one shard left: the one holding the point at 1e18 ns. */
+function shards1e18StartSec(left: readonly { startSec: number; spanSec: number }[]): number {
+  return left.find((s) => s.startSec <= 1e9 && 1e9 < s.startSec + s.spanSec)?.startSec ?? -1;
+}
 
 test('SHOW STATS and SHOW DIAGNOSTICS answer real numbers, FOR filters by module', async () => {
   const stats = (await series1(t.engine, 'SHOW STATS')) as { name: string; tags?: Record<string, string>; values: unknown[][] }[];

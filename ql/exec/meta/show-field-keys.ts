@@ -1,11 +1,11 @@
 /**
  * SHOW FIELD KEYS [ON db] [FROM [rp.]m | /re/] [LIMIT] [OFFSET]: one series per measurement
  * with `fieldKey,fieldType` (float|integer|string|boolean|unsigned), byte order. Field sets are
- * per retention policy as in 1.x: the policy named in FROM, else the request's `rp`, else the
- * database's default
- * (`retention policy not found: x` when it does not exist).
+ * those of the shards of one retention policy, as in 1.x: the policy named in FROM, else the
+ * request's `rp`, else the database's default (`retention policy not found: x` when it does
+ * not exist).
  */
-import { FIELD_TYPE_NAMES, RetentionPolicyNotFoundError } from '../../../engine/index.js';
+import { FIELD_TYPE_NAMES, MAX_TIME_NS, MIN_TIME_NS, RetentionPolicyNotFoundError } from '../../../engine/index.js';
 import type { DatabaseInfo, FieldType, MeasurementIndex } from '../../../engine/index.js';
 import type { Source } from '../../ast/nodes.js';
 import type { ShowFieldKeysStatement } from '../../ast/statements.js';
@@ -39,9 +39,14 @@ export function measurementsWithPolicy(ctx: QueryContext, info: DatabaseInfo, so
   return [...seen.values()].sort((a, b) => byteOrder(a.m.name, b.m.name));
 }
 
+/**
+ * 1.6.7 merges the field sets of the policy's shards that exist, so a field only a dropped or
+ * expired shard held is gone (a DELETE keeps it: the shard keeps its set).
+ */
 export function fieldsOf(ctx: QueryContext, db: string, rp: string, m: MeasurementIndex): [string, FieldType][] {
-  const fields = fieldsInPolicy(ctx, db, rp, m);
-  return [...fields].sort((a, b) => byteOrder(a[0], b[0]));
+  const inShards = ctx.engine.fieldsInRange(db, rp, m.name, MIN_TIME_NS, MAX_TIME_NS);
+  if (!inShards) return [];
+  return [...fieldsInPolicy(ctx, db, rp, m)].filter(([k]) => inShards.has(k)).sort((a, b) => byteOrder(a[0], b[0]));
 }
 
 export async function showFieldKeys(stmt: ShowFieldKeysStatement, ctx: QueryContext): Promise<StatementOutput> {
