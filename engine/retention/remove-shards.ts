@@ -27,7 +27,12 @@ export async function removeShards(engine: Engine, db: string, set: ShardSet, sh
   for (const s of shards) set.remove(s);
   await quiesce(engine, logger);
   const database = engine.openedDatabase(db);
-  if (database) dropOrphanSeries(database, seriesKeysOf(shards));
+  if (database) {
+    dropOrphanSeries(database, seriesKeysOf(shards));
+    // Durable before any directory goes: a crash in between left series no shard holds, and
+    // nothing looks for them again (cli/clients/drop-shard-crash.test.ts).
+    await database.syncIndex();
+  }
   let dropped = 0;
   for (const shard of shards) {
     await shard.close();
