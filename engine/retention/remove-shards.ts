@@ -30,7 +30,7 @@ export async function removeShards(engine: Engine, db: string, set: ShardSet, sh
   if (database) {
     dropOrphanSeries(database, seriesKeysOf(shards));
     // Durable before any directory goes: a crash in between left series no shard holds, and
-    // nothing looks for them again (cli/clients/drop-shard-crash.test.ts).
+    // nothing looks for them again (cli/clients/drop-crash.test.ts).
     await database.syncIndex();
   }
   let dropped = 0;

@@ -7,7 +7,7 @@
  * a file-generation mark per affected shard, removes matching rows from the caches and makes
  * the tombstone live for reads and compactions; then it persists the tombstone. Reads filter
  * TSM files below the mark; WAL replay filters entries up to the seq; compaction purges.
- * Points written after the delete stay visible.
+ * Points written after the delete stay visible. Dropped series are durable before the answer.
  */
 import { randomUUID } from 'node:crypto';
 import type { Catalog } from '../meta/catalog.js';
@@ -92,5 +92,10 @@ export async function applyDelete(db: Database, catalog: Catalog, live: LiveTomb
     live.dropPending(info.id);
     throw err;
   }
+  // The series log buffers its appends: without this an acknowledged DROP SERIES or DROP
+  // MEASUREMENT came back in SHOW SERIES / MEASUREMENTS after a crash (its rows stayed hidden by
+  // the tombstone). After the tombstone's save: a crash between the two leaves the series listed
+  // with no rows, never rows without their series.
+  if (req.dropSeries) await db.syncIndex();
   return info;
 }

@@ -1,5 +1,11 @@
 /**
- * DROP SHARD cut short by SIGKILL at random moments, then a restart on the same directories:
+ * Drops and a SIGKILL, then a restart on the same directories.
+ *
+ * An answered DROP SERIES / DROP MEASUREMENT stays dropped: its series do not come back in
+ * SHOW SERIES / SHOW MEASUREMENTS (engine/write/delete.ts syncs the series log before the
+ * answer), whether the rows were in TSM files or still in the WAL.
+ *
+ * DROP SHARD cut short by SIGKILL at random moments:
  * the server must start, the other shard's points must all be there, and the dropped shard's
  * rows are all there or all gone (the drop's tombstone is written before anything is removed:
  * engine/retention/remove-shards.ts). After a drop that was answered, the shard, its rows and
@@ -38,6 +44,32 @@ async function hourZeroShard(srv: Server): Promise<number | undefined> {
   // SHOW SHARDS rows: id, database, retention_policy, shard_group, start_time, ...
   return shards.find((r) => r[1] === DB && String(r[4]).startsWith('1970-01-01T00:00:00'))?.[0] as number | undefined;
 }
+
+test('an answered DROP SERIES and DROP MEASUREMENT survive a SIGKILL right after the answer', { timeout: 300_000 }, async () => {
+  for (const from of ['TSM files', 'the WAL']) {
+    let srv = await startServer();
+    const dir = srv.dir;
+    try {
+      await exec(srv.port, `CREATE DATABASE ${DB}`);
+      assert.equal((await http(srv.port, 'POST', `/write?db=${DB}&precision=s`, 'm,h=x v=1i 1\nm,h=y v=2i 1\nn,h=z v=3i 1')).status, 204);
+      if (from === 'TSM files') {
+        await stopServer(srv); // a graceful stop flushes the caches
+        srv = await startServer({ dir });
+      }
+      await exec(srv.port, `DROP SERIES FROM m WHERE h = 'x'`, { db: DB });
+      await exec(srv.port, 'DROP MEASUREMENT n', { db: DB });
+      await stopServer(srv, 'SIGKILL');
+      srv = await startServer({ dir });
+      assert.deepEqual((await serverRows(srv, 'SHOW SERIES', DB, from)).map((r) => r[0]), ['m,h=y'], from);
+      assert.deepEqual((await serverRows(srv, 'SHOW MEASUREMENTS', DB, from)).map((r) => r[0]), ['m'], from);
+      assert.deepEqual(await counts(srv, 0, HOUR, from), new Map([['y', 1]]), from);
+      assert.deepEqual(await serverRows(srv, 'SELECT * FROM n', DB, from), [], from);
+    } finally {
+      await stopServer(srv, 'SIGKILL');
+      removeDir(dir);
+    }
+  }
+});
 
 test('DROP SHARD killed at random moments: the server starts, the other shard is whole, the dropped rows are all or none', { timeout: 300_000 }, async () => {
   const rnd = mulberry32(2701);
