@@ -11,7 +11,9 @@
  * Each writer owns one series and issues one request at a time, so at a kill it has at most one
  * unanswered request: its points may each be there (new value) or not (old state), and a
  * pending DELETE may have removed each covered point or not. Everything else is exact. After a
- * verify the stored state becomes the model, which settles those unknowns.
+ * verify the stored state becomes the model, which settles those unknowns. SHOW SERIES must list
+ * a series with stored rows and must not list one after an answered DROP SERIES that no
+ * acknowledged write followed (a narrow window here: drop-crash.test.ts aims at it).
  */
 import { spawn } from 'node:child_process';
 import { mulberry32 } from '../../engine/index.js';
@@ -74,6 +76,8 @@ interface Writer {
   nextSlot: number[];
   pending: Pending;
   seq: number;
+  /** An acknowledged DROP SERIES with no acknowledged write after it: the index must not list the series. */
+  dropped: boolean;
 }
 
 export async function torture(opts: TortureOptions): Promise<TortureStats> {
@@ -91,6 +95,7 @@ export async function torture(opts: TortureOptions): Promise<TortureStats> {
     model: new Map(),
     copy: new Map(),
     nextSlot: Array.from({ length: WEEKS }, () => 0),
+    dropped: false,
     pending: null,
     seq: 0,
   }));
@@ -160,6 +165,7 @@ async function runWriter(port: number, w: Writer, round: number, rand: () => num
       w.pending = null;
       stats.deletes++;
       if (drop) stats.drops++;
+      if (drop) w.dropped = true;
       continue;
     }
     if (rand() < 0.02 && w.model.size > 0) {
@@ -203,6 +209,7 @@ async function runWriter(port: number, w: Writer, round: number, rand: () => num
     }
     for (const [t, v] of lines) w.model.set(t, v);
     w.pending = null;
+    w.dropped = false;
     stats.acked += lines.size;
   }
 }
@@ -224,11 +231,18 @@ async function verify(srv: Server, w: Writer, round: number): Promise<number> {
   let storedMax: number | undefined;
   for (const v of source.values()) if (storedMax === undefined || v > storedMax) storedMax = v;
   if (count !== source.size || max !== storedMax) problems.push(`count/max ${count}/${max} but raw rows give ${source.size}/${storedMax}`);
+  // The index, which SHOW SERIES (and Grafana's variables) read, as durable as the rows: listed
+  // while rows are stored, gone after an answered DROP SERIES (unless a write in flight may have
+  // brought it back).
+  const listed = (await serverRows(srv, `SHOW SERIES FROM tort WHERE w = '${w.name}'`, DB, `round ${round} ${w.name} SHOW SERIES`)).length > 0;
+  if (source.size > 0 && !listed) problems.push(`${source.size} rows stored but SHOW SERIES does not list the series`);
+  if (w.dropped && p?.kind !== 'write' && listed) problems.push('SHOW SERIES lists the series after an answered DROP SERIES');
   if (problems.length > 0) {
     throw new Error(`round ${round} ${w.name}: ${problems.length} problems: ${problems.slice(0, 8).join('; ')}\n${srv.log().slice(-3000)}`);
   }
   w.model = source;
   w.copy = copy;
+  if (p?.kind === 'write' && source.size > 0) w.dropped = false;
   w.pending = null;
   return source.size + copy.size;
 }
