@@ -22,6 +22,7 @@ import { callKey } from './eval.js';
 import { MATH_FUNCTIONS } from './math.js';
 import type { SelectPlan } from './select-plan.js';
 import { castFillValue, type Scalar } from './value.js';
+import { fillAsWritten } from './fill-cells.js';
 
 /** The type 1.x gives call `c` (a symbol or a transform's inner call); undefined for Unknown. */
 export function callFillType(c: Call, schema: SchemaInfo): FieldType | undefined {
@@ -40,7 +41,7 @@ export type FillSite = 'iterator' | 'cursor';
 /** The value fill(N) gives a call of type `t` (callFillType) where it has no point; null for any other fill. */
 export function callFillValue(fill: FillOption, t: FieldType | undefined, at: FillSite = 'iterator'): Scalar {
   if (fill.mode !== 'number' || t === undefined) return null;
-  if (at === 'cursor' && (t === FieldType.String || t === FieldType.Boolean)) return typeof fill.value === 'bigint' && Number.isSafeInteger(Number(fill.value)) ? Number(fill.value) : fill.value;
+  if (at === 'cursor' && (t === FieldType.String || t === FieldType.Boolean)) return fillAsWritten(fill.value);
   return castFillValue(fill.value, t);
 }
 
@@ -96,7 +97,7 @@ export function missingSymbols(fill: FillOption, schema: SchemaInfo): (e: Expr) 
 export function fieldFill(plan: SelectPlan): ((name: string, hint: string | null) => Scalar) | undefined {
   const { fill } = plan.stmt;
   if (fill.mode !== 'number') return undefined;
-  const raw: Scalar = typeof fill.value === 'bigint' && Number.isSafeInteger(Number(fill.value)) ? Number(fill.value) : fill.value;
+  const raw: Scalar = fillAsWritten(fill.value);
   return (name, hint) => {
     const t = columnType(varRef(name, hint as DataType | null), plan.schema);
     return t === undefined ? raw : callFillValue(fill, t, 'cursor');
@@ -117,7 +118,7 @@ export function cellFills(plan: SelectPlan): CellFills {
   let f = CELL_FILLS.get(plan);
   if (f) return f;
   const { fill } = plan.stmt;
-  const raw: Scalar = fill.mode !== 'number' ? null : typeof fill.value === 'bigint' && Number.isSafeInteger(Number(fill.value)) ? Number(fill.value) : fill.value;
+  const raw: Scalar = fill.mode !== 'number' ? null : fillAsWritten(fill.value);
   const numbers = plan.projection.columns.map(({ expr: e }): Scalar => {
     if (e.kind === 'Call' && !MATH_FUNCTIONS.has(e.name.toLowerCase())) return cursorFill(fill, e, plan.schema);
     const t = e.kind === 'VarRef' ? columnType(e, plan.schema) : undefined;

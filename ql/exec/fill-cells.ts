@@ -11,13 +11,18 @@
 import type { FillOption } from '../ast/nodes.js';
 import type { Cell } from '../result.js';
 
+/** fill(N)'s N as written: an integer literal that fits a double prints as a JSON number. */
+export function fillAsWritten(value: number | bigint): number | bigint {
+  return typeof value === 'bigint' && Number.isSafeInteger(Number(value)) ? Number(value) : value;
+}
+
 /**
  * Fill the null cells (not the time column) of one series' rows, given in output order.
  * `numbers`: per column, what fill(N) puts there (call-fill.ts cellFills), else N as written.
  */
 export function fillNullCells(rows: Cell[][], fill: FillOption, skip: readonly boolean[] = [], numbers?: readonly Cell[]): void {
   if (fill.mode === 'number') {
-    const v = typeof fill.value === 'bigint' && Number.isSafeInteger(Number(fill.value)) ? Number(fill.value) : fill.value;
+    const v = fillAsWritten(fill.value);
     for (const row of rows) for (let i = 1; i < row.length; i++) if (row[i] === null && skip[i - 1] !== true) row[i] = numbers?.[i - 1] ?? v;
   } else if (fill.mode === 'previous') {
     for (let r = 1; r < rows.length; r++) {
