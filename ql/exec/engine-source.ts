@@ -66,6 +66,12 @@ export class EngineSource implements MeasurementSource {
     return out;
   }
 
+  shardRanges(minNs: bigint, maxNs: bigint): { min: bigint; max: bigint }[] {
+    const shards = this.engine.shardsOverlapping(this.db, this.rp, minNs, maxNs);
+    const out = shards.map((s) => ({ min: s.baseNs > minNs ? s.baseNs : minNs, max: s.endNs - 1n < maxNs ? s.endNs - 1n : maxNs }));
+    return out.sort((a, b) => (a.min < b.min ? -1 : a.min > b.min ? 1 : 0));
+  }
+
   cursor(series: SeriesRef, field: string, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor {
     return this.engine.cursor({
       db: this.db,

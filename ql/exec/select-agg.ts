@@ -36,7 +36,7 @@ import { fillNullCells } from './fill-cells.js';
 import { callFillType, cellFills, cursorFill, fieldFill, hasFillIterator, missingSymbols, symbolKeys } from './call-fill.js';
 import { clippedReducer } from './clipped-reducer.js';
 import { forEachPassingRow, singleValueColumn } from './passing-rows.js';
-import { auxTagTieLess, inputHeadBounds, readsInputHead } from './selector-input-cut.js';
+import { auxTagTieLess, inputHeadReads, readsInputHead, type ReadBounds } from './selector-input-cut.js';
 import { runStreamRows } from './run-stream-windows.js';
 import { finish } from './group-rows-finish.js';
 
@@ -120,9 +120,10 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
   const readsHead = calls.length === 1 && readsInputHead(calls[0]!.reducer, calls[0]!.tagArgs.length, plan.stmt.limit, plan.stmt.offset) && !source.fromSubquery;
   const general = async (): Promise<Cell[][]> => {
     const head = readsHead
-      ? await inputHeadBounds(g, calls[0]!.field, plan.stmt.limit + plan.stmt.offset + 1, min, max, auxTagTieLess(g, plan.projection.columns.map((c) => c.expr)))
+      ? await inputHeadReads(g, calls[0]!.field, plan.stmt.limit + plan.stmt.offset + 1, min, max, auxTagTieLess(g, plan.projection.columns.map((c) => c.expr)))
       : undefined;
-    const boundsOf = (i: number) => head?.[i] ?? { min, max };
+    const whole: readonly ReadBounds[] = min <= max ? [{ min, max }] : [];
+    const readsOf = (i: number): readonly ReadBounds[] => head?.[i] ?? whole;
     // The window holding an unaligned edge of the range reads points outside it for a transform's
     // inner call; the query's other calls keep only the range's points (clipped-reducer.ts).
     const edge = !extend || !spec ? undefined : plan.ascending ? plan.time.min : plan.time.max + 1n;
@@ -175,31 +176,31 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
             }
             continue;
           }
-          const read = boundsOf(seriesIndex);
-          if (read.min > read.max) continue;
-          const cursor = source.cursor(ref, field, read.min, read.max, true);
-          try {
-            const names = idx.map((i) => calls[i]!.reducer);
-            await eachBatch(cursor, ctx, (b) => {
-              clock.shard = b.base;
-              if (b.stats && !splitDesc && aggregateFromStats(b, names, spec, single ?? 0n, (start) => idx.map((i) => reducersAt(start)[i]!))) return;
-              const { base, offsets, column } = b;
-              if (spec) {
-                forEachWindowRun(base, offsets, 0, offsets.length, spec, (start, end, from, to) => {
-                  const add = (key: bigint, f: number, t: number): void => {
-                    const rs = reducersAt(key);
-                    for (const i of idx) rs[i]!.add(base, offsets, column, f, t);
-                  };
-                  if (splitDesc && end - start > spec.interval) forEachPointWindow(base, offsets, from, to, spec, add);
-                  else add(start, from, to);
-                });
-              } else {
-                const rs = reducersAt(single!);
-                for (const i of idx) rs[i]!.add(base, offsets, column, 0, offsets.length);
-              }
-            });
-          } finally {
-            cursor.close();
+          for (const read of readsOf(seriesIndex)) {
+            const cursor = source.cursor(ref, field, read.min, read.max, true);
+            try {
+              const names = idx.map((i) => calls[i]!.reducer);
+              await eachBatch(cursor, ctx, (b) => {
+                clock.shard = b.base;
+                if (b.stats && !splitDesc && aggregateFromStats(b, names, spec, single ?? 0n, (start) => idx.map((i) => reducersAt(start)[i]!))) return;
+                const { base, offsets, column } = b;
+                if (spec) {
+                  forEachWindowRun(base, offsets, 0, offsets.length, spec, (start, end, from, to) => {
+                    const add = (key: bigint, f: number, t: number): void => {
+                      const rs = reducersAt(key);
+                      for (const i of idx) rs[i]!.add(base, offsets, column, f, t);
+                    };
+                    if (splitDesc && end - start > spec.interval) forEachPointWindow(base, offsets, from, to, spec, add);
+                    else add(start, from, to);
+                  });
+                } else {
+                  const rs = reducersAt(single!);
+                  for (const i of idx) rs[i]!.add(base, offsets, column, 0, offsets.length);
+                }
+              });
+            } finally {
+              cursor.close();
+            }
           }
         }
       }
@@ -209,20 +210,20 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
         // Rows carry no shard: partials are per series here.
         clock.series = seriesIndex;
         clock.shard = 0n;
-        const read = boundsOf(seriesIndex);
-        if (read.min > read.max) continue;
         // Rows bucketed as forEachWindowRun does: a window from its first row on (so a window
         // a fall-back change stretches stays one), split per row under DESC (forEachPointWindow).
         let bucket: { start: bigint; end: bigint } | undefined;
-        await forEachPassingRow(g, ref, fields, read.min, read.max, (time, valueOf) => {
-          if (spec && (splitDesc || !bucket || time < bucket.start || time >= bucket.end)) bucket = windowOf(time, spec);
-          const rs = reducersAt(bucket ? bucket.start : single!);
-          calls.forEach((c, i) => {
-            const t = types.get(c.field);
-            const col = t === undefined ? undefined : singleValueColumn(t, valueOf(c.field));
-            if (col) rs[i]!.add(time, Float64Array.of(0), col, 0, 1);
+        for (const read of readsOf(seriesIndex)) {
+          await forEachPassingRow(g, ref, fields, read.min, read.max, (time, valueOf) => {
+            if (spec && (splitDesc || !bucket || time < bucket.start || time >= bucket.end)) bucket = windowOf(time, spec);
+            const rs = reducersAt(bucket ? bucket.start : single!);
+            calls.forEach((c, i) => {
+              const t = types.get(c.field);
+              const col = t === undefined ? undefined : singleValueColumn(t, valueOf(c.field));
+              if (col) rs[i]!.add(time, Float64Array.of(0), col, 0, 1);
+            });
           });
-        });
+        }
       }
     }
     const rows = await assembleRows(g, calls, transforms, windows, min, max, outputTypes);

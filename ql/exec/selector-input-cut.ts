@@ -9,6 +9,10 @@
  * The head is expressed as read bounds per stored series, so the aggregate path reads it like
  * any time range: points before the cut time in full, and at the cut time only the series whose
  * point there the merge took.
+ *
+ * 1.x cuts each shard's stream on its own (the limit goes down to every shard's iterator), so
+ * over several shard groups the selector sees each group's head: `top(v, 2) ... LIMIT 2` over a
+ * month of weekly groups picks among the first three points of every week, not of the month.
  */
 import type { Cursor } from '../../engine/index.js';
 import type { Expr } from '../ast/nodes.js';
@@ -56,12 +60,30 @@ async function headTimes(g: GroupRun, seriesIndex: number, field: string, k: num
 }
 
 /**
+ * Per series of the group, the ranges to read: in each storage shard [min, max] meets (one range
+ * for a source without shards), the bounds of inputHeadBounds, or the whole shard where the
+ * group holds fewer than `k` points there.
+ */
+export async function inputHeadReads(g: GroupRun, field: string, k: number, min: bigint, max: bigint, tieLess?: (i: number, j: number) => boolean): Promise<ReadBounds[][]> {
+  const ranges = g.source.shardRanges?.(min, max) ?? [{ min, max }];
+  const reads: ReadBounds[][] = g.series.map(() => []);
+  for (const range of ranges) {
+    const head = await inputHeadBounds(g, field, k, range.min, range.max, tieLess);
+    for (let i = 0; i < reads.length; i++) {
+      const b = head?.[i] ?? range;
+      if (b.min <= b.max) reads[i]!.push(b);
+    }
+  }
+  return reads;
+}
+
+/**
  * Per series of the group, the bounds that admit exactly the first `k` points of the merged
  * stream; undefined when the group has fewer than `k` points (nothing to cut). The merge is
  * 1.x's: a Go heap over the series in key order (reversed under DESC), points sharing a time
  * popped in the heap's order.
  */
-export async function inputHeadBounds(
+async function inputHeadBounds(
   g: GroupRun,
   field: string,
   k: number,

@@ -43,6 +43,11 @@ export interface MeasurementSource {
   unlistedFields?(): ReadonlySet<string>;
   /** Fields of no type (an inner call 1.x types Unknown): listed by an outer `*`, null in every row. */
   untypedFields?(): ReadonlySet<string>;
+  /**
+   * Stored data: [minNs, maxNs] cut at the storage shards it meets, oldest first (1.x runs a
+   * selector's LIMIT head per shard: selector-input-cut.ts). Absent: one range.
+   */
+  shardRanges?(minNs: bigint, maxNs: bigint): readonly { readonly min: bigint; readonly max: bigint }[];
   /** Values of one field of one series in [minNs, maxNs]. */
   cursor(series: SeriesRef, field: string, minNs: bigint, maxNs: bigint, ascending: boolean): Cursor;
   /**
