@@ -22,7 +22,7 @@ import { MetaError, RewriteError } from './errors.js';
 import { measurementsWithPolicy, fieldsOf } from './show-field-keys.js';
 import { tagKeysOf } from './show-tag-keys.js';
 import { keyFilter, tagValuesOf } from './show-tag-values.js';
-import { mentionsTime, SHOW_OPTIONS, tagCondition, type TagCondition } from './tag-cond.js';
+import { mentionsTime, type TagCondition } from './tag-cond.js';
 import { selectLikeCondition } from './select-like-condition.js';
 
 const WHAT: Record<ShowCardinalityStatement['of'], string> = {
@@ -89,11 +89,11 @@ export async function showCardinality(stmt: ShowCardinalityStatement, ctx: Query
   const rp = defaultPolicy(ctx, info);
   const index = seriesIndex(ctx, db);
   if (!index) return output([]);
-  // Every cardinality with a field key (or a tag `=` a regex) in WHERE: read as
-  // 1.6.7's SELECT does (before the index rules, which refuse some of those comparisons).
-  const asSelect =
-    stmt.condition ? selectLikeCondition(stmt.condition, ctx.nowNs, selectMeasurements(index, stmt.sources)) : undefined;
-  const cond: TagCondition | null = asSelect ?? (stmt.condition ? tagCondition(stmt.condition, ctx.nowNs, SHOW_OPTIONS) : null);
+  // WHERE read as 1.6.7's rewritten SELECT does (select-like-condition.ts), not by the index
+  // rules of the plain SHOW statements.
+  const cond: TagCondition | null = stmt.condition
+    ? selectLikeCondition(stmt.condition, ctx.nowNs, selectMeasurements(index, stmt.sources), stmt.of === 'tagValues')
+    : null;
   // TAG VALUES: its SELECT's rows lie at time 0 and need a shard in the range (observed on 1.6.7).
   const outOfRange = cond !== null && cond.timed && (cond.empty || cond.minNs > 0n || cond.maxNs < 0n || !ctx.engine.hasShardOverlapping(db, rp, cond.minNs, cond.maxNs));
   if (stmt.of === 'tagValues' && outOfRange) return output([]);
@@ -110,12 +110,11 @@ export async function showCardinality(stmt: ShowCardinalityStatement, ctx: Query
       return output(out);
     }
     case 'measurement': {
-      // Measurements are picked by their tags only, as SHOW MEASUREMENTS does: a field key in
-      // WHERE does not widen to every series here (1.6.7).
-      const byTags = asSelect ?? (stmt.condition ? tagCondition(stmt.condition, ctx.nowNs, { ...SHOW_OPTIONS, fieldsFromIndex: false }) : null);
+      // Measurements are picked by their tags only: a field key in WHERE does not widen to
+      // every series here (1.6.7).
       let n = 0;
       for (const m of selectMeasurements(index, stmt.sources)) {
-        if (withinScope(byTags ? await matchingSeries(ctx, db, m, byTags) : m.seriesIds, await inPolicy(m)).length > 0) n++;
+        if (withinScope(cond ? await matchingSeries(ctx, db, m, cond) : m.seriesIds, await inPolicy(m)).length > 0) n++;
       }
       return output(countSeries(undefined, n, stmt));
     }
