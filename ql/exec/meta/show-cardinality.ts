@@ -24,6 +24,7 @@ import { tagKeysOf } from './show-tag-keys.js';
 import { keyFilter, tagValuesOf } from './show-tag-values.js';
 import { mentionsTime, type TagCondition } from './tag-cond.js';
 import { selectLikeCondition } from './select-like-condition.js';
+import { compileRegex } from '../../ast/regex.js';
 
 const WHAT: Record<ShowCardinalityStatement['of'], string> = {
   series: 'SERIES',
@@ -62,6 +63,13 @@ function seriesCounts(index: SeriesIndex, m: MeasurementIndex, ids: readonly num
   }
   const sorted = [...groups.entries()].sort((a, b) => byteOrder(a[0], b[0]));
   return sorted.flatMap(([, g]) => countSeries(m.name, g.n, stmt, g.tags));
+}
+
+/** How many of FROM's sources name or match measurement `name` (at least 1: no FROM reads each once). */
+function sourcesNaming(name: string, sources: ShowCardinalityStatement['sources']): number {
+  let n = 0;
+  for (const s of sources) if (s.kind !== 'SubQuery' && (s.regex ? compileRegex(s.regex.source).test(name) : s.name === name)) n++;
+  return Math.max(n, 1);
 }
 
 /** Whether 1.6.7 answers from its index sketches (one unnamed series) rather than a rewritten SELECT. */
@@ -105,7 +113,9 @@ export async function showCardinality(stmt: ShowCardinalityStatement, ctx: Query
       const keys = groupTagKeys(stmt);
       for (const m of selectMeasurements(index, stmt.sources)) {
         const ids = await seriesShardRows(ctx, db, m, cond ? await matchingSeries(ctx, db, m, cond) : m.seriesIds);
-        out.push(...seriesCounts(index, m, ids, keys, stmt));
+        // 1.x's SELECT reads the measurement once per source naming it (`FROM events, /ev/`): each adds its rows
+        const times = sourcesNaming(m.name, stmt.sources);
+        out.push(...seriesCounts(index, m, times > 1 ? Array.from({ length: times }, () => ids).flat() : ids, keys, stmt));
       }
       return output(out);
     }
