@@ -262,16 +262,23 @@ export function isIntegerExpr(e: Expr, types: EvalTypes): boolean {
       return isIntegerExpr(e.expr, types);
     case 'Binary':
       return e.op !== '/' && isIntegerExpr(e.lhs, types) && isIntegerExpr(e.rhs, types);
-    case 'Call':
+    case 'Call': {
+      const name = e.name.toLowerCase();
+      const arg = e.args[0];
       // 1.x's abs/floor/ceil/round keep an integer argument's type (`abs(code) | 1` is an integer operation)
-      if (INTEGER_KEEPING.has(e.name.toLowerCase()) && e.args[0] !== undefined && isIntegerExpr(e.args[0], types)) return true;
-      return types.isInteger(callKey(e));
+      if (INTEGER_KEEPING.has(name) && arg !== undefined && isIntegerExpr(arg, types)) return true;
+      if (types.isInteger(callKey(e))) return true;
+      // difference() and cumulative_sum() of an integer are integers, elapsed() always is: so
+      // abs(difference(writes)) keeps a negative difference (the abs quirk above, math.ts)
+      return name === 'elapsed' || (INTEGER_TRANSFORMS.has(name) && arg !== undefined && isIntegerExpr(arg, types));
+    }
     default:
       return false;
   }
 }
 
 const INTEGER_KEEPING: ReadonlySet<string> = new Set(['abs', 'floor', 'ceil', 'round']);
+const INTEGER_TRANSFORMS: ReadonlySet<string> = new Set(['difference', 'non_negative_difference', 'cumulative_sum']);
 
 /** A stable identity for a call expression (used to look up computed call values and types). */
 export function callKey(e: Expr): string {

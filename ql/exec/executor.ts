@@ -1,6 +1,8 @@
 /**
  * Run the statements of one /query request in order. Each statement gets a StatementResult;
- * the first failing statement reports its error and stops the batch (as 1.x).
+ * the first failing statement reports its error and stops the batch (as 1.x), except a WHERE
+ * that SHOW MEASUREMENTS / TAG KEYS / TAG VALUES refuse (`host > 'a'`): 1.x's statement
+ * executor sends that error as the statement's result and runs the next one.
  */
 import type { Statement } from '../ast/statements.js';
 import type { StatementResult } from '../result.js';
@@ -9,7 +11,7 @@ import { checkAborted, type QueryContext, type SeriesSink, type StatementOutput 
 import { executeSelect } from './select.js';
 import { hasFunctionCall } from '../plan/functions.js';
 import { writeInto } from './into.js';
-import { RewriteError } from './meta/errors.js';
+import { MetaError, RewriteError } from './meta/errors.js';
 import { explain, explainAnalyze } from './explain/explain.js';
 
 /** Non-SELECT statements (SHOW, DDL, users, CQs): provided by ql/exec/meta. */
@@ -32,6 +34,13 @@ async function runStatement(stmt: Statement, ctx: QueryContext, meta: MetaExecut
   if (stmt.kind === 'Explain') return { series: await (stmt.analyze ? explainAnalyze(stmt.statement, ctx) : explain(stmt.statement, ctx)) };
   if (!meta) throw new QueryError(`statement not supported: ${stmt.kind}`);
   return meta(stmt, ctx);
+}
+
+const SENT_AS_RESULT: ReadonlySet<Statement['kind']> = new Set(['ShowMeasurements', 'ShowTagKeys', 'ShowTagValues']);
+
+/** Whether 1.x answers this statement's error as its result and runs the rest of the batch. */
+function continuesBatch(stmt: Statement, err: Error): boolean {
+  return SENT_AS_RESULT.has(stmt.kind) && err instanceof MetaError && err.code === 'invalid_tag_comparison';
 }
 
 export async function executeStatements(
@@ -61,7 +70,7 @@ export async function executeStatements(
       if (!(err instanceof Error) || !('status' in err)) throw err;
       // 1.x's rewrite errors carry no statement id (0): see RewriteError
       result = { statementId: err instanceof RewriteError ? 0 : i, error: err.message };
-      failed = true;
+      failed = !continuesBatch(statements[i]!, err);
     }
     results.push(result);
     const pending = onResult?.(result);

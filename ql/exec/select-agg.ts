@@ -451,7 +451,8 @@ async function assembleRows(
   calls.forEach((c, i) => seriesOf.set(c.key, filled[i]!));
   const byKey = new Map<string, Map<bigint, Scalar>>();
   // Integer by 1.x's type of the call (a call over a field this source lacks is filled as that type).
-  const et = evalTypes(g.source, new Map(calls.map((c, i) => [c.key, isIntegerOutput(callFillType(c.expr, plan.schema) ?? FieldType.Float) || isIntOut(windows, starts, i)])));
+  const integerKeys = new Map(calls.map((c, i) => [c.key, isIntegerOutput(callFillType(c.expr, plan.schema) ?? FieldType.Float) || isIntOut(windows, starts, i)]));
+  const et = evalTypes(g.source, integerKeys);
   const forecastTimes = new Set<bigint>();
   for (const t of transforms) {
     const inner = filled[calls.indexOf(t.inner)]!;
@@ -463,6 +464,8 @@ async function assembleRows(
     }
     const innerType = isIntOut(windows, starts, calls.indexOf(t.inner)) ? FieldType.Integer : FieldType.Float;
     const tr = createTransform(t.name as TransformName, innerType, transformArgs(t.expr, !desc, spec?.interval));
+    // the transform's own type (difference(sum(i)) is an integer): math over it reads that (eval.ts isIntegerExpr)
+    integerKeys.set(t.key, isIntegerOutput(tr.outputType));
     seriesOf.set(t.key, runTransform(tr, inner));
   }
   // 1.x cuts OFFSET and LIMIT from each field's own rows (one iterator per field) and then

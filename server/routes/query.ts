@@ -328,11 +328,12 @@ async function streamChunked(
     }
     return w;
   };
-  // the failing statement's place in the batch (its result may say statement 0: RewriteError)
+  // the failing statement's place in the batch (its result may say statement 0: RewriteError);
+  // only the last result's error ended the batch (a refused SHOW condition does not: executor.ts)
   let finished = 0;
   let failedId: number | undefined;
   const finish = (r: StatementResult) => {
-    if (r.error !== undefined) failedId = finished;
+    failedId = r.error !== undefined ? finished : undefined;
     finished++;
     return writerFor(r.statementId).finish(withWarning(r, o.warnings));
   };

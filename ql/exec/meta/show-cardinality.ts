@@ -22,8 +22,9 @@ import { MetaError, RewriteError } from './errors.js';
 import { measurementsWithPolicy, fieldsOf } from './show-field-keys.js';
 import { tagKeysOf } from './show-tag-keys.js';
 import { keyFilter, tagValuesOf } from './show-tag-values.js';
-import { mentionsTime, SHOW_OPTIONS, tagCondition, type TagCondition } from './tag-cond.js';
+import { mentionsTime, type TagCondition } from './tag-cond.js';
 import { selectLikeCondition } from './select-like-condition.js';
+import { compileRegex } from '../../ast/regex.js';
 
 const WHAT: Record<ShowCardinalityStatement['of'], string> = {
   series: 'SERIES',
@@ -64,6 +65,13 @@ function seriesCounts(index: SeriesIndex, m: MeasurementIndex, ids: readonly num
   return sorted.flatMap(([, g]) => countSeries(m.name, g.n, stmt, g.tags));
 }
 
+/** How many of FROM's sources name or match measurement `name` (at least 1: no FROM reads each once). */
+function sourcesNaming(name: string, sources: ShowCardinalityStatement['sources']): number {
+  let n = 0;
+  for (const s of sources) if (s.kind !== 'SubQuery' && (s.regex ? compileRegex(s.regex.source).test(name) : s.name === name)) n++;
+  return Math.max(n, 1);
+}
+
 /** Whether 1.6.7 answers from its index sketches (one unnamed series) rather than a rewritten SELECT. */
 export function isCardinalityEstimate(stmt: ShowCardinalityStatement): boolean {
   const filtered = stmt.exact || stmt.sources.length > 0 || stmt.condition !== null || stmt.dimensions.length > 0 || stmt.limit > 0 || stmt.offset > 0;
@@ -89,11 +97,11 @@ export async function showCardinality(stmt: ShowCardinalityStatement, ctx: Query
   const rp = defaultPolicy(ctx, info);
   const index = seriesIndex(ctx, db);
   if (!index) return output([]);
-  // Every cardinality with a field key (or a tag `=` a regex) in WHERE: read as
-  // 1.6.7's SELECT does (before the index rules, which refuse some of those comparisons).
-  const asSelect =
-    stmt.condition ? selectLikeCondition(stmt.condition, ctx.nowNs, selectMeasurements(index, stmt.sources)) : undefined;
-  const cond: TagCondition | null = asSelect ?? (stmt.condition ? tagCondition(stmt.condition, ctx.nowNs, SHOW_OPTIONS) : null);
+  // WHERE read as 1.6.7's rewritten SELECT does (select-like-condition.ts), not by the index
+  // rules of the plain SHOW statements.
+  const cond: TagCondition | null = stmt.condition
+    ? selectLikeCondition(stmt.condition, ctx.nowNs, selectMeasurements(index, stmt.sources), stmt.of === 'tagValues')
+    : null;
   // TAG VALUES: its SELECT's rows lie at time 0 and need a shard in the range (observed on 1.6.7).
   const outOfRange = cond !== null && cond.timed && (cond.empty || cond.minNs > 0n || cond.maxNs < 0n || !ctx.engine.hasShardOverlapping(db, rp, cond.minNs, cond.maxNs));
   if (stmt.of === 'tagValues' && outOfRange) return output([]);
@@ -105,17 +113,18 @@ export async function showCardinality(stmt: ShowCardinalityStatement, ctx: Query
       const keys = groupTagKeys(stmt);
       for (const m of selectMeasurements(index, stmt.sources)) {
         const ids = await seriesShardRows(ctx, db, m, cond ? await matchingSeries(ctx, db, m, cond) : m.seriesIds);
-        out.push(...seriesCounts(index, m, ids, keys, stmt));
+        // 1.x's SELECT reads the measurement once per source naming it (`FROM events, /ev/`): each adds its rows
+        const times = sourcesNaming(m.name, stmt.sources);
+        out.push(...seriesCounts(index, m, times > 1 ? Array.from({ length: times }, () => ids).flat() : ids, keys, stmt));
       }
       return output(out);
     }
     case 'measurement': {
-      // Measurements are picked by their tags only, as SHOW MEASUREMENTS does: a field key in
-      // WHERE does not widen to every series here (1.6.7).
-      const byTags = asSelect ?? (stmt.condition ? tagCondition(stmt.condition, ctx.nowNs, { ...SHOW_OPTIONS, fieldsFromIndex: false }) : null);
+      // Measurements are picked by their tags only: a field key in WHERE does not widen to
+      // every series here (1.6.7).
       let n = 0;
       for (const m of selectMeasurements(index, stmt.sources)) {
-        if (withinScope(byTags ? await matchingSeries(ctx, db, m, byTags) : m.seriesIds, await inPolicy(m)).length > 0) n++;
+        if (withinScope(cond ? await matchingSeries(ctx, db, m, cond) : m.seriesIds, await inPolicy(m)).length > 0) n++;
       }
       return output(countSeries(undefined, n, stmt));
     }

@@ -6,7 +6,6 @@
  * measurement without tag key `k` never matches; AND / OR intersect / unite. `_name` compares
  * the measurement name. A database that does not exist (or has no data) answers no series.
  */
-import type { MeasurementIndex } from '../../../engine/index.js';
 import type { Expr } from '../../ast/nodes.js';
 import { compileRegex } from '../../ast/regex.js';
 import type { ShowMeasurementsStatement } from '../../ast/statements.js';
@@ -22,12 +21,27 @@ function matchesValue(value: Expr, candidate: string): boolean {
   return false;
 }
 
-/** 1.x measurementNamesByExpr for one measurement. */
-export function measurementMatches(e: Expr, m: MeasurementIndex): boolean {
+/** What measurementMatches reads of a measurement. */
+interface MeasurementTags {
+  readonly name: string;
+  readonly tags: ReadonlyMap<string, ReadonlyMap<string, unknown>>;
+}
+
+/** Nothing to match: walking the condition over it only checks every comparison. */
+const NO_MEASUREMENT: MeasurementTags = { name: '', tags: new Map() };
+
+/**
+ * 1.x measurementNamesByExpr for one measurement. Both sides of AND / OR are evaluated, as
+ * 1.x does: a refused comparison is the statement's error even where the other side decides.
+ */
+function measurementMatches(e: Expr, m: MeasurementTags): boolean {
   if (e.kind === 'Boolean') return e.value;
   if (e.kind !== 'Binary') throw invalidTagComparison();
-  if (e.op === 'AND') return measurementMatches(e.lhs, m) && measurementMatches(e.rhs, m);
-  if (e.op === 'OR') return measurementMatches(e.lhs, m) || measurementMatches(e.rhs, m);
+  if (e.op === 'AND' || e.op === 'OR') {
+    const left = measurementMatches(e.lhs, m);
+    const right = measurementMatches(e.rhs, m);
+    return e.op === 'AND' ? left && right : left || right;
+  }
   if (e.op !== '=' && e.op !== '!=' && e.op !== '=~' && e.op !== '!~') throw invalidTagComparison();
   const ref = e.lhs.kind === 'VarRef' ? e.lhs : e.rhs.kind === 'VarRef' ? e.rhs : null;
   if (!ref) throw invalidTagComparison();
@@ -57,7 +71,11 @@ export function showMeasurements(stmt: ShowMeasurementsStatement, ctx: QueryCont
   if (!ctx.engine.catalog.database(db) || !index) return EMPTY_OUTPUT;
   let list = selectMeasurements(index, stmt.source ? [stmt.source] : []);
   const cond = stmt.condition;
-  if (cond) list = list.filter((m) => measurementMatches(cond, m));
+  if (cond) {
+    // 1.x checks the condition over its whole index before WITH MEASUREMENT narrows it
+    measurementMatches(cond, NO_MEASUREMENT);
+    list = list.filter((m) => measurementMatches(cond, m));
+  }
   const names = page(list.map((m) => m.name), stmt.limit, stmt.offset);
   if (names.length === 0) return EMPTY_OUTPUT;
   return output([series('measurements', ['name'], names.map((n) => [n]))]);

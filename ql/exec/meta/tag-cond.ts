@@ -33,6 +33,7 @@ export interface TagCondition {
 export interface MeasurementKeys {
   readonly name: string;
   readonly fields: ReadonlyMap<string, unknown>;
+  readonly tags?: ReadonlyMap<string, unknown>;
 }
 
 export interface TranslateOptions {
@@ -66,7 +67,11 @@ export interface TranslateOptions {
    * A comparison of `key` with `value` decided outright (true: every series, false: none), or
    * undefined to compare it as a tag (CARDINALITY statements that 1.x runs as a SELECT).
    */
-  readonly fieldVerdict?: (key: string, value: Expr, op: string) => boolean | undefined;
+  readonly fieldVerdict?: (key: string, value: Expr, op: string, measurement?: MeasurementKeys) => boolean | undefined;
+  /** Translate the condition for each measurement apart (fieldVerdict then sees its keys). */
+  readonly perMeasurement?: boolean;
+  /** The measurement exprFor translates for (set by exprFor). */
+  readonly keysOf?: MeasurementKeys;
 }
 
 const FALSE_EXPR: TagExpr = { op: 'false' };
@@ -94,7 +99,7 @@ function comparison(e: Expr & { kind: 'Binary' }, opts: TranslateOptions): TagEx
     if (value.kind === 'Regex') return constant(compileRegex(value.source).test(name) === positive);
     return constant(value.kind === 'String' && (value.value === name) === positive);
   }
-  const verdict = ref.type !== 'tag' ? opts.fieldVerdict?.(key, value, e.op) : undefined;
+  const verdict = ref.type !== 'tag' ? opts.fieldVerdict?.(key, value, e.op, opts.keysOf) : undefined;
   if (verdict !== undefined) return constant(verdict);
   if (ref.type !== 'tag' && opts.fieldsMatchAll?.has(key)) return TRUE_EXPR;
   if (value.kind === 'Regex') {
@@ -121,7 +126,7 @@ export function toTagExpr(e: Expr, opts: TranslateOptions = {}): TagExpr {
   if (e.op === '=' || e.op === '!=' || e.op === '=~' || e.op === '!~') return comparison(e, opts);
   const fieldRef = e.lhs.kind === 'VarRef' ? e.lhs : e.rhs.kind === 'VarRef' ? e.rhs : undefined;
   if (fieldRef && fieldRef.type !== 'tag') {
-    const verdict = opts.fieldVerdict?.(fieldRef.name, fieldRef === e.lhs ? e.rhs : e.lhs, e.op);
+    const verdict = opts.fieldVerdict?.(fieldRef.name, fieldRef === e.lhs ? e.rhs : e.lhs, e.op, opts.keysOf);
     if (verdict !== undefined) return constant(verdict);
     const tags = opts.orderingOnNonTagMatchesAll;
     if (opts.fieldsMatchAll?.has(fieldRef.name) || (tags !== undefined && !tags.has(fieldRef.name))) return TRUE_EXPR;
@@ -156,10 +161,10 @@ export function tagCondition(cond: Expr | null, nowNs: bigint, opts: TranslateOp
   const expr = rest ? toTagExpr(rest, opts) : TRUE_EXPR;
   const names = rest ? namedKeys(rest) : new Set<string>();
   const keys = opts.fieldsFromIndex ? [...names] : [];
-  const decidedPer = (m: MeasurementKeys): boolean => names.has('_name') || keys.some((k) => m.fields.has(k));
+  const decidedPer = (m: MeasurementKeys): boolean => opts.perMeasurement === true || names.has('_name') || keys.some((k) => m.fields.has(k));
   return {
     expr,
-    exprFor: (m) => (rest && decidedPer(m) ? toTagExpr(rest, { ...opts, measurement: m.name, fieldsMatchAll: opts.fieldsFromIndex ? m.fields : undefined }) : expr),
+    exprFor: (m) => (rest && decidedPer(m) ? toTagExpr(rest, { ...opts, measurement: m.name, keysOf: m, fieldsMatchAll: opts.fieldsFromIndex ? m.fields : undefined }) : expr),
     timed: split.hasMin || split.hasMax || (cond !== null && mentionsTime(cond)),
     minNs: split.min,
     maxNs: split.max,
