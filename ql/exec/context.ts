@@ -5,6 +5,7 @@
 import type { Engine } from '../../engine/index.js';
 import type { QueryRegistry } from './queries/registry.js';
 import type { StopSignal } from './queries/stop.js';
+import { park, sliceStarts, sliceUsedUp } from './slices.js';
 
 export interface QueryUser {
   readonly name: string;
@@ -56,33 +57,31 @@ export function checkAborted(ctx: QueryContext): void {
   if (ctx.signal?.aborted) throw ctx.signal.reason;
 }
 
-/** Longest stretch a statement runs without letting the event loop turn. */
-const YIELD_EVERY_MS = 20;
-let lastYield = 0;
-
 /**
- * The caller runs in a fresh event-loop turn (an HTTP request handler): timers and I/O just
- * had their chance, so the next checkpoint need not yield for YIELD_EVERY_MS. Without this a
- * query arriving after an idle spell paid a setImmediate hop at its first checkpoint.
+ * The caller runs in a fresh event-loop turn (an HTTP request handler) and is about to start
+ * a statement: timers and I/O just had their chance, so its first slice starts now. Without
+ * this a query arriving after an idle spell paid a setImmediate hop at its first checkpoint.
  */
 export function eventLoopTurned(): void {
-  lastYield = performance.now();
+  sliceStarts();
 }
 
 /**
- * checkAborted, plus a macrotask turn at most every YIELD_EVERY_MS. Cursor reads resolve as
- * microtasks, so without it a long SELECT starves the event loop: the query timeout timer
- * never fires, KILL QUERY and /ping from other connections wait until the query is done. [auth]
+ * checkAborted, plus a turn of the event loop once the statement's slice is used up
+ * (slices.ts: which parked statement runs next is decided there, least attained service).
+ * Cursor reads resolve as microtasks, so without it a long SELECT starves the event loop:
+ * the query timeout timer never fires, KILL QUERY, /ping and light queries from other
+ * connections wait until the query is done. [auth]
  */
 export function checkpoint(ctx: QueryContext): Promise<void> | undefined {
   checkAborted(ctx);
-  if (performance.now() - lastYield < YIELD_EVERY_MS) return undefined; // no promise: most checkpoints need no turn
-  return yieldTurn(ctx);
+  const owner = ctx.signal ?? ctx; // a request's statements share its signal; subqueries copy ctx
+  if (!sliceUsedUp(owner)) return undefined; // no promise: most checkpoints need no turn
+  return yieldTurn(ctx, owner);
 }
 
-async function yieldTurn(ctx: QueryContext): Promise<void> {
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  lastYield = performance.now();
+async function yieldTurn(ctx: QueryContext, owner: object): Promise<void> {
+  await park(owner);
   checkAborted(ctx);
 }
 
