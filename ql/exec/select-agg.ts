@@ -4,7 +4,7 @@
  * joined and filtered first. Then, per aggregate, fill() over the windows, transforms over
  * the aggregate sequence, and finally each column's expression is evaluated per row.
  */
-import { FieldType } from '../../engine/index.js';
+import { FieldType, type Batch } from '../../engine/index.js';
 import type { Cell } from '../result.js';
 import { FORECASTS, SELECTORS } from '../plan/functions.js';
 import { hasRawRef, isTag } from '../plan/projection.js';
@@ -176,28 +176,29 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
             }
             continue;
           }
+          const names = idx.map((i) => calls[i]!.reducer);
+          const addBatch = (b: Batch): void => {
+            clock.shard = b.base;
+            if (b.stats && !splitDesc && aggregateFromStats(b, names, spec, single ?? 0n, (start) => idx.map((i) => reducersAt(start)[i]!))) return;
+            const { base, offsets, column } = b;
+            if (!spec) {
+              const rs = reducersAt(single!);
+              for (const i of idx) rs[i]!.add(base, offsets, column, 0, offsets.length);
+              return;
+            }
+            forEachWindowRun(base, offsets, 0, offsets.length, spec, (start, end, from, to) => {
+              const add = (key: bigint, f: number, t: number): void => {
+                const rs = reducersAt(key);
+                for (const i of idx) rs[i]!.add(base, offsets, column, f, t);
+              };
+              if (splitDesc && end - start > spec.interval) forEachPointWindow(base, offsets, from, to, spec, add);
+              else add(start, from, to);
+            });
+          };
           for (const read of readsOf(seriesIndex)) {
             const cursor = source.cursor(ref, field, read.min, read.max, true);
             try {
-              const names = idx.map((i) => calls[i]!.reducer);
-              await eachBatch(cursor, ctx, (b) => {
-                clock.shard = b.base;
-                if (b.stats && !splitDesc && aggregateFromStats(b, names, spec, single ?? 0n, (start) => idx.map((i) => reducersAt(start)[i]!))) return;
-                const { base, offsets, column } = b;
-                if (spec) {
-                  forEachWindowRun(base, offsets, 0, offsets.length, spec, (start, end, from, to) => {
-                    const add = (key: bigint, f: number, t: number): void => {
-                      const rs = reducersAt(key);
-                      for (const i of idx) rs[i]!.add(base, offsets, column, f, t);
-                    };
-                    if (splitDesc && end - start > spec.interval) forEachPointWindow(base, offsets, from, to, spec, add);
-                    else add(start, from, to);
-                  });
-                } else {
-                  const rs = reducersAt(single!);
-                  for (const i of idx) rs[i]!.add(base, offsets, column, 0, offsets.length);
-                }
-              });
+              await eachBatch(cursor, ctx, addBatch);
             } finally {
               cursor.close();
             }
