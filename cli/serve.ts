@@ -17,7 +17,7 @@ import {
 } from '../ql/index.js';
 import { parseDurationMs } from './duration.js';
 import { engineOptionsFromConfig } from './engine-options.js';
-import { SERVICE_VERSION, ServiceMetrics, startServer, type ServerDeps, type ServerOptions } from '../server/index.js';
+import { SERVICE_VERSION, ServiceMetrics, serverStatsModules, startServer, type ServerDeps, type ServerOptions } from '../server/index.js';
 import { ConfigError, loadConfig, type Config, type LoadedConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { DEFAULT_WARMUP_LIMITS, primeQueryPath } from './jit-warmup.js';
@@ -98,6 +98,8 @@ export async function openDeps(config: Config, logger: Logger, overrides: OpenDe
   // Listen only once the write path's threads can work, else the first writes wait for them
   // (perf/README.md, section 14).
   await withTimeout(engine.whenWorkersLoaded(), WORKERS_LOAD_TIMEOUT_MS);
+  const bind = `${config.server.bind_address}:${config.server.port}`;
+  const statsModules = () => serverStatsModules(metrics.httpd, metrics.pointsWriter, bind);
   return {
     metrics,
     disk,
@@ -117,6 +119,7 @@ export async function openDeps(config: Config, logger: Logger, overrides: OpenDe
           hashPassword: hashPasswordArgon2id,
           queries,
           version: SERVICE_VERSION,
+          statsModules,
           ...(req.user ? { user: req.user } : {}),
         },
         meta,

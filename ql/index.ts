@@ -27,7 +27,8 @@ export { executeMetaStatement, isMetaStatement, hashPasswordArgon2id, verifyPass
 export { isCardinalityEstimate } from './exec/meta/show-cardinality.js';
 export { qualifySelectWith, type DefaultRp } from './exec/meta/qualify.js';
 export { QueryStop, type StopSignal, type Stoppable } from './exec/queries/stop.js';
-export { QueryRegistry, QueryKilledError, TooManyQueriesError, type RunningQuery } from './exec/queries/registry.js';
+export { QueryRegistry, QueryKilledError, TooManyQueriesError, type RunningQuery, type QueryExecutorCounters } from './exec/queries/registry.js';
+export type { StatsModule } from './exec/meta/stats-module.js';
 export { ContinuousQueryScheduler, CQ_TICK_MS, type CqSchedulerOptions, type CqRun, type CqCounters } from './exec/services/cq-scheduler.js';
 export { MaterializedViewMaintainer, type MvMaintainerOptions, type MvRun, type MvCounters } from './exec/services/mv-maintainer.js';
 export { isViewTarget, viewTargetOf, assertNotViewTarget } from './exec/services/mv-views.js';

@@ -111,7 +111,11 @@ export async function startServer(
   let stopping = false;
   // The access log's line, its clock reads and its closure only when debug lines are written.
   const accessLog = logsDebug(log);
-  const requestDone = () => void inFlight--;
+  const httpd = metrics.httpd;
+  const requestDone = (status: number | undefined, started: number): void => {
+    inFlight--;
+    httpd.finished(status, started);
+  };
   // While stopping, tell keep-alive clients to reconnect (to a live node).
   const closeConnections = () => stopping;
   const gzipResponses = options.server.gzip_responses;
@@ -126,17 +130,19 @@ export async function startServer(
     queries: deps.queries ?? new QueryRegistry(options.server.max_concurrent_queries),
     begin(res, req) {
       inFlight++;
+      httpd.req++;
+      httpd.reqActive++;
+      const started = performance.now();
       const origin = req.getHeader('origin');
       const gzip = gzipResponses && acceptsGzip(req.getHeader('accept-encoding'));
-      if (!accessLog) return new Reply(res, { origin, gzip, onFinish: requestDone, closeConnections });
+      if (!accessLog) return new Reply(res, { origin, gzip, onFinish: (status) => requestDone(status, started), closeConnections });
       const method = req.getMethod();
       const url = req.getUrl();
-      const started = performance.now();
       return new Reply(res, {
         origin,
         gzip,
         onFinish(status) {
-          requestDone();
+          requestDone(status, started);
           const ms = Math.round((performance.now() - started) * 10) / 10;
           log.debug({ method, url, status: status ?? 'aborted', ms }, 'request');
         },

@@ -19,4 +19,5 @@ export { ListenError, TlsConfigError } from './errors.js';
 export { SERVICE_VERSION, SERVICE_VERSION_HEADER } from './version.js';
 // [ops] metrics registry and statement summaries
 export { ServiceMetrics, type ServiceMetricsOptions, type MetricSources, type FlushReport, type ReplicationMode } from './metrics/registry.js';
+export { serverStatsModules, HttpdCounters, PointsWriterCounters } from './metrics/module-counters.js';
 export { StatementSummaries, type StatementSummaryEntry } from './statements/summary.js';

@@ -5,6 +5,7 @@
 import type { Engine } from '../../engine/index.js';
 import type { QueryRegistry } from './queries/registry.js';
 import type { StopSignal } from './queries/stop.js';
+import type { StatsModule } from './meta/stats-module.js';
 import { park, sliceStarts, sliceUsedUp } from './slices.js';
 
 export interface QueryUser {
@@ -41,6 +42,8 @@ export interface QueryContext {
   readonly holdSubqueries?: boolean;
   /** The product's semver, for SHOW DIAGNOSTICS' build module (absent: `unknown`). */
   readonly version?: string;
+  /** SHOW STATS modules counted above the executor (the server's httpd and write); absent: none. */
+  readonly statsModules?: () => readonly StatsModule[];
 }
 
 /** What one statement produces: series (or nothing) and optional messages. */

@@ -15,6 +15,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { RetentionCounters } from '../../engine/index.js';
+import { HttpdCounters, PointsWriterCounters } from './module-counters.js';
 import { PlainCounter } from './plain-counter.js';
 import { PlainHistogram } from './plain-histogram.js';
 
@@ -69,6 +70,10 @@ export class ServiceMetrics {
   readonly queryDuration = new PlainHistogram('service_query_duration_seconds', 'Time to answer a query request.', LATENCY_BUCKETS, this.registry);
   /** Incremented by the rate limiter for each request it answers with 429. */
   readonly rateLimitDenied = this.#counter('service_rate_limit_denied_total', 'Requests rejected with 429 by the rate limiter.');
+
+  /** 1.x's SHOW STATS httpd and write modules (module-counters.ts). */
+  readonly httpd = new HttpdCounters();
+  readonly pointsWriter = new PointsWriterCounters();
 
   // Storage
   readonly ingestionPoints = this.#counter('service_ingestion_points_total', 'Points stored by /write.');

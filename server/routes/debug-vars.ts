@@ -2,8 +2,8 @@
  * GET /debug/vars: 1.x's expvar document, which Telegraf's `inputs.influxdb` plugin and 1.x
  * monitoring scripts read. Its shape is 1.x's: `system` (currentTime, started, uptime),
  * `cmdline`, `memstats` (Go's field names, filled where Node measures the same thing), and one
- * `{"name", "tags", "values"}` point per SHOW STATS series, keyed by its name (`database:<db>`
- * for the per-database ones, as 1.x keys them). The points are SHOW STATS's numbers, the
+ * `{"name", "tags", "values"}` point per SHOW STATS series, keyed as 1.x keys them
+ * (`database:<db>`, `shard:<path>:<id>`, `httpd:<bind>`). The points are SHOW STATS's numbers, the
  * statement run through the executor. The route is public like /metrics (auth/routes.ts: an
  * unlisted path), as 1.6.7 serves it without credentials and Telegraf sends none.
  */
@@ -24,7 +24,18 @@ function memstats(): Record<string, number> {
   return { Alloc: mem.heapUsed, Sys: mem.rss, HeapAlloc: mem.heapUsed, HeapSys: mem.heapTotal, HeapInuse: mem.heapUsed, HeapIdle: mem.heapTotal - mem.heapUsed };
 }
 
-/** SHOW STATS's series as expvar points; series tagged `database` are keyed `name:<db>` as in 1.x. */
+/**
+ * The document key of a SHOW STATS series, built as 1.x's serveExpvar builds it: the name, then
+ * `:path:id` for storage modules, `:bind` for listeners, `:database` for per-database ones.
+ */
+function expvarKey(name: string, tags: Readonly<Record<string, string>>): string {
+  if (tags.path !== undefined) return `${name}:${tags.path}` + (tags.id !== undefined ? `:${tags.id}` : '');
+  if (tags.bind !== undefined) return `${name}:${tags.bind}`;
+  if (tags.database !== undefined) return `${name}:${tags.database}`;
+  return name;
+}
+
+/** SHOW STATS's series as expvar points, keyed as 1.x keys them (expvarKey). */
 export function expvarPoints(result: StatementResult): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const s of result.series ?? []) {
@@ -32,8 +43,7 @@ export function expvarPoints(result: StatementResult): Record<string, unknown> {
     const values: Record<string, unknown> = {};
     s.columns.forEach((c, i) => (values[c] = s.values[0]?.[i] ?? null));
     const name = s.name ?? '';
-    const tagValues = Object.values(tags);
-    out[tagValues.length ? `${name}:${tagValues.join(':')}` : name] = { name, tags, values };
+    out[expvarKey(name, tags)] = { name, tags, values };
   }
   return out;
 }

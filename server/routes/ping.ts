@@ -38,7 +38,10 @@ async function checkReady(ctx: RouteContext): Promise<boolean> {
 
 export function registerPingRoutes(app: TemplatedApp, ctx: RouteContext): void {
   // 1.6.7 answers 204 whatever the query string says (`verbose` is a later addition).
-  const ping = () => (res: HttpResponse, req: HttpRequest) => ctx.begin(res, req).noContent();
+  const ping = (name: 'pingReq' | 'statusReq') => (res: HttpResponse, req: HttpRequest) => {
+    ctx.metrics.httpd[name]++;
+    ctx.begin(res, req).noContent();
+  };
 
   const health = (head: boolean) => (res: HttpResponse, req: HttpRequest) => {
     const reply = ctx.begin(res, req);
@@ -66,9 +69,9 @@ export function registerPingRoutes(app: TemplatedApp, ctx: RouteContext): void {
 
   const notAllowed = (allow: string) => (res: HttpResponse, req: HttpRequest) => methodNotAllowed(ctx.begin(res, req), allow);
 
-  app.get('/ping', ping()).head('/ping', ping()).any('/ping', notAllowed('GET, HEAD'));
+  app.get('/ping', ping('pingReq')).head('/ping', ping('pingReq')).any('/ping', notAllowed('GET, HEAD'));
   // 1.x's older name for /ping, still routed by 1.6.7 (GET and HEAD).
-  app.get('/status', ping()).head('/status', ping()).any('/status', notAllowed('GET, HEAD'));
+  app.get('/status', ping('statusReq')).head('/status', ping('statusReq')).any('/status', notAllowed('GET, HEAD'));
   app.get('/health', health(false)).head('/health', health(true)).any('/health', notAllowed('GET, HEAD'));
   app
     .get('/health/ready', ready(false))

@@ -24,7 +24,7 @@ import { consistencyError, validConsistency } from '../http/consistency.js';
 import { parseQuery } from '../http/query.js';
 import { methodNotAllowed, type RouteContext } from './context.js';
 import { authorizeWrite, type Access } from '../auth/gate.js';
-import { errorStatus, storedDespite, writeMeter } from '../metrics/http.js'; // [ops]
+import { errorStatus, pointsRefused, pointsWritten, storedDespite, writeMeter } from '../metrics/http.js'; // [ops]
 
 interface WriteParams {
   readonly db: string;
@@ -123,11 +123,15 @@ export function registerWriteRoutes(app: TemplatedApp, ctx: RouteContext): void 
         bytes = await readOrMissingDatabase(ctx, params.db, body);
         checkBeforeWrite(ctx, params, bytes);
         ctx.metrics.writePayloadBytes.observe(bytes.byteLength); // [ops] payload size after decompression
-        ctx.metrics.ingestionPoints.inc(await ctx.deps.write({ ...params, body: bytes }));
+        ctx.metrics.httpd.writeReqBytes += bytes.byteLength;
+        const stored = await ctx.deps.write({ ...params, body: bytes });
+        ctx.metrics.ingestionPoints.inc(stored);
+        pointsWritten(ctx.metrics, stored);
         meter.done(204);
         reply.noContent();
       } catch (err) {
         ctx.metrics.ingestionPoints.inc(storedDespite(err)); // [ops] a partial write keeps its good lines
+        if (bytes) pointsRefused(ctx.metrics, err);
         meter.done(reply.aborted ? undefined : errorStatus(err));
         sendError(reply, writeError(err), ctx.log);
       } finally {

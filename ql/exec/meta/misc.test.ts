@@ -63,8 +63,15 @@ function shards1e18StartSec(left: readonly { startSec: number; spanSec: number }
 
 test('SHOW STATS and SHOW DIAGNOSTICS answer real numbers, FOR filters by module', async () => {
   const stats = (await series1(t.engine, 'SHOW STATS')) as { name: string; tags?: Record<string, string>; values: unknown[][] }[];
-  assert.deepEqual(stats.map((s) => s.name), ['runtime', 'engine', 'database', 'database']);
+  // Without a query registry or a server in the context: the runtime, the storage and the engine.
+  const names = stats.map((s) => s.name);
+  assert.deepEqual(names.slice(0, 3), ['runtime', 'database', 'database']);
+  assert.equal(names.at(-1), 'engine');
+  assert.deepEqual(new Set(names.slice(3, -1)), new Set(['shard', 'tsm1_cache', 'tsm1_filestore']));
   assert.ok(Number(stats[0]?.values[0]?.[0]) > 0);
+  const cache = stats.filter((s) => s.name === 'tsm1_cache');
+  assert.deepEqual(new Set(cache.map((s) => s.tags?.database)), new Set(['a', 'b']), 'one per shard, tagged as 1.x tags it');
+  for (const s of cache) assert.deepEqual(Object.keys(s.tags ?? {}), ['database', 'engine', 'id', 'path', 'retentionPolicy', 'walPath']);
   assert.deepEqual(await series1(t.engine, "SHOW STATS FOR 'database'"), [
     { name: 'database', tags: { database: 'a' }, columns: ['numMeasurements', 'numSeries'], values: [[1, 1]] },
     { name: 'database', tags: { database: 'b' }, columns: ['numMeasurements', 'numSeries'], values: [[1, 1]] },

@@ -4,6 +4,21 @@ import { goDurationString } from '../../ast/duration.js';
 import { QueryKilledError, QueryRegistry, showQueriesDuration, TooManyQueriesError } from './registry.js';
 
 describe('QueryRegistry', () => {
+  it("counts 1.x's queryExecutor numbers: batches started, finished once each, and their summed time", () => {
+    let now = 0;
+    const r = new QueryRegistry(1, () => now);
+    const a = r.attach('SELECT 1', 'db', new AbortController());
+    assert.throws(() => r.attach('SELECT 2', 'db', new AbortController()), TooManyQueriesError);
+    now = 2.5;
+    r.detach(a);
+    r.detach(a);
+    const b = r.attach('SELECT 3', 'db', new AbortController());
+    assert.deepEqual(r.counters, { queriesExecuted: 2, queriesFinished: 1, queryDurationNs: 2_500_000 });
+    now = 3;
+    r.detach(b);
+    assert.deepEqual(r.counters, { queriesExecuted: 2, queriesFinished: 2, queryDurationNs: 3_000_000 });
+  });
+
   it('attaches with increasing ids from 1, lists in id order, detaches', () => {
     let now = 10;
     const r = new QueryRegistry(0, () => now);

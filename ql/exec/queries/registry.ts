@@ -44,9 +44,17 @@ interface Entry {
   readonly controller: Stoppable;
 }
 
+/** SHOW STATS' queryExecutor module (1.x's names): batches started, finished, and their summed run time. */
+export interface QueryExecutorCounters {
+  readonly queriesExecuted: number;
+  readonly queriesFinished: number;
+  readonly queryDurationNs: number;
+}
+
 export class QueryRegistry {
   readonly #entries = new Map<number, Entry>();
   #nextId = 1;
+  readonly #counters = { queriesExecuted: 0, queriesFinished: 0, queryDurationNs: 0 };
 
   constructor(
     private readonly maxConcurrent = 0,
@@ -69,11 +77,20 @@ export class QueryRegistry {
     const id = this.#nextId++;
     const query = new AttachedQuery(id, text, database, this.now());
     this.#entries.set(id, { query, controller });
+    this.#counters.queriesExecuted++;
     return id;
   }
 
   detach(id: number): void {
+    const entry = this.#entries.get(id);
+    if (!entry) return;
     this.#entries.delete(id);
+    this.#counters.queriesFinished++;
+    this.#counters.queryDurationNs += Math.round((this.now() - entry.query.startedMs) * 1e6);
+  }
+
+  get counters(): QueryExecutorCounters {
+    return { ...this.#counters };
   }
 
   /** Running queries in id order. */
