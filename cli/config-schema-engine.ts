@@ -14,6 +14,8 @@ export const storageSectionSchema = z.strictObject({
   wal_dir: z.string().min(1).default('./wal'),
   meta_dir: z.string().min(1).default('./meta'),
   wal_format: z.enum(['bincode', 'arrow_ipc']).default('bincode'),
+  /** Not a spec key: decoded TSM blocks kept for queries (0 = none). */
+  block_cache_bytes: int().nonnegative().default(32 * 1024 * 1024),
 });
 
 export const flushSectionSchema = z.strictObject({
@@ -25,6 +27,14 @@ export const flushSectionSchema = z.strictObject({
   wal_batch_delay_us: int().nonnegative().default(200),
   /** In-memory columnar WAL cache (our memtable). */
   arrow_wal_enabled: z.boolean().default(true),
+  /**
+   * Not a spec key: the caches are frozen and written to TSM once they hold this many bytes
+   * (influxd's cache-snapshot-memory-size). Below influxd's 25 MB and the engine's own default
+   * (64 MiB): a writer's peak RSS is mostly the active cache plus the snapshot being written.
+   */
+  cache_snapshot_bytes: int()
+    .min(1024 * 1024)
+    .default(8 * 1024 * 1024),
 });
 
 export const chdbSectionSchema = z.strictObject({

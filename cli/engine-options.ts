@@ -4,9 +4,6 @@ import { engineOptions, type EngineOptions } from '../engine/index.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 
-/** Close to influxd's cache-snapshot-memory-size (25 MB); below the engine default (64 MiB) to bound peak RSS. */
-const SERVER_CACHE_SNAPSHOT_BYTES = 8 * 1024 * 1024;
-
 export function engineOptionsFromConfig(config: Config, logger: Logger): EngineOptions {
   return engineOptions({
     walDir: config.storage.wal_dir,
@@ -27,7 +24,8 @@ export function engineOptionsFromConfig(config: Config, logger: Logger): EngineO
     // parse worker and the event loop leave idle while requests wait for fsync (perf/README.md,
     // session 7). On one core it would only compete with the event loop.
     flushWorker: availableParallelism() > 1,
-    // Peak RSS is mostly the active cache plus the snapshot being written (perf/README.md).
-    cacheSnapshotBytes: SERVER_CACHE_SNAPSHOT_BYTES,
+    // [flush] cache_snapshot_bytes (8 MiB default, config-schema-engine.ts) and [storage] block_cache_bytes.
+    cacheSnapshotBytes: config.flush.cache_snapshot_bytes,
+    blockCacheBytes: config.storage.block_cache_bytes,
   });
 }

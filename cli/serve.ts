@@ -5,7 +5,7 @@
  * final flush (`deps.close()`), exit 0 (spec "What the service does" item 11).
  */
 import { readFileSync } from 'node:fs';
-import { DiskMonitor, Engine, RetentionService, diskThresholds, nowTime, type FreeSpaceSource, type WarmupReport } from '../engine/index.js';
+import { DiskMonitor, Engine, RetentionService, cacheMemory, diskThresholds, nowTime, type FreeSpaceSource, type WarmupReport } from '../engine/index.js';
 import {
   ContinuousQueryScheduler,
   MaterializedViewMaintainer,
@@ -79,7 +79,7 @@ export async function openDeps(config: Config, logger: Logger, overrides: OpenDe
     onReadOnly: () => metrics.diskReadonlyEvents.inc(),
   });
   if (config.disk.enabled) await disk.start(config.disk.check_interval_secs * 1000);
-  metrics.bindSources({ walLastSequence: () => engine.lastWalSeq, diskFree: () => disk.sample() });
+  metrics.bindSources({ walLastSequence: () => engine.lastWalSeq, diskFree: () => disk.sample(), cacheMemory: () => cacheMemory(engine.allShards()) });
   // Background services of the spec: retention enforcement, continuous queries, views.
   const retention = config.retention.enabled
     ? new RetentionService(engine, { intervalMs: parseDurationMs(config.retention.interval) ?? 12 * 3_600_000, logger })

@@ -3,6 +3,7 @@ export * from './errors.js';
 export * from './point.js';
 export * from './logger.js';
 export { Engine, type WriteRequest, type EngineState } from './engine.js';
+export { cacheMemory, type CacheMemory } from './cache/cache-memory.js';
 export type { DeleteRequest } from './write/delete.js';
 export { engineOptions, type EngineOptions } from './options.js';
 export { BufferRecycler } from './buffer-recycler.js';

@@ -6,7 +6,7 @@
  */
 import type { FieldType } from '../point.js';
 import { CacheEntry } from './entry.js';
-import { ColumnArena } from './column-arena.js';
+import { ColumnArena, SLAB_BYTES } from './column-arena.js';
 
 /** Separator between series key and field name in TSM keys (as InfluxDB's tsm1). */
 export const FIELD_KEY_SEPARATOR = '#!~#';
@@ -48,6 +48,11 @@ export class Cache {
   constructor(entryCapacity = 0, onNewField?: (measurement: string, field: string) => void) {
     this.entryCapacity = entryCapacity;
     this.onNewField = onNewField;
+  }
+
+  /** Column memory this cache's arena holds (whole slabs), for the service_cache_column_bytes gauge. */
+  get columnBytes(): number {
+    return this.arena.slabCount * SLAB_BYTES;
   }
 
   /**

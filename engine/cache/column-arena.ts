@@ -22,7 +22,7 @@
  */
 import { objectArray } from '../object-array.js';
 
-const SLAB_BYTES = 1 << 20;
+export const SLAB_BYTES = 1 << 20;
 /** A column larger than this gets its own buffer (a slab would waste too much around it). */
 const LARGEST_CARVED = SLAB_BYTES >> 2;
 const POOL_SLABS = 16;
