@@ -7,6 +7,7 @@
  *   node build/perf/mixed-load-bench.js [--targets strata,influx] [--seconds 60] [--hosts 1000]
  *       [--tick-ms 100] [--history-minutes 60] [--refresh-ms 1000] [--rounds 1]
  *       [--writer on|off] [--panels together|one-by-one|none] [--slow-ms N]
+ *       [--strata-node-args=--max-old-space-size=512]
  *
  * - History: `--history-minutes` of TSBS-like cpu points (10 integer fields, 10 tags) for
  *   `--hosts` hosts, one per 10 s, ending at the bench's start, written before the clock runs.
@@ -19,6 +20,8 @@
  *   written; each panel's latency is recorded.
  * `--writer off`, `--panels none` and `--panels one-by-one` take the setup apart: the dashboard without the
  * writes, and each panel's own latency without the other panels queued beside it.
+ * `--strata-node-args` starts Strata's Node with these flags (space-separated), e.g. the old-space
+ * limit V8 would pick by itself on a device with 2 GiB of memory (perf/README.md, section 25c).
  * Reported per target: offered and written lines/s, write latency p50/p99, each panel's
  * p50/p99 and errors, the server's CPU time and peak RSS; then Strata/InfluxDB ratios.
  */
@@ -57,6 +60,7 @@ interface Options {
   readonly dashboard: boolean;
   /** `--slow-ms N`: print each panel answer slower than N ms with its time into the run. */
   readonly slowMs: number;
+  readonly strataNodeArgs: readonly string[];
 }
 
 interface Target {
@@ -94,6 +98,7 @@ function options(args: readonly string[]): Options {
     together: f.get('panels') !== 'one-by-one',
     dashboard: f.get('panels') !== 'none',
     slowMs: num('slow-ms', 0),
+    strataNodeArgs: (f.get('strata-node-args') ?? '').split(' ').filter((a) => a !== ''),
   };
 }
 
@@ -124,9 +129,9 @@ function historyBodies(o: Options): Buffer[] {
   return batches(cpuOnly({ series: o.hosts, points, start: BigInt(startMs) * 1_000_000n }).lines(), 5000);
 }
 
-async function startTarget(name: string, port: number): Promise<Target> {
+async function startTarget(name: string, port: number, strataNodeArgs: readonly string[]): Promise<Target> {
   if (name === 'strata') {
-    const s = await startStrata(port);
+    const s = await startStrata(port, { nodeArgs: strataNodeArgs });
     return { name, pid: s.pid, port, stop: () => s.stop() };
   }
   const i = await startInfluxd(port, port + 2);
@@ -139,7 +144,7 @@ function ms(since: bigint): number {
 
 async function runTarget(o: Options, name: string, port: number, keys: readonly string[], seed: number): Promise<Outcome> {
   const history = historyBodies(o); // generated per target: its ranges end at its own start
-  const t = await startTarget(name, port);
+  const t = await startTarget(name, port, o.strataNodeArgs);
   const writes = new Agent({ keepAlive: true, maxSockets: 1 });
   const panels = new Agent({ keepAlive: true, maxSockets: 6 });
   try {
