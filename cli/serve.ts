@@ -99,7 +99,11 @@ export async function openDeps(config: Config, logger: Logger, overrides: OpenDe
   // (perf/README.md, section 14).
   await withTimeout(engine.whenWorkersLoaded(), WORKERS_LOAD_TIMEOUT_MS);
   const bind = `${config.server.bind_address}:${config.server.port}`;
-  const statsModules = () => serverStatsModules(metrics.httpd, metrics.pointsWriter, bind);
+  const statsModules = () => [
+    // 1.x's continuous querier module: executions that wrote, executions that failed.
+    { name: 'cq', values: { queryOk: cqs.counters.runs, queryFail: cqs.counters.errors } },
+    ...serverStatsModules(metrics.httpd, metrics.pointsWriter, bind),
+  ];
   return {
     metrics,
     disk,

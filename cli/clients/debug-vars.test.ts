@@ -81,6 +81,7 @@ test("1.x's httpd, write, queryExecutor and per-shard modules count what this se
     const executor = doc.queryExecutor?.values;
     assert.deepEqual([executor?.queriesExecuted, executor?.queriesFinished, executor?.queriesActive], [3, 3, 0]);
     assert.ok((executor?.queryDurationNs as number) > 0);
+    assert.deepEqual(doc.cq?.values, { queryFail: 0, queryOk: 0 }, 'no continuous query has run');
     // The points are in the cache: one shard of telemetry, tagged and keyed as 1.x's.
     const caches = Object.entries(doc).filter(([k]) => k.startsWith('tsm1_cache:'));
     assert.equal(caches.length, 1);
