@@ -1,5 +1,6 @@
 /**
- * Request accounting for /write and /query (the service_write_* and service_query_* series).
+ * Request accounting for /write and /query: the service_write_* and service_query_* series, and
+ * 1.x's httpd and write counters of SHOW STATS (module-counters.ts).
  * A route opens a meter when the request arrives and closes it with the status it sent
  * (undefined when the client went away first: counted, timed, not an error).
  */

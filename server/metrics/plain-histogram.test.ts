@@ -44,10 +44,10 @@ describe('PlainHistogram', () => {
     assert.equal(await oursRegistry.metrics(), await theirsRegistry.metrics());
   });
 
-  it('times with startTimer() and observeSince() into the count and sum', async () => {
+  it('times with startTimer() into the count and sum', async () => {
     const { ours, oursRegistry } = pair();
     const seconds = ours.startTimer()();
-    ours.observeSince(performance.now() - 20);
+    ours.observe(0.02);
     const text = await oursRegistry.metrics();
     assert.match(text, /^x_duration_seconds_count 2$/m);
     const sum = Number(/^x_duration_seconds_sum (.+)$/m.exec(text)![1]);

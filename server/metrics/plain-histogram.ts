@@ -51,11 +51,6 @@ export class PlainHistogram {
     this.#count++;
   }
 
-  /** Seconds since `startedMs` (a performance.now() reading), observed. */
-  observeSince(startedMs: number): void {
-    this.observe((performance.now() - startedMs) / 1000);
-  }
-
   /** prom-client's startTimer() without labels: the returned function observes and returns the seconds. */
   startTimer(): () => number {
     const started = performance.now();
