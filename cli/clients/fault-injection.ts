@@ -40,6 +40,8 @@ export interface FaultSpec {
   readonly paths?: readonly string[];
   /** strace `when=` (e.g. '2+' = from the second matching call on); every call otherwise. */
   readonly when?: string;
+  /** More calls to record in the trace (on the same paths), not failed. */
+  readonly watch?: readonly string[];
 }
 
 export interface Fault {
@@ -47,6 +49,8 @@ export interface Fault {
   injected(): number;
   /** The failed calls, as strace printed them. */
   failedCalls(): string[];
+  /** Every traced call so far, failed or not. */
+  calls(): string[];
   /** Detach: the calls work again. The server keeps running. */
   stop(): Promise<void>;
 }
@@ -57,7 +61,7 @@ export async function injectFault(srv: Server, spec: FaultSpec, traceFile: strin
   if (pid === undefined) throw new Error('server has no pid');
   const calls = spec.calls.join(',');
   const inject = `inject=${calls}:error=${spec.error}${spec.when ? `:when=${spec.when}` : ''}`;
-  const args = ['-f', '-s', '0', '-o', traceFile, '-e', `trace=${calls}`, '-e', inject];
+  const args = ['-f', '-s', '0', '-o', traceFile, '-e', `trace=${[...spec.calls, ...(spec.watch ?? [])].join(',')}`, '-e', inject];
   for (const p of spec.paths ?? []) args.push('-P', p);
   args.push('-p', String(pid));
   const child: ChildProcess = spawn(STRACE, args, { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -78,19 +82,19 @@ export async function injectFault(srv: Server, spec: FaultSpec, traceFile: strin
       fail(new Error(`strace exited before attaching to ${pid}: ${stderr}`));
     });
   });
-  const failedCalls = (): string[] => {
+  const traced = (): string[] => {
     try {
-      return readFileSync(traceFile, 'utf8')
-        .split('\n')
-        .filter((l) => l.includes('(INJECTED)'));
+      return readFileSync(traceFile, 'utf8').split('\n');
     } catch {
       return [];
     }
   };
+  const failedCalls = (): string[] => traced().filter((l) => l.includes('(INJECTED)'));
   let stopped: Promise<void> | undefined;
   return {
     injected: () => failedCalls().length,
     failedCalls,
+    calls: traced,
     stop: () => {
       stopped ??= (async () => {
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
