@@ -11,23 +11,14 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it, type TestContext } from 'node:test';
-import { exec, http, removeDir, startServer, stopServer, type Server } from './harness.js';
-import { injectFault, Ledger, straceUnusable, tempFiles, type FaultSpec } from './fault-injection.js';
+import { exec, http, removeDir, startServer, stopServer } from './harness.js';
+import { injectFault, Ledger, restartAfterKill, straceUnusable, type FaultSpec } from './fault-injection.js';
 
 const skip = straceUnusable();
 const root = mkdtempSync(join(tmpdir(), 'strata-faults-wal-'));
 // No flush during the fault: only the WAL is written.
 const env = { SERVICE__FLUSH__INTERVAL_SECS: '3600', SERVICE__DISK__ENABLED: 'false' };
 const ERROR_BODY = /^\{"error":".+"\}\n?$/;
-
-async function restartAfterKill(srv: Server, t: TestContext, ledger: Ledger): Promise<Server> {
-  await stopServer(srv, 'SIGKILL');
-  const again = await startServer({ dir: srv.dir, env });
-  const { refusedStored } = await ledger.check(again, 'after SIGKILL and restart');
-  assert.deepEqual(tempFiles(again.dir), [], 'temp files left after the restart');
-  t.diagnostic(`${ledger.acked.size} acknowledged points back after the restart; ${refusedStored} of ${ledger.refused.size} refused points stored`);
-  return again;
-}
 
 /** A WAL fault while bodies are written: refused, then writes resume once it is gone. */
 async function walFault(t: TestContext, name: string, spec: FaultSpec, expectText: RegExp, failingWrites: number): Promise<void> {
@@ -54,7 +45,7 @@ async function walFault(t: TestContext, name: string, spec: FaultSpec, expectTex
     await ledger.check(srv, 'while the server runs, after the fault');
     for (let i = 0; i < 3; i++) assert.equal(await ledger.write(srv), 204, ledger.answers.at(-1)?.body);
     await ledger.check(srv, 'writes after the fault');
-    srv = await restartAfterKill(srv, t, ledger);
+    srv = await restartAfterKill(srv, env, t, ledger);
     assert.equal(await ledger.write(srv), 204);
     await ledger.check(srv, 'a write after the restart');
   } finally {
@@ -88,7 +79,7 @@ describe('injected I/O faults: WAL and catalog', { skip, timeout: 180_000 }, () 
       t.diagnostic(`failed calls on ${segment}: ${fault.failedCalls().join(' | ')}`);
       assert.ok(fault.injected() >= 1);
       await ledger.check(srv, 'after one failed fdatasync');
-      srv = await restartAfterKill(srv, t, ledger);
+      srv = await restartAfterKill(srv, env, t, ledger);
       const refusedStored = (await ledger.check(srv, 'again')).refusedStored;
       assert.equal(refusedStored, 0, 'the refused body came back after the restart');
     } finally {
@@ -122,7 +113,7 @@ describe('injected I/O faults: WAL and catalog', { skip, timeout: 180_000 }, () 
         assert.equal(await ledger.write(srv), 204);
         await exec(srv.port, 'CREATE DATABASE e');
         assert.equal((await http(srv.port, 'POST', '/write?db=e', 'm v=1 1')).status, 204);
-        srv = await restartAfterKill(srv, t, ledger);
+        srv = await restartAfterKill(srv, env, t, ledger);
         const e = await http(srv.port, 'GET', `/query?db=e&q=${encodeURIComponent('SELECT v FROM m')}`);
         assert.match(e.body, /"values":\[\["1970-01-01T00:00:00\.000000001Z",1\]\]/, e.body);
       } finally {

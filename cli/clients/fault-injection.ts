@@ -19,7 +19,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { executable, http, type Server } from './harness.js';
+import assert from 'node:assert/strict';
+import type { TestContext } from 'node:test';
+import { executable, http, startServer, stopServer, type Server } from './harness.js';
 
 export const STRACE = '/usr/bin/strace';
 
@@ -196,4 +198,14 @@ export class Ledger {
     if (problems.length > 0) throw new Error(`${when}: ${problems.join('; ')}\n${srv.log().slice(-3000)}`);
     return { refusedStored: [...this.refused.keys()].filter((t) => seen.has(t)).length };
   }
+}
+
+/** SIGKILL `srv`, start it again on its directories (no fault) and check the ledger and that no temp file is left. */
+export async function restartAfterKill(srv: Server, env: Record<string, string>, t: TestContext, ledger: Ledger): Promise<Server> {
+  await stopServer(srv, 'SIGKILL');
+  const again = await startServer({ dir: srv.dir, env });
+  const { refusedStored } = await ledger.check(again, 'after SIGKILL and restart');
+  assert.deepEqual(tempFiles(again.dir), [], 'temp files left after the restart');
+  t.diagnostic(`${ledger.acked.size} acknowledged points back after the restart; ${refusedStored} of ${ledger.refused.size} refused points stored`);
+  return again;
 }
