@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it, type TestContext } from 'node:test';
 import { exec, http, removeDir, startServer, stopServer } from './harness.js';
-import { injectFault, Ledger, restartAfterKill, straceUnusable, type FaultSpec } from './fault-injection.js';
+import { injectFault, Ledger, restartAfterKill, straceUnusable, withFault, type FaultSpec } from './fault-injection.js';
 
 const skip = straceUnusable();
 const root = mkdtempSync(join(tmpdir(), 'strata-faults-wal-'));
@@ -60,6 +60,11 @@ describe('injected I/O faults: WAL and catalog', { skip, timeout: 180_000 }, () 
 
   it('the WAL write fails (ENOSPC): 500 naming the cause', (t) => walFault(t, 'enospc', { calls: ['pwrite64'], error: 'ENOSPC' }, /ENOSPC|no space/i, 3));
 
+  // After a failed group the writer moves to a new segment; here that fails too, at every try.
+  it('fdatasync fails and so does the roll to a new segment (fsync EIO)', (t) => walFault(t, 'roll-fsync', { calls: ['fdatasync', 'fsync'], error: 'EIO' }, /EIO|i\/o error/i, 3));
+
+  it('the WAL write fails and so does creating the next segment (pwrite64, openat ENOSPC)', (t) => walFault(t, 'roll-open', { calls: ['pwrite64', 'openat'], error: 'ENOSPC' }, /ENOSPC|no space/i, 3));
+
   it('the active WAL segment fails its fdatasync (EIO): that write is refused, the writer moves to a new segment and goes on', async (t) => {
     let srv = await startServer({ dir: mkdtempSync(join(root, 'once-')), env });
     try {
@@ -87,6 +92,29 @@ describe('injected I/O faults: WAL and catalog', { skip, timeout: 180_000 }, () 
     }
   });
 
+  it("the database's directory cannot be created (mkdir EIO): writes to it are refused until it can", async (t) => {
+    let srv = await startServer({ dir: mkdtempSync(join(root, 'mkdir-')), env });
+    try {
+      const { result, fault } = await withFault(srv, { calls: ['mkdir'], error: 'EIO', paths: [join(srv.dir, 'engine', 'e')] }, async () => ({
+        created: await http(srv.port, 'POST', `/query?q=${encodeURIComponent('CREATE DATABASE e')}`),
+        write: await http(srv.port, 'POST', '/write?db=e', 'm,b=x v=1 1'),
+      }));
+      const { created, write } = result;
+      t.diagnostic(`${fault.injected()} calls failed; CREATE DATABASE: ${created.status} ${created.body.trim()}; write: ${write.status} ${write.body.trim()}`);
+      assert.ok(fault.injected() > 0, 'the fault missed the database directory');
+      assert.notEqual(write.status, 204, 'a write acknowledged without storage for its database');
+      assert.equal(write.status, 500, write.body);
+      assert.match(write.body, ERROR_BODY);
+      assert.match(write.body, /cannot open the storage of database .*engine\/e/);
+      if (created.status !== 200) await exec(srv.port, 'CREATE DATABASE e');
+      const ledger = new Ledger('e');
+      for (let i = 0; i < 2; i++) assert.equal(await ledger.write(srv), 204, ledger.answers.at(-1)?.body);
+      srv = await restartAfterKill(srv, env, t, ledger);
+    } finally {
+      await stopServer(srv, 'SIGKILL');
+    }
+  });
+
   for (const call of ['fsync', 'rename'] as const) {
     it(`the catalog save fails (${call} EIO): CREATE DATABASE reports the error and the database does not take writes`, async (t) => {
       let srv = await startServer({ dir: mkdtempSync(join(root, `meta-${call}-`)), env });
@@ -95,15 +123,11 @@ describe('injected I/O faults: WAL and catalog', { skip, timeout: 180_000 }, () 
         const ledger = new Ledger('d');
         assert.equal(await ledger.write(srv), 204);
         const catalog = join(srv.dir, 'meta', 'catalog.json');
-        const fault = await injectFault(srv, { calls: [call], error: 'EIO', paths: [catalog, `${catalog}.tmp`] }, join(srv.dir, 'trace'));
-        let answer;
-        let write;
-        try {
-          answer = await http(srv.port, 'POST', `/query?q=${encodeURIComponent('CREATE DATABASE e')}`);
-          write = await http(srv.port, 'POST', '/write?db=e', 'm v=1 1');
-        } finally {
-          await fault.stop();
-        }
+        const { result, fault } = await withFault(srv, { calls: [call], error: 'EIO', paths: [catalog, `${catalog}.tmp`] }, async () => ({
+          answer: await http(srv.port, 'POST', `/query?q=${encodeURIComponent('CREATE DATABASE e')}`),
+          write: await http(srv.port, 'POST', '/write?db=e', 'm v=1 1'),
+        }));
+        const { answer, write } = result;
         assert.ok(fault.injected() > 0, 'the catalog save did not hit the fault');
         t.diagnostic(`CREATE DATABASE under the fault: ${answer.status} ${answer.body.trim()}`);
         assert.equal(answer.status, 500, answer.body);

@@ -40,8 +40,6 @@ export interface FaultSpec {
   readonly error: string;
   /** Only calls on these exact paths (strace -P); every call otherwise. */
   readonly paths?: readonly string[];
-  /** strace `when=` (e.g. '2+' = from the second matching call on); every call otherwise. */
-  readonly when?: string;
   /** More calls to record in the trace (on the same paths), not failed. */
   readonly watch?: readonly string[];
 }
@@ -62,7 +60,7 @@ export async function injectFault(srv: Server, spec: FaultSpec, traceFile: strin
   const pid = srv.child.pid;
   if (pid === undefined) throw new Error('server has no pid');
   const calls = spec.calls.join(',');
-  const inject = `inject=${calls}:error=${spec.error}${spec.when ? `:when=${spec.when}` : ''}`;
+  const inject = `inject=${calls}:error=${spec.error}`;
   const args = ['-f', '-s', '0', '-o', traceFile, '-e', `trace=${[...spec.calls, ...(spec.watch ?? [])].join(',')}`, '-e', inject];
   for (const p of spec.paths ?? []) args.push('-P', p);
   args.push('-p', String(pid));
@@ -107,6 +105,16 @@ export async function injectFault(srv: Server, spec: FaultSpec, traceFile: strin
       return stopped;
     },
   };
+}
+
+/** Runs `fn` while `spec` fails calls of `srv` (trace in the server's directory); the fault is gone once this settles. */
+export async function withFault<T>(srv: Server, spec: FaultSpec, fn: () => Promise<T>): Promise<{ result: T; fault: Fault }> {
+  const fault = await injectFault(srv, spec, join(srv.dir, 'trace'));
+  try {
+    return { result: await fn(), fault };
+  } finally {
+    await fault.stop();
+  }
 }
 
 /** Polls `cond` every 100 ms for up to `ms`; whether it came true. */
