@@ -11,8 +11,8 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it, type TestContext } from 'node:test';
-import { exec, removeDir, startServer, stopServer, type Server } from './harness.js';
-import { injectFault, Ledger, restartAfterKill, metric, straceUnusable, tsmFiles, waitFor, type Fault, type FaultSpec } from './fault-injection.js';
+import { exec, http, removeDir, startServer, stopServer, type Server } from './harness.js';
+import { injectFault, Ledger, restartAfterKill, metric, straceUnusable, tsmFiles, waitFor, withFault, type Fault, type FaultSpec } from './fault-injection.js';
 
 const skip = straceUnusable();
 const root = mkdtempSync(join(tmpdir(), 'strata-faults-storage-'));
@@ -103,6 +103,22 @@ describe('injected I/O faults: flush and compaction', { skip, timeout: 240_000 }
     const writes = calls.filter((l, i) => l.includes('pwrite64') && i > failed[0]! && i < failed[1]!);
     assert.equal(writes.length, 1, `between two failed fdatasyncs: ${writes.join(' | ')}`);
     assert.equal(offset(writes[0]), offset(calls.slice(0, failed[0]).findLast((l) => l.includes('pwrite64'))), 'the records were not written again at their offset');
+  });
+
+  it('a TSM block read fails (pread64 EIO): the query answers 500 naming the file, never a partial result', async () => {
+    const { srv, ledger } = await flushedServer('read');
+    try {
+      const file = join(srv.dir, 'engine', tsmFiles(srv.dir)[0]!);
+      const q = `/query?db=d&epoch=ms&q=${encodeURIComponent('SELECT v FROM m')}`;
+      const { result, fault } = await withFault(srv, { calls: ['pread64'], error: 'EIO', paths: [file] }, () => http(srv.port, 'GET', q));
+      assert.ok(fault.injected() > 0, 'the query did not read the file');
+      assert.equal(result.status, 500, result.body.slice(0, 300));
+      assert.match(result.body, /^\{"error":"cannot read .*\.tsm.*"\}\n?$/);
+      // A failed read is not damage: the block is served again once the disk answers.
+      await ledger.check(srv, 'after the failed read');
+    } finally {
+      await stopServer(srv, 'SIGKILL');
+    }
   });
 
   // Level-0 generations 1..3 exist; the fourth flush makes the compaction of 1..4 write

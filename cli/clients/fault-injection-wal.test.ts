@@ -42,7 +42,8 @@ async function walFault(t: TestContext, name: string, spec: FaultSpec, expectTex
       assert.match(r.body, expectText);
     }
     t.diagnostic(`${fault.injected()} calls failed; answer: ${refused[0]?.body.trim()}`);
-    await ledger.check(srv, 'while the server runs, after the fault');
+    // Points are applied only once their WAL entry is durable: a refused body is not visible.
+    assert.equal((await ledger.check(srv, 'while the server runs, after the fault')).refusedStored, 0, 'refused points are served');
     for (let i = 0; i < 3; i++) assert.equal(await ledger.write(srv), 204, ledger.answers.at(-1)?.body);
     await ledger.check(srv, 'writes after the fault');
     srv = await restartAfterKill(srv, env, t, ledger);
