@@ -21,7 +21,8 @@ const env = { SERVICE__FLUSH__INTERVAL_SECS: '3600', SERVICE__DISK__ENABLED: 'fa
 const ERROR_BODY = /^\{"error":".+"\}\n?$/;
 
 /** A WAL fault while bodies are written: refused, then writes resume once it is gone. */
-async function walFault(t: TestContext, name: string, spec: FaultSpec, expectText: RegExp, failingWrites: number): Promise<void> {
+/** Returns how many refused points the restart served. */
+async function walFault(t: TestContext, name: string, spec: FaultSpec, expectText: RegExp, failingWrites: number): Promise<number> {
   let srv = await startServer({ dir: mkdtempSync(join(root, `${name}-`)), env });
   try {
     await exec(srv.port, 'CREATE DATABASE d');
@@ -47,8 +48,10 @@ async function walFault(t: TestContext, name: string, spec: FaultSpec, expectTex
     for (let i = 0; i < 3; i++) assert.equal(await ledger.write(srv), 204, ledger.answers.at(-1)?.body);
     await ledger.check(srv, 'writes after the fault');
     srv = await restartAfterKill(srv, env, t, ledger);
+    const { refusedStored } = await ledger.check(srv, 'after the restart');
     assert.equal(await ledger.write(srv), 204);
     await ledger.check(srv, 'a write after the restart');
+    return refusedStored;
   } finally {
     await stopServer(srv, 'SIGKILL');
   }
@@ -57,14 +60,30 @@ async function walFault(t: TestContext, name: string, spec: FaultSpec, expectTex
 describe('injected I/O faults: WAL and catalog', { skip, timeout: 180_000 }, () => {
   after(() => removeDir(root));
 
-  it('fdatasync of the WAL fails (EIO): 500, never retried into a 204', (t) => walFault(t, 'fdatasync', { calls: ['fdatasync'], error: 'EIO' }, /EIO|i\/o error/i, 3));
+  it('fdatasync of the WAL fails (EIO): 500, never retried into a 204', async (t) => {
+    await walFault(t, 'fdatasync', { calls: ['fdatasync'], error: 'EIO' }, /EIO|i\/o error/i, 3);
+  });
 
-  it('the WAL write fails (ENOSPC): 500 naming the cause', (t) => walFault(t, 'enospc', { calls: ['pwrite64'], error: 'ENOSPC' }, /ENOSPC|no space/i, 3));
+  it('the WAL write fails (ENOSPC): 500 naming the cause', async (t) => {
+    await walFault(t, 'enospc', { calls: ['pwrite64'], error: 'ENOSPC' }, /ENOSPC|no space/i, 3);
+  });
+
+  // Cutting the failed bytes off fails too: they stay in the old segment, which is no longer
+  // appended to, and the writer cancels them with the next append (before: all came back after
+  // the restart, points the client had been told were not written).
+  it('fdatasync fails and so does cutting the failed bytes off (ftruncate EIO): the refused bodies stay refused', async (t) => {
+    const refusedStored = await walFault(t, 'cut', { calls: ['fdatasync', 'ftruncate'], error: 'EIO' }, /EIO|i\/o error/i, 3);
+    assert.equal(refusedStored, 0, 'refused bodies came back after the restart');
+  });
 
   // After a failed group the writer moves to a new segment; here that fails too, at every try.
-  it('fdatasync fails and so does the roll to a new segment (fsync EIO)', (t) => walFault(t, 'roll-fsync', { calls: ['fdatasync', 'fsync'], error: 'EIO' }, /EIO|i\/o error/i, 3));
+  it('fdatasync fails and so does the roll to a new segment (fsync EIO)', async (t) => {
+    await walFault(t, 'roll-fsync', { calls: ['fdatasync', 'fsync'], error: 'EIO' }, /EIO|i\/o error/i, 3);
+  });
 
-  it('the WAL write fails and so does creating the next segment (pwrite64, openat ENOSPC)', (t) => walFault(t, 'roll-open', { calls: ['pwrite64', 'openat'], error: 'ENOSPC' }, /ENOSPC|no space/i, 3));
+  it('the WAL write fails and so does creating the next segment (pwrite64, openat ENOSPC)', async (t) => {
+    await walFault(t, 'roll-open', { calls: ['pwrite64', 'openat'], error: 'ENOSPC' }, /ENOSPC|no space/i, 3);
+  });
 
   it('the active WAL segment fails its fdatasync (EIO): that write is refused, the writer moves to a new segment and goes on', async (t) => {
     let srv = await startServer({ dir: mkdtempSync(join(root, 'once-')), env });
