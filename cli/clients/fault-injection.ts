@@ -30,7 +30,17 @@ export function straceUnusable(): string | false {
   if (!executable(STRACE)) return 'strace is not installed (.ci/run installs it)';
   // The same kind of call the tests make: an injected fsync error in a followed child.
   const probe = spawnSync(STRACE, ['-f', '-qq', '-o', '/dev/null', '-e', 'inject=fsync:error=EIO:when=3', 'true'], { stdio: 'ignore', timeout: 10_000 });
-  return probe.status === 0 ? false : `strace cannot trace or inject here (ptrace not allowed?): exit ${probe.status ?? probe.signal}`;
+  if (probe.status !== 0) return `strace cannot trace or inject here (ptrace not allowed?): exit ${probe.status ?? probe.signal}`;
+  // The tests attach to a server that is not strace's child, which Yama's ptrace_scope=1 forbids
+  // to non-root users: attached, strace runs until the timeout stops it; refused, it exits.
+  const sleeper = spawn('sleep', ['30'], { stdio: 'ignore' });
+  try {
+    const attach = spawnSync(STRACE, ['-qq', '-o', '/dev/null', '-p', String(sleeper.pid)], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 1000 });
+    if (attach.signal === null) return `strace cannot attach to a running process: ${attach.stderr.toString().trim()}`;
+  } finally {
+    sleeper.kill('SIGKILL');
+  }
+  return false;
 }
 
 export interface FaultSpec {
