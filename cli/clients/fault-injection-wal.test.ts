@@ -166,3 +166,6 @@ describe('injected I/O faults: WAL and catalog', { skip, timeout: 180_000 }, () 
     });
   }
 });
+
+// A skipped suite runs no after() hook: its directory goes here.
+if (skip) removeDir(root);
