@@ -82,6 +82,10 @@ describe('injected I/O faults: flush and compaction', { skip, timeout: 240_000 }
     await flushFault(t, 'tsm-rename', () => ({ calls: ['rename'], error: 'EIO' }), true);
   });
 
+  it('the flushed WAL segment cannot be removed (unlink EIO): the flush fails, a later one truncates the WAL', async (t) => {
+    await flushFault(t, 'wal-unlink', (srv) => ({ calls: ['unlink'], error: 'EIO', paths: readdirSync(join(srv.dir, 'wal')).filter((n) => n.endsWith('.wal')).map((n) => join(srv.dir, 'wal', n)) }), true);
+  });
+
   // pwrite64 only: write(2) also wakes libuv's event loop (an eventfd) and answers sockets, which
   // a full disk does not make fail. disk-full.test.ts fills a real tmpfs for the rest.
   it('every positioned file write fails (ENOSPC): writes are refused and the flush fails', async (t) => {
