@@ -13,7 +13,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CompactionService } from './compact/service.js';
 import { Database, encodeName } from './database.js';
-import { DatabaseNotFoundError } from './errors.js';
+import { DatabaseNotFoundError, StorageIoError, StrataError } from './errors.js';
 import type { Catalog } from './meta/catalog.js';
 import { adoptDatabase, adoptRetentionPolicy, catalogDropped, catalogNamesAllStorage, decodedName, subdirectories } from './orphan-storage.js';
 import type { EngineLogger } from './logger.js';
@@ -103,7 +103,7 @@ export class DatabaseRegistry {
     const known = this.opening.get(name);
     if (known) return known.promise;
     const dropped = this.dropping.get(name) ?? Promise.resolve();
-    const entry: Opening = { promise: dropped.then(() => this.load(name, entry)), dropped: false };
+    const entry: Opening = { promise: dropped.then(() => this.load(name, entry)).catch(asStorageError(name)), dropped: false };
     this.opening.set(name, entry);
     // Runs before the callers' reactions: none of them finds this open still in flight.
     const forget = () => {
@@ -229,4 +229,17 @@ async function adoptPolicies(catalog: Catalog, db: string, dbDir: string, logger
 async function closeStorage(db: Database): Promise<void> {
   for (const set of db.shardSets.values()) for (const shard of set.shards) await shard.close();
   await db.close();
+}
+
+/**
+ * A file-system failure while opening a database's storage (its directory, series log, shard
+ * files) as a StorageIoError naming the database and the cause: the write or query that waited
+ * for it answers 500 with that text instead of a generic internal error. The next call tries
+ * the open again.
+ */
+function asStorageError(name: string): (err: unknown) => never {
+  return (err) => {
+    if (err instanceof StrataError) throw err;
+    throw new StorageIoError(`cannot open the storage of database ${JSON.stringify(name)}: ${(err as Error).message}`, { cause: err });
+  };
 }

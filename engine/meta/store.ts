@@ -18,6 +18,7 @@ import { checksum64 } from '../fs/checksum.js';
 import type { EngineLogger } from '../logger.js';
 import { EMPTY_CATALOG, type CatalogData } from './model.js';
 import { makeDirDurable } from '../fs/atomic.js';
+import { StorageIoError } from '../errors.js';
 
 export const CATALOG_FILE = 'catalog.json';
 export const CATALOG_PREV_FILE = 'catalog.prev.json';
@@ -91,10 +92,21 @@ export class CatalogStore {
     return this.sourceValue;
   }
 
+  /**
+   * Durable before it resolves. A failure is a StorageIoError naming the file and the cause, so
+   * the statement's answer (500) says what went wrong instead of a generic internal error.
+   */
   async save(data: CatalogData): Promise<void> {
     const text = encode(data);
-    if (this.lastText !== undefined) await writeFileAtomic(join(this.dir, CATALOG_PREV_FILE), this.lastText);
-    await writeFileAtomic(join(this.dir, CATALOG_FILE), text);
+    for (const [name, content] of [[CATALOG_PREV_FILE, this.lastText], [CATALOG_FILE, text]] as const) {
+      if (content === undefined) continue;
+      const path = join(this.dir, name);
+      try {
+        await writeFileAtomic(path, content);
+      } catch (err) {
+        throw new StorageIoError(`cannot save the catalog ${path}: ${(err as Error).message}`, { cause: err });
+      }
+    }
     this.lastText = text;
   }
 }

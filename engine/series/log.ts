@@ -9,6 +9,8 @@
  *
  * Appends are buffered and written+fsynced by `sync()`, which the engine calls before it
  * truncates the WAL: until then the WAL still holds every series the log may have missed.
+ * A record stays buffered until a sync that wrote it succeeded: a failed one (EIO, ENOSPC) is
+ * written again by the next, at the same offset.
  * On open a torn or damaged tail is cut (everything after the first bad record), copied to
  * `series.log.quarantine/`, logged, and the engine re-registers series from TSM keys and WAL
  * replay (also when the log is empty or was not a file: Database.completeFromFiles).
@@ -19,6 +21,8 @@ import { checksum32 } from '../fs/checksum.js';
 import type { EngineLogger } from '../logger.js';
 import type { FieldType } from '../point.js';
 import { fsyncDir, makeDirDurable, moveFile, writeFileAtomic } from '../fs/atomic.js';
+import { writeAt } from '../fs/write-at.js';
+import { StorageIoError } from '../errors.js';
 
 export const SERIES_LOG_FILE = 'series.log';
 export const SERIES_LOG_MAGIC = 'STRSERI1';
@@ -95,13 +99,17 @@ async function moveAsideIfNotFile(path: string, logger: EngineLogger): Promise<b
 
 export class SeriesLog {
   private pending: Buffer[] = [];
-  private size: number;
+  /** Bytes written and fdatasynced; pending records go right after them. */
+  private synced: number;
+  /** Syncs run one at a time: each writes at `synced`, which the one before may still move. */
+  private syncing: Promise<unknown> = Promise.resolve();
 
   private constructor(
+    private readonly path: string,
     private readonly fh: FileHandle,
     size: number,
   ) {
-    this.size = size;
+    this.synced = size;
   }
 
   /** Open (creating) the log; returns the intact records. Damage is cut off and logged, never fatal. */
@@ -131,7 +139,7 @@ export class SeriesLog {
       // file alone does not persist it).
       if (data.length === 0) await fsyncDir(dirname(path));
     }
-    return { log: new SeriesLog(fh, size), records, damaged: damage !== undefined || movedAside };
+    return { log: new SeriesLog(path, fh, size), records, damaged: damage !== undefined || movedAside };
   }
 
   append(rec: SeriesLogRecord): void {
@@ -142,14 +150,34 @@ export class SeriesLog {
     return this.pending.length > 0;
   }
 
-  /** Write buffered records and fsync. */
-  async sync(): Promise<void> {
-    if (this.pending.length === 0) return;
-    const chunk = Buffer.concat(this.pending);
-    this.pending = [];
-    await this.fh.write(chunk, 0, chunk.length, this.size);
-    this.size += chunk.length;
-    await this.fh.datasync();
+  /**
+   * Write buffered records and fdatasync them. Records leave the buffer only when both worked;
+   * they were dropped before, so a later sync found nothing to write and the flush after it
+   * truncated the WAL holding their series: those series' points were gone after a restart.
+   * Why the bytes are written again instead of the fdatasync being retried: after a failed
+   * fdatasync the kernel may have dropped the dirty pages and cleared the error (the 2018
+   * "fsyncgate"), so a second fdatasync can succeed without the bytes ever reaching the disk.
+   */
+  sync(): Promise<void> {
+    const run = this.syncing.then(() => this.syncPending());
+    this.syncing = run.catch(() => undefined);
+    return run;
+  }
+
+  private async syncPending(): Promise<void> {
+    const n = this.pending.length;
+    if (n === 0) return;
+    const chunk = Buffer.concat(this.pending.slice(0, n));
+    try {
+      await writeAt(this.fh, chunk, this.synced);
+      await this.fh.datasync();
+    } catch (err) {
+      // A torn tail would be cut as damage at the next open: leave none. The rewrite covers it anyway.
+      await this.fh.truncate(this.synced).catch(() => undefined);
+      throw new StorageIoError(`cannot write the series log ${this.path}: ${(err as Error).message}`, { cause: err });
+    }
+    this.pending.splice(0, n);
+    this.synced += chunk.length;
   }
 
   async close(): Promise<void> {

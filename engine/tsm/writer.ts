@@ -21,6 +21,7 @@ import { open, rm, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { InvariantError, StorageIoError, StrataError } from '../errors.js';
 import { publishFile, TEMP_SUFFIX } from '../fs/atomic.js';
+import { writeAt } from '../fs/write-at.js';
 import { checksum32, checksum64, initChecksum } from '../fs/checksum.js';
 import type { FieldType } from '../point.js';
 import { BLOCK_CHECKSUM_SIZE, FOOTER_SIZE, MAX_LEVEL } from './format.js';
@@ -212,12 +213,8 @@ export class TsmWriter {
     this.buffered = 0;
   }
 
-  private async writeAt(bytes: Uint8Array, position: number): Promise<void> {
-    let done = 0;
-    while (done < bytes.length) {
-      const { bytesWritten } = await this.fh.write(bytes, done, bytes.length - done, position + done);
-      done += bytesWritten;
-    }
+  private writeAt(bytes: Uint8Array, position: number): Promise<void> {
+    return writeAt(this.fh, bytes, position);
   }
 }
 

@@ -8,7 +8,7 @@ import { open, readdir } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
-import { StorageIoError } from '../errors.js';
+import { writeAt } from '../fs/write-at.js';
 import { SEGMENT_HEADER_SIZE, encodeSegmentHeader, parseSegmentFileName, segmentFileName } from './record.js';
 
 export interface SegmentRef {
@@ -36,15 +36,7 @@ export interface SegmentIo {
 }
 
 export const defaultSegmentIo: SegmentIo = {
-  async write(fh, bytes, position) {
-    let done = 0;
-    // write() may be partial for large buffers; loop until all bytes are in the page cache.
-    while (done < bytes.length) {
-      const { bytesWritten } = await fh.write(bytes, done, bytes.length - done, position + done);
-      if (bytesWritten <= 0) throw new StorageIoError('WAL write made no progress');
-      done += bytesWritten;
-    }
-  },
+  write: writeAt,
   datasync: (fh) => fh.datasync(),
 };
 

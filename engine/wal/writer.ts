@@ -16,11 +16,14 @@
  * before the next group: after a failed fsync the kernel may have dropped dirty pages and
  * cleared the error (the 2018 "fsyncgate"), so the old file is not trusted for more appends.
  * If even the roll fails, each later group retries it and rejects until it succeeds.
+ * If cutting back fails, the refused records stay in the old segment, where replay would find
+ * them: the next append is preceded by a cancel record for each (the record kind the engine
+ * uses for refused bodies), so a restart does not bring back points the client was told failed.
  */
 import { hrtime } from 'node:process';
 import { EngineClosedError, InvariantError, StorageIoError, StrataError } from '../errors.js';
 import type { EngineLogger } from '../logger.js';
-import { encodeRecordInto, writeRecordSize } from './record.js';
+import { encodeRecordInto, isCancel, writeRecordSize } from './record.js';
 import type { WalAppend } from './record.js';
 import { ActiveSegment, defaultSegmentIo } from './segment.js';
 import type { SegmentIo, SegmentRef } from './segment.js';
@@ -56,6 +59,8 @@ export class WalWriter {
   /** Last seq of the latest group tried, failed or not: every later record is above it. */
   private attemptedSeq: bigint;
   private mustRoll = false;
+  /** Seqs of refused records left in a sealed segment (cutting back failed), not yet cancelled. */
+  private uncut: bigint[] = [];
   private closed = false;
   private syncs = 0;
   /** Reused for every group (groups are written one at a time); see groupBuffer. */
@@ -107,6 +112,7 @@ export class WalWriter {
     } catch (err) {
       return Promise.reject(err);
     }
+    if (this.uncut.length > 0) this.queueCancels();
     const seq = this.nextSeq++;
     const done = new Promise<bigint>((resolve, reject) => this.queue.push({ entry, seq, size, resolve, reject }));
     if (this.wake && this.queue.length >= this.groupLimit()) this.wake();
@@ -115,6 +121,20 @@ export class WalWriter {
       this.idle = this.drain();
     }
     return done;
+  }
+
+  /**
+   * Cancel records for the uncut seqs, ahead of the append that called this (seqs stay in file
+   * order). Queued by an append, not at once: while the disk keeps failing, a cancel that fails
+   * goes back to `uncut` and waits for the next client append instead of retrying in a loop.
+   */
+  private queueCancels(): void {
+    const seqs = this.uncut;
+    this.uncut = [];
+    for (const cancels of seqs) {
+      const entry = { cancels };
+      this.queue.push({ entry, seq: this.nextSeq++, size: writeRecordSize(entry), resolve: () => {}, reject: () => this.uncut.push(cancels) });
+    }
   }
 
   /**
@@ -213,7 +233,7 @@ export class WalWriter {
       try {
         await this.segment.append(bytes, this.io);
       } catch (err) {
-        await this.afterFailure(err);
+        await this.afterFailure(err, group);
         throw err;
       }
       this.durableSeq = last.seq;
@@ -238,14 +258,15 @@ export class WalWriter {
     return this.scratch.subarray(0, size);
   }
 
-  private async afterFailure(err: unknown): Promise<void> {
+  private async afterFailure(err: unknown, group: readonly Pending[]): Promise<void> {
     this.mustRoll = true;
     this.logger.error({ segment: this.segment.ref.name, offset: this.segment.size, err: String(err) }, 'WAL write or sync failed; rolling to a new segment');
     try {
       await this.segment.discardUncommitted();
     } catch (cut) {
-      // Replay treats the leftover as a damaged range of a sealed segment and quarantines it.
-      this.logger.error({ segment: this.segment.ref.name, err: String(cut) }, 'could not cut back failed WAL bytes');
+      // Whole records may be left (a torn one is damage to replay, quarantined): cancel them.
+      for (const p of group) if (!isCancel(p.entry)) this.uncut.push(p.seq);
+      this.logger.error({ segment: this.segment.ref.name, err: String(cut) }, 'could not cut back failed WAL bytes; cancelling their records');
     }
   }
 

@@ -7,6 +7,7 @@
 import type { Statement } from '../ast/statements.js';
 import type { StatementResult } from '../result.js';
 import { QueryError } from '../errors.js';
+import { StorageIoError } from '../../engine/index.js';
 import { checkAborted, type QueryContext, type SeriesSink, type StatementOutput } from './context.js';
 import { executeSelect } from './select.js';
 import { hasFunctionCall } from '../plan/functions.js';
@@ -68,6 +69,9 @@ export async function executeStatements(
     } catch (err) {
       if (ctx.signal?.aborted && err === ctx.signal.reason) throw err;
       if (!(err instanceof Error) || !('status' in err)) throw err;
+      // The disk failed (spec Errors: storage or metadata error → 500): the whole request fails
+      // with the cause, so a client retries it instead of reading a 200 as "done" or "refused".
+      if (err instanceof StorageIoError) throw err;
       // 1.x's rewrite errors carry no statement id (0): see RewriteError
       result = { statementId: err instanceof RewriteError ? 0 : i, error: err.message };
       failed = !continuesBatch(statements[i]!, err);
