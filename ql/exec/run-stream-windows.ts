@@ -81,7 +81,8 @@ function stretchCalls(e: Expr, out: { name: string; field: string }[], aux: stri
 export function runStreamShape(outer: SelectStatement, ctx: QueryContext): boolean {
   // SLIMIT counts series
   if (outer.slimit > 0 || outer.soffset > 0) return false;
-  if (outer.condition && !onlyTime(outer.condition)) return false;
+  // A WHERE on tags and fields filters the stream's rows (run-stream-selectors.ts rowCondition).
+  if (outer.condition && !withoutCalls(outer.condition)) return false;
   const calls: { name: string; field: string }[] = [];
   const aux: string[] = [];
   if (!outer.fields.every((f) => stretchCalls(f.expr, calls, aux)) || calls.length === 0) return false;
@@ -97,10 +98,10 @@ function ownStreams(calls: readonly { name: string; field: string }[]): boolean 
   return (onePass > 0 && onePass < calls.length) || calls.some((c) => c.field !== calls[0]!.field);
 }
 
-function onlyTime(e: SelectStatement['condition']): boolean {
+function withoutCalls(e: SelectStatement['condition']): boolean {
   if (!e) return true;
-  if (e.kind === 'VarRef') return e.name.toLowerCase() === 'time';
-  if (e.kind === 'Binary') return onlyTime(e.lhs) && onlyTime(e.rhs);
+  if (e.kind === 'Binary') return withoutCalls(e.lhs) && withoutCalls(e.rhs);
+  if (e.kind === 'Unary') return withoutCalls(e.expr);
   return e.kind !== 'Call';
 }
 

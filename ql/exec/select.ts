@@ -27,7 +27,7 @@ import { HeldRows } from './subquery-rows.js';
 import { mergesSeriesByTime, readsSeriesInTurn, streamedSources, streamsInner } from './subquery-stream.js';
 import { groupsOf, resultSeries, seriesShape } from './select-groups.js';
 import { leadPercentileMissing, mayLeadPercentile } from './percentile-lead.js';
-import { aggregates, innerStatement, keepsInnerNullRows, rowsInSeriesOrder, seriesWindows, statementTime, tiesInSeriesOrder } from './subquery-statement.js';
+import { aggregates, innerStatement, keepsInnerNullRows, rowsInSeriesOrder, seriesWindows, statementTime, subqueryRange, tiesInSeriesOrder } from './subquery-statement.js';
 import { interleavedFill, refillInterleaved } from './subquery-interleaved-fill.js';
 import { runStreamShape } from './run-stream-windows.js';
 import { parseDimensions } from './select-plan.js';
@@ -62,7 +62,7 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: S
     if (src.kind === 'SubQuery') {
       const inner = src.statement;
       const outer = statementTime(stmt, ctx);
-      const innerCtx: QueryContext = ctx.outermostRange ? ctx : { ...ctx, outermostRange: outer };
+      const innerCtx: QueryContext = ctx.outermostRange ? ctx : { ...ctx, outermostRange: subqueryRange(stmt, ctx) };
       const run = innerStatement(stmt, inner, innerCtx);
       const reading: SubqueryReading = {
         keepsNullRows: keepsInnerNullRows(inner),
