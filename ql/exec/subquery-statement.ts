@@ -41,7 +41,7 @@ export function statementTime(stmt: SelectStatement, ctx: QueryContext): TimeSpl
 export function subqueryRange(outer: SelectStatement, ctx: QueryContext): TimeSplit {
   const range = statementTime(outer, ctx);
   const interval = parseDimensions(outer.dimensions, ctx.nowNs, outer.location).window?.interval;
-  if (interval === undefined || !transformsAggregate(outer)) return range;
+  if (interval === undefined || !readsSubqueriesEarly(outer)) return range;
   const top = ctx.outermostRange;
   if (!outer.sortFields.some((f) => !f.ascending)) {
     if (!range.hasMin || range.min <= MIN_NS) return range;
@@ -60,7 +60,7 @@ export function subqueryRange(outer: SelectStatement, ctx: QueryContext): TimeSp
  * difference(max(b))`) the two read the subquery over different ranges: not followed (one
  * inner run serves them all), the range then stays the statement's own.
  */
-function transformsAggregate(stmt: SelectStatement): boolean {
+export function readsSubqueriesEarly(stmt: SelectStatement): boolean {
   let transforms = 0;
   let others = 0;
   for (const f of stmt.fields) {
