@@ -21,7 +21,7 @@ import { randomLineWrite } from './random-cases/write-lines.js';
 import { randomHttpRequest } from './random-cases/http-surface.js';
 import { randomStatementKinds } from './random-cases/statement-kinds.js';
 import { randomPredicateQuery } from './random-cases/select-predicates.js';
-import { randomLayeredRequest } from './random-cases/select-layers.js';
+import { randomLayeredRequest, randomLayeredTzRequest } from './random-cases/select-layers.js';
 
 describe('random differential cases', () => {
   it('are reproducible from the seed', () => {
@@ -187,5 +187,14 @@ describe('random differential cases', () => {
       if (r.params?.['chunked']) assert.match(r.params['chunk_size'] ?? '', /^\d+$/);
     }
     assert.ok(batches > 50, `${batches}`);
+  });
+
+  it('layered requests under tz() parse and end with the zone', () => {
+    const p = picker(30);
+    for (let i = 0; i < 200; i++) {
+      const r = randomLayeredTzRequest(p);
+      assert.doesNotThrow(() => parseQuery(r.q), r.q);
+      assert.match(r.q, / tz\('[A-Za-z_/]+'\)$/, r.q);
+    }
   });
 });

@@ -132,3 +132,19 @@ export function randomLayeredRequest(p: Picker): { q: string; params?: Record<st
   if (p.chance(0.3)) params['epoch'] = p.pick(['ns', 'ms', 's', 'm']);
   return Object.keys(params).length ? { q, params } : { q };
 }
+
+const ZONES = ['America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'Europe/Berlin'];
+
+/**
+ * `--layerstz N`: a layered statement under tz() (the outer one, or both with one zone), its
+ * windows of a day or more with offsets, so zone offsets that are not whole hours move the
+ * windows the transforms and fills work over. Apart from `--layers` so its seeds stay as recorded.
+ */
+export function randomLayeredTzRequest(p: Picker): { q: string; params?: Record<string, string> } {
+  const zone = `tz('${p.pick(ZONES)}')`;
+  let q = layered(p).replace(/GROUP BY time\((\d+[mh])(, 15m)?\)/g, () => `GROUP BY time(${p.pick(['1d', '1d', '12h', '1w'])}${p.pick(['', '', ', 1h', ', -30m', ', 2d'])})`);
+  if (p.chance(0.3)) q = q.replace(/\)\) WHERE/, `) ${zone}) WHERE`);
+  q = `${q} ${zone}`;
+  return p.chance(0.4) ? { q, params: { chunked: 'true', chunk_size: String(p.pick([1, 2, 3])) } } : { q };
+}
+
