@@ -35,11 +35,12 @@ export function windowRange(g: GroupRun): { first: bigint; last: bigint } | unde
  * bounds no output row there, so an inner window starting before that read (its row at the
  * window's start) gives the transform a row before the extra window, and the extra window's
  * transform row then has a predecessor and is answered (`difference(max(a)) ... WHERE time >=
- * '11:00' GROUP BY time(30m)` over an inner GROUP BY time(20m): rows from 10:30).
+ * '11:00' GROUP BY time(30m)` over an inner GROUP BY time(20m): rows from 10:30). Under ORDER
+ * BY time DESC such rows come last, after their predecessors: answered too.
  */
 export function inRange(rows: Cell[][], g: GroupRun, min: bigint, max: bigint, forecastTimes: ReadonlySet<bigint>): Cell[][] {
   const range = windowRange(g);
   if (!range || (min === g.plan.time.min && max === g.plan.time.max && forecastTimes.size === 0)) return rows;
-  const first = g.source.fromSubquery && g.plan.ascending && readsSubqueriesEarly(g.plan.stmt) ? MIN_NS : range.first;
+  const first = g.source.fromSubquery && readsSubqueriesEarly(g.plan.stmt) ? MIN_NS : range.first;
   return rows.filter((r) => forecastTimes.has(r[0] as bigint) || ((r[0] as bigint) >= first && (r[0] as bigint) <= range.last));
 }
