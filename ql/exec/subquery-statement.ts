@@ -56,9 +56,9 @@ export function subqueryRange(outer: SelectStatement, ctx: QueryContext): TimeSp
 /**
  * Every call of the statement (math around them aside) is a transform of an aggregate that 1.x
  * starts an interval early (READS_EARLIER; not cumulative_sum() nor the forecasts). 1.x builds
- * an iterator per call, each with its own options, so beside a plain call (`max(b),
- * difference(max(b))`) the two read the subquery over different ranges: not followed (one
- * inner run serves them all), the range then stays the statement's own.
+ * an iterator per call, each with its own options, so beside another call (`max(b),
+ * difference(max(b))`) the two read the subquery over different ranges: such a statement is run
+ * in two parts (per-call-ranges.ts), and one that is not split keeps its own range.
  */
 export function readsSubqueriesEarly(stmt: SelectStatement): boolean {
   let transforms = 0;
@@ -148,7 +148,7 @@ function outerTagSet(outerDims: readonly Expr[], innerDims: readonly Expr[]): Ta
 }
 
 /** Raw transforms 1.x starts one interval early (late under DESC) when the statement has one. */
-const READS_EARLIER: ReadonlySet<string> = new Set(['derivative', 'non_negative_derivative', 'difference', 'non_negative_difference', 'moving_average', 'elapsed']);
+export const READS_EARLIER: ReadonlySet<string> = new Set(['derivative', 'non_negative_derivative', 'difference', 'non_negative_difference', 'moving_average', 'elapsed']);
 
 function readsIntervalEarlier(stmt: SelectStatement): boolean {
   let found = false;
