@@ -5,11 +5,12 @@
  * subquery over the statement's range (the inner 13:00 window cut at 13:15) and difference()
  * over the range one interval earlier (the 13:00 window whole), and its cursor then joins the
  * calls' rows: the earliest head time (the latest under ORDER BY time DESC), a call without a
- * row there null (fill(previous): its value in the row before). Strata runs one inner
+ * row there null (fill(previous): its value in the row before; fill(N): N). Strata runs one inner
  * statement per range: the statement is split in the fields of each range, each part runs on
  * its own (its LIMIT and OFFSET cut per part, as 1.x cuts per call) and the rows of a series
  * are joined so. Taken where every field is one part's (no column mixes the two), without
- * SLIMIT/SOFFSET, INTO or fill(N) (1.x fills a missing call with N before the math around it).
+ * SLIMIT/SOFFSET or INTO, and under fill(N) only where every field is a bare call (1.x fills a
+ * missing call with N before the math around it).
  */
 import type { Expr, Field, SelectStatement, Source } from '../ast/nodes.js';
 import { walkExpr } from '../ast/walk.js';
@@ -39,7 +40,9 @@ function partOf(e: Expr): Part | 'both' | 'none' {
 export function splitByCallRange(stmt: SelectStatement): { parts: [SelectStatement, SelectStatement]; of: Part[] } | undefined {
   if (!(stmt.sources as readonly Source[]).some((s) => s.kind === 'SubQuery')) return undefined;
   if (!stmt.dimensions.some((d) => d.kind === 'Call' && d.name.toLowerCase() === 'time')) return undefined;
-  if (stmt.slimit > 0 || stmt.soffset > 0 || stmt.target || stmt.fill.mode === 'number') return undefined;
+  if (stmt.slimit > 0 || stmt.soffset > 0 || stmt.target) return undefined;
+  // fill(N) fills a call missing from a row before the math around it: bare calls only.
+  if (stmt.fill.mode === 'number' && !stmt.fields.every((f) => f.expr.kind === 'Call' && !isMath(f.expr.name.toLowerCase()))) return undefined;
   const of = stmt.fields.map((f) => partOf(f.expr));
   if (!of.every((p): p is Part => p === 'early' || p === 'other') || !of.includes('early') || !of.includes('other')) return undefined;
   const fieldsOf = (p: Part): Field[] => stmt.fields.filter((_, i) => of[i] === p);
@@ -53,7 +56,8 @@ export function joinCallRanges(stmt: SelectStatement, of: readonly Part[], early
   const own = (p: Part): string[] => ['time', ...stmt.fields.filter((_, k) => of[k] === p).map((f) => f.alias ?? exprName(f.expr))];
   const [namesA, namesB] = [early[0]?.columns ?? own('early'), other[0]?.columns ?? own('other')];
   const ascending = !stmt.sortFields.some((f) => !f.ascending);
-  const previous = stmt.fill.mode === 'previous';
+  const fill = stmt.fill;
+  const missing: Cell = fill.mode === 'number' ? fill.value : null;
   const byKey = new Map<string, [ResultSeries | undefined, ResultSeries | undefined]>();
   for (const s of early) byKey.set(keyOf(s), [s, undefined]);
   for (const s of other) byKey.set(keyOf(s), [byKey.get(keyOf(s))?.[0], s]);
@@ -89,7 +93,7 @@ export function joinCallRanges(stmt: SelectStatement, of: readonly Part[], early
           at[i]!++;
           return row.slice(1);
         }
-        return Array.from({ length: width[i]! }, (_, k) => (previous ? (prev[i]![k] ?? null) : null));
+        return Array.from({ length: width[i]! }, (_, k) => (fill.mode === 'previous' ? (prev[i]![k] ?? null) : missing));
       });
       prev = cells;
       const [ia, ib] = [cells[0]![Symbol.iterator](), cells[1]![Symbol.iterator]()];
