@@ -21,6 +21,7 @@ import { randomLineWrite } from './random-cases/write-lines.js';
 import { randomHttpRequest } from './random-cases/http-surface.js';
 import { randomStatementKinds } from './random-cases/statement-kinds.js';
 import { randomPredicateQuery } from './random-cases/select-predicates.js';
+import { randomLayeredRequest, randomLayeredTzRequest } from './random-cases/select-layers.js';
 
 describe('random differential cases', () => {
   it('are reproducible from the seed', () => {
@@ -170,6 +171,30 @@ describe('random differential cases', () => {
       // OR on time is a documented deviation: time appears only in the range before the tree
       for (const part of q.split(/ FROM \(|\) /)) assert.ok((part.match(/(?<!\w)time [<>]/g) ?? []).length <= 2, q);
       if (/GROUP BY time\(/.test(q)) assert.match(q, /time >= '[^']+' AND time < '[^']+'/, q);
+    }
+  });
+
+  it('layered requests parse, bound every statement on both sides and chunk only with a size', () => {
+    const p = picker(29);
+    let batches = 0;
+    for (let i = 0; i < 400; i++) {
+      const r = randomLayeredRequest(p);
+      assert.doesNotThrow(() => parseQuery(r.q), r.q);
+      const statements = r.q.split('; ');
+      if (statements.length > 1) batches++;
+      // every statement (and every subquery) bounds time on both sides: no answer shows the clock
+      for (const s of statements) assert.equal((s.match(/time >= '/g) ?? []).length, (s.match(/ FROM /g) ?? []).length, s);
+      if (r.params?.['chunked']) assert.match(r.params['chunk_size'] ?? '', /^\d+$/);
+    }
+    assert.ok(batches > 50, `${batches}`);
+  });
+
+  it('layered requests under tz() parse and end with the zone', () => {
+    const p = picker(30);
+    for (let i = 0; i < 200; i++) {
+      const r = randomLayeredTzRequest(p);
+      assert.doesNotThrow(() => parseQuery(r.q), r.q);
+      assert.match(r.q, / tz\('[A-Za-z_/]+'\)$/, r.q);
     }
   });
 });

@@ -5,7 +5,7 @@
  *
  *   node build/cli/random-cases.js --seed 7 --selects 600 --shows 200 --writes 200 --mutations 200 --typed 300 --nested 300 --dashboards 300 \
  *     --calendar 300 --clients 600 --admin 100 --selectors 300 --csv 200 --epochs 100 --intedges 200 \
- *     --typedfns 300 --into 100 --text 300 --lines 300 --http 300 --kinds 300 --fills 300 --predicates 300 > /tmp/cases.json
+ *     --typedfns 300 --into 100 --text 300 --lines 300 --http 300 --kinds 300 --fills 300 --predicates 300 --layers 300 --layerstz 200 > /tmp/cases.json
  *   ../shared/conformance/oracle.sh start 18796 18798
  *   node ../shared/conformance/run.mjs --url http://127.0.0.1:18796 --cases /tmp/cases.json --record /tmp/exp
  *   node ../shared/conformance/run.mjs --url http://STRATA --cases /tmp/cases.json --check /tmp/exp --settle-ms 1500
@@ -38,6 +38,7 @@ import { randomHttpRequest } from './random-cases/http-surface.js';
 import { randomStatementKinds } from './random-cases/statement-kinds.js';
 import { randomFillSelect } from './random-cases/select-fills.js';
 import { randomPredicateQuery } from './random-cases/select-predicates.js';
+import { randomLayeredRequest, randomLayeredTzRequest } from './random-cases/select-layers.js';
 
 interface Case {
   readonly id: string;
@@ -185,6 +186,8 @@ const cases: Case[] = [
   ...intEdgeCases(option('intedges', 0)),
   ...unique(option('fills', 0), () => randomFillSelect(p)).map((q, i) => ({ id: id('g', i), category: 'random', db: 'telemetry', q, ...answerFormat() })),
   ...unique(option('predicates', 0), () => randomPredicateQuery(p)).map((q, i) => ({ id: id('b', i), category: 'random', db: 'telemetry', q, ...answerFormat() })),
+  ...unique(option('layers', 0), () => JSON.stringify(randomLayeredRequest(p))).map((text, i) => ({ id: id('y', i), category: 'random', db: 'telemetry', ...JSON.parse(text) })),
+  ...unique(option('layerstz', 0), () => JSON.stringify(randomLayeredTzRequest(p))).map((text, i) => ({ id: id('u', i), category: 'random', db: 'telemetry', ...JSON.parse(text) })),
   ...unique(option('typedfns', 0), () => randomTypedFunction(p)).map((q, i) => ({ id: id('f', i), category: 'random', db: 'telemetry', q, ...answerFormat() })),
   ...Array.from({ length: option('into', 0) }, (_, i) => {
     const [db, other] = [`rnd_o${seed}_${i}`, `rnd_ot${seed}_${i}`];

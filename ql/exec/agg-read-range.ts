@@ -7,6 +7,8 @@
 import type { Cell } from '../result.js';
 import type { GroupRun } from './select-raw.js';
 import { window as windowOf } from './window.js';
+import { readsSubqueriesEarly } from './subquery-statement.js';
+import { MIN_NS } from '../plan/time-range.js';
 
 export function readStart(plan: GroupRun['plan'], transforms: boolean): bigint {
   const { min, hasMin } = plan.time;
@@ -27,9 +29,18 @@ export function windowRange(g: GroupRun): { first: bigint; last: bigint } | unde
   return { first: windowOf(g.plan.time.min, spec).start, last: windowOf(g.plan.time.max, spec).start };
 }
 
-/** Drop the extra window read before (after, descending) the query's range; forecasts lie beyond it by design. */
+/**
+ * Drop the extra window read before (after, descending) the query's range; forecasts lie beyond
+ * it by design. Not before it over a subquery the transforms read early (subqueryRange): 1.x
+ * bounds no output row there, so an inner window starting before that read (its row at the
+ * window's start) gives the transform a row before the extra window, and the extra window's
+ * transform row then has a predecessor and is answered (`difference(max(a)) ... WHERE time >=
+ * '11:00' GROUP BY time(30m)` over an inner GROUP BY time(20m): rows from 10:30). Under ORDER
+ * BY time DESC such rows come last, after their predecessors: answered too.
+ */
 export function inRange(rows: Cell[][], g: GroupRun, min: bigint, max: bigint, forecastTimes: ReadonlySet<bigint>): Cell[][] {
   const range = windowRange(g);
   if (!range || (min === g.plan.time.min && max === g.plan.time.max && forecastTimes.size === 0)) return rows;
-  return rows.filter((r) => forecastTimes.has(r[0] as bigint) || ((r[0] as bigint) >= range.first && (r[0] as bigint) <= range.last));
+  const first = g.source.fromSubquery && readsSubqueriesEarly(g.plan.stmt) ? MIN_NS : range.first;
+  return rows.filter((r) => forecastTimes.has(r[0] as bigint) || ((r[0] as bigint) >= first && (r[0] as bigint) <= range.last));
 }

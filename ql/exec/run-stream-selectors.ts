@@ -17,7 +17,9 @@ import { isTag } from '../plan/projection.js';
 import type { Cell } from '../result.js';
 import type { AggCall } from './agg-calls.js';
 import { createReducer } from './reducers/index.js';
-import type { GroupRun } from './select-raw.js';
+import { evalTypes, fieldRefs, type GroupRun } from './select-raw.js';
+import { conditionTagValue, isConditionTag } from '../plan/condition.js';
+import { evaluate, type RowScope } from './eval.js';
 import { toColumn } from './subquery-source.js';
 import { cellAt, compareScalar, type ResultRow, type Scalar } from './value.js';
 import { window as windowOf } from './window.js';
@@ -77,11 +79,35 @@ async function* rowsOf(g: GroupRun, ref: GroupRun['series'][number], field: stri
   const auxValues = await Promise.all(aux.map(async (a) => (a.tag ? (own.has(a.name) ? (ref.tags[a.name] ?? null) : null) : await valuesOf(a.name))));
   const times: bigint[] = [];
   await drain(source.rowCursor?.(ref, plan.time.min, plan.time.max, plan.ascending), (t) => times.push(t));
+  const passes = await rowCondition(g, ref, valuesOf);
   for (const t of times.length > 0 ? times : [...values.keys()]) {
+    if (!passes(t)) continue;
     const v = values.get(t) ?? null;
     if (aux.length === 0) yield { t, v };
     else yield { t, v, aux: auxValues.map((a) => (a instanceof Map ? ((a.get(t) ?? null) as Cell) : a)) };
   }
+}
+
+/**
+ * The outer WHERE on a row of the run (true when there is none). 1.x filters the inner rows
+ * as they come out of the inner statement's fill (subquery.go: a filter cursor over the
+ * substatement's cursor), so a row it drops, filled or not, leaves the stream: it neither
+ * opens nor closes a stretch. A tag in it reads the run's tag.
+ */
+async function rowCondition(g: GroupRun, ref: GroupRun['series'][number], valuesOf: (name: string) => Promise<Map<bigint, Scalar>>): Promise<(t: bigint) => boolean> {
+  const { rowFilter, plan, source } = g;
+  if (!rowFilter) return () => true;
+  const names = fieldRefs([rowFilter], plan).filter((f) => source.fieldTypes().has(f));
+  const columns = new Map(await Promise.all(names.map(async (n) => [n, await valuesOf(n)] as const)));
+  const types = evalTypes(source);
+  return (t) => {
+    const scope: RowScope = {
+      time: t,
+      lookup: (name, hint) => (isConditionTag(name, hint, plan.schema) ? conditionTagValue(ref.tags, name) : (columns.get(name)?.get(t) ?? null)),
+      condition: true,
+    };
+    return evaluate(rowFilter, scope, types) === true;
+  };
 }
 
 /** The stretches of the group's stream (the runs in turn), each with its outer window's start and its points with a value. */

@@ -24,13 +24,18 @@
  * around them or not, any fill, either direction, LIMIT/OFFSET (per call before the join when
  * there are several: joinedRows), tz() (run-stream-fill.ts steps over offset changes as 1.x does), no SLIMIT/SOFFSET
  * (runStreamShape); one run's rows are held at a time (the runs themselves are bounded by
- * MAX_REFILLED_ROWS).
+ * MAX_REFILLED_ROWS). A WHERE on tags and fields drops rows from the stream (1.x's filter
+ * cursor over the inner statement: run-stream-selectors.ts rowCondition), and transforms of
+ * the calls, when every call is one, read their calls' rows in stream order
+ * (run-stream-transform.ts).
  */
 import type { Expr, SelectStatement } from '../ast/nodes.js';
 import type { Cell } from '../result.js';
 import { FieldType, type Batch, type Cursor } from '../../engine/index.js';
 import { isMath } from '../plan/functions.js';
 import type { AggCall } from './agg-calls.js';
+import { aggregatesOf } from './plan-derived.js';
+import { runStreamTransformRows } from './run-stream-transform.js';
 import type { QueryContext } from './context.js';
 import { statementTime } from './subquery-statement.js';
 import { zoneOffsetNs } from './zone.js';
@@ -48,8 +53,14 @@ const ONE_PASS: ReadonlySet<string> = new Set(['spread', 'stddev', 'median', 'mo
 /** Calls that may stand beside tags and fields: the row is their point's. */
 const SELECTORS: ReadonlySet<string> = new Set(['min', 'max', 'first', 'last', 'top', 'bottom']);
 
-/** The reducer calls of `e` (false when it holds anything else than them, numbers, math around them and auxiliary names). */
-function stretchCalls(e: Expr, out: { name: string; field: string }[], aux: string[]): boolean {
+/** Transforms of a call that run-stream-transform.ts answers. */
+const TRANSFORMS: ReadonlySet<string> = new Set(['derivative', 'non_negative_derivative', 'difference', 'non_negative_difference', 'moving_average', 'cumulative_sum', 'elapsed']);
+
+/**
+ * The reducer calls of `e` (false when it holds anything else than them, numbers, math around
+ * them, transforms of them (counted in `transforms`) and auxiliary names).
+ */
+function stretchCalls(e: Expr, out: { name: string; field: string }[], aux: string[], transforms: string[] = []): boolean {
   switch (e.kind) {
     case 'Integer':
     case 'Number':
@@ -58,12 +69,17 @@ function stretchCalls(e: Expr, out: { name: string; field: string }[], aux: stri
       aux.push(e.name);
       return e.name.toLowerCase() !== 'time';
     case 'Unary':
-      return stretchCalls(e.expr, out, aux);
+      return stretchCalls(e.expr, out, aux, transforms);
     case 'Binary':
-      return stretchCalls(e.lhs, out, aux) && stretchCalls(e.rhs, out, aux);
+      return stretchCalls(e.lhs, out, aux, transforms) && stretchCalls(e.rhs, out, aux, transforms);
     case 'Call': {
       const name = e.name.toLowerCase();
-      if (isMath(name)) return e.args.every((a) => stretchCalls(a, out, aux));
+      if (isMath(name)) return e.args.every((a) => stretchCalls(a, out, aux, transforms));
+      if (TRANSFORMS.has(name)) {
+        transforms.push(name);
+        const inner = e.args[0];
+        return inner?.kind === 'Call' && !TRANSFORMS.has(inner.name.toLowerCase()) && stretchCalls(inner, out, aux, transforms);
+      }
       const [arg, second] = e.args;
       if (arg?.kind !== 'VarRef') return false;
       const numeric = second?.kind === 'Integer' || second?.kind === 'Number';
@@ -81,10 +97,16 @@ function stretchCalls(e: Expr, out: { name: string; field: string }[], aux: stri
 export function runStreamShape(outer: SelectStatement, ctx: QueryContext): boolean {
   // SLIMIT counts series
   if (outer.slimit > 0 || outer.soffset > 0) return false;
-  if (outer.condition && !onlyTime(outer.condition)) return false;
+  // A WHERE on tags and fields filters the stream's rows (run-stream-selectors.ts rowCondition).
+  if (outer.condition && !withoutCalls(outer.condition)) return false;
   const calls: { name: string; field: string }[] = [];
   const aux: string[] = [];
-  if (!outer.fields.every((f) => stretchCalls(f.expr, calls, aux)) || calls.length === 0) return false;
+  const transforms: string[] = [];
+  if (!outer.fields.every((f) => stretchCalls(f.expr, calls, aux, transforms)) || calls.length === 0) return false;
+  // Transforms of calls, nothing beside them (run-stream-transform.ts).
+  // cumulative_sum() beside a transform reading early: 1.x reads the runs over two ranges.
+  const early = transforms.filter((t) => t !== 'cumulative_sum').length;
+  if (transforms.length > 0) return transforms.length === calls.length && (early === 0 || early === transforms.length) && aux.length === 0 && !calls.some((c) => MULTI_ROW.has(c.name));
   // Tags and fields only beside one selector; top(), bottom() and distinct() only alone (1.x refuses more).
   if (aux.length > 0 && !SELECTORS.has(calls[0]!.name)) return false;
   if ((aux.length > 0 || calls.some((c) => MULTI_ROW.has(c.name))) && calls.length !== 1) return false;
@@ -97,10 +119,10 @@ function ownStreams(calls: readonly { name: string; field: string }[]): boolean 
   return (onePass > 0 && onePass < calls.length) || calls.some((c) => c.field !== calls[0]!.field);
 }
 
-function onlyTime(e: SelectStatement['condition']): boolean {
+function withoutCalls(e: SelectStatement['condition']): boolean {
   if (!e) return true;
-  if (e.kind === 'VarRef') return e.name.toLowerCase() === 'time';
-  if (e.kind === 'Binary') return onlyTime(e.lhs) && onlyTime(e.rhs);
+  if (e.kind === 'Binary') return withoutCalls(e.lhs) && withoutCalls(e.rhs);
+  if (e.kind === 'Unary') return withoutCalls(e.expr);
   return e.kind !== 'Call';
 }
 
@@ -177,7 +199,7 @@ function mergePartials(name: string, parts: readonly Partial[], integer: boolean
 }
 
 /** The group's reduced rows, one per stretch but for consecutive stretches of one window the second pass joins. */
-async function windowRows(g: GroupRun, calls: readonly AggCall[], aux: readonly AuxName[]): Promise<WindowRow[]> {
+export async function windowRows(g: GroupRun, calls: readonly AggCall[], aux: readonly AuxName[]): Promise<WindowRow[]> {
   const { plan, source } = g;
   const type = source.fieldTypes().get(calls[0]!.field);
   if (type === undefined) return [];
@@ -233,6 +255,8 @@ async function joinedRows(g: GroupRun, calls: readonly AggCall[], paged: boolean
 
 /** The group's result rows: stretches reduced, filled, the columns computed from the calls, then paged. */
 export async function runStreamRows(g: GroupRun, calls: readonly AggCall[]): Promise<Cell[][]> {
+  const { transforms } = aggregatesOf(g.plan);
+  if (transforms.length > 0) return runStreamTransformRows(g, transforms);
   const aux = auxNames(g);
   const only = calls.length === 1 ? calls[0]! : undefined;
   const { offset, limit } = g.plan.stmt;

@@ -27,9 +27,10 @@ import { HeldRows } from './subquery-rows.js';
 import { mergesSeriesByTime, readsSeriesInTurn, streamedSources, streamsInner } from './subquery-stream.js';
 import { groupsOf, resultSeries, seriesShape } from './select-groups.js';
 import { leadPercentileMissing, mayLeadPercentile } from './percentile-lead.js';
-import { aggregates, innerStatement, keepsInnerNullRows, rowsInSeriesOrder, seriesWindows, statementTime, tiesInSeriesOrder } from './subquery-statement.js';
+import { aggregates, innerStatement, keepsInnerNullRows, rowsInSeriesOrder, seriesWindows, statementTime, subqueryRange, tiesInSeriesOrder } from './subquery-statement.js';
 import { interleavedFill, refillInterleaved } from './subquery-interleaved-fill.js';
 import { runStreamShape } from './run-stream-windows.js';
+import { joinCallRanges, splitByCallRange } from './per-call-ranges.js';
 import { parseDimensions } from './select-plan.js';
 import { window as windowOf, type WindowSpec } from './window.js';
 import { cutInterleaved, interleavedLimitGroups } from './subquery-interleaved-limit.js';
@@ -62,7 +63,7 @@ async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: S
     if (src.kind === 'SubQuery') {
       const inner = src.statement;
       const outer = statementTime(stmt, ctx);
-      const innerCtx: QueryContext = ctx.outermostRange ? ctx : { ...ctx, outermostRange: outer };
+      const innerCtx: QueryContext = ctx.outermostRange ? ctx : { ...ctx, outermostRange: subqueryRange(stmt, ctx) };
       const run = innerStatement(stmt, inner, innerCtx);
       const reading: SubqueryReading = {
         keepsNullRows: keepsInnerNullRows(inner),
@@ -207,6 +208,12 @@ async function prepareSelect(stmt: SelectStatement, ctx: QueryContext, nested: b
  * the returned list is empty; otherwise the whole result is returned.
  */
 export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, sink?: SeriesSink, nested = false): Promise<ResultSeries[]> {
+  const split = splitByCallRange(stmt);
+  if (split) {
+    const [early, other] = split.parts;
+    const joined = joinCallRanges(stmt, split.of, await executeSelect(early, ctx, undefined, nested), await executeSelect(other, ctx, undefined, nested));
+    return sink ? sendSeries(joined, sink) : joined;
+  }
   const made: SubquerySource[] = [];
   try {
     const prepared = await prepareSelect(stmt, ctx, nested, made);
@@ -214,6 +221,17 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
   } finally {
     for (const s of made) s.release();
   }
+}
+
+/** Whole series to a chunked response, chunk_size rows at a time (nothing is left to return). */
+async function sendSeries(series: readonly ResultSeries[], sink: SeriesSink): Promise<ResultSeries[]> {
+  for (const s of series) {
+    for (let i = 0; i === 0 || i < s.values.length; i += sink.chunkSize) {
+      const more = i + sink.chunkSize < s.values.length;
+      await sink.push({ ...s, values: s.values.slice(i, i + sink.chunkSize) }, more);
+    }
+  }
+  return [];
 }
 
 /**

@@ -16,7 +16,7 @@
 import type { Call, Expr, Field, SelectStatement, TagSetDims } from '../ast/nodes.js';
 import { compileRegex } from '../ast/regex.js';
 import { walkExpr } from '../ast/walk.js';
-import { AGGREGATES, hasFunctionCall } from '../plan/functions.js';
+import { AGGREGATES, hasFunctionCall, isMath } from '../plan/functions.js';
 import { MAX_NS, MIN_NS, splitTimeRange, type TimeSplit } from '../plan/time-range.js';
 import { QueryError } from '../errors.js';
 import type { QueryContext } from './context.js';
@@ -27,6 +27,53 @@ import type { WindowSpec } from './window.js';
 export function statementTime(stmt: SelectStatement, ctx: QueryContext): TimeSplit {
   const { window } = parseDimensions(stmt.dimensions, ctx.nowNs, stmt.location);
   return splitTimeRange(stmt.condition, ctx.nowNs, window !== undefined, false, stmt.location);
+}
+
+/**
+ * The range an outer statement reads its subqueries over: its own, one GROUP BY time interval
+ * earlier (later under ORDER BY time DESC) when a transform reads an aggregate of it. 1.x moves
+ * the transform's iterator options by one interval (select.go buildCallIterator) and hands
+ * those options to the subquery (newIteratorOptionsSubstatement), so the inner statement runs
+ * from there: `derivative(max(b)) ... WHERE time >= '13:15' GROUP BY time(30m)` reads inner rows
+ * from 12:45 (an inner window of 12:30 reduced over its points from 12:45). Not before an
+ * enclosing statement's range (ctx.outermostRange, as widenedCondition).
+ */
+export function subqueryRange(outer: SelectStatement, ctx: QueryContext): TimeSplit {
+  const range = statementTime(outer, ctx);
+  const interval = parseDimensions(outer.dimensions, ctx.nowNs, outer.location).window?.interval;
+  if (interval === undefined || !readsSubqueriesEarly(outer)) return range;
+  const top = ctx.outermostRange;
+  if (!outer.sortFields.some((f) => !f.ascending)) {
+    if (!range.hasMin || range.min <= MIN_NS) return range;
+    const moved = range.min - interval;
+    return { ...range, min: top && top.min > moved ? top.min : moved };
+  }
+  if (!range.hasMax || range.max >= MAX_NS) return range;
+  const moved = range.max + interval;
+  return { ...range, max: top && top.max < moved ? top.max : moved };
+}
+
+/**
+ * Every call of the statement (math around them aside) is a transform of an aggregate that 1.x
+ * starts an interval early (READS_EARLIER; not cumulative_sum() nor the forecasts). 1.x builds
+ * an iterator per call, each with its own options, so beside another call (`max(b),
+ * difference(max(b))`) the two read the subquery over different ranges: such a statement is run
+ * in two parts (per-call-ranges.ts), and one that is not split keeps its own range.
+ */
+export function readsSubqueriesEarly(stmt: SelectStatement): boolean {
+  let transforms = 0;
+  let others = 0;
+  for (const f of stmt.fields) {
+    walkExpr(f.expr, (e) => {
+      if (e.kind !== 'Call') return true;
+      const name = e.name.toLowerCase();
+      if (isMath(name)) return true;
+      if (READS_EARLIER.has(name) && e.args[0]?.kind === 'Call') transforms++;
+      else others++;
+      return false;
+    });
+  }
+  return transforms > 0 && others === 0;
 }
 
 function timeCondition(t: TimeSplit): Expr | null {
@@ -57,7 +104,7 @@ export function innerStatement(outer: SelectStatement, given: SelectStatement, c
   if (given.sortFields.some((f) => f.ascending !== ascending)) throw new QueryError('subqueries must be ordered in the same direction as the query itself');
   let inner: SelectStatement = ascending ? given : { ...given, sortFields: [{ name: 'time', ascending: false }] };
   if (inner.fill.mode === 'null' && hasFunctionCall(inner.fields)) inner = { ...inner, fill: { mode: 'none' } };
-  const range = statementTime(outer, ctx);
+  const range = subqueryRange(outer, ctx);
   const extra = timeCondition(range);
   const condition = extra ? (inner.condition ? { kind: 'Binary' as const, op: 'AND' as const, lhs: inner.condition, rhs: extra } : extra) : inner.condition;
   const has = new Set(inner.dimensions.flatMap((d) => (d.kind === 'VarRef' ? [d.name] : [])));
@@ -101,7 +148,7 @@ function outerTagSet(outerDims: readonly Expr[], innerDims: readonly Expr[]): Ta
 }
 
 /** Raw transforms 1.x starts one interval early (late under DESC) when the statement has one. */
-const READS_EARLIER: ReadonlySet<string> = new Set(['derivative', 'non_negative_derivative', 'difference', 'non_negative_difference', 'moving_average', 'elapsed']);
+export const READS_EARLIER: ReadonlySet<string> = new Set(['derivative', 'non_negative_derivative', 'difference', 'non_negative_difference', 'moving_average', 'elapsed']);
 
 function readsIntervalEarlier(stmt: SelectStatement): boolean {
   let found = false;

@@ -15,7 +15,7 @@ import { measurementNames, measurementTarget } from '../measurement-target.js';
 import { conditionOf } from '../plan-derived.js';
 import { compileSelectOnly } from '../select.js';
 import type { CompiledSelect } from '../plan-memo.js';
-import { innerStatement, statementTime } from '../subquery-statement.js';
+import { innerStatement, subqueryRange } from '../subquery-statement.js';
 import { conditionFields, nodeReads, type NodeReads } from './nodes.js';
 import { reduceForSeries } from './series-filter.js';
 
@@ -124,7 +124,7 @@ export async function planNodes(stmt: SelectStatement, ctx: QueryContext, compil
   const out: PlanNode[] = [];
   for (const src of stmt.sources as readonly Source[]) {
     if (src.kind !== 'SubQuery') continue;
-    const innerCtx: QueryContext = ctx.outermostRange ? ctx : { ...ctx, outermostRange: statementTime(stmt, ctx) };
+    const innerCtx: QueryContext = ctx.outermostRange ? ctx : { ...ctx, outermostRange: subqueryRange(stmt, ctx) };
     out.push(...(await planNodes(innerStatement(stmt, src.statement, innerCtx), innerCtx, compileOnce(innerCtx))));
   }
   const sources = (stmt.sources as readonly Source[]).filter((s): s is Measurement => s.kind === 'Measurement').map((src) => sourceReads(src, plan, ctx));

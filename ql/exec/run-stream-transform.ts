@@ -1,0 +1,69 @@
+/**
+ * A transform (derivative, difference, moving_average, elapsed, cumulative_sum, ...) of an
+ * outer aggregate over a run stream (run-stream-windows.ts), as 1.x answers it: its transform
+ * iterator reads the aggregate's rows as they come, after their interval and fill iterators
+ * (select.go buildCallIterator), so it pairs each row with the one before in stream order,
+ * also where the runs go back in time (a negative elapsed time; under ORDER BY time DESC the
+ * sign turns, as for rows in order), skips rows without a value and a row at the time of the
+ * one before, and bounds nothing: every row it makes is answered. The aggregate's options were
+ * moved one interval early (late under DESC) for the transform (not for cumulative_sum()), so
+ * its fill iterator starts there, and the inner runs start there too (subqueryRange).
+ * Several transforms (every call of the statement one) are each such a stream, cut by LIMIT and
+ * OFFSET on their own and joined as 1.x's cursor joins its iterators (run-stream-windows.ts
+ * joinedRows: the earliest head time, the latest under DESC; a transform without a row there
+ * gets the scanner's default). A plain call beside a transform reads the subquery over another
+ * range in 1.x (an iterator per call): not taken.
+ */
+import { FieldType } from '../../engine/index.js';
+import { isIntegerOutput, type AggTransform } from './agg-calls.js';
+import type { Cell } from '../result.js';
+import { callFillValue } from './call-fill.js';
+import { callKey, evaluate, type RowScope } from './eval.js';
+import { readEnd, readStart } from './agg-read-range.js';
+import { callType, filledRunRows } from './run-stream-fill.js';
+import { windowRows } from './run-stream-windows.js';
+import { evalTypes, transformArgs, type GroupRun } from './select-raw.js';
+import { createTransform, runTransform, type Transform, type TransformName } from './transform.js';
+import type { Scalar, TimedValue } from './value.js';
+
+/** The statement's rows: each transform's rows, cut by LIMIT and OFFSET, joined, then the columns computed from them. */
+export async function runStreamTransformRows(g: GroupRun, transforms: readonly AggTransform[]): Promise<Cell[][]> {
+  const { offset, limit, fill } = g.plan.stmt;
+  const page = <T>(rows: T[]): T[] => rows.slice(offset, limit > 0 ? offset + limit : undefined);
+  const made = await Promise.all(transforms.map((t) => runStreamTransform(g, t)));
+  const streams = made.map((m) => page(m.rows));
+  const types = evalTypes(g.source, new Map(transforms.map((t, i) => [t.key, isIntegerOutput(made[i]!.transform.outputType)])));
+  const missing = made.map((m) => callFillValue(fill, m.transform.outputType, 'cursor'));
+  const at = streams.map(() => 0);
+  const before = (a: bigint, b: bigint): boolean => (g.plan.ascending ? a < b : a > b);
+  const out: Cell[][] = [];
+  let prev: readonly Scalar[] = [];
+  for (;;) {
+    let t: bigint | undefined;
+    streams.forEach((s, i) => {
+      const head = s[at[i]!]?.time;
+      if (head !== undefined && (t === undefined || before(head, t))) t = head;
+    });
+    if (t === undefined) return out;
+    const values = streams.map((s, i) => (s[at[i]!]?.time === t ? s[at[i]!++]!.value : fill.mode === 'previous' ? (prev[i] ?? null) : missing[i]!));
+    prev = values;
+    const slots = new Map(transforms.map((x, i) => [x.key, values[i]!]));
+    const scope: RowScope = { time: t, lookup: () => null, call: (e) => (e.kind === 'Call' ? slots.get(callKey(e)) : undefined) };
+    out.push([t, ...g.plan.projection.columns.map((c) => evaluate(c.expr, scope, types) as Cell)]);
+  }
+}
+
+/** The transform's rows in stream order (before LIMIT and OFFSET), with the transform made (its output type). */
+async function runStreamTransform(g: GroupRun, t: AggTransform): Promise<{ rows: TimedValue[]; transform: Transform }> {
+  const { plan } = g;
+  const early = t.name !== 'cumulative_sum';
+  const time = { ...plan.time, min: readStart(plan, early), max: readEnd(plan, early) };
+  const moved: GroupRun = { ...g, plan: { ...plan, time } };
+  const filled = filledRunRows(moved, [t.inner], await windowRows(g, [t.inner], []));
+  const transform = createTransform(t.name as TransformName, callType(g, t.inner) ?? FieldType.Float, transformArgs(t.expr, plan.ascending, plan.window?.interval));
+  const rows = runTransform(
+    transform,
+    filled.map((r) => ({ time: r[0] as bigint, value: (r[1] ?? null) as Scalar })),
+  );
+  return { rows, transform };
+}
