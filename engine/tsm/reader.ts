@@ -152,8 +152,16 @@ export class TsmReader {
    * Payloads of several blocks (usually consecutive blocks of one key, in either order) with one
    * read of the byte span they cover, minus blocks already in the block cache. Each payload is
    * verified when taken from the result, so a damaged block fails only when it is reached.
+   *
+   * `follow` (a key's first read): the same read also takes the blocks of the keys after key
+   * position `follow.keyPos` (the next keys' blocks come next in the file) up to a span of
+   * `follow.spanBytes`, and puts them in the block cache. A scan over many series opens them
+   * in key order, one run per series-field: in a file no query has read yet (every file a flush
+   * or compaction just published) each run otherwise paid a read of a few hundred bytes, and a
+   * round trip through the thread pool and the event loop for each, seconds in all behind busy
+   * statements (perf/README.md 26).
    */
-  async readBlocks(key: string, entries: readonly BlockEntry[]): Promise<BlockRun> {
+  async readBlocks(key: string, entries: readonly BlockEntry[], follow?: { readonly keyPos: number; readonly spanBytes: number }): Promise<BlockRun> {
     const cached = entries.map((e) => this.lookup(e));
     let lo = Infinity;
     let hi = -Infinity;
@@ -163,8 +171,11 @@ export class TsmReader {
       hi = Math.max(hi, e.offset + BLOCK_CHECKSUM_SIZE + e.size);
     });
     if (lo === Infinity) return { length: entries.length, payload: (i) => cached[i]! };
+    const next = follow && this.cache ? this.followingBlocks(follow.keyPos, hi, lo + follow.spanBytes) : [];
+    if (next.length > 0) hi = Math.max(hi, next.at(-1)!.offset + BLOCK_CHECKSUM_SIZE + next.at(-1)!.size);
     const span = new Uint8Array(hi - lo);
     const got = await this.file.read(span, lo);
+    for (const e of next) this.keepFollowing(e, span, lo, got);
     return {
       length: entries.length,
       payload: (i) => {
@@ -178,6 +189,30 @@ export class TsmReader {
         return cached[i];
       },
     };
+  }
+
+  /** Blocks of the keys after `keyPos` that start at `from` or later and end by `to`, not cached yet. */
+  private followingBlocks(keyPos: number, from: number, to: number): BlockEntry[] {
+    const out: BlockEntry[] = [];
+    for (let k = keyPos + 1; k < this.index.keyCount; k++) {
+      const n = this.index.entryCountAt(k);
+      for (let j = 0; j < n; j++) {
+        const e = this.index.entryAt(k, j);
+        if (e.offset + BLOCK_CHECKSUM_SIZE + e.size > to) return out;
+        if (e.offset >= from && !this.cache?.has(this.fileId, e.offset)) out.push(e);
+      }
+    }
+    return out;
+  }
+
+  /** Verifies a block read along with another key's and caches it; a damaged one is left for its own read to report. */
+  private keepFollowing(e: BlockEntry, span: Uint8Array, lo: number, got: number): void {
+    const at = e.offset - lo;
+    const record = span.subarray(at, at + BLOCK_CHECKSUM_SIZE + e.size);
+    if (got - at < record.length) return;
+    const payload = record.subarray(BLOCK_CHECKSUM_SIZE);
+    if (checksum32(payload) !== new DataView(record.buffer, record.byteOffset, BLOCK_CHECKSUM_SIZE).getUint32(0)) return;
+    this.cache?.set(this.fileId, e.offset, payload.slice());
   }
 
   /**
