@@ -3,7 +3,7 @@
  * flush moves the points the light statement reads from the cache into a TSM file no query has
  * read yet. Each of its series-fields then started with a read of its own, a round trip through
  * the thread pool and the event loop that waited a full slice of every heavy statement: one
- * to three seconds where the statement alone takes a tenth of that (perf/README.md 26, on main
+ * to three seconds where the statement alone takes a tenth of that (perf/README.md 27, on main
  * before it). Started by the flush service's entry (as the interval timer starts it) and by
  * writes crossing the cache's snapshot threshold. Every acknowledged point is counted once
  * during and after each flush.

@@ -159,7 +159,7 @@ export class TsmReader {
    * in key order, one run per series-field: in a file no query has read yet (every file a flush
    * or compaction just published) each run otherwise paid a read of a few hundred bytes, and a
    * round trip through the thread pool and the event loop for each, seconds in all behind busy
-   * statements (perf/README.md 26).
+   * statements (perf/README.md 27).
    */
   async readBlocks(key: string, entries: readonly BlockEntry[], follow?: { readonly keyPos: number; readonly spanBytes: number }): Promise<BlockRun> {
     const cached = entries.map((e) => this.lookup(e));

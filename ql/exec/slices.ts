@@ -22,8 +22,9 @@
  * - While a statement that has run less than the one resumed awaits I/O (a TSM block read),
  *   the resumed one gets a YIELD_SLICE_MS slice, so the read's answer is taken up in the next
  *   poll phase instead of after a full heavy slice. A light statement reading a file no block
- *   cache holds yet (every series-field of a file a flush just wrote: one read each) used to
- *   pay a 20 ms slice of each heavy statement per read, seconds in all (perf/README.md 26).
+ *   cache held yet (a file a flush just wrote: then one read per series-field) paid a slice of
+ *   each heavy statement per read, seconds in all (perf/README.md 27).
+ * - A slice is charged at most MAX_CHARGE_MS (see charged()): a GC pause is not its work.
  * Time is counted from the performance.now() read each checkpoint already makes; a statement
  * that finishes within its first slice pays nothing new. A statement that awaits I/O is
  * resumed by the loop, not the dispatcher: at its next checkpoint it is charged the time since
@@ -136,7 +137,7 @@ export function sliceEnds(owner: object): void {
  * is mostly a pause no statement can yield through (a major GC of the heavy statements'
  * garbage: 200-400 ms beside heavy scans), not the owner's work: charged in full it ranked a
  * light statement that happened to run then behind the heavy ones, to be served round robin
- * with them for seconds (perf/README.md 26).
+ * with them for seconds (perf/README.md 27).
  */
 function charged(ms: number): number {
   return Math.min(ms, MAX_CHARGE_MS);
