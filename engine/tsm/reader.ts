@@ -19,6 +19,7 @@ import { allocateFileId } from './block-cache.js';
 import type { BlockCache } from './block-cache.js';
 import { BlockIndex } from './block-index.js';
 import type { BlockEntry } from './block-index.js';
+import type { IndexTables } from './index-tables.js';
 import { BLOCK_CHECKSUM_SIZE, FOOTER_SIZE, HEADER_SIZE } from './format.js';
 import { openPositionalFile } from './positional-file.js';
 import type { FileOpener, PositionalFile } from './positional-file.js';
@@ -30,6 +31,12 @@ export interface TsmReaderOptions {
   readonly blockCache?: BlockCache;
   /** I/O seam for tests (byte counting, fault injection); defaults to node:fs positional reads. */
   readonly openFile?: FileOpener;
+  /**
+   * The file's index as another reader of it decoded and validated it (the flush worker, which
+   * wrote the file): not read, checked or parsed again here. Parsing a flushed file's index
+   * held the event loop 45-85 ms per file of 10,000 series-fields (perf/README.md 27).
+   */
+  readonly index?: IndexTables;
   /** Told once per damaged block, the first time a read finds it (the file set logs it). */
   readonly onBlockDamage?: (err: CorruptionError) => void;
 }
@@ -75,6 +82,11 @@ export class TsmReader {
       const { version, level } = decodeHeader(path, header);
       const footerBytes = await readExactly(file, path, FOOTER_SIZE, file.size - FOOTER_SIZE);
       const footer = decodeFooter(path, header, footerBytes, file.size);
+      if (options.index) {
+        const index = BlockIndex.fromTables(options.index);
+        if (index.keyCount !== footer.keyCount || index.blockCount !== footer.blockCount) throw new InvariantError(`index tables passed for ${path} do not match its footer`);
+        return new TsmReader(path, level, index, file, footer.indexOffset, options.blockCache, options.onBlockDamage);
+      }
       const indexBytes = await readExactly(file, path, footer.indexSize, footer.indexOffset);
       if (checksum64(indexBytes) !== footer.indexChecksum) {
         throw new CorruptionError(path, footer.indexOffset, 'index checksum mismatch');
