@@ -112,8 +112,9 @@ describe('a light statement while a flush runs beside heavy ones', { timeout: 60
       const best = Math.min(...answers.map((a) => a.ms));
       const all = answers.map((a) => a.ms.toFixed(0)).join(', ');
       t.diagnostic(`light statement after a flush beside heavy ones: ${all} ms; ${own.toFixed(0)} ms alone`);
-      // Main: 1.5-3 s in every round (a read and a heavy slice per series-field).
-      assert.ok(best < 3 * own + 150, `light statement after a flush: ${all} ms beside heavy ones, ${own.toFixed(0)} ms alone`);
+      // Main: 2.8-6.3 s in every round (a read and a heavy slice per series-field); here
+      // 0.2-0.8 s on a machine at load 6-9, most of it GC pauses of the heavy scans.
+      assert.ok(best < Math.max(4 * own, own + 400), `light statement after a flush: ${all} ms beside heavy ones, ${own.toFixed(0)} ms alone`);
     });
   }
 });

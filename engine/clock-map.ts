@@ -36,11 +36,6 @@ export class ClockMap<K, V> {
     return slot.value;
   }
 
-  /** Whether `key` is kept, without marking it used. */
-  has(key: K): boolean {
-    return this.map.has(key);
-  }
-
   /** Keeps `value` at `cost` bytes, evicting until it fits; a value costing more than the whole budget is not kept. */
   set(key: K, value: V, cost: number): void {
     this.delete(key);

@@ -192,9 +192,9 @@ export class TsmRun implements SortedRun {
       chunk.push(e);
     }
     const len = chunk.length;
-    // The first read also brings the next keys' blocks into the block cache: the scan's next
-    // series-fields then start without a read of their own (TsmReader.readBlocks).
-    const follow = this.limit === FIRST_READ_BYTES ? { keyPos: this.blocks.key, spanBytes: FIRST_READ_BYTES } : undefined;
+    // The first read goes on into the next keys' blocks: the scan's next series-fields then
+    // start without a read of their own (TsmReader.readBlocks).
+    const follow = this.limit === FIRST_READ_BYTES ? { spanBytes: FIRST_READ_BYTES } : undefined;
     this.limit = READ_AHEAD_BYTES;
     const run = this.reader.readBlocks(this.key, chunk, follow);
     const c: Chunk = { from, len, run };

@@ -56,11 +56,6 @@ export class BlockCache {
     return hit;
   }
 
-  /** Whether the block is kept; neither a hit nor a miss (a read-ahead asking what to keep). */
-  has(fileId: number, offset: number): boolean {
-    return this.map.has(cacheKey(fileId, offset));
-  }
-
   set(fileId: number, offset: number, payload: Uint8Array): void {
     this.map.set(cacheKey(fileId, offset), payload, payload.length + BLOCK_CACHE_ENTRY_OVERHEAD);
   }

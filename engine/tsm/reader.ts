@@ -165,15 +165,16 @@ export class TsmReader {
    * read of the byte span they cover, minus blocks already in the block cache. Each payload is
    * verified when taken from the result, so a damaged block fails only when it is reached.
    *
-   * `follow` (a key's first read): the same read also takes the blocks of the keys after key
-   * position `follow.keyPos` (the next keys' blocks come next in the file) up to a span of
-   * `follow.spanBytes`, and puts them in the block cache. A scan over many series opens them
-   * in key order, one run per series-field: in a file no query has read yet (every file a flush
-   * or compaction just published) each run otherwise paid a read of a few hundred bytes, and a
-   * round trip through the thread pool and the event loop for each, seconds in all behind busy
-   * statements (perf/README.md 27).
+   * `follow` (a key's first read): the read goes on to `follow.spanBytes` from its start (not
+   * past the blocks), and the bytes are kept among a few recent spans; a later read that falls
+   * inside one (the next keys' blocks come next in the file) takes its blocks from there. A scan
+   * opens series-fields in key order, one run each: in a file no query has read yet (every file
+   * a flush or compaction just published) each run otherwise paid a read of a few hundred bytes
+   * and a round trip through the thread pool and the event loop, seconds in all behind busy
+   * statements (perf/README.md 27). Kept as read, not verified or cached ahead: a scan of one
+   * field in ten takes only its own blocks.
    */
-  async readBlocks(key: string, entries: readonly BlockEntry[], follow?: { readonly keyPos: number; readonly spanBytes: number }): Promise<BlockRun> {
+  async readBlocks(key: string, entries: readonly BlockEntry[], follow?: { readonly spanBytes: number }): Promise<BlockRun> {
     const cached = entries.map((e) => this.lookup(e));
     let lo = Infinity;
     let hi = -Infinity;
@@ -183,48 +184,28 @@ export class TsmReader {
       hi = Math.max(hi, e.offset + BLOCK_CHECKSUM_SIZE + e.size);
     });
     if (lo === Infinity) return { length: entries.length, payload: (i) => cached[i]! };
-    const next = follow && this.cache ? this.followingBlocks(follow.keyPos, hi, lo + follow.spanBytes) : [];
-    if (next.length > 0) hi = Math.max(hi, next.at(-1)!.offset + BLOCK_CHECKSUM_SIZE + next.at(-1)!.size);
-    const span = new Uint8Array(hi - lo);
-    const got = await this.file.read(span, lo);
-    for (const e of next) this.keepFollowing(e, span, lo, got);
+    let from = recentSpans.find(this, lo, hi);
+    if (!from) {
+      const end = follow ? Math.max(hi, Math.min(this.indexOffset, lo + follow.spanBytes)) : hi;
+      const span = new Uint8Array(end - lo);
+      const got = await this.file.read(span, lo);
+      from = { lo, bytes: span.subarray(0, got) };
+      if (end > hi) recentSpans.keep(this, from);
+    }
+    const { lo: spanLo, bytes: span } = from;
     return {
       length: entries.length,
       payload: (i) => {
         const hit = cached[i];
         if (hit) return hit;
         const e = entries[i]!;
-        const at = e.offset - lo;
+        const at = e.offset - spanLo;
         const record = span.subarray(at, at + BLOCK_CHECKSUM_SIZE + e.size);
         // Cached payloads are copied out so a cache entry does not pin the whole span.
-        cached[i] = this.verify(key, e, record, Math.max(0, Math.min(record.length, got - at)), this.cache !== undefined);
+        cached[i] = this.verify(key, e, record, Math.max(0, Math.min(record.length, span.length - at)), this.cache !== undefined);
         return cached[i];
       },
     };
-  }
-
-  /** Blocks of the keys after `keyPos` that start at `from` or later and end by `to`, not cached yet. */
-  private followingBlocks(keyPos: number, from: number, to: number): BlockEntry[] {
-    const out: BlockEntry[] = [];
-    for (let k = keyPos + 1; k < this.index.keyCount; k++) {
-      const n = this.index.entryCountAt(k);
-      for (let j = 0; j < n; j++) {
-        const e = this.index.entryAt(k, j);
-        if (e.offset + BLOCK_CHECKSUM_SIZE + e.size > to) return out;
-        if (e.offset >= from && !this.cache?.has(this.fileId, e.offset)) out.push(e);
-      }
-    }
-    return out;
-  }
-
-  /** Verifies a block read along with another key's and caches it; a damaged one is left for its own read to report. */
-  private keepFollowing(e: BlockEntry, span: Uint8Array, lo: number, got: number): void {
-    const at = e.offset - lo;
-    const record = span.subarray(at, at + BLOCK_CHECKSUM_SIZE + e.size);
-    if (got - at < record.length) return;
-    const payload = record.subarray(BLOCK_CHECKSUM_SIZE);
-    if (checksum32(payload) !== new DataView(record.buffer, record.byteOffset, BLOCK_CHECKSUM_SIZE).getUint32(0)) return;
-    this.cache?.set(this.fileId, e.offset, payload.slice());
   }
 
   /**
@@ -265,6 +246,7 @@ export class TsmReader {
     if (this.closed) return;
     this.closed = true;
     this.cache?.evictFile(this.fileId);
+    recentSpans.drop(this);
     await this.file.close();
   }
 
@@ -308,6 +290,39 @@ export class TsmReader {
     return kept;
   }
 }
+
+/** Bytes of a file from `lo`, as read (shorter than asked at the end of the file). */
+interface Span {
+  readonly lo: number;
+  readonly bytes: Uint8Array;
+}
+
+/**
+ * The spans read ahead of a few recent key reads, process-wide (a few scans at once each find
+ * theirs; 8 x 64 KiB at most), most recent first.
+ */
+const recentSpans = new (class {
+  private readonly spans: { readonly reader: TsmReader; readonly span: Span }[] = [];
+
+  find(reader: TsmReader, lo: number, hi: number): Span | undefined {
+    const i = this.spans.findIndex((s) => s.reader === reader && s.span.lo <= lo && hi <= s.span.lo + s.span.bytes.length);
+    if (i < 0) return undefined;
+    const [s] = this.spans.splice(i, 1);
+    this.spans.unshift(s!);
+    return s!.span;
+  }
+
+  keep(reader: TsmReader, span: Span): void {
+    this.spans.unshift({ reader, span });
+    if (this.spans.length > RECENT_SPANS) this.spans.pop();
+  }
+
+  drop(reader: TsmReader): void {
+    for (let i = this.spans.length - 1; i >= 0; i--) if (this.spans[i]!.reader === reader) this.spans.splice(i, 1);
+  }
+})();
+
+const RECENT_SPANS = 8;
 
 /** Reads `length` bytes at `position`; a short read means the file shrank under us. */
 async function readExactly(file: PositionalFile, path: string, length: number, position: number): Promise<Buffer> {
