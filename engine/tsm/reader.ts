@@ -299,7 +299,7 @@ interface Span {
 
 /**
  * The spans read ahead of a few recent key reads, process-wide (a few scans at once each find
- * theirs; 8 x 64 KiB at most), most recent first.
+ * theirs, one per file it reads: 64 x 64 KiB at most), most recent first.
  */
 const recentSpans = new (class {
   private readonly spans: { readonly reader: TsmReader; readonly span: Span }[] = [];
@@ -322,7 +322,7 @@ const recentSpans = new (class {
   }
 })();
 
-const RECENT_SPANS = 8;
+const RECENT_SPANS = 64;
 
 /** Reads `length` bytes at `position`; a short read means the file shrank under us. */
 async function readExactly(file: PositionalFile, path: string, length: number, position: number): Promise<Buffer> {
