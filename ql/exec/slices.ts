@@ -37,7 +37,7 @@
 const MIN_SLICE_MS = 5;
 const MAX_SLICE_MS = 20;
 /** The most one slice is charged (see charged()). */
-const MAX_CHARGE_MS = 2 * MAX_SLICE_MS;
+const MAX_CHARGE_MS = MAX_SLICE_MS;
 /**
  * A slice while a lighter statement awaits I/O: a read from the page cache answers in well
  * under 1 ms, and a hop back through the dispatcher costs about 5 us, so heavy statements keep
