@@ -184,9 +184,11 @@ export class TsmReader {
       hi = Math.max(hi, e.offset + BLOCK_CHECKSUM_SIZE + e.size);
     });
     if (lo === Infinity) return { length: entries.length, payload: (i) => cached[i]! };
-    let from = recentSpans.find(this, lo, hi);
+    // Only beside a block cache (the engine's readers): one without keeps one read per call,
+    // and callers that loop over reads without other turns (tests, tools) keep their turns.
+    let from = this.cache && recentSpans.find(this, lo, hi);
     if (!from) {
-      const end = follow ? Math.max(hi, Math.min(this.indexOffset, lo + follow.spanBytes)) : hi;
+      const end = follow && this.cache ? Math.max(hi, Math.min(this.indexOffset, lo + follow.spanBytes)) : hi;
       const span = new Uint8Array(end - lo);
       const got = await this.file.read(span, lo);
       from = { lo, bytes: span.subarray(0, got) };
