@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { alone, sleep, timed, waitUntil } from './query-timing.js';
 import { call, q, startRealServer, type RealServer } from './test-server.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const T0 = 1_600_000_000_000_000_000n;
 
 /** A full scan whose condition no block statistic settles and no row meets: seconds of executor work, an empty answer. */
@@ -30,36 +30,6 @@ async function load(srv: RealServer): Promise<void> {
   // Every point in TSM files before the measurements: a flush in the middle of one round (or
   // in some rounds only) made the light statement wait seconds for it, on main too.
   await srv.deps.flush();
-}
-
-interface Answer {
-  readonly status: number;
-  readonly text: string;
-  /** ms from sending to the whole answer, and when it came (performance.now()). */
-  readonly ms: number;
-  readonly at: number;
-}
-
-async function timed(srv: RealServer, text: string): Promise<Answer> {
-  const start = performance.now();
-  const res = await call(srv, { path: q(text, 'db') });
-  const at = performance.now();
-  return { status: res.status, text: res.text, ms: at - start, at };
-}
-
-/** The fastest of `n` answers to `text` with nothing else running (the machine is shared: the minimum is its own time). */
-async function alone(srv: RealServer, text: string, n = 3): Promise<number> {
-  let best = Infinity;
-  for (let i = 0; i < n; i++) best = Math.min(best, (await timed(srv, text)).ms);
-  return best;
-}
-
-async function waitUntil(what: string, cond: () => boolean, ms: number): Promise<void> {
-  const start = Date.now();
-  while (!cond()) {
-    if (Date.now() - start > ms) assert.fail(`${what}: not within ${ms} ms`);
-    await sleep(5);
-  }
 }
 
 describe('a light statement beside heavy ones', { timeout: 300_000 }, () => {

@@ -30,8 +30,8 @@ export interface DatabaseRegistryDeps {
   readonly blockCache: BlockCache;
   readonly tombstones: Tombstones;
   readonly compactor: CompactionService;
-  /** Resolves once a flush round in progress has finished (it may be writing a dropped database's shards). */
-  flushSettled(): Promise<void>;
+  /** Resolves once a flush round in progress is done with `db`'s shards (it may be writing them). */
+  flushSettled(db: Database): Promise<void>;
   /** True once the engine is stopping (the compactor is not restarted after a drop). */
   stopping(): boolean;
 }
@@ -195,8 +195,8 @@ export class DatabaseRegistry {
     const { compactor, options } = this.deps;
     // A flush round that listed these shards may still be writing them: closing them under
     // it failed the round, and a late write re-created the deleted directory. Rounds after it
-    // no longer see the database, so waiting for that one is enough.
-    await this.deps.flushSettled();
+    // no longer see the database, so waiting for that one to be done with them is enough.
+    await this.deps.flushSettled(db);
     // The compactor must not be holding the shards we are about to delete.
     await compactor.stop();
     for (const set of db.shardSets.values()) for (const shard of set.shards) await shard.close();

@@ -143,7 +143,7 @@ export class Engine {
       blockCache: this.blockCache,
       tombstones: this.tombstones,
       compactor: this.compactor,
-      flushSettled: () => this.flusher.settled(),
+      flushSettled: (db) => this.flusher.settledFor(db),
       stopping: () => this.state.stopping,
     });
   }

@@ -30,3 +30,18 @@ test('noteAppends adds bytes and values as repeated noteAppend does', () => {
   b.noteAppends(80, 5);
   assert.deepEqual([a.bytes, a.values], [b.bytes, b.values]);
 });
+
+test('sortedEntries: TSM key order (UTF-8 bytes), for ASCII keys and for keys past it', () => {
+  const order = (series: string[]) => {
+    const c = new Cache();
+    for (const s of series) for (const f of ['w', 'v']) c.entry(c.fields(s), f, FieldType.Float).append(0, 1);
+    const byBytes = series.flatMap((s) => [`${s}#!~#v`, `${s}#!~#w`]).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    assert.deepEqual(
+      c.sortedEntries().map((e) => e.key),
+      byBytes,
+    );
+  };
+  order(['m,h=a1', 'm,h=a', 'm,h=a!', 'm,h=B', 'l,h=z', 'm,h=a\\ b']);
+  // U+FF61 sorts before U+1F600 in UTF-16 code units but after it in UTF-8 bytes.
+  order(['m,h=\u{1f600}', 'm,h=\uff61', 'm,h=\u00e9', 'm,h=e']);
+});

@@ -21,6 +21,7 @@ import type { MergeJob, MergeOutcome, MergeRunner } from '../compact/merge-job.j
 import { mergeErrorFromWire } from '../compact/merge-error-wire.js';
 import type { FlushReply } from './flush-worker.js';
 import type { SnapshotColumn, SnapshotFile } from './snapshot-file.js';
+import { reviveTables, type IndexTables } from '../tsm/index-tables.js';
 
 const WORKER_URL = new URL('./flush-worker.js', import.meta.url);
 /** Encoders allocate a block's worth at a time; a small young generation keeps RSS down. */
@@ -34,7 +35,8 @@ export class FlushWorker implements MergeRunner {
     this.client = new WorkerClient<FlushReply>(WORKER_URL, WORKER_LIMITS, onOnline);
   }
 
-  async write(path: string, baseNs: bigint, columns: readonly SnapshotColumn[], maxPointsPerBlock: number): Promise<SnapshotFile | undefined> {
+  /** The file written, with its index decoded in the worker (undefined when it could not). */
+  async write(path: string, baseNs: bigint, columns: readonly SnapshotColumn[], maxPointsPerBlock: number): Promise<(SnapshotFile & { readonly index?: IndexTables | undefined }) | undefined> {
     if (!this.client.available) return undefined;
     const transfer: TransferListItem[] = [];
     const copies = columns.map((c) => {
@@ -48,7 +50,7 @@ export class FlushWorker implements MergeRunner {
     if (!reply) return undefined;
     if ('error' in reply) throw new StorageIoError(`flush worker: ${reply.error}`);
     if (!('info' in reply)) throw new InvariantError('flush worker answered a snapshot with a merge reply');
-    return { values: reply.values, info: reply.info };
+    return { values: reply.values, info: reply.info, index: reply.index && reviveTables(reply.index) };
   }
 
   /** The file merge of a compaction on the worker (compact/merge-job.ts); undefined when it cannot answer. */

@@ -14,6 +14,7 @@ import { engineOptions } from '../options.js';
 import { readSeries } from '../testing/read-all.js';
 import { mulberry32 } from '../random.js';
 import { FlushWorker } from './flush-worker-pool.js';
+import { TsmReader } from '../tsm/reader.js';
 import { writeSnapshotFile, type SnapshotColumn } from './snapshot-file.js';
 
 /** A cache with every column kind, out-of-order runs and duplicates, several blocks per key. */
@@ -57,6 +58,21 @@ test('a snapshot written by the flush worker is byte-identical to one written on
     assert.deepEqual(await readFile(join(dir, 'a.tsm')), await readFile(join(dir, 'b.tsm')));
     // The cache the columns came from is untouched (shared columns read in place, the others copied, not moved).
     assert.equal(cache.get('m,host=h0', 'f')!.view().offsets.length, columnsOf(cache)[0]!.offsets.length);
+    // The index the worker decoded answers as the event loop's own parse of the file does.
+    assert.ok(viaWorker.index, 'the worker decoded the index');
+    const given = await TsmReader.open(join(dir, 'a.tsm'), { index: viaWorker.index });
+    const parsed = await TsmReader.open(join(dir, 'a.tsm'));
+    try {
+      assert.deepEqual([...given.keys()], [...parsed.keys()]);
+      for (const key of parsed.keys()) {
+        assert.deepEqual(given.entries(key), parsed.entries(key));
+        assert.deepEqual(await given.readBlocks(key, given.entries(key)).then((r) => r.payload(0)), await parsed.readBlock(key, parsed.entries(key)[0]!));
+      }
+      assert.deepEqual(given.info(), parsed.info());
+    } finally {
+      await given.close();
+      await parsed.close();
+    }
   } finally {
     await worker.close();
     await rm(dir, { recursive: true, force: true });

@@ -52,9 +52,23 @@ export class Flusher {
     return this.runner.busy;
   }
 
-  /** Settles once the round in progress (if any) is over, without starting one. */
-  settled(): Promise<void> {
-    return this.runner.idle();
+  /**
+   * Settles once the round in progress no longer writes into `db`'s shards: at once when no
+   * round runs or the running one is done with them (DROP DATABASE waits for this before it
+   * closes and deletes them, and used to wait for whole rounds of other databases' work).
+   */
+  settledFor(db: Database): Promise<void> {
+    const waiters = this.inUse.get(db);
+    return waiters ? new Promise((resolve) => waiters.push(resolve)) : Promise.resolve();
+  }
+
+  /** Databases the running round may still write into, each with the drops waiting for it to be done. */
+  private readonly inUse = new Map<Database, (() => void)[]>();
+
+  private doneWith(db: Database): void {
+    const waiters = this.inUse.get(db);
+    this.inUse.delete(db);
+    for (const resolve of waiters ?? []) resolve();
   }
 
   /** Flush everything in the caches now; concurrent calls coalesce into at most one more run. */
@@ -68,6 +82,7 @@ export class Flusher {
     const work: { shard: Shard; db: Database }[] = [];
     const all: Shard[] = [];
     for (const db of this.target.databases()) {
+      this.inUse.set(db, []);
       for (const set of db.shardSets.values()) {
         for (const shard of set.shards) {
           all.push(shard);
@@ -84,13 +99,16 @@ export class Flusher {
       // Before the files: a published TSM file's fields are always in its shard's record (and a
       // DROP MEASUREMENT's removal reaches the record of a shard nothing is written to).
       for (const shard of all) await shard.fields.save(shard.dir);
-      for (const { shard } of work) {
+      // From here on the round writes only into shards with snapshots, a database's in a row.
+      for (const db of [...this.inUse.keys()]) if (!work.some((w) => w.db === db)) this.doneWith(db);
+      for (const [i, { shard, db }] of work.entries()) {
         for (const snap of [...shard.snapshots]) {
           const r = await writeCacheToTsm(shard, snap, this.opts.maxPointsPerBlock, this.opts.logger, this.opts.blockCache, this.opts.worker);
           shard.releaseSnapshot(snap);
           points += r.values;
           bytes += r.bytes;
         }
+        if (work[i + 1]?.db !== db) this.doneWith(db);
       }
       for (const db of this.target.databases()) await db.syncIndex();
       if (bound > 0n) await this.target.truncateWal(bound);
@@ -101,6 +119,8 @@ export class Flusher {
       this.opts.logger.error({ err: error }, 'flush failed; caches kept, WAL not truncated');
       this.observer.onFlush?.({ points, bytes, seconds: (performance.now() - started) / 1000, error });
       throw error;
+    } finally {
+      for (const db of [...this.inUse.keys()]) this.doneWith(db);
     }
   }
 }

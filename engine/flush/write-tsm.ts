@@ -26,8 +26,9 @@ export async function writeCacheToTsm(
   const files = await shard.ensureFiles(logger, blockCache);
   const path = files.pathFor({ generation: files.nextGeneration(), sequence: 1 });
   const columns: SnapshotColumn[] = cache.sortedEntries().map(({ key, entry }) => ({ key, type: entry.type, ...entry.view() }));
-  const written = (await worker?.write(path, shard.baseNs, columns, maxPointsPerBlock)) ?? (await writeSnapshotFile(path, shard.baseNs, columns, maxPointsPerBlock));
+  const inWorker = await worker?.write(path, shard.baseNs, columns, maxPointsPerBlock);
+  const written = inWorker ?? (await writeSnapshotFile(path, shard.baseNs, columns, maxPointsPerBlock));
   if (!written.info) return { values: 0, bytes: 0 };
-  await files.add(written.info.path);
+  await (inWorker?.index ? files.addParsed(written.info.path, inWorker.index) : files.add(written.info.path));
   return { values: written.values, bytes: written.info.size };
 }

@@ -192,8 +192,11 @@ export class TsmRun implements SortedRun {
       chunk.push(e);
     }
     const len = chunk.length;
+    // The first read goes on into the next keys' blocks: the scan's next series-fields then
+    // start without a read of their own (TsmReader.readBlocks).
+    const follow = this.limit === FIRST_READ_BYTES ? { spanBytes: FIRST_READ_BYTES } : undefined;
     this.limit = READ_AHEAD_BYTES;
-    const run = this.reader.readBlocks(this.key, chunk);
+    const run = this.reader.readBlocks(this.key, chunk, follow);
     const c: Chunk = { from, len, run };
     // A read ahead of a closed run may fail unobserved; load() awaits `run` and sees the error.
     run.then((r) => (c.done = r), () => undefined);

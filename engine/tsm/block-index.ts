@@ -57,6 +57,16 @@ export class BlockIndex {
 
   private constructor(private readonly t: IndexTables) {}
 
+  /** The decoded tables (posted from the flush worker, revived with reviveTables). */
+  get tables(): IndexTables {
+    return this.t;
+  }
+
+  /** An index from tables another reader of the same file decoded and validated. */
+  static fromTables(t: IndexTables): BlockIndex {
+    return new BlockIndex(t);
+  }
+
   /** Validates and decodes `bytes` (the whole index section) of a file of `version`. Throws CorruptionError. */
   static parse(bytes: Buffer, layout: IndexLayout, version: number = VERSION): BlockIndex {
     if (version === VERSION_1) return new BlockIndex(parseIndexV1(bytes, layout));

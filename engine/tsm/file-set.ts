@@ -26,6 +26,7 @@ import type { EngineLogger } from '../logger.js';
 import type { BlockCache } from './block-cache.js';
 import { compareFileIds, MAX_NAME_NUMBER, parseTsmFileName, QUARANTINE_DIR, TSM_EXTENSION, tsmFileName } from './format.js';
 import type { TsmFileId } from './format.js';
+import type { IndexTables } from './index-tables.js';
 import { TsmReader, type TsmReaderOptions } from './reader.js';
 import type { FileOpener } from './positional-file.js';
 import { makeDirDurable } from '../fs/atomic.js';
@@ -159,6 +160,13 @@ export class TsmFileSet {
     return this.replace([], paths);
   }
 
+  /** Adds one published file whose index its writer already decoded (TsmReaderOptions.index). */
+  addParsed(path: string, index: IndexTables): Promise<void> {
+    const run = this.queue.then(() => this.doReplace([], [path], [], index));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
   /**
    * Swaps `oldPaths` (live files) for `newPaths` (already published by TsmWriter.finish).
    * New snapshots see either all old or all new files, never a mix. If a new file fails to
@@ -181,7 +189,7 @@ export class TsmFileSet {
     await Promise.all(this.pending);
   }
 
-  private async doReplace(oldPaths: readonly string[], newPaths: readonly string[], keepPaths: readonly string[]): Promise<void> {
+  private async doReplace(oldPaths: readonly string[], newPaths: readonly string[], keepPaths: readonly string[], index?: IndexTables): Promise<void> {
     if (this.closed) throw new InvariantError(`replace() on closed TSM file set ${this.dir}`);
     if (new Set(oldPaths.map((p) => resolve(p))).size !== oldPaths.length || new Set(newPaths.map((p) => resolve(p))).size !== newPaths.length) {
       throw new InvariantError('replace(): a path is listed twice');
@@ -202,7 +210,7 @@ export class TsmFileSet {
       for (const [i, p] of newPaths.entries()) {
         const id = ids[i];
         if (id === undefined) throw new InvariantError('replace(): id list out of step');
-        added.push({ id, reader: await TsmReader.open(p, readerOptions(this.options)), refs: 1, obsolete: false });
+        added.push({ id, reader: await TsmReader.open(p, index ? { ...readerOptions(this.options), index } : readerOptions(this.options)), refs: 1, obsolete: false });
       }
     } catch (err) {
       await Promise.all(added.map((f) => f.reader.close()));

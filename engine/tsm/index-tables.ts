@@ -44,6 +44,16 @@ export interface IndexTables {
   readonly maxTime: bigint;
 }
 
+/**
+ * Tables posted from another thread (the flush worker parses the index of the file it wrote):
+ * a structured clone keeps the arrays but not the Buffer and StatsColumns prototypes.
+ */
+export function reviveTables(t: IndexTables): IndexTables {
+  const k = t.keyBytes;
+  const stats = t.stats && (Object.setPrototypeOf(t.stats, StatsColumns.prototype) as StatsColumns);
+  return { ...t, keyBytes: Buffer.from(k.buffer, k.byteOffset, k.byteLength), stats };
+}
+
 /** Block stats as columns; `has[b]` is 0 for blocks without stats, 2 when `sum` is set too. */
 export class StatsColumns {
   readonly has: Uint8Array;

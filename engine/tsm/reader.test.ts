@@ -235,6 +235,55 @@ test('readBlocks: one read for a run of blocks, cached ones skipped, damage repo
   }
 });
 
+test('readBlocks with follow: the first read of a key goes on into the next keys, which then need no read; a damaged block fails only when taken', async (t) => {
+  const dir = await tempDir(t, 'tsm-read-follow');
+  const path = join(dir, '000000001-000000001.tsm');
+  // 40 keys of two 200-byte blocks each (a freshly flushed file: one small key per series-field).
+  const keys = Array.from({ length: 40 }, (_, k) => `m,host=h${String(k).padStart(2, '0')}#v`);
+  const spec: KeySpec[] = keys.map((key, k) => ({
+    key,
+    type: FieldType.Integer,
+    blocks: [0, 1].map((j) => ({ minTime: BigInt(j * 100), maxTime: BigInt(j * 100 + 50), count: 10, payload: payload(k * 10 + j, 200) })),
+  }));
+  await writeTsm(path, spec);
+  const bytes = await readFile(path);
+  const probe = await TsmReader.open(path);
+  const bad = probe.entries(keys[3]!)[1]!;
+  await probe.close();
+  bytes.writeUInt8(bytes.readUInt8(bad.offset + BLOCK_CHECKSUM_SIZE + 7) ^ 0x10, bad.offset + BLOCK_CHECKSUM_SIZE + 7);
+  await writeFile(path, bytes);
+  const reads: { position: number; length: number }[] = [];
+  const counting: FileOpener = async (p) => {
+    const f = await openPositionalFile(p);
+    return { size: f.size, read: (buf, position) => (reads.push({ position, length: buf.length }), f.read(buf, position)), readSync: f.readSync.bind(f), close: () => f.close() };
+  };
+  const cache = new BlockCache();
+  const damage: CorruptionError[] = [];
+  const r = await TsmReader.open(path, { openFile: counting, blockCache: cache, onBlockDamage: (err) => damage.push(err) });
+  try {
+    reads.splice(0);
+    const spanBytes = 20 * (BLOCK_CHECKSUM_SIZE + 200);
+    await r.readBlocks(keys[0]!, r.entries(keys[0]!), { spanBytes });
+    assert.deepEqual(reads, [{ position: r.entries(keys[0]!)[0]!.offset, length: spanBytes }]);
+    // Nothing beyond key 0's blocks is verified or cached ahead of its own read.
+    assert.equal(cache.stats().entries, 0);
+    // Keys 1..9 come from the span, key 10 needs a read of its own.
+    for (let k = 1; k < 10; k++) {
+      const run = await r.readBlocks(keys[k]!, r.entries(keys[k]!), { spanBytes });
+      for (const j of [0, 1]) {
+        if (k === 3 && j === 1) assert.throws(() => run.payload(j), (err) => err instanceof CorruptionError && err.offset === bad.offset);
+        else assert.deepEqual(run.payload(j), spec[k]!.blocks[j]!.payload);
+      }
+    }
+    assert.equal(reads.length, 1);
+    assert.equal(damage.length, 1, 'the damaged block is reported once');
+    await r.readBlocks(keys[10]!, r.entries(keys[10]!), { spanBytes });
+    assert.equal(reads.length, 2);
+  } finally {
+    await r.close();
+  }
+});
+
 test('readBlock serves repeated reads from the shared block cache', async (t) => {
   const dir = await tempDir(t, 'tsm-cached');
   const path = join(dir, '000000001-000000001.tsm');

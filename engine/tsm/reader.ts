@@ -19,6 +19,7 @@ import { allocateFileId } from './block-cache.js';
 import type { BlockCache } from './block-cache.js';
 import { BlockIndex } from './block-index.js';
 import type { BlockEntry } from './block-index.js';
+import type { IndexTables } from './index-tables.js';
 import { BLOCK_CHECKSUM_SIZE, FOOTER_SIZE, HEADER_SIZE } from './format.js';
 import { openPositionalFile } from './positional-file.js';
 import type { FileOpener, PositionalFile } from './positional-file.js';
@@ -30,6 +31,12 @@ export interface TsmReaderOptions {
   readonly blockCache?: BlockCache;
   /** I/O seam for tests (byte counting, fault injection); defaults to node:fs positional reads. */
   readonly openFile?: FileOpener;
+  /**
+   * The file's index as another reader of it decoded and validated it (the flush worker, which
+   * wrote the file): not read, checked or parsed again here. Parsing a flushed file's index
+   * held the event loop 45-85 ms per file of 10,000 series-fields (perf/README.md 27).
+   */
+  readonly index?: IndexTables;
   /** Told once per damaged block, the first time a read finds it (the file set logs it). */
   readonly onBlockDamage?: (err: CorruptionError) => void;
 }
@@ -75,6 +82,11 @@ export class TsmReader {
       const { version, level } = decodeHeader(path, header);
       const footerBytes = await readExactly(file, path, FOOTER_SIZE, file.size - FOOTER_SIZE);
       const footer = decodeFooter(path, header, footerBytes, file.size);
+      if (options.index) {
+        const index = BlockIndex.fromTables(options.index);
+        if (index.keyCount !== footer.keyCount || index.blockCount !== footer.blockCount) throw new InvariantError(`index tables passed for ${path} do not match its footer`);
+        return new TsmReader(path, level, index, file, footer.indexOffset, options.blockCache, options.onBlockDamage);
+      }
       const indexBytes = await readExactly(file, path, footer.indexSize, footer.indexOffset);
       if (checksum64(indexBytes) !== footer.indexChecksum) {
         throw new CorruptionError(path, footer.indexOffset, 'index checksum mismatch');
@@ -152,8 +164,17 @@ export class TsmReader {
    * Payloads of several blocks (usually consecutive blocks of one key, in either order) with one
    * read of the byte span they cover, minus blocks already in the block cache. Each payload is
    * verified when taken from the result, so a damaged block fails only when it is reached.
+   *
+   * `follow` (a key's first read): the read goes on to `follow.spanBytes` from its start (not
+   * past the blocks), and the bytes are kept among a few recent spans; a later read that falls
+   * inside one (the next keys' blocks come next in the file) takes its blocks from there. A scan
+   * opens series-fields in key order, one run each: in a file no query has read yet (every file
+   * a flush or compaction just published) each run otherwise paid a read of a few hundred bytes
+   * and a round trip through the thread pool and the event loop, seconds in all behind busy
+   * statements (perf/README.md 27). Kept as read, not verified or cached ahead: a scan of one
+   * field in ten takes only its own blocks.
    */
-  async readBlocks(key: string, entries: readonly BlockEntry[]): Promise<BlockRun> {
+  async readBlocks(key: string, entries: readonly BlockEntry[], follow?: { readonly spanBytes: number }): Promise<BlockRun> {
     const cached = entries.map((e) => this.lookup(e));
     let lo = Infinity;
     let hi = -Infinity;
@@ -163,18 +184,27 @@ export class TsmReader {
       hi = Math.max(hi, e.offset + BLOCK_CHECKSUM_SIZE + e.size);
     });
     if (lo === Infinity) return { length: entries.length, payload: (i) => cached[i]! };
-    const span = new Uint8Array(hi - lo);
-    const got = await this.file.read(span, lo);
+    // Only beside a block cache (the engine's readers): one without keeps one read per call,
+    // and callers that loop over reads without other turns (tests, tools) keep their turns.
+    let from = this.cache && recentSpans.find(this, lo, hi);
+    if (!from) {
+      const end = follow && this.cache ? Math.max(hi, Math.min(this.indexOffset, lo + follow.spanBytes)) : hi;
+      const span = new Uint8Array(end - lo);
+      const got = await this.file.read(span, lo);
+      from = { lo, bytes: span.subarray(0, got) };
+      if (end > hi) recentSpans.keep(this, from);
+    }
+    const { lo: spanLo, bytes: span } = from;
     return {
       length: entries.length,
       payload: (i) => {
         const hit = cached[i];
         if (hit) return hit;
         const e = entries[i]!;
-        const at = e.offset - lo;
+        const at = e.offset - spanLo;
         const record = span.subarray(at, at + BLOCK_CHECKSUM_SIZE + e.size);
         // Cached payloads are copied out so a cache entry does not pin the whole span.
-        cached[i] = this.verify(key, e, record, Math.max(0, Math.min(record.length, got - at)), this.cache !== undefined);
+        cached[i] = this.verify(key, e, record, Math.max(0, Math.min(record.length, span.length - at)), this.cache !== undefined);
         return cached[i];
       },
     };
@@ -218,6 +248,7 @@ export class TsmReader {
     if (this.closed) return;
     this.closed = true;
     this.cache?.evictFile(this.fileId);
+    recentSpans.drop(this);
     await this.file.close();
   }
 
@@ -261,6 +292,39 @@ export class TsmReader {
     return kept;
   }
 }
+
+/** Bytes of a file from `lo`, as read (shorter than asked at the end of the file). */
+interface Span {
+  readonly lo: number;
+  readonly bytes: Uint8Array;
+}
+
+/**
+ * The spans read ahead of a few recent key reads, process-wide (a few scans at once each find
+ * theirs, one per file it reads: 64 x 64 KiB at most), most recent first.
+ */
+const recentSpans = new (class {
+  private readonly spans: { readonly reader: TsmReader; readonly span: Span }[] = [];
+
+  find(reader: TsmReader, lo: number, hi: number): Span | undefined {
+    const i = this.spans.findIndex((s) => s.reader === reader && s.span.lo <= lo && hi <= s.span.lo + s.span.bytes.length);
+    if (i < 0) return undefined;
+    const [s] = this.spans.splice(i, 1);
+    this.spans.unshift(s!);
+    return s!.span;
+  }
+
+  keep(reader: TsmReader, span: Span): void {
+    this.spans.unshift({ reader, span });
+    if (this.spans.length > RECENT_SPANS) this.spans.pop();
+  }
+
+  drop(reader: TsmReader): void {
+    for (let i = this.spans.length - 1; i >= 0; i--) if (this.spans[i]!.reader === reader) this.spans.splice(i, 1);
+  }
+})();
+
+const RECENT_SPANS = 64;
 
 /** Reads `length` bytes at `position`; a short read means the file shrank under us. */
 async function readExactly(file: PositionalFile, path: string, length: number, position: number): Promise<Buffer> {

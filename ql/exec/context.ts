@@ -6,7 +6,7 @@ import type { Engine } from '../../engine/index.js';
 import type { QueryRegistry } from './queries/registry.js';
 import type { StopSignal } from './queries/stop.js';
 import type { StatsModule } from './meta/stats-module.js';
-import { park, sliceStarts, sliceUsedUp } from './slices.js';
+import { park, sliceEnds, sliceStarts, sliceUsedUp } from './slices.js';
 
 export interface QueryUser {
   readonly name: string;
@@ -81,6 +81,11 @@ export function checkpoint(ctx: QueryContext): Promise<void> | undefined {
   const owner = ctx.signal ?? ctx; // a request's statements share its signal; subqueries copy ctx
   if (!sliceUsedUp(owner)) return undefined; // no promise: most checkpoints need no turn
   return yieldTurn(ctx, owner);
+}
+
+/** The request's statements are over: it awaits nothing more (slices.ts shortens others' slices while it does). */
+export function statementsEnded(ctx: QueryContext): void {
+  sliceEnds(ctx.signal ?? ctx);
 }
 
 async function yieldTurn(ctx: QueryContext, owner: object): Promise<void> {

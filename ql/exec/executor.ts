@@ -8,7 +8,7 @@ import type { Statement } from '../ast/statements.js';
 import type { StatementResult } from '../result.js';
 import { QueryError } from '../errors.js';
 import { StorageIoError } from '../../engine/index.js';
-import { checkAborted, type QueryContext, type SeriesSink, type StatementOutput } from './context.js';
+import { checkAborted, statementsEnded, type QueryContext, type SeriesSink, type StatementOutput } from './context.js';
 import { executeSelect } from './select.js';
 import { hasFunctionCall } from '../plan/functions.js';
 import { writeInto } from './into.js';
@@ -51,6 +51,20 @@ export async function executeStatements(
   onResult?: (r: StatementResult) => void | Promise<void>,
   /** Chunked responses: where each statement streams its series (see SeriesSink). */
   sinkFor?: (statementId: number) => SeriesSink,
+): Promise<StatementResult[]> {
+  try {
+    return await runAll(statements, ctx, meta, onResult, sinkFor);
+  } finally {
+    statementsEnded(ctx);
+  }
+}
+
+async function runAll(
+  statements: readonly Statement[],
+  ctx: QueryContext,
+  meta: MetaExecutor | undefined,
+  onResult: ((r: StatementResult) => void | Promise<void>) | undefined,
+  sinkFor: ((statementId: number) => SeriesSink) | undefined,
 ): Promise<StatementResult[]> {
   const results: StatementResult[] = [];
   for (let i = 0; i < statements.length; i++) {

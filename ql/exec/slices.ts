@@ -19,16 +19,31 @@
  * - One slice per loop iteration: timers (the query timeout), KILL QUERY, /ping and writes
  *   on other connections get the poll phase between any two slices; a heavy statement is
  *   resumed whenever nothing lighter is parked, so it never waits on an idle loop.
+ * - While a statement that has run less than the one resumed awaits I/O (a TSM block read),
+ *   the resumed one gets a YIELD_SLICE_MS slice, so the read's answer is taken up in the next
+ *   poll phase instead of after a full heavy slice. A light statement reading a file no block
+ *   cache held yet (a file a flush just wrote: then one read per series-field) paid a slice of
+ *   each heavy statement per read, seconds in all (perf/README.md 27).
+ * - A slice is charged at most MAX_CHARGE_MS (see charged()): a GC pause is not its work.
  * Time is counted from the performance.now() read each checkpoint already makes; a statement
- * that finishes within its first slice pays nothing new. A statement that awaits I/O (a TSM
- * block read) is resumed by the loop, not the dispatcher: at its next checkpoint it is charged
- * the time since the last checkpoint any statement made, and parks at once if a statement that
- * has run less is parked; otherwise it takes over the running slice. Not covered: while a light
- * statement awaits its own read, a heavier one resumed by its read runs until its checkpoint.
+ * that finishes within its first slice pays nothing new. A statement that awaits I/O is
+ * resumed by the loop, not the dispatcher: at its next checkpoint it is charged the time since
+ * the last checkpoint any statement made, and parks at once if a statement that has run less
+ * is parked; otherwise it takes over the running slice. A statement counts as awaiting from
+ * when another one took the loop without it parking until its next checkpoint or its end
+ * (sliceEnds); one that has not reached its first checkpoint is not known yet.
  * Wall time stands for CPU time: on a loaded machine every statement's slices stretch alike.
  */
 const MIN_SLICE_MS = 5;
 const MAX_SLICE_MS = 20;
+/** The most one slice is charged (see charged()). */
+const MAX_CHARGE_MS = MAX_SLICE_MS;
+/**
+ * A slice while a lighter statement awaits I/O: a read from the page cache answers in well
+ * under 1 ms, and a hop back through the dispatcher costs about 5 us, so heavy statements keep
+ * 99% of the loop while the light one waits at most about this long per read.
+ */
+const YIELD_SLICE_MS = 1;
 
 interface Parked {
   readonly owner: object;
@@ -51,6 +66,8 @@ let lastSeen = 0;
 let sliceMs = MIN_SLICE_MS;
 /** ms each owner has run before its last park. */
 const attainedBy = new WeakMap<object, number>();
+/** Owners neither running nor parked nor ended: awaiting I/O. Attained at their last charge. */
+const awaiting = new Map<object, number>();
 /** Min-heap on (attained, seq): ties resume in the order they parked. */
 const parked: Parked[] = [];
 let parkedSeq = 0;
@@ -58,6 +75,7 @@ let dispatchPending = false;
 
 /** A request handler is about to run a new statement: it starts a fresh first slice. */
 export function sliceStarts(): void {
+  leftWithoutParking();
   running = NEW_STATEMENT;
   sliceStart = chargeStart = lastSeen = performance.now();
   sliceMs = MIN_SLICE_MS;
@@ -76,7 +94,8 @@ export function sliceUsedUp(owner: object): boolean {
   }
   const fresh = running === NEW_STATEMENT;
   // The running owner awaited I/O after its last checkpoint: charge it up to there.
-  if (!fresh && running !== undefined) attainedBy.set(running, (attainedBy.get(running) ?? 0) + (lastSeen - chargeStart));
+  if (!fresh) leftWithoutParking();
+  awaiting.delete(owner);
   // Charged from the last checkpoint seen: the work since its I/O resumed it is in there. The
   // slice keeps its start: statements resumed in one microtask run must not restart it for
   // each other, or the loop would not turn.
@@ -93,9 +112,10 @@ export function sliceUsedUp(owner: object): boolean {
 /** Charge the running slice to `owner` and wait until the dispatcher picks it again. */
 export function park(owner: object): Promise<void> {
   const now = performance.now();
-  const attained = (attainedBy.get(owner) ?? 0) + (owner === running ? now - chargeStart : 0);
+  const attained = (attainedBy.get(owner) ?? 0) + (owner === running ? charged(now - chargeStart) : 0);
   attainedBy.set(owner, attained);
   if (owner === running) running = undefined;
+  awaiting.delete(owner);
   lastSeen = now;
   return new Promise<void>((resolve) => {
     push({ owner, attained, seq: parkedSeq++, resume: resolve });
@@ -106,8 +126,40 @@ export function park(owner: object): Promise<void> {
   });
 }
 
+/** A request's statements are done (or failed): it no longer awaits anything here. */
+export function sliceEnds(owner: object): void {
+  awaiting.delete(owner);
+  if (running === owner) running = undefined;
+}
+
+/**
+ * What one slice adds to its owner's attained service. A stretch far beyond the longest slice
+ * is mostly a pause no statement can yield through (a major GC of the heavy statements'
+ * garbage: 200-400 ms beside heavy scans), not the owner's work: charged in full it ranked a
+ * light statement that happened to run then behind the heavy ones, to be served round robin
+ * with them for seconds (perf/README.md 27).
+ */
+function charged(ms: number): number {
+  return Math.min(ms, MAX_CHARGE_MS);
+}
+
 function sliceFor(attained: number): number {
+  if (lighterAwaits(attained)) return YIELD_SLICE_MS;
   return Math.min(MAX_SLICE_MS, Math.max(MIN_SLICE_MS, attained));
+}
+
+/** Whether a statement that has run less than `attained` awaits I/O (a handful are running: a scan is cheap). */
+function lighterAwaits(attained: number): boolean {
+  for (const a of awaiting.values()) if (a < attained) return true;
+  return false;
+}
+
+/** The running owner gave up the loop without parking (it awaits I/O): charge it up to its last checkpoint. */
+function leftWithoutParking(): void {
+  if (running === undefined || running === NEW_STATEMENT) return;
+  const attained = (attainedBy.get(running) ?? 0) + charged(lastSeen - chargeStart);
+  attainedBy.set(running, attained);
+  awaiting.set(running, attained);
 }
 
 function dispatch(): void {
@@ -120,6 +172,7 @@ function dispatch(): void {
     dispatchPending = true;
     setImmediate(dispatch);
   }
+  if (running !== next.owner) leftWithoutParking();
   running = next.owner;
   sliceStart = chargeStart = lastSeen = performance.now();
   sliceMs = sliceFor(next.attained);
