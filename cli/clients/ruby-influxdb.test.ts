@@ -83,6 +83,11 @@ const AUTH_DEVIATIONS: Deviation[] = [
     strata: () => adminOnly('CREATE CONTINUOUS QUERY cq ON rubydb BEGIN SELECT mean(v) INTO mm FROM m GROUP BY time(1h) END'),
   },
   {
+    name: 'bob delete_continuous_query with write',
+    why: 'README "per-database grants": CQs need admin; 1.6.7 asks WRITE on the request\'s database',
+    strata: () => adminOnly('DROP CONTINUOUS QUERY nocq ON rubydb'),
+  },
+  {
     name: 'bob create_continuous_query into other',
     why: 'README "per-database grants": CQs need admin; 1.6.7 asks READ on the database and WRITE on the INTO database',
     strata: () => adminOnly('CREATE CONTINUOUS QUERY cq2 ON rubydb BEGIN SELECT mean(v) INTO other.autogen.mm FROM m GROUP BY time(1h) END'),
