@@ -1,11 +1,13 @@
 /**
  * The live TSM files of one shard directory.
  *
- * Start-up never fails because of one bad file: leftover `*.tmp` files (interrupted writes) are
- * removed, a file failing validation (CorruptionError) is moved to `<dir>/quarantine/` with a
- * warn log, a file that cannot be read for another reason (permissions, EIO) is left in place,
- * logged at error and not served. Everything else is opened and served in (generation,
- * sequence) order, later files winning duplicate timestamps.
+ * Start-up never fails because of one damaged file: leftover `*.tmp` files (interrupted writes)
+ * are removed, a file failing validation (CorruptionError) is moved to `<dir>/quarantine/` with
+ * a warn log, a directory under a TSM name (a copy gone wrong) is logged and skipped. A file
+ * that cannot be read for another reason (EIO, permissions) fails the open, naming the file and
+ * the cause: it holds acknowledged points, and the disk may answer at the next start (it was
+ * logged and left unserved before, so the server ran without them). Everything else is opened
+ * and served in (generation, sequence) order, later files winning duplicate timestamps.
  *
  * Readers are reference counted. The set holds one reference to each live file; `acquire()`
  * takes one more per file for a query or compaction. `replace(old, new)` (after a compaction,
@@ -20,7 +22,7 @@
  */
 import { readdir, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { CorruptionError, InvariantError } from '../errors.js';
+import { CorruptionError, InvariantError, StorageIoError } from '../errors.js';
 import { moveFile, removeTempFiles } from '../fs/atomic.js';
 import type { EngineLogger } from '../logger.js';
 import type { BlockCache } from './block-cache.js';
@@ -100,7 +102,10 @@ export class TsmFileSet {
         live.push({ id, reader, refs: 1, obsolete: false });
       } catch (err) {
         if (err instanceof CorruptionError) await quarantine(dir, name, err, logger);
-        else logger.error({ file: path, err }, 'cannot open TSM file; not serving it');
+        else if (holdsNoFile(err)) logger.error({ file: path, err }, 'a TSM file name that is not a file; not serving it');
+        // Its points are acknowledged: starting without them would answer queries without
+        // them, and let tombstone collection forget deletes that still cover its rows.
+        else throw StorageIoError.wrap(`cannot open the TSM file ${path}`, err);
       }
     }
     return new TsmFileSet(dir, options, live, maxGeneration + 1);
@@ -273,6 +278,12 @@ async function quarantine(dir: string, name: string, err: CorruptionError | unde
   } catch (moveErr) {
     logger.error({ file: from, err: moveErr, reason: err?.message }, 'corrupt TSM file could not be quarantined; not serving it');
   }
+}
+
+/** Whether opening failed because the name holds no regular file (a directory, or gone since the listing). */
+function holdsNoFile(err: unknown): boolean {
+  const code = ((err as Error).cause as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'EISDIR' || code === 'ENOENT';
 }
 
 async function exists(path: string): Promise<boolean> {
