@@ -99,19 +99,42 @@ function dataFiles(dir: string): string[] {
     .map((e) => join(e.parentPath, e.name));
 }
 
-/** How many `call`s a clean start makes on the data files (the template's copy under `name`). */
-async function countCalls(name: string, call: string): Promise<number> {
-  const dir = join(root, name);
-  cpSync(template, dir, { recursive: true });
-  const start = await startUnderFault(dir, { ...env, ...ONE_POOL_THREAD }, { calls: [call], error: 'EIO', paths: dataFiles(dir), when: '65535' });
-  if (start.server) await stopServer(start.server, 'SIGKILL');
-  assert.ok(start.server, start.log());
-  return start.fault.calls().filter((l) => new RegExp(`^\\d+\\s+${call}\\(`).test(l)).length;
+/** One kind of call failing at start-up, the Kth alone for each K a clean start reaches. */
+interface Sweep {
+  readonly call: string;
+  readonly error: string;
+  /** Texts some refusal of the sweep must have said: the sweep reached those files. */
+  readonly named: readonly RegExp[];
+  readonly damage?: (dir: string) => void;
 }
 
-// File reads at start-up run on libuv's pool: with one thread, strace's per-thread count says which read is the Kth.
+// File system calls at start-up run on libuv's pool: with one thread, strace's per-thread count says which call is the Kth.
 const ONE_POOL_THREAD = { UV_THREADPOOL_SIZE: '1' };
-const NAMED_FILE_AND_CAUSE = /(\.wal|\.tsm|series\.log|catalog\.json|fields\.json|LOCK).*EIO/;
+
+async function sweep(t: TestContext, s: Sweep): Promise<void> {
+  const n = await countCalls(`count-${s.call}`, s);
+  t.diagnostic(`a clean start makes ${n} ${s.call} calls`);
+  const refusals: string[] = [];
+  const cause = new RegExp(`(\\.wal|\\.tsm|series\\.log|catalog\\.json|fields\\.json|LOCK).*: ${s.error}`);
+  for (let k = 1; k <= n; k++) {
+    const spec = (dir: string): FaultSpec => ({ calls: [s.call], error: s.error, when: String(k), ...(s.damage ? {} : { paths: dataFiles(dir) }) });
+    refusals.push(await faultedStart(t, `${s.call}-${k}`, spec, { refusal: cause, mayStart: true }, s.damage, ONE_POOL_THREAD));
+  }
+  for (const re of s.named) assert.ok(refusals.some((r) => re.test(r)), `no refusal said ${re}: ${refusals.join(' | ')}`);
+}
+
+/** How many `s.call`s a clean start makes (on the data files, for reads), on a copy of the template under `name`. */
+async function countCalls(name: string, s: Sweep): Promise<number> {
+  const dir = join(root, name);
+  cpSync(template, dir, { recursive: true });
+  s.damage?.(dir);
+  const start = await startUnderFault(dir, { ...env, ...ONE_POOL_THREAD }, { calls: [s.call], error: s.error, when: '65535', ...(s.damage ? {} : { paths: dataFiles(dir) }) });
+  if (start.server) await stopServer(start.server, 'SIGKILL');
+  assert.ok(start.server, start.log());
+  const n = start.fault.calls().filter((l) => new RegExp(`^\\d+\\s+${s.call}\\(`).test(l)).length;
+  removeDir(dir);
+  return n;
+}
 
 describe('injected I/O faults during start-up', { skip, timeout: 300_000 }, () => {
   // The data directory of a crash: flushed files, a tombstone, then acknowledged points only in the WAL.
@@ -137,35 +160,31 @@ describe('injected I/O faults during start-up', { skip, timeout: 300_000 }, () =
   });
   after(() => removeDir(root));
 
-  // A torn tail (an append cut short by the crash) is cut at open: the cut's fdatasync fails.
-  const tornTail = (dir: string) => appendFileSync(segments(dir).at(-1)!, Buffer.from([0x57, 0x41, 0x4c, 0x52, 0, 0]));
-  it('cutting a torn WAL tail fails (fdatasync EIO): refuses to start, the next start cuts it', async (t) => {
-    await faultedStart(t, 'cut-sync', (dir) => ({ calls: ['fdatasync', 'fsync'], error: 'EIO', paths: segments(dir) }), { refusal: /\.wal.*EIO/ }, tornTail);
-  });
-
-  it('cutting a torn WAL tail fails (ftruncate ENOSPC)', async (t) => {
-    await faultedStart(t, 'cut-truncate', (dir) => ({ calls: ['ftruncate'], error: 'ENOSPC', paths: segments(dir) }), { refusal: /\.wal.*ENOSPC/ }, tornTail);
-  });
-
   // Each read of start-up fails alone in turn (the Kth positional read, then the Kth read(2)):
   // WAL segment checks and both replay passes, TSM headers, footers and indexes, the lock,
   // catalog, series log and shard field sets. Whichever it hits, the rule holds. Before, a TSM
   // file that failed a read was left unserved while the server started without its points.
-  const reads: [string, RegExp[]][] = [
-    ['pread64', [/cannot open the WAL segment/, /cannot read the WAL segment/, /cannot read .*\.tsm at \d+/]],
-    ['read', [/cannot lock .*LOCK/, /cannot read the catalog .*catalog\.json/, /cannot open the series log/]],
+  const reads: Sweep[] = [
+    { call: 'pread64', error: 'EIO', named: [/cannot open the WAL segment/, /cannot read the WAL segment/, /cannot read .*\.tsm at \d+/] },
+    { call: 'read', error: 'EIO', named: [/cannot lock .*LOCK/, /cannot read the catalog .*catalog\.json/, /cannot open the series log/] },
   ];
-  for (const [call, named] of reads) {
-    it(`each ${call} of the data files failing alone (EIO): refused naming the file, or started with everything`, async (t) => {
-      const n = await countCalls(`count-${call}`, call);
-      t.diagnostic(`a clean start makes ${n} ${call} calls on the data files`);
-      const refusals: string[] = [];
-      for (let k = 1; k <= n; k++) {
-        refusals.push(await faultedStart(t, `${call}-${k}`, (dir) => ({ calls: [call], error: 'EIO', paths: dataFiles(dir), when: String(k) }), { refusal: NAMED_FILE_AND_CAUSE, mayStart: true }, undefined, ONE_POOL_THREAD));
-      }
-      for (const re of named) assert.ok(refusals.some((r) => re.test(r)), `no refusal said ${re}: ${refusals.join(' | ')}`);
-    });
-  }
+  for (const s of reads) it(`each ${s.call} of the data files failing alone (${s.error}): refused naming the file, or started with everything`, (t) => sweep(t, s));
+
+  // What recovery writes, each call failing alone in turn: the takeover of the stale lock, the
+  // cut of a torn WAL tail (an append the crash cut short), the quarantine copy and cut of a
+  // damaged series log tail (a record the crash cut short).
+  const damaged = (dir: string) => {
+    appendFileSync(segments(dir).at(-1)!, Buffer.from([0x57, 0x41, 0x4c, 0x52, 0, 0]));
+    appendFileSync(join(dir, 'engine', 'd', 'series.log'), Buffer.from([9, 0, 0, 0, 1, 2, 3]));
+  };
+  const writes: Sweep[] = [
+    { call: 'fsync', error: 'EIO', named: [/cannot lock .*LOCK/, /cannot open the series log/], damage: damaged },
+    { call: 'fdatasync', error: 'ENOSPC', named: [/cannot open the WAL segment/], damage: damaged },
+    { call: 'ftruncate', error: 'EIO', named: [/cannot open the WAL segment/, /cannot open the series log/], damage: damaged },
+    { call: 'rename', error: 'ENOSPC', named: [/cannot open the series log/], damage: damaged },
+    { call: 'unlink', error: 'EIO', named: [/cannot lock .*LOCK/], damage: damaged },
+  ];
+  for (const s of writes) it(`each ${s.call} of start-up failing alone (${s.error}), over a torn WAL tail and series log: refused naming the file, or started with everything`, (t) => sweep(t, s));
 });
 
 // A skipped suite runs no after() hook: its directory goes here.
