@@ -32,6 +32,7 @@ import type { IndexTables } from './index-tables.js';
 import { TsmReader, type TsmReaderOptions } from './reader.js';
 import type { FileOpener } from './positional-file.js';
 import { makeDirDurable } from '../fs/atomic.js';
+import { markObsolete, removeMarkedFiles, removeObsolete } from './obsolete-files.js';
 
 export interface TsmFileSetOptions {
   readonly logger: EngineLogger;
@@ -69,6 +70,8 @@ export class TsmFileSet {
   /** Serialises replace() calls so each sees the previous one's result. */
   private queue: Promise<void> = Promise.resolve();
   private readonly pending = new Set<Promise<void>>();
+  /** Replaced files whose removal failed: retried by retryRemovals, marked for the next open. */
+  private readonly unremoved = new Set<string>();
 
   private constructor(
     readonly dir: string,
@@ -84,12 +87,13 @@ export class TsmFileSet {
     const { logger } = options;
     await makeDirDurable(dir);
     for (const name of await removeTempFiles(dir)) logger.info({ dir, file: name }, 'removed leftover temp file of an interrupted write');
+    const marked = await removeMarkedFiles(dir, logger);
     const live: LiveFile[] = [];
     // Counts every named file, served or not, so a new file never takes the name of one left
     // in place after an I/O error.
-    let maxGeneration = 0;
+    let maxGeneration = marked.maxGeneration;
     for (const name of (await readdir(dir)).sort()) {
-      if (!name.endsWith(TSM_EXTENSION)) continue;
+      if (!name.endsWith(TSM_EXTENSION) || marked.unremoved.includes(name)) continue;
       const id = parseTsmFileName(name);
       const path = join(dir, name);
       if (!id) {
@@ -108,7 +112,25 @@ export class TsmFileSet {
         else throw StorageIoError.wrap(`cannot open the TSM file ${path}`, err);
       }
     }
-    return new TsmFileSet(dir, options, live, maxGeneration + 1);
+    const set = new TsmFileSet(dir, options, live, maxGeneration + 1);
+    for (const name of marked.unremoved) set.unremoved.add(join(dir, name));
+    return set;
+  }
+
+  /**
+   * Try again to remove replaced files whose removal failed (obsolete-files.ts); the compaction
+   * service calls this every round. A no-op when there are none.
+   */
+  async retryRemovals(): Promise<void> {
+    for (const path of [...this.unremoved]) {
+      try {
+        await removeObsolete(this.dir, path);
+        this.unremoved.delete(path);
+        this.options.logger.info({ file: path }, 'removed replaced TSM file (an earlier removal had failed)');
+      } catch {
+        // Still failing: logged when it first failed, tried again next round.
+      }
+    }
   }
 
   /**
@@ -248,12 +270,24 @@ export class TsmFileSet {
       if (f.obsolete && f.keep) {
         await quarantine(this.dir, basename(f.reader.path), undefined, logger);
       } else if (f.obsolete) {
-        await rm(f.reader.path, { force: true });
-        logger.info({ file: f.reader.path }, 'removed replaced TSM file');
+        await this.removeReplaced(f.reader.path);
       }
     } catch (err) {
       logger.error({ file: f.reader.path, err }, 'cannot close or remove replaced TSM file');
     }
+  }
+
+  private async removeReplaced(path: string): Promise<void> {
+    const { logger } = this.options;
+    try {
+      await rm(path, { force: true });
+    } catch (err) {
+      this.unremoved.add(path);
+      logger.error({ file: path, err }, 'cannot remove replaced TSM file; marked obsolete, removal retried');
+      await markObsolete(path, logger);
+      return;
+    }
+    logger.info({ file: path }, 'removed replaced TSM file');
   }
 }
 
