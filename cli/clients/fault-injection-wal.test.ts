@@ -158,6 +158,9 @@ describe('injected I/O faults: WAL and catalog', { skip, timeout: 180_000 }, () 
       assert.equal(write.status, 500, write.body);
       assert.match(write.body, ERROR_BODY);
       assert.match(write.body, /cannot open the storage of database .*engine\/e/);
+      // The cause is the mkdir's EIO (Node's recursive mkdir reported ENOENT for it: fs/atomic.ts probes each part).
+      assert.match(write.body, /EIO: i\/o error, mkdir/);
+      assert.doesNotMatch(write.body, /ENOENT/);
       if (created.status !== 200) await exec(srv.port, 'CREATE DATABASE e');
       const ledger = new Ledger('e');
       for (let i = 0; i < 2; i++) assert.equal(await ledger.write(srv), 204, ledger.answers.at(-1)?.body);
