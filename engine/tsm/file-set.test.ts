@@ -58,7 +58,7 @@ test('replace: a snapshot taken before keeps reading the old files; they are del
   await set.replace([a, b], [compacted]);
 
   assert.deepEqual(set.files().map((r) => r.path), [compacted]);
-  assert.deepEqual((await readdir(dir)).sort(), [a, b, compacted].map((p) => basename(p)), 'old files stay while pinned');
+  assert.deepEqual((await readdir(dir)).sort(), [a, `${a}.obsolete`, b, `${b}.obsolete`, compacted].map((p) => basename(p)), 'old files stay while pinned, marked');
   for (const [i, r] of before.files.entries()) {
     const [e] = r.entries('k');
     assert.ok(e);
@@ -131,6 +131,27 @@ test('close() leaves pinned files readable until their snapshot is released, and
   await snap.release();
   await assert.rejects(r.readBlock('k', e), bug);
   assert.deepEqual(await readdir(dir), [basename(a)]);
+});
+
+test('a crash while replaced files are pinned: the next open removes them (marked) and serves the output alone', async (t) => {
+  const dir = await tempDir(t, 'tsm-set-crash-replaced');
+  const set = await TsmFileSet.open(dir, { logger: silentLogger });
+  const a = await writeFileWith(set, { generation: 1, sequence: 1 }, 1);
+  const b = await writeFileWith(set, { generation: 2, sequence: 1 }, 2);
+  await set.add(a, b);
+  const pinned = set.acquire();
+  const compacted = await writeFileWith(set, { generation: 2, sequence: 2 }, 3);
+  await set.replace([a, b], [compacted]);
+  // The process dies here: the query never releases, the inputs are never removed.
+  const logger = collectingLogger();
+  const again = await TsmFileSet.open(dir, { logger });
+  assert.deepEqual(again.files().map((r) => r.path), [compacted]);
+  assert.deepEqual(await readdir(dir), [basename(compacted)]);
+  assert.equal(logger.entries.filter((e) => /removed a TSM file a compaction replaced/.test(e.msg)).length, 2);
+  assert.equal(again.nextGeneration(), 3);
+  await again.close();
+  await pinned.release();
+  await set.close();
 });
 
 test('a file that cannot be read (I/O error, not corruption) fails the open, naming it and the cause; nothing is moved', async (t) => {

@@ -15,12 +15,15 @@
  * snapshots, then drops the set's reference to the old files: each is closed and deleted when
  * its last snapshot is released, so a running query keeps reading the files it started with.
  *
- * Crash between publishing the new files and deleting the old ones: both are opened at the next
+ * Replaced files are marked (`<file>.obsolete`) right after the swap, and the next open removes
+ * marked files: a crash before their removal, or a removal that failed, does not bring them back
+ * as live files (obsolete-files.ts; a failed removal is retried at each compaction round). A
+ * crash between publishing the new files and the markers' directory fsync opens both at the next
  * start. That is harmless: the outputs carry a later (generation, sequence) and the same points,
- * so they win every duplicate, and the next compaction merges the leftovers. (The engine must
+ * so they win every duplicate, and a later compaction merges the leftovers. (The engine must
  * therefore drop tombstones only after `replace` resolved.)
  */
-import { readdir, rm, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { CorruptionError, InvariantError, StorageIoError } from '../errors.js';
 import { moveFile, removeTempFiles } from '../fs/atomic.js';
@@ -250,6 +253,8 @@ export class TsmFileSet {
       f.obsolete = true;
       f.keep = keepPaths.some((p) => resolve(p) === resolve(f.reader.path));
     }
+    const doomed = old.filter((f) => !f.keep).map((f) => f.reader.path);
+    if (doomed.length > 0) await markObsolete(this.dir, doomed, this.options.logger);
     await Promise.all(old.map((f) => this.unref(f)));
   }
 
@@ -277,14 +282,14 @@ export class TsmFileSet {
     }
   }
 
+  /** Remove a replaced file and its marker (obsolete-files.ts); a failure is retried at each compaction round. */
   private async removeReplaced(path: string): Promise<void> {
     const { logger } = this.options;
     try {
-      await rm(path, { force: true });
+      await removeObsolete(this.dir, path);
     } catch (err) {
       this.unremoved.add(path);
-      logger.error({ file: path, err }, 'cannot remove replaced TSM file; marked obsolete, removal retried');
-      await markObsolete(path, logger);
+      logger.error({ file: path, err }, 'cannot remove replaced TSM file; removal retried, and at the next start');
       return;
     }
     logger.info({ file: path }, 'removed replaced TSM file');

@@ -1,33 +1,39 @@
 /**
- * TSM files a compaction replaced but that could not be removed (unlink failed: EIO, EROFS, a
- * disk going bad). Such a file stays beside the compaction's output with the same points; it
- * was never tried again, and after a restart it was opened as a live file: every read of the
- * shard merged it (its rows shadowed by the output), the planner kept it out of level plans
- * (a lone low-level generation behind a higher level) until a full compaction of the cold
- * shard, and tombstone collection waited for it.
+ * TSM files a compaction replaced, until they are removed. A replaced file stays on disk while
+ * queries that pinned it still read it, and for good when its removal fails (unlink: EIO, EROFS,
+ * a disk going bad); a crash in between brought it back at the next start as a live file beside
+ * the output holding the same points: every read of the shard merged it (its rows shadowed by
+ * the output), the planner kept it out of level plans (a lone low-level generation behind a
+ * higher level) until a full compaction of the cold shard, and a failed removal was never tried
+ * again while the server ran.
  *
- * Now the removal is tried again at each compaction round (TsmFileSet.retryRemovals), and a
- * marker `<file>.obsolete` (written atomically when the removal fails) carries the fact across
- * a restart: the file set's open removes the marked file instead of serving it. A marker is
- * written only for a file that replace() swapped out, so the outputs holding its points are
- * published and durable by then; removing a marked file never loses a point.
+ * So each replaced file gets a marker, an empty `<file>.obsolete`, right after the swap that
+ * replaced it (its outputs are published and durable by then: removing a marked file never
+ * loses a point); the set's open removes marked files instead of serving them, and a removal
+ * that fails is tried again at each compaction round (TsmFileSet.retryRemovals). The marker goes
+ * after its file, with a directory fsync between, so a file never outlives its marker on disk.
+ * A crash between the swap and the marker's directory fsync still leaves an unmarked file (as
+ * before: harmless, merged by a later full compaction).
  */
-import { readdir, rm } from 'node:fs/promises';
+import { open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fsyncDir, writeFileAtomic } from '../fs/atomic.js';
+import { fsyncDir } from '../fs/atomic.js';
 import type { EngineLogger } from '../logger.js';
 import { parseTsmFileName } from './format.js';
 
 export const OBSOLETE_SUFFIX = '.obsolete';
 
-/** Record that `path` (a replaced TSM file) must go; false when even the marker cannot be written. */
-export async function markObsolete(path: string, logger: EngineLogger): Promise<boolean> {
+/**
+ * Mark replaced files of `dir` (empty markers: only their names matter, so one directory fsync
+ * makes them all durable). A failure is logged, not thrown: the swap is done, and an unmarked
+ * file is what a crash left before.
+ */
+export async function markObsolete(dir: string, paths: readonly string[], logger: EngineLogger): Promise<void> {
   try {
-    await writeFileAtomic(`${path}${OBSOLETE_SUFFIX}`, '');
-    return true;
+    for (const path of paths) await (await open(`${path}${OBSOLETE_SUFFIX}`, 'w')).close();
+    await fsyncDir(dir);
   } catch (err) {
-    logger.error({ file: path, err }, 'cannot mark a replaced TSM file obsolete; it is removed at a later compaction round, or merged again after a restart');
-    return false;
+    logger.error({ dir, files: paths, err }, 'cannot mark replaced TSM files obsolete; a crash before their removal leaves them beside the outputs');
   }
 }
 
@@ -54,7 +60,7 @@ export async function removeMarkedFiles(dir: string, logger: EngineLogger): Prom
     maxGeneration = Math.max(maxGeneration, parseTsmFileName(name)?.generation ?? 0);
     try {
       await removeObsolete(dir, join(dir, name));
-      logger.info({ file: join(dir, name) }, 'removed a TSM file a compaction replaced (its removal had failed)');
+      logger.info({ file: join(dir, name) }, 'removed a TSM file a compaction replaced (left by a failed removal or a crash)');
     } catch (err) {
       unremoved.push(name);
       logger.error({ file: join(dir, name), err }, 'cannot remove a TSM file a compaction replaced; not serving it, removal retried');
