@@ -64,6 +64,29 @@ test('TSM files compacted away between listing and linking: the outputs are take
   assert.equal(await count(dst), 300);
 });
 
+test('inputs a compaction replaced but a query still reads (marked obsolete) are left out: the backup holds the output alone', async (t) => {
+  const root = await tempDir(t, 'strata-ckpt-');
+  const src = dirsIn(join(root, 'src'));
+  const e = await open(src);
+  await e.catalog.createDatabase('db');
+  for (let k = 0; k < 3; k++) {
+    await e.write({ db: 'db', precision: 'ns', body: batch(k * 100) });
+    await e.flush();
+  }
+  const pinned = e.allShards()[0]!.files!.acquire();
+  await e.compactor.runOnce();
+  assert.equal(e.compactor.counters.compactions, 1);
+  const dst = await copyDirs(join(root, 'dst'));
+  await checkpointMeta(src.metaDir, dst.metaDir, silentLogger);
+  const result = await checkpointData(src.dataDir, dst.dataDir, silentLogger);
+  await pinned.release();
+  await e.close();
+  const tsm = result.files.filter((f) => f.endsWith('.tsm'));
+  assert.equal(tsm.length, 1, tsm.join(' '));
+  assert.ok(!pinned.files.some((r) => tsm.some((f) => r.path.endsWith(f.split('/').at(-1)!))), 'an input was taken');
+  assert.equal(await count(dst), 300);
+});
+
 test('a WAL segment truncated between listing and copying: its points are in the data copy', async (t) => {
   const root = await tempDir(t, 'strata-ckpt-');
   const src = dirsIn(join(root, 'src'));
