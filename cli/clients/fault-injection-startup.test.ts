@@ -52,9 +52,9 @@ interface Expected {
 
 /**
  * A copy of the template directory, `damage` applied, started with `spec` failing; then the
- * check of the rule above and a clean start.
+ * check of the rule above and a clean start. Returns the refusal's last log line ('' when it
+ * started).
  */
-/** Returns the refusal's last log line ('' when it started). */
 async function faultedStart(t: TestContext, name: string, spec: (dir: string) => FaultSpec, expected: Expected, damage?: (dir: string) => void, extraEnv: Record<string, string> = {}): Promise<string> {
   const dir = join(root, name);
   cpSync(template, dir, { recursive: true });
