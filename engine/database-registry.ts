@@ -239,7 +239,7 @@ async function closeStorage(db: Database): Promise<void> {
  */
 function asStorageError(name: string): (err: unknown) => never {
   return (err) => {
-    if (err instanceof StrataError) throw err;
+    if (err instanceof StrataError && !(err instanceof StorageIoError)) throw err;
     throw new StorageIoError(`cannot open the storage of database ${JSON.stringify(name)}: ${(err as Error).message}`, { cause: err });
   };
 }

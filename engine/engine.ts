@@ -104,7 +104,10 @@ export class Engine {
     borrowed?: BorrowedWorkers,
   ) {
     this.blockCache = new BlockCache({ maxBytes: options.blockCacheBytes });
-    this.orderedLog = new OrderedLog((entry) => wal.append(entry));
+    this.orderedLog = new OrderedLog(
+      (entry) => wal.append(entry),
+      (seq) => wal.cancelLater(seq),
+    );
     this.ownsWorkers = borrowed === undefined;
     this.parsePool = borrowed?.parsePool ?? new ParsePool(options.parseWorkers, (threadId) => options.logger.info({ threadId }, 'write parse worker online'));
     this.flushWorker = borrowed

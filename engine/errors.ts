@@ -38,6 +38,16 @@ export class StorageIoError extends StrataError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('storage_io', 500, message, options);
   }
+
+  /**
+   * `err` as an error saying what failed (`what` names the file) and why (its errno text): node's
+   * errors from a file handle (read, fdatasync, ftruncate) name no path, and start-up prints only
+   * the message. Typed errors pass unchanged: they carry their own context.
+   */
+  static wrap(what: string, err: unknown): StrataError {
+    if (err instanceof StrataError) return err;
+    return new StorageIoError(`${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
 }
 
 export class DatabaseNotFoundError extends StrataError {

@@ -7,7 +7,7 @@
  * SIGKILL the restart finds every acknowledged point once and no temp file.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it, type TestContext } from 'node:test';
@@ -152,13 +152,14 @@ describe('injected I/O faults: flush and compaction', { skip, timeout: 240_000 }
           await fault.stop();
         }
         t.diagnostic(`${fault.failedCalls()[0]?.replace(/\s+/g, ' ')}; files: ${tsmFiles(srv.dir).map((f) => f.split('/').at(-1)).join(' ')}`);
+        // An input whose removal failed is removed by the next compaction round once the disk
+        // answers (it stayed beside the output before, and was merged into every read after a restart).
+        if (call === 'unlink') assert.ok(await waitFor(() => !existsSync(input(srv)), 15_000), `the input is still there: ${tsmFiles(srv.dir).join(' ')}`);
         assert.equal(await ledger.write(srv), 204);
         await ledger.check(srv, 'after the fault');
         srv = await restartAfterKill(srv, env, t, ledger);
         // Without the fault the compaction goes through: one level-1 file holds generations 1..4.
-        // An input whose removal failed stays beside it (file-set.ts: harmless, the output wins
-        // every duplicate, a later compaction merges it), as after a crash at that moment.
-        const compacted = () => tsmFiles(srv.dir).some((f) => f.endsWith('000000004-000000002.tsm')) && (call === 'unlink' || !tsmFiles(srv.dir).some((f) => f.endsWith('000000001-000000001.tsm')));
+        const compacted = () => tsmFiles(srv.dir).some((f) => f.endsWith('000000004-000000002.tsm')) && !existsSync(input(srv));
         assert.ok(await waitFor(compacted, 15_000), `no compaction after the restart: ${tsmFiles(srv.dir).join(' ')}`);
         await ledger.check(srv, 'after the compaction');
       } finally {
@@ -166,6 +167,34 @@ describe('injected I/O faults: flush and compaction', { skip, timeout: 240_000 }
       }
     });
   }
+
+  it('compaction: an input cannot be removed and the server is killed before the disk answers: the restart removes it, nothing lost or doubled', async (t) => {
+    let { srv, ledger } = await flushedServer('compact-unlink-kill');
+    try {
+      for (let i = 2; i <= 4; i++) {
+        const fault = i === 4 ? await injectFault(srv, { calls: ['unlink'], error: 'EIO', paths: [input(srv)] }, join(srv.dir, 'trace')) : undefined;
+        assert.equal(await ledger.write(srv), 204);
+        if (fault) {
+          assert.ok(await waitFor(() => fault.injected() > 0 && existsSync(`${input(srv)}.obsolete`), 15_000), `the removal did not fail: ${tsmFiles(srv.dir).join(' ')}`);
+          // Killed with the fault on: no later round got to retry.
+          await stopServer(srv, 'SIGKILL');
+          await fault.stop();
+        } else {
+          assert.ok(await waitFor(() => tsmFiles(srv.dir).length >= i, 15_000), `no level-0 file ${i}`);
+        }
+      }
+      const files = tsmFiles(srv.dir).map((f) => f.split('/').at(-1)).sort();
+      assert.deepEqual(files, ['000000001-000000001.tsm', '000000004-000000002.tsm'], 'the leftover sits beside the output before the restart');
+      srv = await restartAfterKill(srv, env, t, ledger);
+      assert.deepEqual(tsmFiles(srv.dir).map((f) => f.split('/').at(-1)), ['000000004-000000002.tsm'], 'the leftover was not removed at start-up');
+      assert.equal(existsSync(`${input(srv)}.obsolete`), false, 'the marker is left');
+      assert.match(srv.log(), /removed a TSM file a compaction replaced/);
+      assert.equal(await ledger.write(srv), 204);
+      await ledger.check(srv, 'after a write');
+    } finally {
+      await stopServer(srv, 'SIGKILL');
+    }
+  });
 });
 
 // A skipped suite runs no after() hook: its directory goes here.

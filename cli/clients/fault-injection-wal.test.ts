@@ -112,6 +112,38 @@ describe('injected I/O faults: WAL and catalog', { skip, timeout: 180_000 }, () 
     }
   });
 
+  // A body with a refused line is logged whole, then cancelled (its kept points get a record of
+  // their own). Here the body's record is synced and every fdatasync after it fails: the
+  // cancel, and the engine's second try of it. The body is answered 500 and was never applied;
+  // its record must not come back at a restart either.
+  it("the cancel record of a partly refused body cannot be synced (fdatasync EIO): the body stays refused after a restart", async (t) => {
+    let srv = await startServer({ dir: mkdtempSync(join(root, 'cancel-')), env: { ...env, UV_THREADPOOL_SIZE: '1' } });
+    try {
+      await exec(srv.port, 'CREATE DATABASE d');
+      const ledger = new Ledger('d');
+      for (let i = 0; i < 2; i++) assert.equal(await ledger.write(srv), 204);
+      assert.equal((await http(srv.port, 'POST', '/write?db=d', 'p,b=x v=1.5 1')).status, 204);
+      // One thread makes the file system calls: the body's record is its first fdatasync.
+      const { result: partial, fault } = await withFault(srv, { calls: ['fdatasync'], error: 'EIO', when: '2+' }, () =>
+        http(srv.port, 'POST', '/write?db=d', 'p,b=x v=2.5 2\np,b=x v="text" 3'),
+      );
+      t.diagnostic(`${fault.injected()} calls failed; the partly refused body: ${partial.status} ${partial.body.trim()}`);
+      assert.ok(fault.injected() >= 2, fault.calls().join('\n'));
+      assert.equal(partial.status, 500, partial.body);
+      const served = async (when: string) => {
+        const res = await http(srv.port, 'GET', `/query?db=d&epoch=ns&q=${encodeURIComponent('SELECT v FROM p')}`);
+        assert.equal(res.status, 200, res.body);
+        assert.match(res.body, /"values":\[\[1,1\.5\]\]/, `${when}: ${res.body}`);
+      };
+      await served('while running');
+      for (let i = 0; i < 2; i++) assert.equal(await ledger.write(srv), 204, ledger.answers.at(-1)?.body);
+      srv = await restartAfterKill(srv, env, t, ledger);
+      await served('after the restart');
+    } finally {
+      await stopServer(srv, 'SIGKILL');
+    }
+  });
+
   it("the database's directory cannot be created (mkdir EIO): writes to it are refused until it can", async (t) => {
     let srv = await startServer({ dir: mkdtempSync(join(root, 'mkdir-')), env });
     try {
@@ -126,6 +158,9 @@ describe('injected I/O faults: WAL and catalog', { skip, timeout: 180_000 }, () 
       assert.equal(write.status, 500, write.body);
       assert.match(write.body, ERROR_BODY);
       assert.match(write.body, /cannot open the storage of database .*engine\/e/);
+      // The cause is the mkdir's EIO (Node's recursive mkdir reported ENOENT for it: fs/atomic.ts probes each part).
+      assert.match(write.body, /EIO: i\/o error, mkdir/);
+      assert.doesNotMatch(write.body, /ENOENT/);
       if (created.status !== 200) await exec(srv.port, 'CREATE DATABASE e');
       const ledger = new Ledger('e');
       for (let i = 0; i < 2; i++) assert.equal(await ledger.write(srv), 204, ledger.answers.at(-1)?.body);

@@ -52,6 +52,11 @@ export interface FaultSpec {
   readonly paths?: readonly string[];
   /** More calls to record in the trace (on the same paths), not failed. */
   readonly watch?: readonly string[];
+  /**
+   * strace's `when=`: which calls fail, counted per syscall and per thread (e.g. `3+`: the third
+   * and later). Counting is only meaningful where one thread makes the calls (UV_THREADPOOL_SIZE=1).
+   */
+  readonly when?: string;
 }
 
 export interface Fault {
@@ -65,12 +70,12 @@ export interface Fault {
   stop(): Promise<void>;
 }
 
-/** Attach strace to `srv` and make `spec.calls` fail; resolves once every thread is attached. */
-export async function injectFault(srv: Server, spec: FaultSpec, traceFile: string): Promise<Fault> {
+/** Attach strace to `srv` (a server, or a process about to exec one) and make `spec.calls` fail; resolves once every thread is attached. */
+export async function injectFault(srv: { readonly child: ChildProcess }, spec: FaultSpec, traceFile: string): Promise<Fault> {
   const pid = srv.child.pid;
   if (pid === undefined) throw new Error('server has no pid');
   const calls = spec.calls.join(',');
-  const inject = `inject=${calls}:error=${spec.error}`;
+  const inject = `inject=${calls}:error=${spec.error}${spec.when === undefined ? '' : `:when=${spec.when}`}`;
   const args = ['-f', '-s', '0', '-o', traceFile, '-e', `trace=${[...spec.calls, ...(spec.watch ?? [])].join(',')}`, '-e', inject];
   for (const p of spec.paths ?? []) args.push('-P', p);
   args.push('-p', String(pid));

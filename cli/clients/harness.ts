@@ -138,7 +138,7 @@ export interface StartOptions {
   readonly env?: Record<string, string>;
 }
 
-async function ping(port: number): Promise<number> {
+export async function ping(port: number): Promise<number> {
   try {
     return (await http(port, 'GET', '/ping', undefined, {}, 2000)).status;
   } catch {

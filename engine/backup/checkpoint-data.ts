@@ -14,6 +14,7 @@
  * - `series.log` is append-only; it is copied up to its last complete record.
  */
 import { copyFile, link, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { OBSOLETE_SUFFIX } from '../tsm/obsolete-files.js';
 import { SHARD_FIELDS_FILE } from '../shard/shard-fields.js';
 import { join } from 'node:path';
 import { decodeRecords, SERIES_LOG_FILE } from '../series/log.js';
@@ -41,9 +42,14 @@ async function subdirs(path: string): Promise<string[]> {
   }
 }
 
+/** TSM files of a shard directory, without those a compaction replaced (marked: tsm/obsolete-files.ts). */
 async function listTsm(dir: string): Promise<string[]> {
   try {
-    return (await readdir(dir)).filter((n) => parseTsmFileName(n) !== null).sort();
+    const names = await readdir(dir);
+    // A marker is written after its compaction's outputs are published, so a listing that
+    // holds it holds the outputs too.
+    const replaced = new Set(names.filter((n) => n.endsWith(OBSOLETE_SUFFIX)).map((n) => n.slice(0, -OBSOLETE_SUFFIX.length)));
+    return names.filter((n) => parseTsmFileName(n) !== null && !replaced.has(n)).sort();
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;

@@ -4,7 +4,7 @@
  * and a flush that truncates the listed WAL segment before it is copied. Either way the
  * copies still hold every point.
  */
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -39,7 +39,8 @@ async function copyDirs(root: string): Promise<EngineDirs> {
   return d;
 }
 
-test('TSM files compacted away between listing and linking: the outputs are taken instead', async (t) => {
+/** An engine over fresh directories whose database holds 300 points in three flushed files. */
+async function threeFlushes(t: TestContext): Promise<{ root: string; src: EngineDirs; e: Engine }> {
   const root = await tempDir(t, 'strata-ckpt-');
   const src = dirsIn(join(root, 'src'));
   const e = await open(src);
@@ -48,6 +49,11 @@ test('TSM files compacted away between listing and linking: the outputs are take
     await e.write({ db: 'db', precision: 'ns', body: batch(k * 100) });
     await e.flush();
   }
+  return { root, src, e };
+}
+
+test('TSM files compacted away between listing and linking: the outputs are taken instead', async (t) => {
+  const { root, src, e } = await threeFlushes(t);
   const dst = await copyDirs(join(root, 'dst'));
   await checkpointMeta(src.metaDir, dst.metaDir, silentLogger);
   const listings: string[][] = [];
@@ -61,6 +67,22 @@ test('TSM files compacted away between listing and linking: the outputs are take
   assert.equal(listings[0]!.length, 3);
   assert.ok(listings[1]!.every((n) => !listings[0]!.includes(n)), 'the second listing holds only the outputs');
   assert.ok(result.files.some((f) => f.endsWith(listings[1]![0]!)));
+  assert.equal(await count(dst), 300);
+});
+
+test('inputs a compaction replaced but a query still reads (marked obsolete) are left out: the backup holds the output alone', async (t) => {
+  const { root, src, e } = await threeFlushes(t);
+  const pinned = e.allShards()[0]!.files!.acquire();
+  await e.compactor.runOnce();
+  assert.equal(e.compactor.counters.compactions, 1);
+  const dst = await copyDirs(join(root, 'dst'));
+  await checkpointMeta(src.metaDir, dst.metaDir, silentLogger);
+  const result = await checkpointData(src.dataDir, dst.dataDir, silentLogger);
+  await pinned.release();
+  await e.close();
+  const tsm = result.files.filter((f) => f.endsWith('.tsm'));
+  assert.equal(tsm.length, 1, tsm.join(' '));
+  assert.ok(!pinned.files.some((r) => tsm.some((f) => r.path.endsWith(f.split('/').at(-1)!))), 'an input was taken');
   assert.equal(await count(dst), 300);
 });
 

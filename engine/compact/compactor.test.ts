@@ -40,7 +40,9 @@ test('compaction swaps inputs for outputs atomically; a snapshot of the old file
   assert.deepEqual(pinned.files.map((r) => r.path), inputs);
   const old = await Promise.all(pinned.files.map((r) => readRows(r, shard.baseNs)));
   assert.deepEqual(lastWriteWins(old), before);
-  assert.equal((await readdir(dir)).length, 5, 'inputs stay on disk while pinned');
+  const names = await readdir(dir);
+  assert.equal(names.filter((n) => n.endsWith('.tsm')).length, 5, 'inputs stay on disk while pinned');
+  assert.equal(names.filter((n) => n.endsWith('.tsm.obsolete')).length, 4, 'marked, so that a crash now does not bring them back (tsm/obsolete-files.ts)');
   await pinned.release();
   assert.deepEqual(await readdir(dir), ['000000004-000000002.tsm'], 'inputs deleted with the last pin');
   await cleanup(shard, dir);

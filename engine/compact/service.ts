@@ -173,6 +173,8 @@ export class CompactionService {
       await this.firePending();
       for (const shard of this.options.shards()) {
         if (this.stopping) return;
+        // Inputs an earlier compaction could not remove (tsm/obsolete-files.ts).
+        await shard.files?.retryRemovals();
         try {
           await this.compactShard(shard);
         } catch (err) {

@@ -3,7 +3,7 @@
  * final name, fsync the directory. A crash leaves either the old file, the new file, or a
  * stray `.tmp` that `removeTempFiles` deletes at open; never a half-written final file.
  */
-import { open, rename, rm, readdir, mkdir, unlink } from 'node:fs/promises';
+import { open, rename, rm, readdir, mkdir, stat, unlink } from 'node:fs/promises';
 import { join, dirname, basename, resolve } from 'node:path';
 
 export const TEMP_SUFFIX = '.tmp';
@@ -24,7 +24,12 @@ export async function fsyncDir(dir: string): Promise<void> {
  * directory's own). Costs one mkdir when the directory exists.
  */
 export async function makeDirDurable(dir: string): Promise<void> {
-  const first = await mkdir(dir, { recursive: true });
+  let first: string | undefined;
+  try {
+    first = await mkdir(dir, { recursive: true });
+  } catch (err) {
+    return makeDirsOneByOne(dir, err);
+  }
   if (first === undefined) return;
   let d = resolve(dir);
   const top = resolve(first);
@@ -34,6 +39,35 @@ export async function makeDirDurable(dir: string): Promise<void> {
     d = dirname(d);
   }
   await fsyncDir(dirname(top));
+}
+
+/**
+ * After a failed recursive mkdir: Node reports ENOENT whatever a component's mkdir failed with
+ * (EIO, ENOSPC, EROFS ...), so the error named a cause that was not one. Each missing part is
+ * created alone, in order: the first to fail throws its own error. Parts created here are
+ * fsynced with their parent as makeDirDurable does; when all succeed (the fault passed), so
+ * does this.
+ */
+async function makeDirsOneByOne(dir: string, recursiveError: unknown): Promise<void> {
+  const parts: string[] = [];
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    parts.unshift(d);
+    if (dirname(d) === d) break;
+  }
+  for (const part of parts) {
+    try {
+      if ((await stat(part)).isDirectory()) continue;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    try {
+      await mkdir(part);
+    } catch (err) {
+      throw (err as NodeJS.ErrnoException).code === 'EEXIST' ? recursiveError : err;
+    }
+    await fsyncDir(part);
+    await fsyncDir(dirname(part));
+  }
 }
 
 /** Atomically replace `path` with `data` (durable when the promise resolves). */

@@ -14,7 +14,7 @@
 import { open, readFile, rm } from 'node:fs/promises';
 import { moveFile } from './atomic.js';
 import { join, resolve } from 'node:path';
-import { StrataError } from '../errors.js';
+import { StorageIoError, StrataError } from '../errors.js';
 import type { EngineLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 
@@ -40,10 +40,18 @@ export interface DirectoryLock {
 /** Directories locked by this process, so a LOCK carrying our own PID can be told apart. */
 const held = new Set<string>();
 
-/** Take the lock on `dir` (which must exist), or throw DirectoryLockedError. */
+/** Take the lock on `dir` (which must exist), or throw DirectoryLockedError (an I/O error names the lock file). */
 export async function lockDirectory(dir: string, logger: EngineLogger = silentLogger): Promise<DirectoryLock> {
   const abs = resolve(dir);
   const path = join(abs, LOCK_FILE);
+  try {
+    return await takeLock(abs, path, logger);
+  } catch (err) {
+    throw StorageIoError.wrap(`cannot lock ${path}`, err);
+  }
+}
+
+async function takeLock(abs: string, path: string, logger: EngineLogger): Promise<DirectoryLock> {
   for (let attempt = 0; attempt < TAKEOVER_ATTEMPTS; attempt++) {
     if (await tryCreate(path)) {
       held.add(abs);

@@ -71,7 +71,9 @@ export class CatalogStore {
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'ENOENT') continue;
-        if (code !== 'EISDIR') throw err;
+        // An I/O error is not damage: the previous copy lacks the last change (a database,
+        // a DELETE), and the next start, with the disk answering, reads this one.
+        if (code !== 'EISDIR') throw StorageIoError.wrap(`cannot read the catalog ${path}`, err);
         text = '';
       }
       const result = text === '' ? 'empty or not a file' : decode(text);

@@ -114,10 +114,30 @@ export class SeriesLog {
 
   /** Open (creating) the log; returns the intact records. Damage is cut off and logged, never fatal. */
   static async open(path: string, logger: EngineLogger): Promise<{ log: SeriesLog; records: SeriesLogRecord[]; damaged: boolean }> {
+    try {
+      return await SeriesLog.openOrThrow(path, logger);
+    } catch (err) {
+      // An I/O error is not damage: nothing was cut for it (the records are read before any cut).
+      throw StorageIoError.wrap(`cannot open the series log ${path}`, err);
+    }
+  }
+
+  private static async openOrThrow(path: string, logger: EngineLogger): Promise<{ log: SeriesLog; records: SeriesLogRecord[]; damaged: boolean }> {
     await makeDirDurable(dirname(path));
     // A directory in the log's place (a copy gone wrong) failed every start with EISDIR.
     const movedAside = await moveAsideIfNotFile(path, logger);
     const fh = await open(path, 'a+');
+    try {
+      const opened = await SeriesLog.readAndRepair(path, fh, logger);
+      return { ...opened, damaged: opened.damaged || movedAside };
+    } catch (err) {
+      await fh.close().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** Read the records of an open log, cut a damaged tail off; `damaged` when a cut was needed. */
+  private static async readAndRepair(path: string, fh: FileHandle, logger: EngineLogger): Promise<{ log: SeriesLog; records: SeriesLogRecord[]; damaged: boolean }> {
     const data = await fh.readFile();
     const { records, validLength, damage } = decodeRecords(data);
     let size = data.length;
@@ -139,7 +159,7 @@ export class SeriesLog {
       // file alone does not persist it).
       if (data.length === 0) await fsyncDir(dirname(path));
     }
-    return { log: new SeriesLog(path, fh, size), records, damaged: damage !== undefined || movedAside };
+    return { log: new SeriesLog(path, fh, size), records, damaged: damage !== undefined };
   }
 
   append(rec: SeriesLogRecord): void {

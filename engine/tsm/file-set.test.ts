@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { CorruptionError, StorageIoError } from '../errors.js';
 import { collectingLogger, silentLogger } from '../logger.js';
@@ -58,7 +58,7 @@ test('replace: a snapshot taken before keeps reading the old files; they are del
   await set.replace([a, b], [compacted]);
 
   assert.deepEqual(set.files().map((r) => r.path), [compacted]);
-  assert.deepEqual((await readdir(dir)).sort(), [a, b, compacted].map((p) => basename(p)), 'old files stay while pinned');
+  assert.deepEqual((await readdir(dir)).sort(), [a, `${a}.obsolete`, b, `${b}.obsolete`, compacted].map((p) => basename(p)), 'old files stay while pinned, marked');
   for (const [i, r] of before.files.entries()) {
     const [e] = r.entries('k');
     assert.ok(e);
@@ -133,21 +133,56 @@ test('close() leaves pinned files readable until their snapshot is released, and
   assert.deepEqual(await readdir(dir), [basename(a)]);
 });
 
-test('a file that cannot be read (I/O error, not corruption) is left in place, logged and its generation never reused', async (t) => {
+test('a crash while replaced files are pinned: the next open removes them (marked) and serves the output alone', async (t) => {
+  const dir = await tempDir(t, 'tsm-set-crash-replaced');
+  const set = await TsmFileSet.open(dir, { logger: silentLogger });
+  const a = await writeFileWith(set, { generation: 1, sequence: 1 }, 1);
+  const b = await writeFileWith(set, { generation: 2, sequence: 1 }, 2);
+  await set.add(a, b);
+  const pinned = set.acquire();
+  const compacted = await writeFileWith(set, { generation: 2, sequence: 2 }, 3);
+  await set.replace([a, b], [compacted]);
+  // The process dies here: the query never releases, the inputs are never removed.
+  const logger = collectingLogger();
+  const again = await TsmFileSet.open(dir, { logger });
+  assert.deepEqual(again.files().map((r) => r.path), [compacted]);
+  assert.deepEqual(await readdir(dir), [basename(compacted)]);
+  assert.equal(logger.entries.filter((e) => /removed a TSM file a compaction replaced/.test(e.msg)).length, 2);
+  assert.equal(again.nextGeneration(), 3);
+  await again.close();
+  await pinned.release();
+  await set.close();
+});
+
+test('a file that cannot be read (I/O error, not corruption) fails the open, naming it and the cause; nothing is moved', async (t) => {
   const dir = await tempDir(t, 'tsm-set-eio');
   const set = await TsmFileSet.open(dir, { logger: silentLogger });
   const a = await writeFileWith(set, { generation: 1, sequence: 1 }, 1);
   const b = await writeFileWith(set, { generation: 5, sequence: 1 }, 2);
   await set.close();
+  const eio = Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' });
   const failing: FileOpener = async (p) => {
-    if (p === b) throw new StorageIoError(`cannot open ${p}`);
+    if (p === b) throw new StorageIoError(`cannot read ${p} at 0: ${eio.message}`, { cause: eio });
     return openPositionalFile(p);
   };
-  const logger = collectingLogger();
-  const again = await TsmFileSet.open(dir, { logger, openFile: failing });
-  assert.deepEqual(again.files().map((r) => r.path), [a]);
-  assert.deepEqual(logger.entries.map((e) => [e.level, e.msg]), [['error', 'cannot open TSM file; not serving it']]);
-  assert.equal(again.nextGeneration(), 6);
+  // Its points are acknowledged: a set without it would serve queries without them.
+  await assert.rejects(TsmFileSet.open(dir, { logger: silentLogger, openFile: failing }), (err: Error) => err instanceof StorageIoError && err.message.includes(b) && /EIO/.test(err.message));
   assert.deepEqual((await readdir(dir)).sort(), [basename(a), basename(b)]);
+  const again = await TsmFileSet.open(dir, { logger: silentLogger });
+  assert.deepEqual(again.files().map((r) => r.path), [a, b]);
+  await again.close();
+});
+
+test('a directory under a TSM file name is logged and skipped, and its generation never reused', async (t) => {
+  const dir = await tempDir(t, 'tsm-set-dir');
+  const set = await TsmFileSet.open(dir, { logger: silentLogger });
+  const a = await writeFileWith(set, { generation: 1, sequence: 1 }, 1);
+  await set.close();
+  await mkdir(join(dir, '000000005-000000001.tsm'));
+  const logger = collectingLogger();
+  const again = await TsmFileSet.open(dir, { logger });
+  assert.deepEqual(again.files().map((r) => r.path), [a]);
+  assert.deepEqual(logger.entries.map((e) => [e.level, e.msg]), [['error', 'a TSM file name that is not a file; not serving it']]);
+  assert.equal(again.nextGeneration(), 6);
   await again.close();
 });

@@ -1,11 +1,13 @@
 /**
  * The live TSM files of one shard directory.
  *
- * Start-up never fails because of one bad file: leftover `*.tmp` files (interrupted writes) are
- * removed, a file failing validation (CorruptionError) is moved to `<dir>/quarantine/` with a
- * warn log, a file that cannot be read for another reason (permissions, EIO) is left in place,
- * logged at error and not served. Everything else is opened and served in (generation,
- * sequence) order, later files winning duplicate timestamps.
+ * Start-up never fails because of one damaged file: leftover `*.tmp` files (interrupted writes)
+ * are removed, a file failing validation (CorruptionError) is moved to `<dir>/quarantine/` with
+ * a warn log, a directory under a TSM name (a copy gone wrong) is logged and skipped. A file
+ * that cannot be read for another reason (EIO, permissions) fails the open, naming the file and
+ * the cause: it holds acknowledged points, and the disk may answer at the next start (it was
+ * logged and left unserved before, so the server ran without them). Everything else is opened
+ * and served in (generation, sequence) order, later files winning duplicate timestamps.
  *
  * Readers are reference counted. The set holds one reference to each live file; `acquire()`
  * takes one more per file for a query or compaction. `replace(old, new)` (after a compaction,
@@ -13,14 +15,17 @@
  * snapshots, then drops the set's reference to the old files: each is closed and deleted when
  * its last snapshot is released, so a running query keeps reading the files it started with.
  *
- * Crash between publishing the new files and deleting the old ones: both are opened at the next
+ * Replaced files are marked (`<file>.obsolete`) right after the swap, and the next open removes
+ * marked files: a crash before their removal, or a removal that failed, does not bring them back
+ * as live files (obsolete-files.ts; a failed removal is retried at each compaction round). A
+ * crash between publishing the new files and the markers' directory fsync opens both at the next
  * start. That is harmless: the outputs carry a later (generation, sequence) and the same points,
- * so they win every duplicate, and the next compaction merges the leftovers. (The engine must
+ * so they win every duplicate, and a later compaction merges the leftovers. (The engine must
  * therefore drop tombstones only after `replace` resolved.)
  */
-import { readdir, rm, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { CorruptionError, InvariantError } from '../errors.js';
+import { CorruptionError, InvariantError, StorageIoError } from '../errors.js';
 import { moveFile, removeTempFiles } from '../fs/atomic.js';
 import type { EngineLogger } from '../logger.js';
 import type { BlockCache } from './block-cache.js';
@@ -30,6 +35,7 @@ import type { IndexTables } from './index-tables.js';
 import { TsmReader, type TsmReaderOptions } from './reader.js';
 import type { FileOpener } from './positional-file.js';
 import { makeDirDurable } from '../fs/atomic.js';
+import { markObsolete, removeMarkedFiles, removeObsolete } from './obsolete-files.js';
 
 export interface TsmFileSetOptions {
   readonly logger: EngineLogger;
@@ -67,6 +73,8 @@ export class TsmFileSet {
   /** Serialises replace() calls so each sees the previous one's result. */
   private queue: Promise<void> = Promise.resolve();
   private readonly pending = new Set<Promise<void>>();
+  /** Replaced files whose removal failed: retried by retryRemovals, marked for the next open. */
+  private readonly unremoved = new Set<string>();
 
   private constructor(
     readonly dir: string,
@@ -82,12 +90,13 @@ export class TsmFileSet {
     const { logger } = options;
     await makeDirDurable(dir);
     for (const name of await removeTempFiles(dir)) logger.info({ dir, file: name }, 'removed leftover temp file of an interrupted write');
+    const marked = await removeMarkedFiles(dir, logger);
     const live: LiveFile[] = [];
     // Counts every named file, served or not, so a new file never takes the name of one left
     // in place after an I/O error.
-    let maxGeneration = 0;
+    let maxGeneration = marked.maxGeneration;
     for (const name of (await readdir(dir)).sort()) {
-      if (!name.endsWith(TSM_EXTENSION)) continue;
+      if (!name.endsWith(TSM_EXTENSION) || marked.unremoved.includes(name)) continue;
       const id = parseTsmFileName(name);
       const path = join(dir, name);
       if (!id) {
@@ -100,10 +109,31 @@ export class TsmFileSet {
         live.push({ id, reader, refs: 1, obsolete: false });
       } catch (err) {
         if (err instanceof CorruptionError) await quarantine(dir, name, err, logger);
-        else logger.error({ file: path, err }, 'cannot open TSM file; not serving it');
+        else if (holdsNoFile(err)) logger.error({ file: path, err }, 'a TSM file name that is not a file; not serving it');
+        // Its points are acknowledged: starting without them would answer queries without
+        // them, and let tombstone collection forget deletes that still cover its rows.
+        else throw StorageIoError.wrap(`cannot open the TSM file ${path}`, err);
       }
     }
-    return new TsmFileSet(dir, options, live, maxGeneration + 1);
+    const set = new TsmFileSet(dir, options, live, maxGeneration + 1);
+    for (const name of marked.unremoved) set.unremoved.add(join(dir, name));
+    return set;
+  }
+
+  /**
+   * Try again to remove replaced files whose removal failed (obsolete-files.ts); the compaction
+   * service calls this every round. A no-op when there are none.
+   */
+  async retryRemovals(): Promise<void> {
+    for (const path of [...this.unremoved]) {
+      try {
+        await removeObsolete(this.dir, path);
+        this.unremoved.delete(path);
+        this.options.logger.info({ file: path }, 'removed replaced TSM file (an earlier removal had failed)');
+      } catch {
+        // Still failing: logged when it first failed, tried again next round.
+      }
+    }
   }
 
   /**
@@ -223,6 +253,8 @@ export class TsmFileSet {
       f.obsolete = true;
       f.keep = keepPaths.some((p) => resolve(p) === resolve(f.reader.path));
     }
+    const doomed = old.filter((f) => !f.keep).map((f) => f.reader.path);
+    if (doomed.length > 0) await markObsolete(this.dir, doomed, this.options.logger);
     await Promise.all(old.map((f) => this.unref(f)));
   }
 
@@ -243,12 +275,24 @@ export class TsmFileSet {
       if (f.obsolete && f.keep) {
         await quarantine(this.dir, basename(f.reader.path), undefined, logger);
       } else if (f.obsolete) {
-        await rm(f.reader.path, { force: true });
-        logger.info({ file: f.reader.path }, 'removed replaced TSM file');
+        await this.removeReplaced(f.reader.path);
       }
     } catch (err) {
       logger.error({ file: f.reader.path, err }, 'cannot close or remove replaced TSM file');
     }
+  }
+
+  /** Remove a replaced file and its marker (obsolete-files.ts); a failure is retried at each compaction round. */
+  private async removeReplaced(path: string): Promise<void> {
+    const { logger } = this.options;
+    try {
+      await removeObsolete(this.dir, path);
+    } catch (err) {
+      this.unremoved.add(path);
+      logger.error({ file: path, err }, 'cannot remove replaced TSM file; removal retried, and at the next start');
+      return;
+    }
+    logger.info({ file: path }, 'removed replaced TSM file');
   }
 }
 
@@ -273,6 +317,12 @@ async function quarantine(dir: string, name: string, err: CorruptionError | unde
   } catch (moveErr) {
     logger.error({ file: from, err: moveErr, reason: err?.message }, 'corrupt TSM file could not be quarantined; not serving it');
   }
+}
+
+/** Whether opening failed because the name holds no regular file (a directory, or gone since the listing). */
+function holdsNoFile(err: unknown): boolean {
+  const code = ((err as Error).cause as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'EISDIR' || code === 'ENOENT';
 }
 
 async function exists(path: string): Promise<boolean> {

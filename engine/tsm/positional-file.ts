@@ -40,7 +40,7 @@ class NodePositionalFile implements PositionalFile {
         done += bytesRead;
       }
     } catch (err) {
-      throw new StorageIoError(`cannot read ${this.path} at ${position + done}`, { cause: err });
+      throw new StorageIoError(`cannot read ${this.path} at ${position + done}: ${(err as Error).message}`, { cause: err });
     }
     return done;
   }
@@ -54,7 +54,7 @@ class NodePositionalFile implements PositionalFile {
         done += n;
       }
     } catch (err) {
-      throw new StorageIoError(`cannot read ${this.path} at ${position + done}`, { cause: err });
+      throw new StorageIoError(`cannot read ${this.path} at ${position + done}: ${(err as Error).message}`, { cause: err });
     }
     return done;
   }
@@ -70,13 +70,13 @@ export const openPositionalFile: FileOpener = async (path) => {
   try {
     fh = await open(path, 'r');
   } catch (err) {
-    throw new StorageIoError(`cannot open ${path}`, { cause: err });
+    throw new StorageIoError(`cannot open ${path}: ${(err as Error).message}`, { cause: err });
   }
   try {
     const { size } = await fh.stat();
     return new NodePositionalFile(fh, size, path);
   } catch (err) {
     await fh.close();
-    throw new StorageIoError(`cannot stat ${path}`, { cause: err });
+    throw new StorageIoError(`cannot stat ${path}: ${(err as Error).message}`, { cause: err });
   }
 };

@@ -29,7 +29,8 @@ import { QUARANTINE_DIR, SEGMENT_HEADER_SIZE, decodeSegmentHeader, encodeSegment
 import type { WalRecord, WalWriteEntry } from './record.js';
 import { listSegments } from './segment.js';
 import type { SegmentRef } from './segment.js';
-import { readAt, scanSegment } from './scan.js';
+import { readAt, scanSegment, type ScanEvent } from './scan.js';
+import { StorageIoError } from '../errors.js';
 import { makeDirDurable } from '../fs/atomic.js';
 
 export interface RecoveredWal {
@@ -54,50 +55,34 @@ interface Damage {
 /** Check and repair the WAL in `dir` (created if missing). Does not lock; Wal.open does. */
 export async function openWal(dir: string, logger: EngineLogger): Promise<RecoveredWal> {
   await initChecksum();
-  await makeDirDurable(dir);
-  for (const d of [dir, join(dir, QUARANTINE_DIR)]) {
-    for (const name of await removeTempFiles(d)) logger.warn({ dir: d, file: name }, 'removed leftover temp file in WAL directory');
+  let listed: SegmentRef[];
+  try {
+    await makeDirDurable(dir);
+    for (const d of [dir, join(dir, QUARANTINE_DIR)]) {
+      for (const name of await removeTempFiles(d)) logger.warn({ dir: d, file: name }, 'removed leftover temp file in WAL directory');
+    }
+    listed = await listSegments(dir);
+  } catch (err) {
+    throw StorageIoError.wrap(`cannot open the WAL directory ${dir}`, err);
   }
-
-  const listed = await listSegments(dir);
   const segments: SegmentRef[] = [];
   let lastSeq = 0n;
   let tail: RecoveredWal['tail'];
   for (const [i, ref] of listed.entries()) {
     if (ref.firstSeq - 1n > lastSeq) lastSeq = ref.firstSeq - 1n;
     const isLast = i === listed.length - 1;
-    const path = join(dir, ref.name);
-    if (!(await stat(path)).isFile()) {
-      // A directory where a segment belongs (a copy gone wrong) holds no records.
-      await quarantineWhole(dir, ref, 0, 'not a file', logger);
-      continue;
-    }
-    const fh = await open(path, 'r');
-    let damages: Damage[];
-    let size: number;
+    // An I/O error is not damage: nothing is cut or moved for it (the next start, with the
+    // disk answering, finds the segment as it was), and start-up fails naming the segment.
+    let checked: Checked;
     try {
-      size = (await fh.stat()).size;
-      const header = decodeSegmentHeader(await readAt(fh, 0, SEGMENT_HEADER_SIZE));
-      const bad = 'bad' in header ? header.bad : header.firstSeq !== ref.firstSeq ? `header seq ${header.firstSeq} does not match name` : undefined;
-      if (bad !== undefined && !(await holdsRecords(fh, size, lastSeq))) {
-        await fh.close();
-        await quarantineWhole(dir, ref, size, bad, logger);
-        continue;
-      }
-      // Only the 16 header bytes are damaged: the records carry their own checksums and seqs,
-      // and the name says which seq the segment starts at.
-      if (bad !== undefined) await replaceHeader(dir, ref, await readAt(fh, 0, SEGMENT_HEADER_SIZE), bad, logger);
-      damages = [];
-      for await (const ev of scanSegment(fh, SEGMENT_HEADER_SIZE, size, lastSeq)) {
-        if (ev.type === 'entry') lastSeq = ev.entry.seq;
-        else damages.push(ev);
-      }
-    } finally {
-      await fh.close().catch(() => {});
+      checked = await checkSegment(dir, ref, lastSeq, isLast, logger);
+    } catch (err) {
+      throw StorageIoError.wrap(`cannot open the WAL segment ${join(dir, ref.name)}`, err);
     }
-    size = await repairSegment(dir, ref, size, damages, isLast, logger);
+    if (checked === 'quarantined') continue;
+    lastSeq = checked.lastSeq;
     segments.push(ref);
-    if (isLast) tail = { ref, size };
+    if (isLast) tail = { ref, size: checked.size };
   }
   const snapshot = segments.slice();
   return {
@@ -107,6 +92,44 @@ export async function openWal(dir: string, logger: EngineLogger): Promise<Recove
     tail,
     replay: (afterSeq = 0n) => replaySegments(dir, snapshot, undefined, afterSeq, logger),
   };
+}
+
+/** A segment after its check and repair: its size and the last seq in it, or moved to quarantine whole. */
+type Checked = { readonly size: number; readonly lastSeq: bigint } | 'quarantined';
+
+/** Check one segment and apply the recovery rules; `lastSeq` is the highest seq before it. */
+async function checkSegment(dir: string, ref: SegmentRef, lastSeq: bigint, isLast: boolean, logger: EngineLogger): Promise<Checked> {
+  const path = join(dir, ref.name);
+  if (!(await stat(path)).isFile()) {
+    // A directory where a segment belongs (a copy gone wrong) holds no records.
+    await quarantineWhole(dir, ref, 0, 'not a file', logger);
+    return 'quarantined';
+  }
+  const fh = await open(path, 'r');
+  let damages: Damage[];
+  let size: number;
+  try {
+    size = (await fh.stat()).size;
+    const header = decodeSegmentHeader(await readAt(fh, 0, SEGMENT_HEADER_SIZE));
+    const bad = 'bad' in header ? header.bad : header.firstSeq !== ref.firstSeq ? `header seq ${header.firstSeq} does not match name` : undefined;
+    if (bad !== undefined && !(await holdsRecords(fh, size, lastSeq))) {
+      await fh.close();
+      await quarantineWhole(dir, ref, size, bad, logger);
+      return 'quarantined';
+    }
+    // Only the 16 header bytes are damaged: the records carry their own checksums and seqs,
+    // and the name says which seq the segment starts at.
+    if (bad !== undefined) await replaceHeader(dir, ref, await readAt(fh, 0, SEGMENT_HEADER_SIZE), bad, logger);
+    damages = [];
+    for await (const ev of scanSegment(fh, SEGMENT_HEADER_SIZE, size, lastSeq)) {
+      if (ev.type === 'entry') lastSeq = ev.entry.seq;
+      else damages.push(ev);
+    }
+  } finally {
+    await fh.close().catch(() => {});
+  }
+  size = await repairSegment(dir, ref, size, damages, isLast, logger);
+  return { size, lastSeq };
 }
 
 /** The limit of the segment being appended to: replay reads only bytes already committed. */
@@ -145,16 +168,26 @@ async function* records(
   for (const [i, ref] of segments.entries()) {
     const next = segments[i + 1];
     if (next !== undefined && next.firstSeq - 1n <= afterSeq) continue;
+    const path = join(dir, ref.name);
     let fh: FileHandle;
     try {
-      fh = await open(join(dir, ref.name), 'r');
+      fh = await open(path, 'r');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw err;
+      throw StorageIoError.wrap(`cannot read the WAL segment ${path}`, err);
     }
     try {
       const limit = active?.name === ref.name ? active.size : (await fh.stat()).size;
-      for await (const ev of scanSegment(fh, SEGMENT_HEADER_SIZE, limit, ref.firstSeq - 1n)) {
+      const scan = scanSegment(fh, SEGMENT_HEADER_SIZE, limit, ref.firstSeq - 1n);
+      for (;;) {
+        let next: IteratorResult<ScanEvent>;
+        try {
+          next = await scan.next();
+        } catch (err) {
+          throw StorageIoError.wrap(`cannot read the WAL segment ${path}`, err);
+        }
+        if (next.done) break;
+        const ev = next.value;
         if (ev.type === 'entry') {
           if (ev.entry.seq > afterSeq) yield ev.entry;
         } else {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StorageIoError } from '../errors.js';
-import { collectingLogger } from '../logger.js';
+import { collectingLogger, silentLogger } from '../logger.js';
 import { fixtureEntry } from './crash-writer.fixture.js';
 import type { WalWriteAppend, WalWriteEntry } from './record.js';
 import { defaultSegmentIo } from './segment.js';
@@ -245,6 +245,34 @@ for (const which of ['write', 'datasync'] as const) {
     await again.close();
   });
 }
+
+test('a cancel handed over by cancelLater goes ahead of the next append, in its group: both fail or both are durable', async (t) => {
+  const dir = await walDir(t);
+  // batchSize 1: the cancel still shares the append's group (cancels count towards no limit).
+  const wal = await Wal.open(dir, { batchSize: 1 }, silentLogger, failingIo('datasync', 2));
+  const refused = await wal.append(fixtureEntry(1, 100));
+  wal.cancelLater(refused);
+  wal.cancelLater(refused);
+  await assert.rejects(wal.append(fixtureEntry(2, 100)), StorageIoError);
+  assert.deepEqual((await collect(wal.replay())).map((e) => e.seq), [refused], 'nothing durable yet: the record still replays');
+  const next = await wal.append(fixtureEntry(3, 100));
+  assert.deepEqual((await collect(wal.replay())).map((e) => e.seq), [next], 'the cancel came with the next append');
+  await wal.close();
+  const again = await Wal.open(dir, {}, silentLogger);
+  assert.deepEqual((await collect(again.replay())).map((e) => e.seq), [next]);
+  await again.close();
+});
+
+test('a cancel still pending at close is written before the segment closes', async (t) => {
+  const dir = await walDir(t);
+  const wal = await Wal.open(dir);
+  const refused = await wal.append(fixtureEntry(1, 100));
+  wal.cancelLater(refused);
+  await wal.close();
+  const again = await Wal.open(dir, {}, silentLogger);
+  assert.deepEqual(await collect(again.replay()), []);
+  await again.close();
+});
 
 test('bad options are refused before anything is opened', async (t) => {
   const dir = await walDir(t);

@@ -92,6 +92,11 @@ export class Wal {
     return this.writer.append(entry);
   }
 
+  /** Cancel the durable record `seq` ahead of the next append (its own cancel could not be appended: writer.ts). */
+  cancelLater(seq: bigint): void {
+    this.writer.cancelLater(seq);
+  }
+
   /** No entry below this seq is left in the WAL (truncation removed it, or it never was). */
   get firstSeq(): bigint {
     return this.segments[0]?.firstSeq ?? this.writer.lastSeq + 1n;

@@ -19,6 +19,9 @@
  * If cutting back fails, the refused records stay in the old segment, where replay would find
  * them: the next append is preceded by a cancel record for each (the record kind the engine
  * uses for refused bodies), so a restart does not bring back points the client was told failed.
+ * The engine hands over its own cancel records the same way when appending one failed
+ * (`cancelLater`). Pending cancels are committed in the same group as the append that follows
+ * them, so no later append is acknowledged before they are durable: the group fails as a whole.
  */
 import { hrtime } from 'node:process';
 import { EngineClosedError, InvariantError, StorageIoError, StrataError } from '../errors.js';
@@ -116,11 +119,22 @@ export class WalWriter {
     const seq = this.nextSeq++;
     const done = new Promise<bigint>((resolve, reject) => this.queue.push({ entry, seq, size, resolve, reject }));
     if (this.wake && this.queue.length >= this.groupLimit()) this.wake();
-    if (!this.draining) {
-      this.draining = true;
-      this.idle = this.drain();
-    }
+    this.startDrain();
     return done;
+  }
+
+  private startDrain(): void {
+    if (this.draining) return;
+    this.draining = true;
+    this.idle = this.drain();
+  }
+
+  /**
+   * Cancel the record `seq` (already durable) ahead of the next append: for a cancel record the
+   * caller could not append itself. Idempotent.
+   */
+  cancelLater(seq: bigint): void {
+    if (!this.uncut.includes(seq)) this.uncut.push(seq);
   }
 
   /**
@@ -133,7 +147,7 @@ export class WalWriter {
     this.uncut = [];
     for (const cancels of seqs) {
       const entry = { cancels };
-      this.queue.push({ entry, seq: this.nextSeq++, size: writeRecordSize(entry), resolve: () => {}, reject: () => this.uncut.push(cancels) });
+      this.queue.push({ entry, seq: this.nextSeq++, size: writeRecordSize(entry), resolve: () => {}, reject: () => this.cancelLater(cancels) });
     }
   }
 
@@ -152,6 +166,11 @@ export class WalWriter {
   /** Commit every accepted append, then close the segment. Later appends reject. */
   async close(): Promise<void> {
     if (this.closed) return this.idle;
+    // Cancels still pending go down before the segment closes (a failure leaves them undone, logged).
+    if (this.uncut.length > 0) {
+      this.queueCancels();
+      this.startDrain();
+    }
     this.closed = true;
     await this.idle;
     await this.exclusive(() => this.segment.close());
@@ -184,11 +203,17 @@ export class WalWriter {
    */
   private takeGroup(): Pending[] {
     let n = 0;
+    let entries = 0;
     let bytes = 0;
     for (const p of this.queue) {
-      if (n === this.groupLimit() || (n > 0 && bytes + p.size > this.options.segmentSizeBytes)) break;
+      // Queued cancels count towards neither limit: they go with the append behind them.
+      const cancel = isCancel(p.entry);
+      if (!cancel && (entries === this.groupLimit() || (entries > 0 && bytes + p.size > this.options.segmentSizeBytes))) break;
       n++;
-      bytes += p.size;
+      if (!cancel) {
+        entries++;
+        bytes += p.size;
+      }
     }
     return this.queue.splice(0, n);
   }

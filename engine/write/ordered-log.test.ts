@@ -9,9 +9,12 @@ const entry = (n: number): WalWriteAppend => ({ db: 'db', rp: 'autogen', precisi
 /** A WAL stand-in that assigns seqs in call order and resolves them when told to. */
 function fakeWal() {
   const appended: WalAppend[] = [];
+  const later: bigint[] = [];
   const pending: { resolve: (s: bigint) => void; reject: (e: Error) => void; seq: bigint }[] = [];
   return {
     appended,
+    later,
+    cancelLater: (seq: bigint) => void later.push(seq),
     append: (e: WalAppend) => {
       appended.push(e);
       return new Promise<bigint>((resolve, reject) => pending.push({ resolve, reject, seq: BigInt(appended.length) }));
@@ -25,7 +28,7 @@ test('turns come in reservation order whatever order the writes finish their own
   await fc.assert(
     fc.asyncProperty(fc.array(fc.nat(20), { minLength: 1, maxLength: 12 }), fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }), async (delays, giveUp) => {
       const wal = fakeWal();
-      const log = new OrderedLog(wal.append);
+      const log = new OrderedLog(wal.append, wal.cancelLater);
       const order: number[] = [];
       const writes = delays.map(async (d, i) => {
         const slot = log.reserve(entry(i));
@@ -48,7 +51,7 @@ test('turns come in reservation order whatever order the writes finish their own
 
 test('cancel appends a cancel of the slot seq once it is durable, and nothing when the append failed', async () => {
   const wal = fakeWal();
-  const log = new OrderedLog(wal.append);
+  const log = new OrderedLog(wal.append, wal.cancelLater);
   const failed = log.reserve(entry(1));
   const kept = log.reserve(entry(2));
   wal.failNext();
@@ -65,9 +68,24 @@ test('cancel appends a cancel of the slot seq once it is durable, and nothing wh
   await log.whenIdle();
 });
 
+test('a cancel whose append fails rejects and is handed to the WAL for the next append', async () => {
+  const wal = fakeWal();
+  const log = new OrderedLog(wal.append, wal.cancelLater);
+  const slot = log.reserve(entry(1));
+  wal.flushAll();
+  const cancelling = log.cancel(slot);
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(wal.appended[1], { cancels: 1n });
+  wal.failNext();
+  await assert.rejects(cancelling, /disk gone/);
+  assert.deepEqual(wal.later, [1n]);
+  slot.done();
+  await log.whenIdle();
+});
+
 test('whenIdle waits for every open slot', async () => {
   const wal = fakeWal();
-  const log = new OrderedLog(wal.append);
+  const log = new OrderedLog(wal.append, wal.cancelLater);
   const a = log.reserve(entry(1));
   const b = log.reserve(entry(2));
   let idle = false;

@@ -25,7 +25,11 @@ export class OrderedLog {
   private open = 0;
   private idle: (() => void)[] = [];
 
-  constructor(private readonly append: (entry: WalAppend) => Promise<bigint>) {}
+  constructor(
+    private readonly append: (entry: WalAppend) => Promise<bigint>,
+    /** Write the cancel of `seq` before the next append (Wal.cancelLater), for a cancel whose own append failed. */
+    private readonly cancelLater: (seq: bigint) => void,
+  ) {}
 
   /** Start logging `entry` and take the next turn, in one step so turns follow seqs. */
   reserve(entry: WalWriteAppend): LogSlot {
@@ -43,11 +47,20 @@ export class OrderedLog {
 
   /**
    * Tell replay to skip the slot's record, once it is in the WAL. Resolves when the cancel is
-   * durable (or at once when the record itself never was).
+   * durable (or at once when the record itself never was). When the cancel cannot be appended
+   * (the disk failed), it rejects, and the cancel is handed to the WAL to go ahead of the next
+   * append, in the same group: the record it names was left uncancelled before, and a restart
+   * replayed a body whose client was told it failed, and that was never served while running.
    */
   async cancel(slot: LogSlot): Promise<void> {
     const seq = await slot.seq.catch(() => undefined);
-    if (seq !== undefined) await this.append({ cancels: seq });
+    if (seq === undefined) return;
+    try {
+      await this.append({ cancels: seq });
+    } catch (err) {
+      this.cancelLater(seq);
+      throw err;
+    }
   }
 
   /** Resolves when no slot is open: every reserved record is applied or cancelled. */
