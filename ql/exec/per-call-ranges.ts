@@ -8,9 +8,9 @@
  * row there null (fill(previous): its value in the row before; fill(N): N). Strata runs one inner
  * statement per range: the statement is split in the fields of each range, each part runs on
  * its own (its LIMIT and OFFSET cut per part, as 1.x cuts per call) and the rows of a series
- * are joined so. Taken where every field is one part's (no column mixes the two), without
- * SLIMIT/SOFFSET or INTO, and under fill(N) only where every field is a bare call (1.x fills a
- * missing call with N before the math around it).
+ * are joined so. Under fill(N) a call missing from a joined row is N before the math around it
+ * (`max(a) * 2` is -2 under fill(-1)): each part's own such cells (call-fill.ts missingRow).
+ * Taken where every field is one part's (no column mixes the two), without SLIMIT/SOFFSET or INTO.
  */
 import type { Expr, Field, SelectStatement, Source } from '../ast/nodes.js';
 import { walkExpr } from '../ast/walk.js';
@@ -42,7 +42,6 @@ export function splitByCallRange(stmt: SelectStatement): { parts: [SelectStateme
   if (!stmt.dimensions.some((d) => d.kind === 'Call' && d.name.toLowerCase() === 'time')) return undefined;
   if (stmt.slimit > 0 || stmt.soffset > 0 || stmt.target) return undefined;
   // fill(N) fills a call missing from a row before the math around it: bare calls only.
-  if (stmt.fill.mode === 'number' && !stmt.fields.every((f) => f.expr.kind === 'Call' && !isMath(f.expr.name.toLowerCase()))) return undefined;
   const of = stmt.fields.map((f) => partOf(f.expr));
   if (!of.every((p): p is Part => p === 'early' || p === 'other') || !of.includes('early') || !of.includes('other')) return undefined;
   const fieldsOf = (p: Part): Field[] => stmt.fields.filter((_, i) => of[i] === p);
@@ -51,13 +50,20 @@ export function splitByCallRange(stmt: SelectStatement): { parts: [SelectStateme
 
 const keyOf = (s: ResultSeries): string => JSON.stringify([s.name ?? '', Object.entries(s.tags ?? {}).sort()]);
 
+/** A part's result, and its cells in a row only the other part has (call-fill.ts missingRow; undefined: null, N as written under fill(N)). */
+export interface PartResult {
+  readonly series: readonly ResultSeries[];
+  readonly missing?: readonly Cell[];
+}
+
 /** The parts' results joined series by series (a part without series gives its columns their fields' names). */
-export function joinCallRanges(stmt: SelectStatement, of: readonly Part[], early: readonly ResultSeries[], other: readonly ResultSeries[]): ResultSeries[] {
+export function joinCallRanges(stmt: SelectStatement, of: readonly Part[], { series: early, missing: missingA }: PartResult, { series: other, missing: missingB }: PartResult): ResultSeries[] {
   const own = (p: Part): string[] => ['time', ...stmt.fields.filter((_, k) => of[k] === p).map((f) => f.alias ?? exprName(f.expr))];
   const [namesA, namesB] = [early[0]?.columns ?? own('early'), other[0]?.columns ?? own('other')];
   const ascending = !stmt.sortFields.some((f) => !f.ascending);
   const fill = stmt.fill;
-  const missing: Cell = fill.mode === 'number' ? fill.value : null;
+  const asWritten: Cell = fill.mode === 'number' ? fill.value : null;
+  const missing = [missingA, missingB];
   const byKey = new Map<string, [ResultSeries | undefined, ResultSeries | undefined]>();
   for (const s of early) byKey.set(keyOf(s), [s, undefined]);
   for (const s of other) byKey.set(keyOf(s), [byKey.get(keyOf(s))?.[0], s]);
@@ -93,7 +99,7 @@ export function joinCallRanges(stmt: SelectStatement, of: readonly Part[], early
           at[i]!++;
           return row.slice(1);
         }
-        return Array.from({ length: width[i]! }, (_, k) => (fill.mode === 'previous' ? (prev[i]![k] ?? null) : missing));
+        return Array.from({ length: width[i]! }, (_, k) => (fill.mode === 'previous' ? (prev[i]![k] ?? null) : (missing[i]?.[k] ?? asWritten)));
       });
       prev = cells;
       const [ia, ib] = [cells[0]![Symbol.iterator](), cells[1]![Symbol.iterator]()];
