@@ -212,7 +212,7 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
   const split = splitByCallRange(stmt);
   if (split) {
     const [early, other] = split.parts;
-    const joined = joinCallRanges(stmt, split.of, await runPart(early, ctx, nested), await runPart(other, ctx, nested));
+    const joined = joinCallRanges(stmt, split, [await runPart(early, ctx, nested), await runPart(other, ctx, nested)]);
     return sink ? sendSeries(joined, sink) : joined;
   }
   const made: SubquerySource[] = [];
@@ -229,7 +229,7 @@ async function runPart(part: SelectStatement, ctx: QueryContext, nested: boolean
   const made: SubquerySource[] = [];
   try {
     const prepared = await prepareSelect(part, ctx, nested, made);
-    return prepared ? { series: await runSelect(part, prepared, ctx, undefined, nested), missing: missingRow(prepared.plan) } : { series: [] };
+    return prepared ? { series: await runSelect(part, prepared, ctx, undefined, nested), missing: missingRow(prepared.plan), plan: prepared.plan } : { series: [] };
   } finally {
     for (const s of made) s.release();
   }
