@@ -39,6 +39,7 @@ import { forEachPassingRow, singleValueColumn } from './passing-rows.js';
 import { auxTagTieLess, inputHeadReads, readsInputHead, type ReadBounds } from './selector-input-cut.js';
 import { runStreamRows } from './run-stream-windows.js';
 import { finish } from './group-rows-finish.js';
+import { seriesInMergeOrder } from './partial-series-order.js';
 
 type Windows = Map<bigint, Reducer[]>;
 
@@ -154,7 +155,7 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
         list.push(i);
         byField.set(c.field, list);
       });
-      for (const [seriesIndex, ref] of g.series.entries()) {
+      for (const [seriesIndex, ref] of seriesInMergeOrder(g.series, calls, plan.ascending, source.fromSubquery === true)) {
         clock.series = seriesIndex;
         for (const [field, idx] of byField) {
           // last()/first() alone over a whole range: the newest (oldest) point of each series
@@ -207,7 +208,7 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
       }
     } else {
       const fields = calls.map((c) => c.field);
-      for (const [seriesIndex, ref] of g.series.entries()) {
+      for (const [seriesIndex, ref] of seriesInMergeOrder(g.series, calls, plan.ascending, source.fromSubquery === true)) {
         // Rows carry no shard: partials are per series here.
         clock.series = seriesIndex;
         clock.shard = 0n;
