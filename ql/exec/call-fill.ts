@@ -48,7 +48,7 @@ export function callFillValue(fill: FillOption, t: FieldType | undefined, at: Fi
 }
 
 /** The outermost calls of `e` that are not math: 1.x's symbols of the column. */
-function forEachSymbol(e: Expr, f: (c: Call) => void): void {
+export function forEachSymbol(e: Expr, f: (c: Call) => void): void {
   if (e.kind === 'Binary') {
     forEachSymbol(e.lhs, f);
     forEachSymbol(e.rhs, f);

@@ -21,10 +21,9 @@ import type { Call, Expr, Source } from '../ast/nodes.js';
 import type { Cell } from '../result.js';
 import type { AggCall } from './agg-calls.js';
 import { windowRange } from './agg-read-range.js';
-import { cursorFill } from './call-fill.js';
+import { cursorFill, forEachSymbol } from './call-fill.js';
 import { unclipped } from './clipped-reducer.js';
 import { callKey, evaluate } from './eval.js';
-import { MATH_FUNCTIONS } from './math.js';
 import { PercentileReducer } from './reducers/percentile.js';
 import type { Reducer } from './reducers/index.js';
 import { evalTypes, type GroupRun } from './select-raw.js';
@@ -49,17 +48,7 @@ function leadingEmpty(calls: readonly AggCall[], windows: ReadonlyMap<bigint, re
 /** The outermost calls of the columns that are not math (1.x's symbols, each a scanner of the cursor). */
 function symbolsOf(columns: readonly { readonly expr: Expr }[]): Call[] {
   const out = new Map<string, Call>();
-  const walk = (e: Expr): void => {
-    if (e.kind === 'Binary') {
-      walk(e.lhs);
-      walk(e.rhs);
-    } else if (e.kind === 'Unary') walk(e.expr);
-    else if (e.kind === 'Call') {
-      if (MATH_FUNCTIONS.has(e.name.toLowerCase())) e.args.forEach(walk);
-      else out.set(callKey(e), e);
-    }
-  };
-  for (const c of columns) walk(c.expr);
+  for (const c of columns) forEachSymbol(c.expr, (e) => out.set(callKey(e), e));
   return [...out.values()];
 }
 
