@@ -7,7 +7,7 @@
  *   node build/perf/mixed-load-bench.js [--targets strata,influx] [--seconds 60] [--hosts 1000]
  *       [--tick-ms 100] [--history-minutes 60] [--refresh-ms 1000] [--rounds 1]
  *       [--writer on|off] [--panels together|one-by-one|none] [--slow-ms N]
- *       [--strata-node-args=--max-old-space-size=512]
+ *       [--strata-node-args=--max-old-space-size=512] [--strata-port 18700] [--influx-port 18786]
  *
  * - History: `--history-minutes` of TSBS-like cpu points (10 integer fields, 10 tags) for
  *   `--hosts` hosts, one per 10 s, ending at the bench's start, written before the clock runs.
@@ -22,6 +22,8 @@
  * writes, and each panel's own latency without the other panels queued beside it.
  * `--strata-node-args` starts Strata's Node with these flags (space-separated), e.g. the old-space
  * limit V8 would pick by itself on a device with 2 GiB of memory (perf/README.md, section 25c).
+ * `--strata-port` / `--influx-port` move the servers off the default ports (InfluxDB also takes
+ * its port + 2 for its RPC bind), so two benches, or a bench beside a test run, do not collide.
  * Reported per target: offered and written lines/s, write latency p50/p99, each panel's
  * p50/p99 and errors, the server's CPU time and peak RSS; then Strata/InfluxDB ratios.
  */
@@ -61,6 +63,8 @@ interface Options {
   /** `--slow-ms N`: print each panel answer slower than N ms with its time into the run. */
   readonly slowMs: number;
   readonly strataNodeArgs: readonly string[];
+  readonly strataPort: number;
+  readonly influxPort: number;
 }
 
 interface Target {
@@ -99,6 +103,8 @@ function options(args: readonly string[]): Options {
     dashboard: f.get('panels') !== 'none',
     slowMs: num('slow-ms', 0),
     strataNodeArgs: (f.get('strata-node-args') ?? '').split(' ').filter((a) => a !== ''),
+    strataPort: num('strata-port', 18700),
+    influxPort: num('influx-port', 18786),
   };
 }
 
@@ -253,7 +259,7 @@ async function main(): Promise<void> {
     // Alternate which server goes first, so a machine getting busier does not favour one.
     const order = round % 2 === 0 ? o.targets : [...o.targets].reverse();
     for (const name of order) {
-      const r = await runTarget(o, name, name === 'strata' ? 18700 : 18786, keys, 2701 + round);
+      const r = await runTarget(o, name, name === 'strata' ? o.strataPort : o.influxPort, keys, 2701 + round);
       console.log(`round ${round + 1} ${name}: ${fmt(r.written / o.seconds)} lines/s written, write p50 ${fmt(median(r.writeMs), 1)} ms, panels p50 ${PANELS.map((p) => fmt(median(r.panelMs.get(p.name)!), 1)).join('/')} ms`);
       outcomes.push(r);
     }

@@ -247,6 +247,17 @@ export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
+/** Runs `fn` against a fresh server (started with `opts`), then stops it and removes its data. */
+export async function withServer<T>(opts: StartOptions, fn: (srv: Server) => Promise<T>): Promise<T> {
+  const srv = await startServer(opts);
+  try {
+    return await fn(srv);
+  } finally {
+    await stopServer(srv);
+    if (!opts.dir) removeDir(srv.dir);
+  }
+}
+
 export interface CmdResult {
   readonly code: number | null;
   readonly stdout: string;

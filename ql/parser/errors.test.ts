@@ -180,6 +180,19 @@ export const ERROR_CASES: ReadonlyArray<readonly [string, string]> = [
   ['SELECT a FROM a.b.c.d', 'too many segments in "a"."b"."c".d at line 1, char 1'],
   ["SELECT a FROM m WHERE b = 'x", 'found x, expected identifier, string, number, bool at line 1, char 26'],
   ['SELECT a FROM m TZ(1)', 'expected string argument in tz()'],
+  // a word ending in a double quote is the quoted name alone (recorded from 1.6.7); the ruby
+  // gem sends such words for names holding a `"`
+  ['SELECT * FROM"m"', 'found m, expected FROM at line 1, char 10'],
+  ['SELECT"v" FROM m', `found v, expected ${FIRST} at line 1, char 1`],
+  ['CREATE DATABASE "a"b""', 'found IDENT, expected ; at line 1, char 20'],
+  ['CREATE RETENTION POLICY "one "day"" ON q DURATION 1d REPLICATION 1', 'found IDENT, expected ON at line 1, char 31'],
+  ['SELECT a"b FROM m', 'found b FROM m, expected identifier, string, number, bool at line 1, char 8'],
+  ['SELECT a"b\\z" FROM m', 'found \\z, expected identifier, string, number, bool at line 1, char 12'],
+  ['DROP USER x"y"z', 'found z, expected ; at line 1, char 15'],
+  ['SELECT v FROM m LIMIT a"1"', 'found 1, expected integer at line 1, char 23'],
+  ['SHOW DATABASES"x"', 'found x, expected CONTINUOUS, DATABASES, DIAGNOSTICS, FIELD, GRANTS, MEASUREMENT, MEASUREMENTS, QUERIES, RETENTION, SERIES, SHARD, SHARDS, STATS, SUBSCRIPTIONS, TAG, USERS at line 1, char 6'],
+  ['SELECT v FROM m ""', 'found IDENT, expected ; at line 1, char 17'],
+  ["SELECT v FROM m ''", 'found STRING, expected ; at line 1, char 16'],
 ];
 
 test('1.x error texts', () => {

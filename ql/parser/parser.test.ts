@@ -171,3 +171,15 @@ test('parseExpr parses a whole expression', () => {
   assert.deepEqual(parseExpr('a + 1 > b'), N.binary('>', N.binary('+', N.varRef('a'), N.integer(1n)), N.varRef('b')));
   assert.throws(() => parseExpr('a b'), /found b, expected EOF at line 1, char 3/);
 });
+
+test('a word ending in a double quote is the quoted name alone, as 1.x scans it (results recorded from 1.6.7)', () => {
+  const print = (q: string, params = {}) => parseQuery(q, params).map((s) => printStatement(s)).join('; ');
+  assert.equal(print('SELECT v"x" FROM m'), 'SELECT x FROM m');
+  assert.equal(print('SELECT v FROM m"x"'), 'SELECT v FROM x');
+  assert.equal(print(`SELECT v FROM m WHERE t"t" = 'a' GROUP BY g"t"`), "SELECT v FROM m WHERE t = 'a' GROUP BY t");
+  assert.equal(print('SHOW TAG VALUES WITH KEY = t"t"'), 'SHOW TAG VALUES WITH KEY = t');
+  assert.equal(print('SELECT v_1"" FROM m'), 'SELECT "" FROM m');
+  assert.equal(print('SELECT v FROM m WHERE t = $x"t"', { t: 'a' }), "SELECT v FROM m WHERE t = 'a'");
+  // A quoted part ending the word keeps 1.x's escapes and stops at the first unescaped quote.
+  assert.equal(print('SELECT v FROM a"b\\"c"'), 'SELECT v FROM "b\\"c"');
+});

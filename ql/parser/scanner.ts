@@ -9,6 +9,10 @@
  * - digits followed by letters form one DURATIONVAL token (`10s`, `1h30m`, `5x` - the last one is an
  *   invalid duration, not a number and an identifier);
  * - `5.` is the NUMBER 5; `.5` is a NUMBER;
+ * - a word ending in a double quote is the quoted name alone: `v"x"` is the identifier `x`, even
+ *   after a keyword (`FROM"m"` is the identifier `m`), and `$a"b"` the parameter `b` (scanIdent
+ *   turns to scanString at a `"` and drops what it read). Clients that quote names without
+ *   escaping send such words: the ruby gem writes `"one "day""` for the name `one "day"`;
  * - a `$name` is a bound parameter, replaced by the token its value stands for (see ./params.ts).
  */
 import { isKeyword } from '../ast/keywords.js';
@@ -116,6 +120,17 @@ function scanNumber(s: string, i: number): Token {
 
 const op = (lit: string, start: number, len: number): Token => ({ type: 'OP', lit, start, end: start + len, quoted: true });
 
+/**
+ * The identifier a word from `i` to `j` turns into when a `"` follows it (1.x keeps the quoted
+ * part, reported from the word's start; a bad quoted part is reported from its quote), or
+ * undefined when no quote follows.
+ */
+function quotedTail(s: string, i: number, j: number): Token | undefined {
+  if (s.charCodeAt(j) !== C.DQuote) return undefined;
+  const q = scanQuoted(s, j, 'IDENT');
+  return q.type === 'IDENT' ? { ...q, start: i } : q;
+}
+
 /** Scans the raw token at `i` (no whitespace skipping, no parameter binding). */
 export function scanRaw(s: string, i: number): Token {
   if (i >= s.length) return { type: 'EOF', lit: '', start: i, end: i, quoted: true };
@@ -123,6 +138,8 @@ export function scanRaw(s: string, i: number): Token {
   if (isLetter(c) || c === C.Underscore) {
     let j = i + 1;
     while (IDENT_CHARS[s.charCodeAt(j)] === 1) j++;
+    const tail = quotedTail(s, i, j);
+    if (tail) return tail;
     const word = s.slice(i, j);
     if (isKeyword(word)) {
       const lower = word.toLowerCase();
@@ -143,6 +160,8 @@ export function scanRaw(s: string, i: number): Token {
       }
       let j = i + 1;
       while (IDENT_CHARS[s.charCodeAt(j)] === 1) j++;
+      const tail = quotedTail(s, i, j);
+      if (tail) return tail.type === 'IDENT' ? { ...tail, type: 'BOUNDPARAM' } : tail;
       return { type: 'BOUNDPARAM', lit: s.slice(i + 1, j), start: i, end: j, quoted: false };
     }
     case C.Eq: return c1 === C.Tilde ? op('=~', i, 2) : op('=', i, 1);
@@ -174,9 +193,13 @@ export function nextToken(s: string, i: number): Token {
   return t.type === 'BOUNDPARAM' ? boundToken(t) : t;
 }
 
-/** How 1.x prints a token after "found": keywords upper-case, literals by their text. */
+/**
+ * How 1.x prints a token after "found": keywords upper-case, literals by their text, an empty
+ * name or string by its token name (`found IDENT` for `""`).
+ */
 export function describeToken(t: Token): string {
   switch (t.type) {
+    case 'IDENT': case 'STRING': return t.lit === '' ? t.type : t.lit;
     case 'EOF': return 'EOF';
     case 'KEYWORD': case 'TRUE': case 'FALSE': return t.lit.toUpperCase();
     case 'BOUNDPARAM': return t.reason ? t.lit : '$' + t.lit;

@@ -6,15 +6,20 @@
  *   own `db.` qualifier, else the request's `db`), EXPLAIN, SHOW MEASUREMENTS / TAG KEYS /
  *   TAG VALUES / FIELD KEYS / SERIES / cardinality / RETENTION POLICIES / CONTINUOUS QUERIES /
  *   MATERIALIZED VIEWS / QUERIES.
- * - WRITE on the database: SELECT ... INTO (the target's database), DELETE, DROP SERIES.
- * - nothing: SHOW DATABASES (the executor lists only granted databases), SHOW GRANTS for
- *   oneself (Strata's `SHOW GRANTS` without FOR).
+ * - WRITE on the database: SELECT ... INTO (the target's database), DELETE, DROP SERIES,
+ *   DROP CONTINUOUS QUERY.
+ * - CREATE CONTINUOUS QUERY: READ on its database (1.x, and the text 1.x answers when that is
+ *   missing), then what its SELECT needs, and WRITE on the database it writes into. 1.x asks
+ *   only the first (and WRITE on an INTO database named explicitly), so a READ-only user could
+ *   leave behind a query that writes, or reads other databases, with the server's rights for
+ *   as long as it runs; Strata refuses those two cases and agrees with 1.x everywhere else.
+ * - nothing: SHOW DATABASES (the executor lists only granted databases), Strata's `SHOW
+ *   GRANTS` without FOR (the caller's own grants; 1.x has no such statement).
  * - admin: user management (CREATE/DROP USER, SET PASSWORD, GRANT, REVOKE, SHOW USERS, SHOW
- *   GRANTS FOR another user), CREATE/DROP DATABASE, retention policies, DROP MEASUREMENT and
- *   DROP SHARD (admin in 1.x), continuous queries and materialized views (they later run with
- *   the server's rights; 1.x asks only READ/WRITE on the database for CQs, Strata is
- *   stricter), SHOW SHARDS / SHARD GROUPS / STATS / DIAGNOSTICS / SUBSCRIPTIONS, subscriptions,
- *   KILL QUERY.
+ *   GRANTS FOR any user, oneself included, as in 1.x), CREATE/DROP DATABASE, retention
+ *   policies, DROP MEASUREMENT and DROP SHARD (admin in 1.x), materialized views (they run
+ *   with the server's rights), SHOW SHARDS / SHARD GROUPS / STATS / DIAGNOSTICS /
+ *   SUBSCRIPTIONS, subscriptions, KILL QUERY.
  * A grant `ALL` satisfies READ and WRITE.
  */
 import type { SelectStatement, Source, Statement } from '../../ql/index.js';
@@ -40,7 +45,7 @@ function selectNeeds(stmt: SelectStatement, db: string): Need[] {
 }
 
 /** The privileges `stmt` needs when the request's default database is `db`. */
-export function requiredPrivileges(stmt: Statement, db: string, username: string): readonly Need[] {
+export function requiredPrivileges(stmt: Statement, db: string): readonly Need[] {
   switch (stmt.kind) {
     case 'Select':
       return selectNeeds(stmt, db);
@@ -52,7 +57,13 @@ export function requiredPrivileges(stmt: Statement, db: string, username: string
     case 'ShowDatabases':
       return [];
     case 'ShowGrants':
-      return stmt.user === '' || stmt.user === username ? [] : ADMIN;
+      return stmt.user === '' ? [] : ADMIN;
+    case 'CreateContinuousQuery': {
+      const into = stmt.source.target?.database || stmt.database;
+      return [on('READ', stmt.database, db), ...selectNeeds({ ...stmt.source, target: null }, stmt.database), on('WRITE', into, db)];
+    }
+    case 'DropContinuousQuery':
+      return [on('WRITE', stmt.database, db)];
     case 'ShowMeasurements':
     case 'ShowTagKeys':
     case 'ShowTagValues':
@@ -83,8 +94,6 @@ export function requiredPrivileges(stmt: Statement, db: string, username: string
     case 'SetPassword':
     case 'Grant':
     case 'Revoke':
-    case 'CreateContinuousQuery':
-    case 'DropContinuousQuery':
     case 'CreateMaterializedView':
     case 'DropMaterializedView':
     case 'CreateSubscription':
@@ -112,7 +121,7 @@ export function hasPrivilege(user: AuthUser, privilege: 'READ' | 'WRITE', databa
 export function denyStatements(user: AuthUser, statements: readonly Statement[], db: string): string | undefined {
   if (user.admin) return undefined;
   for (const stmt of statements) {
-    for (const need of requiredPrivileges(stmt, db, user.name)) {
+    for (const need of requiredPrivileges(stmt, db)) {
       const text = () => printStatement(stmt, { redactPasswords: true });
       if (need.admin) return `${user.name} not authorized to execute statement '${text()}', requires admin privilege`;
       if (!hasPrivilege(user, need.privilege, need.database)) {
