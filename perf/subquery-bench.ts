@@ -4,9 +4,10 @@
  * time(small) and every tag (as Grafana and Chronograf send them), with fill(null) and
  * fill(previous), an outer aggregate of a derivative subquery, outer raw SELECTs and a raw
  * transform over a subquery (a WHERE on its column, a LIMIT), and a plain GROUP BY time over
- * the whole range. Each shape runs at growing window counts (the inner query's windows, all
- * series together); the data scanned stays the same, so memory that grows with the count grows
- * with the result, and memory that does not is the data's.
+ * the whole range, and a transform beside another call (split-*: two inner runs). Each shape
+ * runs at growing window counts (the inner query's windows, all series together); the data
+ * scanned stays the same, so memory that grows with the count grows with the result, and memory
+ * that does not is the data's.
  *
  *   node build/perf/subquery-bench.js --strata http://127.0.0.1:P --strata-pid PID \
  *        --influx http://127.0.0.1:P --influx-pid PID [--load] [--windows 10000,100000,1000000] [--only NAME] [--timeout-s 120] [--runs 3]
@@ -40,6 +41,11 @@ const SHAPES: readonly { readonly name: string; readonly text: (i: number) => st
   { name: 'raw-where', text: (i) => `SELECT m, s FROM (SELECT mean(v) AS m FROM m WHERE ${RANGE} GROUP BY time(${i}s), *) WHERE m > 142000` },
   { name: 'raw-limit', text: (i) => `SELECT m, s FROM (SELECT mean(v) AS m FROM m WHERE ${RANGE} GROUP BY time(${i}s), *) LIMIT 1000` },
   { name: 'raw-derivative', text: (i) => `SELECT derivative(m, 1s) FROM (SELECT max(v) AS m FROM m WHERE ${RANGE} GROUP BY time(${i}s), *) WHERE m > 142000 GROUP BY s` },
+  // A transform beside another call reads the subquery over two ranges (per-call-ranges.ts: two
+  // inner runs); beside them one call alone and the transform alone (one run each).
+  { name: 'split-call', text: (i) => `SELECT max(m) FROM (SELECT mean(v) AS m FROM m WHERE ${RANGE} GROUP BY time(${i}s), *) WHERE ${RANGE} GROUP BY time(1000s)` },
+  { name: 'split-transform', text: (i) => `SELECT difference(max(m)) FROM (SELECT mean(v) AS m FROM m WHERE ${RANGE} GROUP BY time(${i}s), *) WHERE ${RANGE} GROUP BY time(1000s)` },
+  { name: 'split-both', text: (i) => `SELECT max(m), difference(max(m)) FROM (SELECT mean(v) AS m FROM m WHERE ${RANGE} GROUP BY time(${i}s), *) WHERE ${RANGE} GROUP BY time(1000s)` },
   // The same number of windows without a subquery and without tags: windows 1/100 as long.
   { name: 'plain', text: (i) => `SELECT mean(v) FROM m WHERE ${RANGE} GROUP BY time(${i * 10}ms)` },
 ];

@@ -18,7 +18,9 @@ import { varRef, type Call, type DataType, type Expr, type FillOption } from '..
 import { columnType } from '../plan/column-types.js';
 import type { SchemaInfo } from '../plan/projection.js';
 import { nullByDuration } from './duration-constant.js';
-import { callKey } from './eval.js';
+import { callKey, evaluate } from './eval.js';
+import { isIntegerOutput } from './agg-calls.js';
+import type { Cell } from '../result.js';
 import { MATH_FUNCTIONS } from './math.js';
 import type { SelectPlan } from './select-plan.js';
 import { castFillValue, type Scalar } from './value.js';
@@ -46,7 +48,7 @@ export function callFillValue(fill: FillOption, t: FieldType | undefined, at: Fi
 }
 
 /** The outermost calls of `e` that are not math: 1.x's symbols of the column. */
-function forEachSymbol(e: Expr, f: (c: Call) => void): void {
+export function forEachSymbol(e: Expr, f: (c: Call) => void): void {
   if (e.kind === 'Binary') {
     forEachSymbol(e.lhs, f);
     forEachSymbol(e.rhs, f);
@@ -127,4 +129,27 @@ export function cellFills(plan: SelectPlan): CellFills {
   f = { skip: plan.projection.columns.map((c) => nullByDuration(c.expr) || readsUntypedCall(c.expr, plan.schema)), numbers };
   CELL_FILLS.set(plan, f);
   return f;
+}
+
+/**
+ * The cells of a row in which none of the plan's symbols has a point, as 1.x's cursor makes one
+ * where another iterator of the statement has a row (per-call-ranges.ts joins two parts so):
+ * each symbol its default (N cast to its type under fill(N), else null), the column's expression
+ * over them (`max(a) * 2` is -2 under fill(-1)), then the emitter's fill of a null cell.
+ */
+export function missingRow(plan: SelectPlan): Cell[] {
+  const { fill } = plan.stmt;
+  const symbols = new Map<string, Call>();
+  for (const c of plan.projection.columns) forEachSymbol(c.expr, (call) => symbols.set(callKey(call), call));
+  const isInteger = (key: string): boolean => {
+    const call = symbols.get(key);
+    const t = call && callFillType(call, plan.schema);
+    return t !== undefined && isIntegerOutput(t);
+  };
+  const scope = { time: 0n, lookup: () => null, call: missingSymbols(fill, plan.schema) };
+  const cells = cellFills(plan);
+  return plan.projection.columns.map(({ expr }, j): Cell => {
+    const v = evaluate(expr, scope, { isInteger });
+    return v === null && fill.mode === 'number' && !cells.skip[j] ? (cells.numbers[j] ?? null) : v;
+  });
 }

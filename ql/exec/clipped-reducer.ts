@@ -6,8 +6,15 @@
  */
 import type { Reducer } from './reducers/index.js';
 
+const WRAPPED = new WeakMap<Reducer, Reducer>();
+
+/** The reducer a clipped one takes its points to (the reducer itself when it is not clipped). */
+export function unclipped(r: Reducer): Reducer {
+  return WRAPPED.get(r) ?? r;
+}
+
 export function clippedReducer(r: Reducer, min: bigint, max: bigint): Reducer {
-  return {
+  const clipped: Reducer = {
     name: r.name,
     outputType: r.outputType,
     result: () => r.result(),
@@ -23,4 +30,6 @@ export function clippedReducer(r: Reducer, min: bigint, max: bigint): Reducer {
       if (a < b) r.add(base, offsets, column, a, b);
     },
   };
+  WRAPPED.set(clipped, r);
+  return clipped;
 }

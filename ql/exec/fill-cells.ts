@@ -17,10 +17,10 @@ export function fillAsWritten(value: number | bigint): number | bigint {
 }
 
 /**
- * Fill the null cells (not the time column) of one series' rows, given in output order.
- * `numbers`: per column, what fill(N) puts there (call-fill.ts cellFills), else N as written.
+ * Fill the null cells (not the time column) of one series' rows, given in output order (and
+ * returned). `numbers`: per column, what fill(N) puts there (call-fill.ts cellFills), else N as written.
  */
-export function fillNullCells(rows: Cell[][], fill: FillOption, skip: readonly boolean[] = [], numbers?: readonly Cell[]): void {
+export function fillNullCells(rows: Cell[][], fill: FillOption, skip: readonly boolean[] = [], numbers?: readonly Cell[]): Cell[][] {
   if (fill.mode === 'number') {
     const v = fillAsWritten(fill.value);
     for (const row of rows) for (let i = 1; i < row.length; i++) if (row[i] === null && skip[i - 1] !== true) row[i] = numbers?.[i - 1] ?? v;
@@ -31,6 +31,7 @@ export function fillNullCells(rows: Cell[][], fill: FillOption, skip: readonly b
       for (let i = 1; i < row.length; i++) if (row[i] === null) row[i] = before[i]!;
     }
   }
+  return rows;
 }
 
 /**

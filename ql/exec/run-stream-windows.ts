@@ -43,7 +43,7 @@ import { callKey, evaluate, type RowScope } from './eval.js';
 import { callType, filledRunRows, scannerDefaults, type WindowRow } from './run-stream-fill.js';
 import { evalTypes, type GroupRun } from './select-raw.js';
 import { wrapInt64, type Scalar } from './value.js';
-import { callFillValue } from './call-fill.js';
+import { callFillValue, symbolKeys } from './call-fill.js';
 import { auxKey, auxNames, MULTI_ROW, multiRows, reduceOnce, stretchesOf, type AuxName, type StreamPoint } from './run-stream-selectors.js';
 
 /** Reduced per stretch, then again over consecutive partials of one window (select.go's map-reduce calls). */
@@ -103,10 +103,11 @@ export function runStreamShape(outer: SelectStatement, ctx: QueryContext): boole
   const aux: string[] = [];
   const transforms: string[] = [];
   if (!outer.fields.every((f) => stretchCalls(f.expr, calls, aux, transforms)) || calls.length === 0) return false;
-  // Transforms of calls, nothing beside them (run-stream-transform.ts).
-  // cumulative_sum() beside a transform reading early: 1.x reads the runs over two ranges.
+  // Transforms of calls, and plain calls beside transforms that read no earlier (run-stream-transform.ts).
+  // cumulative_sum() or a plain call beside a transform reading early: 1.x reads the runs over two ranges.
   const early = transforms.filter((t) => t !== 'cumulative_sum').length;
-  if (transforms.length > 0) return transforms.length === calls.length && (early === 0 || early === transforms.length) && aux.length === 0 && !calls.some((c) => MULTI_ROW.has(c.name));
+  const plain = calls.length - transforms.length;
+  if (transforms.length > 0) return (early === 0 || (early === transforms.length && plain === 0)) && aux.length === 0 && !calls.some((c) => MULTI_ROW.has(c.name));
   // Tags and fields only beside one selector; top(), bottom() and distinct() only alone (1.x refuses more).
   if (aux.length > 0 && !SELECTORS.has(calls[0]!.name)) return false;
   if ((aux.length > 0 || calls.some((c) => MULTI_ROW.has(c.name))) && calls.length !== 1) return false;
@@ -256,7 +257,10 @@ async function joinedRows(g: GroupRun, calls: readonly AggCall[], paged: boolean
 /** The group's result rows: stretches reduced, filled, the columns computed from the calls, then paged. */
 export async function runStreamRows(g: GroupRun, calls: readonly AggCall[]): Promise<Cell[][]> {
   const { transforms } = aggregatesOf(g.plan);
-  if (transforms.length > 0) return runStreamTransformRows(g, transforms);
+  if (transforms.length > 0) {
+    const symbols = symbolKeys(g.plan.projection.columns);
+    return runStreamTransformRows(g, transforms, calls.filter((c) => symbols.has(c.key)));
+  }
   const aux = auxNames(g);
   const only = calls.length === 1 ? calls[0]! : undefined;
   const { offset, limit } = g.plan.stmt;

@@ -39,6 +39,8 @@ import { forEachPassingRow, singleValueColumn } from './passing-rows.js';
 import { auxTagTieLess, inputHeadReads, readsInputHead, type ReadBounds } from './selector-input-cut.js';
 import { runStreamRows } from './run-stream-windows.js';
 import { finish } from './group-rows-finish.js';
+import { seriesInMergeOrder } from './partial-series-order.js';
+import { percentileLeadRows } from './percentile-lead-replay.js';
 
 type Windows = Map<bigint, Reducer[]>;
 
@@ -154,7 +156,7 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
         list.push(i);
         byField.set(c.field, list);
       });
-      for (const [seriesIndex, ref] of g.series.entries()) {
+      for (const [seriesIndex, ref] of seriesInMergeOrder(g.series, calls, plan.ascending, source.fromSubquery === true)) {
         clock.series = seriesIndex;
         for (const [field, idx] of byField) {
           // last()/first() alone over a whole range: the newest (oldest) point of each series
@@ -207,7 +209,7 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
       }
     } else {
       const fields = calls.map((c) => c.field);
-      for (const [seriesIndex, ref] of g.series.entries()) {
+      for (const [seriesIndex, ref] of seriesInMergeOrder(g.series, calls, plan.ascending, source.fromSubquery === true)) {
         // Rows carry no shard: partials are per series here.
         clock.series = seriesIndex;
         clock.shard = 0n;
@@ -442,6 +444,14 @@ async function assembleRows(
     });
   });
   if (oneIntegral) return finish(g, integralRows(g, calls[0]!, perCall[0]!));
+  // Integer by 1.x's type of the call (a call over a field this source lacks is filled as that type).
+  const integerKeys = new Map(calls.map((c, i) => [c.key, isIntegerOutput(callFillType(c.expr, plan.schema) ?? FieldType.Float) || isIntOut(windows, starts, i)]));
+  // Ascending rows, as the joins hand them to finish() (which turns them around under DESC), then the emitter's fill.
+  const emitted = (rows: Cell[][], forecasts = NO_FORECASTS): Cell[][] => fillNullCells(finish(g, inRange(rows, g, min, max, forecasts)), fill, cells.skip, cells.numbers);
+  // A percentile() whose first windows answer nothing, beside other calls (percentile-lead-replay.ts).
+  const leadRows = (rowsOf: ReadonlyMap<string, readonly TimedValue[]>) => (spec && !needsAux ? percentileLeadRows(g, calls, windows, starts, rowsOf, integerKeys) : undefined);
+  const replayedCalls = transforms.length === 0 ? leadRows(new Map(calls.map((c, i) => [c.key, filled[i]!]))) : undefined;
+  if (replayedCalls) return emitted(replayedCalls);
   if (spec && transforms.length === 0 && !needsAux) {
     const columnSeries = plan.projection.columns.map((c) => (c.expr.kind === 'Call' ? calls.findIndex((x) => x.key === callKeyOf(c.expr)) : -1));
     const rows = columnSeries.every((i) => i >= 0) ? alignedRows(filled, columnSeries) : undefined;
@@ -451,8 +461,6 @@ async function assembleRows(
   const seriesOf = new Map<string, readonly TimedValue[]>();
   calls.forEach((c, i) => seriesOf.set(c.key, filled[i]!));
   const byKey = new Map<string, Map<bigint, Scalar>>();
-  // Integer by 1.x's type of the call (a call over a field this source lacks is filled as that type).
-  const integerKeys = new Map(calls.map((c, i) => [c.key, isIntegerOutput(callFillType(c.expr, plan.schema) ?? FieldType.Float) || isIntOut(windows, starts, i)]));
   const et = evalTypes(g.source, integerKeys);
   const forecastTimes = new Set<bigint>();
   for (const t of transforms) {
@@ -473,6 +481,8 @@ async function assembleRows(
   // joins the fields by time: a field has no value in a row it did not keep. That shows where
   // the fields' rows are not the same windows: a transform's, integral()'s (never filled), or
   // any call's under fill(none).
+  const replayed = forecastTimes.size === 0 ? leadRows(seriesOf) : undefined;
+  if (replayed) return emitted(replayed);
   const ownRows = transforms.length > 0 || (calls.length > 1 && (fill.mode === 'none' || calls.some((c) => c.reducer === 'integral')));
   const perField = spec !== undefined && ownRows && (plan.stmt.limit > 0 || plan.stmt.offset > 0);
   if (spec && !needsAux && !perField && forecastTimes.size === 0) {
@@ -481,12 +491,7 @@ async function assembleRows(
     const keys = plan.projection.columns.map((c) => (c.expr.kind === 'Call' ? callKeyOf(c.expr) : ''));
     const used = [...new Set(keys)];
     const rows = used.every((k) => seriesOf.has(k)) ? alignedRows(used.map((k) => seriesOf.get(k)!), keys.map((k) => used.indexOf(k))) : undefined;
-    if (rows) {
-      // Ascending, as the join's rows reach finish() (which turns them around under DESC).
-      const out = finish(g, inRange(rows, g, min, max, forecastTimes));
-      fillNullCells(out, fill, cells.skip, cells.numbers);
-      return out;
-    }
+    if (rows) return emitted(rows, forecastTimes);
   }
   const times = new Set<bigint>();
   for (const [key, series] of seriesOf) {

@@ -30,7 +30,8 @@ import { leadPercentileMissing, mayLeadPercentile } from './percentile-lead.js';
 import { aggregates, innerStatement, keepsInnerNullRows, rowsInSeriesOrder, seriesWindows, statementTime, subqueryRange, tiesInSeriesOrder } from './subquery-statement.js';
 import { interleavedFill, refillInterleaved } from './subquery-interleaved-fill.js';
 import { runStreamShape } from './run-stream-windows.js';
-import { joinCallRanges, splitByCallRange } from './per-call-ranges.js';
+import { joinCallRanges, splitByCallRange, type PartResult } from './per-call-ranges.js';
+import { missingRow } from './call-fill.js';
 import { parseDimensions } from './select-plan.js';
 import { window as windowOf, type WindowSpec } from './window.js';
 import { cutInterleaved, interleavedLimitGroups } from './subquery-interleaved-limit.js';
@@ -211,13 +212,24 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
   const split = splitByCallRange(stmt);
   if (split) {
     const [early, other] = split.parts;
-    const joined = joinCallRanges(stmt, split.of, await executeSelect(early, ctx, undefined, nested), await executeSelect(other, ctx, undefined, nested));
+    const joined = joinCallRanges(stmt, split, [await runPart(early, ctx, nested), await runPart(other, ctx, nested)]);
     return sink ? sendSeries(joined, sink) : joined;
   }
   const made: SubquerySource[] = [];
   try {
     const prepared = await prepareSelect(stmt, ctx, nested, made);
     return prepared ? await runSelect(stmt, prepared, ctx, sink, nested) : [];
+  } finally {
+    for (const s of made) s.release();
+  }
+}
+
+/** One part of a statement split by call range (per-call-ranges.ts): its rows, and its cells in a row only the other part has. */
+async function runPart(part: SelectStatement, ctx: QueryContext, nested: boolean): Promise<PartResult> {
+  const made: SubquerySource[] = [];
+  try {
+    const prepared = await prepareSelect(part, ctx, nested, made);
+    return prepared ? { series: await runSelect(part, prepared, ctx, undefined, nested), missing: missingRow(prepared.plan), plan: prepared.plan } : { series: [] };
   } finally {
     for (const s of made) s.release();
   }

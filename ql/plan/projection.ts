@@ -149,7 +149,7 @@ export function exprName(e: Expr): string {
  * 1.x SelectStatement.ColumnNames(): explicit aliases are taken as written (duplicates too);
  * generated names then get `_1`, `_2`, ... where they collide with an alias or each other.
  */
-function columnNames(cols: readonly { expr: Expr; alias: string | null }[]): string[] {
+export function columnNames(cols: readonly { expr: Expr; alias: string | null }[]): string[] {
   const out: (string | undefined)[] = cols.map((c) => c.alias ?? undefined);
   const seen = new Map<string, number>();
   for (const a of out) if (a !== undefined) seen.set(a, 1);

@@ -35,6 +35,11 @@ export class PercentileReducer implements Reducer {
     this.pts.add(base, offsets, column, from, to);
   }
 
+  /** The points added (a window with points but too few for the rank answers nothing: percentile-lead-replay.ts). */
+  get points(): number {
+    return this.pts.length;
+  }
+
   /** The point at the rank when no tie needs Go's sort order (Collected.uniqueRankIndex); -1: ties. */
   #unique: number | undefined;
 
