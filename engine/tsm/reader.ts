@@ -24,6 +24,7 @@ import { BLOCK_CHECKSUM_SIZE, FOOTER_SIZE, HEADER_SIZE } from './format.js';
 import { openPositionalFile } from './positional-file.js';
 import type { FileOpener, PositionalFile } from './positional-file.js';
 import { checkMinimumSize, decodeFooter, decodeHeader } from './sections.js';
+import { recentSpans } from './recent-spans.js';
 import type { TsmFileInfo } from './writer.js';
 
 export interface TsmReaderOptions {
@@ -292,39 +293,6 @@ export class TsmReader {
     return kept;
   }
 }
-
-/** Bytes of a file from `lo`, as read (shorter than asked at the end of the file). */
-interface Span {
-  readonly lo: number;
-  readonly bytes: Uint8Array;
-}
-
-/**
- * The spans read ahead of a few recent key reads, process-wide (a few scans at once each find
- * theirs, one per file it reads: 64 x 64 KiB at most), most recent first.
- */
-const recentSpans = new (class {
-  private readonly spans: { readonly reader: TsmReader; readonly span: Span }[] = [];
-
-  find(reader: TsmReader, lo: number, hi: number): Span | undefined {
-    const i = this.spans.findIndex((s) => s.reader === reader && s.span.lo <= lo && hi <= s.span.lo + s.span.bytes.length);
-    if (i < 0) return undefined;
-    const [s] = this.spans.splice(i, 1);
-    this.spans.unshift(s!);
-    return s!.span;
-  }
-
-  keep(reader: TsmReader, span: Span): void {
-    this.spans.unshift({ reader, span });
-    if (this.spans.length > RECENT_SPANS) this.spans.pop();
-  }
-
-  drop(reader: TsmReader): void {
-    for (let i = this.spans.length - 1; i >= 0; i--) if (this.spans[i]!.reader === reader) this.spans.splice(i, 1);
-  }
-})();
-
-const RECENT_SPANS = 64;
 
 /** Reads `length` bytes at `position`; a short read means the file shrank under us. */
 async function readExactly(file: PositionalFile, path: string, length: number, position: number): Promise<Buffer> {
