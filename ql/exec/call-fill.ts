@@ -48,7 +48,7 @@ export function callFillValue(fill: FillOption, t: FieldType | undefined, at: Fi
 }
 
 /** The outermost calls of `e` that are not math: 1.x's symbols of the column. */
-export function forEachSymbol(e: Expr, f: (c: Call) => void): void {
+function forEachSymbol(e: Expr, f: (c: Call) => void): void {
   if (e.kind === 'Binary') {
     forEachSymbol(e.lhs, f);
     forEachSymbol(e.rhs, f);
@@ -131,6 +131,13 @@ export function cellFills(plan: SelectPlan): CellFills {
   return f;
 }
 
+/** The columns' symbols by call key, in first-seen order: 1.x's scanners of the cursor. */
+export function columnSymbols(columns: readonly { readonly expr: Expr }[]): Map<string, Call> {
+  const out = new Map<string, Call>();
+  for (const c of columns) forEachSymbol(c.expr, (call) => out.set(callKey(call), call));
+  return out;
+}
+
 /**
  * The cells of a row in which none of the plan's symbols has a point, as 1.x's cursor makes one
  * where another iterator of the statement has a row (per-call-ranges.ts joins two parts so):
@@ -139,8 +146,7 @@ export function cellFills(plan: SelectPlan): CellFills {
  */
 export function missingRow(plan: SelectPlan): Cell[] {
   const { fill } = plan.stmt;
-  const symbols = new Map<string, Call>();
-  for (const c of plan.projection.columns) forEachSymbol(c.expr, (call) => symbols.set(callKey(call), call));
+  const symbols = columnSymbols(plan.projection.columns);
   const isInteger = (key: string): boolean => {
     const call = symbols.get(key);
     const t = call && callFillType(call, plan.schema);

@@ -17,11 +17,11 @@
  * measurement without tag dimensions and without LIMIT/OFFSET (1.x's reduce iterator runs
  * across series and measurements, and its limit iterator cuts each call, otherwise).
  */
-import type { Call, Expr, Source } from '../ast/nodes.js';
+import type { Expr, Source } from '../ast/nodes.js';
 import type { Cell } from '../result.js';
 import type { AggCall } from './agg-calls.js';
 import { windowRange } from './agg-read-range.js';
-import { cursorFill, forEachSymbol } from './call-fill.js';
+import { columnSymbols, cursorFill } from './call-fill.js';
 import { unclipped } from './clipped-reducer.js';
 import { callKey, evaluate } from './eval.js';
 import { PercentileReducer } from './reducers/percentile.js';
@@ -45,13 +45,6 @@ function leadingEmpty(calls: readonly AggCall[], windows: ReadonlyMap<bigint, re
   });
 }
 
-/** The outermost calls of the columns that are not math (1.x's symbols, each a scanner of the cursor). */
-function symbolsOf(columns: readonly { readonly expr: Expr }[]): Call[] {
-  const out = new Map<string, Call>();
-  for (const c of columns) forEachSymbol(c.expr, (e) => out.set(callKey(e), e));
-  return [...out.values()];
-}
-
 /**
  * The group's rows (ascending, as the general path hands them to finish()), or undefined where
  * the shape is not the one modelled or no percentile() has an empty lead. `rowsOf`: each call's
@@ -70,8 +63,9 @@ export function percentileLeadRows(
   const [source, ...more] = stmt.sources as readonly Source[];
   if (calls.length < 2 || stmt.limit > 0 || stmt.offset > 0 || more.length > 0 || source?.kind !== 'Measurement' || source.regex) return undefined;
   if (stmt.dimensions.some((d) => d.kind !== 'Call')) return undefined;
-  const symbols = symbolsOf(plan.projection.columns);
-  const keys = symbols.map((e) => callKey(e));
+  const bySymbol = columnSymbols(plan.projection.columns);
+  const symbols = [...bySymbol.values()];
+  const keys = [...bySymbol.keys()];
   const streams = keys.map((k) => rowsOf.get(k));
   if (symbols.length < 2 || streams.some((s) => s === undefined)) return undefined;
   const ascending = plan.ascending;

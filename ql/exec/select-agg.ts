@@ -444,13 +444,15 @@ async function assembleRows(
     });
   });
   if (oneIntegral) return finish(g, integralRows(g, calls[0]!, perCall[0]!));
-  // Integer by 1.x's type of the call (a call over a field this source lacks is filled as that type).
-  const integerKeys = new Map(calls.map((c, i) => [c.key, isIntegerOutput(callFillType(c.expr, plan.schema) ?? FieldType.Float) || isIntOut(windows, starts, i)]));
+  // Integer by 1.x's type of the call (a field this source lacks: filled as that type); made on first use (aligned rows never need it).
+  let integerMemo: Map<string, boolean> | undefined;
+  const integerKeysOf = () => (integerMemo ??= new Map(calls.map((c, i) => [c.key, isIntegerOutput(callFillType(c.expr, plan.schema) ?? FieldType.Float) || isIntOut(windows, starts, i)])));
   // Ascending rows, as the joins hand them to finish() (which turns them around under DESC), then the emitter's fill.
   const emitted = (rows: Cell[][], forecasts = NO_FORECASTS): Cell[][] => fillNullCells(finish(g, inRange(rows, g, min, max, forecasts)), fill, cells.skip, cells.numbers);
   // A percentile() whose first windows answer nothing, beside other calls (percentile-lead-replay.ts).
-  const leadRows = (rowsOf: ReadonlyMap<string, readonly TimedValue[]>) => (spec && !needsAux ? percentileLeadRows(g, calls, windows, starts, rowsOf, integerKeys) : undefined);
-  const replayedCalls = transforms.length === 0 ? leadRows(new Map(calls.map((c, i) => [c.key, filled[i]!]))) : undefined;
+  const mayLead = spec !== undefined && !needsAux && calls.some((c) => c.reducer === 'percentile');
+  const leadRows = (rowsOf: ReadonlyMap<string, readonly TimedValue[]>) => percentileLeadRows(g, calls, windows, starts, rowsOf, integerKeysOf());
+  const replayedCalls = mayLead && transforms.length === 0 ? leadRows(new Map(calls.map((c, i) => [c.key, filled[i]!]))) : undefined;
   if (replayedCalls) return emitted(replayedCalls);
   if (spec && transforms.length === 0 && !needsAux) {
     const columnSeries = plan.projection.columns.map((c) => (c.expr.kind === 'Call' ? calls.findIndex((x) => x.key === callKeyOf(c.expr)) : -1));
@@ -461,7 +463,7 @@ async function assembleRows(
   const seriesOf = new Map<string, readonly TimedValue[]>();
   calls.forEach((c, i) => seriesOf.set(c.key, filled[i]!));
   const byKey = new Map<string, Map<bigint, Scalar>>();
-  const et = evalTypes(g.source, integerKeys);
+  const et = evalTypes(g.source, integerKeysOf());
   const forecastTimes = new Set<bigint>();
   for (const t of transforms) {
     const inner = filled[calls.indexOf(t.inner)]!;
@@ -474,14 +476,14 @@ async function assembleRows(
     const innerType = isIntOut(windows, starts, calls.indexOf(t.inner)) ? FieldType.Integer : FieldType.Float;
     const tr = createTransform(t.name as TransformName, innerType, transformArgs(t.expr, !desc, spec?.interval));
     // the transform's own type (difference(sum(i)) is an integer): math over it reads that (eval.ts isIntegerExpr)
-    integerKeys.set(t.key, isIntegerOutput(tr.outputType));
+    integerKeysOf().set(t.key, isIntegerOutput(tr.outputType));
     seriesOf.set(t.key, runTransform(tr, inner));
   }
   // 1.x cuts OFFSET and LIMIT from each field's own rows (one iterator per field) and then
   // joins the fields by time: a field has no value in a row it did not keep. That shows where
   // the fields' rows are not the same windows: a transform's, integral()'s (never filled), or
   // any call's under fill(none).
-  const replayed = forecastTimes.size === 0 ? leadRows(seriesOf) : undefined;
+  const replayed = mayLead && forecastTimes.size === 0 ? leadRows(seriesOf) : undefined;
   if (replayed) return emitted(replayed);
   const ownRows = transforms.length > 0 || (calls.length > 1 && (fill.mode === 'none' || calls.some((c) => c.reducer === 'integral')));
   const perField = spec !== undefined && ownRows && (plan.stmt.limit > 0 || plan.stmt.offset > 0);

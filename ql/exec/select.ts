@@ -215,21 +215,24 @@ export async function executeSelect(stmt: SelectStatement, ctx: QueryContext, si
     const joined = joinCallRanges(stmt, split, [await runPart(early, ctx, nested), await runPart(other, ctx, nested)]);
     return sink ? sendSeries(joined, sink) : joined;
   }
-  const made: SubquerySource[] = [];
-  try {
-    const prepared = await prepareSelect(stmt, ctx, nested, made);
-    return prepared ? await runSelect(stmt, prepared, ctx, sink, nested) : [];
-  } finally {
-    for (const s of made) s.release();
-  }
+  return withPrepared(stmt, ctx, nested, [], (compiled) => runSelect(stmt, compiled, ctx, sink, nested));
 }
 
 /** One part of a statement split by call range (per-call-ranges.ts): its rows, and its cells in a row only the other part has. */
-async function runPart(part: SelectStatement, ctx: QueryContext, nested: boolean): Promise<PartResult> {
+function runPart(part: SelectStatement, ctx: QueryContext, nested: boolean): Promise<PartResult> {
+  return withPrepared<PartResult>(part, ctx, nested, { series: [] }, async (compiled) => ({
+    series: await runSelect(part, compiled, ctx, undefined, nested),
+    missing: missingRow(compiled.plan),
+    plan: compiled.plan,
+  }));
+}
+
+/** `run` over the prepared statement (`none` when it answers nothing), its subquery sources released after. */
+async function withPrepared<T>(stmt: SelectStatement, ctx: QueryContext, nested: boolean, none: T, run: (compiled: CompiledSelect) => Promise<T>): Promise<T> {
   const made: SubquerySource[] = [];
   try {
-    const prepared = await prepareSelect(part, ctx, nested, made);
-    return prepared ? { series: await runSelect(part, prepared, ctx, undefined, nested), missing: missingRow(prepared.plan), plan: prepared.plan } : { series: [] };
+    const compiled = await prepareSelect(stmt, ctx, nested, made);
+    return compiled ? await run(compiled) : none;
   } finally {
     for (const s of made) s.release();
   }
