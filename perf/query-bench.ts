@@ -4,7 +4,7 @@
  *
  *   node build/perf/query-bench.js --strata http://127.0.0.1:P1 --influx http://127.0.0.1:P2
  *        [--hours 12] [--runs 20] [--warmup 3] [--no-load | --load-strata-only] [--only name,name]
- *        [--strata-pid N --influx-pid N] [--client socket|fetch] [--random SEED] [--block N]
+ *        [--strata-pid N --influx-pid N] [--client socket|fetch] [--gzip] [--random SEED] [--block N]
  *
  * Both servers must already run (loopback). Unless --no-load, database `benchmark` is dropped,
  * created and loaded on both (5000-line bodies, ns precision); with --load-strata-only on Strata
@@ -15,7 +15,11 @@
  * since session 18) sends it with socket-get.ts over one kept-alive connection per server, as
  * TSBS's Go runner does; `--client fetch` with Node's fetch, which adds 1.5-2 ms of client-side
  * work to every request on this machine, more than either server needs for a small query, and so
- * pulls every ratio toward 1 (the default before session 18). With the servers' PIDs, also
+ * pulls every ratio toward 1 (the default before session 18). `--gzip` makes the socket client
+ * send `Accept-Encoding: gzip` and inflate compressed answers before the clock stops: TSBS's
+ * runner uses Go's default http.Client, whose transport asks for gzip on every request and
+ * inflates the body as it is read (1.6.7 compresses every 200; Strata those of 1 KiB or more).
+ * With the servers' PIDs, also
  * their mean CPU time per query (utime + stime from /proc, 10 ms ticks summed over the runs):
  * on an overloaded machine wall time mostly measures the run queue, CPU time the work done.
  * Results go in perf/QUERY.md.
@@ -49,6 +53,8 @@ interface Options {
   strataPid?: number;
   influxPid?: number;
   client: 'fetch' | 'socket';
+  /** The socket client asks for gzip and inflates the answer inside the timed span (TSBS's Go runner). */
+  gzip: boolean;
   /** Seed of TSBS-like random hosts and windows; undefined: the fixed texts. */
   randomSeed?: number;
   /** Runs per server before switching; 1 = request by request. */
@@ -56,7 +62,7 @@ interface Options {
 }
 
 function parseArgs(args: string[]): Options {
-  const o: Options = { strata: '', influx: '', hours: 12, runs: 20, warmup: 3, load: 'both', client: 'socket', block: 1 };
+  const o: Options = { strata: '', influx: '', hours: 12, runs: 20, warmup: 3, load: 'both', client: 'socket', gzip: false, block: 1 };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const next = (): string => args[++i] ?? '';
@@ -71,6 +77,7 @@ function parseArgs(args: string[]): Options {
     else if (a === '--strata-pid') o.strataPid = Number(next());
     else if (a === '--influx-pid') o.influxPid = Number(next());
     else if (a === '--client') o.client = next() === 'fetch' ? 'fetch' : 'socket';
+    else if (a === '--gzip') o.gzip = true;
     else if (a === '--random') o.randomSeed = Number(next());
     else if (a === '--block') o.block = Math.max(1, Number(next()));
   }
@@ -180,8 +187,8 @@ interface Getter {
   close(): void;
 }
 
-async function getter(base: string, client: Options['client']): Promise<Getter> {
-  if (client === 'socket') return SocketGet.open(base);
+async function getter(base: string, client: Options['client'], gzip: boolean): Promise<Getter> {
+  if (client === 'socket') return SocketGet.open(base, gzip ? { 'Accept-Encoding': 'gzip' } : {});
   return {
     get: async (path) => {
       const res = await fetch(`${base}${path}`);
@@ -220,10 +227,10 @@ async function main(): Promise<void> {
   const o = parseArgs(argv.slice(2));
   if (o.load === 'both') await Promise.all([load(o.strata, o.hours), load(o.influx, o.hours)]);
   if (o.load === 'strata') await load(o.strata, o.hours);
-  const strata = await getter(o.strata, o.client);
-  const influx = await getter(o.influx, o.client);
+  const strata = await getter(o.strata, o.client, o.gzip);
+  const influx = await getter(o.influx, o.client, o.gzip);
   const texts = o.randomSeed === undefined ? 'fixed texts' : `random texts, seed ${o.randomSeed}`;
-  console.log(`client: ${o.client}; ${texts}; ${o.block === 1 ? 'alternating request by request' : `alternating in blocks of ${o.block}`}`);
+  console.log(`client: ${o.client}${o.gzip ? ' asking for gzip' : ''}; ${texts}; ${o.block === 1 ? 'alternating request by request' : `alternating in blocks of ${o.block}`}`);
   const rows: string[] = [];
   let pass = 0;
   const all = queries(o.hours);

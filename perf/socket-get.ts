@@ -10,6 +10,7 @@
  * servers send to GET /query, and bodiless 204s (GET /ping); one request at a time per connection.
  */
 import { connect, type Socket } from 'node:net';
+import { gunzipSync } from 'node:zlib';
 
 export interface SocketResponse {
   readonly status: number;
@@ -59,7 +60,11 @@ export class SocketGet {
     socket.on('close', () => fail(new Error(`connection to ${this.url.host} closed`)));
   }
 
-  /** Connects to `base` (http://host:port); `headers` go with every request (e.g. Accept-Encoding; the body is then not decoded). */
+  /**
+   * Connects to `base` (http://host:port); `headers` go with every request. A gzip-encoded body
+   * is inflated before get() resolves, as Go's http.Transport does for TSBS's runner when it
+   * sent `Accept-Encoding: gzip` itself: the inflating is inside the timed span there too.
+   */
   static async open(base: string, headers: Readonly<Record<string, string>> = {}): Promise<SocketGet> {
     const url = new URL(base);
     const get = new SocketGet(await connected(url), url);
@@ -129,7 +134,7 @@ export class SocketGet {
       const end = at + Number(length[1]);
       if (b.length < end) return undefined;
       this.buf = b.subarray(end);
-      return { status, body: b.toString('utf8', at, end) };
+      return { status, body: decoded(head, b.subarray(at, end)) };
     }
     if (!/\r\ntransfer-encoding:\s*chunked/i.test(head)) throw new Error(`response without a length: ${head}`);
     const parts: Buffer[] = [];
@@ -142,10 +147,14 @@ export class SocketGet {
       if (size === 0) {
         // No trailers from either server: the terminating chunk is followed by one CRLF.
         this.buf = b.subarray(dataEnd + 2);
-        return { status, body: Buffer.concat(parts).toString('utf8') };
+        return { status, body: decoded(head, Buffer.concat(parts)) };
       }
       parts.push(b.subarray(lineEnd + 2, dataEnd));
       at = dataEnd + 2;
     }
   }
+}
+
+function decoded(head: string, body: Buffer): string {
+  return /\r\ncontent-encoding:\s*gzip/i.test(head) ? gunzipSync(body).toString('utf8') : body.toString('utf8');
 }
