@@ -50,7 +50,7 @@ export function needsIntegralCursor(plan: SelectPlan, fromSubquery: boolean): bo
   if (plan.projection.shape !== 'aggregate' || plan.nested || fromSubquery) return false;
   const { calls } = aggregatesOf(plan);
   if (!calls.some((c) => c.reducer === 'integral')) return false;
-  if (calls.some((c) => ['top', 'bottom', 'distinct', 'sample', 'percentile'].includes(c.reducer) || c.tagArgs.length > 0)) return false;
+  if (calls.some((c) => ['top', 'bottom', 'distinct', 'sample'].includes(c.reducer) || c.tagArgs.length > 0)) return false;
   return columnSymbols(plan.projection.columns).size > 1;
 }
 

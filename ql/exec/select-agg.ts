@@ -444,7 +444,7 @@ async function assembleRows(
   // Ascending rows, as the joins hand them to finish() (which turns them around under DESC), then the emitter's fill.
   const emitted = (rows: Cell[][], forecasts = NO_FORECASTS): Cell[][] => fillNullCells(finish(g, inRange(rows, g, min, max, forecasts)), fill, cells.skip, cells.numbers);
   // A percentile() whose first windows answer nothing, beside other calls (percentile-lead-replay.ts).
-  const mayLead = spec !== undefined && !needsAux && calls.some((c) => c.reducer === 'percentile');
+  const mayLead = spec !== undefined && !needsAux && !g.symbolStreams && calls.some((c) => c.reducer === 'percentile');
   const leadRows = (rowsOf: ReadonlyMap<string, readonly TimedValue[]>) => percentileLeadRows(g, calls, windows, starts, rowsOf, integerKeysOf());
   const replayedCalls = mayLead && transforms.length === 0 ? leadRows(new Map(calls.map((c, i) => [c.key, filled[i]!]))) : undefined;
   if (replayedCalls) return emitted(replayedCalls);
