@@ -41,6 +41,8 @@ import { runStreamRows } from './run-stream-windows.js';
 import { finish } from './group-rows-finish.js';
 import { seriesInMergeOrder } from './partial-series-order.js';
 import { percentileLeadRows } from './percentile-lead-replay.js';
+import { integralRows, integralRowsOf } from './integral-rows.js';
+import { handOverStreams } from './integral-cursor.js';
 
 type Windows = Map<bigint, Reducer[]>;
 
@@ -109,10 +111,12 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
       const args = { ...c.args, integral: { ...c.args.integral, window: spec, startNs: hasMin ? min : undefined, merged: g.series.length > 1, clock, tiesAsGiven: source.fromSubquery === true, ...newestFirst } };
       if (!spec || start === undefined) return createReducer(c.reducer, t, args);
       const stream = (streams[i] ??= createReducer(c.reducer, t, args));
+      // 1.x reads the extra window of a transform's inner call for that call alone.
+      const feed = extend && !c.extended ? clippedReducer(stream, plan.time.min, plan.time.max) : stream;
       return {
         name: stream.name,
         outputType: stream.outputType,
-        add: (base, offsets, column, from, to) => stream.add(base, offsets, column, from, to),
+        add: (base, offsets, column, from, to) => feed.add(base, offsets, column, from, to),
         result: () => integralRowsOf(stream.result(), start, spec, plan.ascending),
         ...(stream.prepare ? { prepare: (pause: () => Promise<void> | undefined) => stream.prepare!(pause) } : {}),
       };
@@ -231,7 +235,9 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
     }
     const rows = await assembleRows(g, calls, transforms, windows, min, max, outputTypes);
     // Which of the group's rows 1.x sends after every group's other rows (integral-series-order.ts).
-    if (g.integralEnd) g.integralEnd.endsWithClose = [...streams, ...(spec ? [] : (windows.get(single!) ?? []))].some((s) => s instanceof IntegralReducer && s.endsWithClose);
+    const integrals = spec ? streams : (windows.get(single!) ?? []);
+    if (g.integralEnd) g.integralEnd.endsWithClose = integrals.some((s) => s instanceof IntegralReducer && s.endsWithClose);
+    if (g.symbolStreams) g.symbolStreams.closing = new Set(calls.filter((c, i) => integrals[i] instanceof IntegralReducer && integrals[i].endsWithClose).map((c) => c.key));
     return rows;
   };
   const layout = g.rowFilter === null && !readsHead && !g.edgePoints ? denseLayoutOf(plan) : undefined;
@@ -241,18 +247,6 @@ export function runAggregateGroup(g: GroupRun): Cell[][] | Promise<Cell[][]> {
     if (rows) return finish(g, rows);
   }
   return general();
-}
-
-/**
- * The rows of integral()'s stream that window `start` shows. 1.x labels a window by its start,
- * under ORDER BY time DESC by its end (the stream runs backwards, so the end is where it
- * starts); a point exactly at a window's lower edge under DESC closes the window and opens it
- * again, so it may hold two rows. They are given oldest-label first, stream order within a
- * label as the rows will be read (reversed as a whole under DESC).
- */
-function integralRowsOf(rows: readonly ResultRow[], start: bigint, spec: WindowSpec, ascending: boolean): ResultRow[] {
-  if (ascending) return rows.filter((row) => row.time === start);
-  return rows.filter((row) => windowOf(row.time! - 1n, spec).start === start).reverse();
 }
 
 /** The order a subquery's rows reach an outer aggregate in (reducers/stream-sum.ts); undefined for a measurement. */
@@ -349,7 +343,7 @@ async function assembleRows(
       }
       const first = res[0];
       if (!first) return;
-      if (oneIntegral) {
+      if (oneIntegral || (g.symbolStreams && calls[i]!.reducer === 'integral')) {
         // Labelled by the stream (the window's end under DESC), and a window may hold two rows
         // (given oldest label first, as finish() turns them around under DESC).
         for (const row of spec || plan.ascending ? res : [...res].reverse()) perCall[i]!.push({ time: row.time!, value: row.value as Scalar });
@@ -450,11 +444,11 @@ async function assembleRows(
   // Ascending rows, as the joins hand them to finish() (which turns them around under DESC), then the emitter's fill.
   const emitted = (rows: Cell[][], forecasts = NO_FORECASTS): Cell[][] => fillNullCells(finish(g, inRange(rows, g, min, max, forecasts)), fill, cells.skip, cells.numbers);
   // A percentile() whose first windows answer nothing, beside other calls (percentile-lead-replay.ts).
-  const mayLead = spec !== undefined && !needsAux && calls.some((c) => c.reducer === 'percentile');
+  const mayLead = spec !== undefined && !needsAux && !g.symbolStreams && calls.some((c) => c.reducer === 'percentile');
   const leadRows = (rowsOf: ReadonlyMap<string, readonly TimedValue[]>) => percentileLeadRows(g, calls, windows, starts, rowsOf, integerKeysOf());
   const replayedCalls = mayLead && transforms.length === 0 ? leadRows(new Map(calls.map((c, i) => [c.key, filled[i]!]))) : undefined;
   if (replayedCalls) return emitted(replayedCalls);
-  if (spec && transforms.length === 0 && !needsAux) {
+  if (spec && transforms.length === 0 && !needsAux && !g.symbolStreams) {
     const columnSeries = plan.projection.columns.map((c) => (c.expr.kind === 'Call' ? calls.findIndex((x) => x.key === callKeyOf(c.expr)) : -1));
     const rows = columnSeries.every((i) => i >= 0) ? alignedRows(filled, columnSeries) : undefined;
     if (rows) return finish(g, inRange(rows, g, min, max, NO_FORECASTS));
@@ -483,6 +477,7 @@ async function assembleRows(
   // joins the fields by time: a field has no value in a row it did not keep. That shows where
   // the fields' rows are not the same windows: a transform's, integral()'s (never filled), or
   // any call's under fill(none).
+  if (g.symbolStreams) return handOverStreams(g, calls, seriesOf, perCall, integerKeysOf());
   const replayed = mayLead && forecastTimes.size === 0 ? leadRows(seriesOf) : undefined;
   if (replayed) return emitted(replayed);
   const ownRows = transforms.length > 0 || (calls.length > 1 && (fill.mode === 'none' || calls.some((c) => c.reducer === 'integral')));
@@ -568,16 +563,6 @@ function filledCells(g: GroupRun, rows: Cell[][]): Cell[][] {
   const cells = cellFills(g.plan);
   fillNullCells(rows, g.plan.stmt.fill, cells.skip, cells.numbers);
   return rows;
-}
-
-/** One row per row of integral()'s stream: under DESC two may share a label, and 1.x prints both. */
-function integralRows(g: GroupRun, call: AggCall, stream: readonly TimedValue[]): Cell[][] {
-  const et = evalTypes(g.source, new Map([[call.key, false]]));
-  const columns = g.plan.projection.columns;
-  return stream.map(({ time, value }) => {
-    const scope: RowScope = { time, lookup: () => null, call: (e) => (e.kind === 'Call' && callKeyOf(e) === call.key ? value : undefined) };
-    return [time, ...columns.map((c) => evaluate(c.expr, scope, et))];
-  });
 }
 
 /**

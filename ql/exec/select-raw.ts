@@ -6,6 +6,7 @@
  * (`usage * 2 + n` where only usage exists); the WHERE clause's own fields do not count. Raw
  * transforms (derivative(x), ...) keep state across the rows of the output series.
  */
+import type { SymbolStreams } from './integral-cursor.js';
 import type { Expr } from '../ast/nodes.js';
 import { walkExpr } from '../ast/walk.js';
 import type { Cell } from '../result.js';
@@ -37,6 +38,8 @@ export interface GroupRun {
   readonly ctx: QueryContext;
   /** Set by an integral()-only group: its last row is the stream's Close row (integral-series-order.ts). */
   readonly integralEnd?: { endsWithClose: boolean };
+  /** Set where integral() is beside other calls: the group hands over each symbol's rows instead of its own (integral-cursor.ts). */
+  readonly symbolStreams?: SymbolStreams;
   /**
    * Per aggregate call: fill its empty windows even where this run reads no point for it, as
    * the group has points for it elsewhere in the statement's range (a slice of it:

@@ -39,6 +39,7 @@ import { mergeSameName } from './union-source.js';
 import { unifyFieldTypes } from './typed-source.js';
 import { calledNames } from './group-tag-calls.js';
 import { integralSeriesPieces, isIntegralStream, type IntegralGroupRows } from './integral-series-order.js';
+import { integralCursorPieces, needsIntegralCursor, type CursorGroup, type SymbolStreams } from './integral-cursor.js';
 
 /** The statement's sources; each question about the time range's shards is added to `asked` (the shape memo's check). */
 async function resolveSources(stmt: SelectStatement, ctx: QueryContext, asked: ShardQuestion[], made: SubquerySource[]): Promise<MeasurementSource[]> {
@@ -274,7 +275,9 @@ async function runSelect(stmt: SelectStatement, compiled: CompiledSelect, ctx: Q
   // One integral() stream over several groups: 1.x sends each group's last window after every
   // group's other rows (integral-series-order.ts), so the groups run unpaged and are ordered after.
   const integralGroups: IntegralGroupRows[] | undefined = isIntegralStream(plan) && (plan.dims.all || plan.dims.names.length > 0 || plan.dims.regexes.length > 0 || sources.length > 1) ? [] : undefined;
-  const groupPlan = integralGroups ? { ...plan, stmt: { ...plan.stmt, limit: 0, offset: 0 } } : plan;
+  // integral() beside other calls: each symbol's rows of every group, joined after (integral-cursor.ts).
+  const cursorGroups: CursorGroup[] | undefined = !integralGroups && needsIntegralCursor(plan, sources.some((s) => s.fromSubquery === true)) ? [] : undefined;
+  const groupPlan = integralGroups || cursorGroups ? { ...plan, stmt: { ...plan.stmt, limit: 0, offset: 0 } } : plan;
   // DESC reverses the measurements too (each one's groups: groupsOf).
   for (const source of plan.ascending ? sources : [...sources].reverse()) {
     const split = conditionOf(plan);
@@ -289,6 +292,12 @@ async function runSelect(stmt: SelectStatement, compiled: CompiledSelect, ctx: Q
         const integralEnd = { endsWithClose: false };
         const values = await runAggregateGroup({ plan: groupPlan, source, series: group.series, rowFilter: split.rows, ctx, integralEnd });
         integralGroups.push({ name: source.name, tags, values, endsWithClose: integralEnd.endsWithClose });
+        continue;
+      }
+      if (cursorGroups) {
+        const symbolStreams: SymbolStreams = {};
+        await runAggregateGroup({ plan: groupPlan, source, series: group.series, rowFilter: split.rows, ctx, symbolStreams });
+        cursorGroups.push({ name: source.name, tags, ...symbolStreams });
         continue;
       }
       const run = { plan, source, series: group.series, rowFilter: split.rows, ctx, ...(edges && { edgePoints: edges[gi]! }) };
@@ -324,7 +333,8 @@ async function runSelect(stmt: SelectStatement, compiled: CompiledSelect, ctx: Q
       out.push(resultSeries(source.name, tags, shape, values));
     }
   }
-  for (const { name, tags, values } of integralGroups ? integralSeriesPieces(integralGroups, stmt.offset, stmt.limit) : []) {
+  const pieces = integralGroups ? integralSeriesPieces(integralGroups, stmt.offset, stmt.limit) : cursorGroups ? integralCursorPieces(cursorGroups, plan) : [];
+  for (const { name, tags, values } of pieces) {
     if (!sink) {
       out.push(resultSeries(name, tags, shape, values));
       continue;

@@ -114,7 +114,7 @@ export function createReducer(name: string, inputType: FieldType, args: ReducerA
     case 'sum':
     case 'mean':
       if (inputType === F && args.subqueryRows && args.partials) return new StreamSumReducer(name, args.subqueryRows, args.descending === true, args.partials);
-      return name === 'sum' ? new SumReducer(inputType, args.partials) : new MeanReducer(inputType, args.partials);
+      return name === 'sum' ? new SumReducer(inputType, args.partials, args.descending === true) : new MeanReducer(inputType, args.partials, args.descending === true);
     case 'median': return new MedianReducer(inputType);
     case 'spread': return new SpreadReducer(inputType);
     case 'stddev': return new StddevReducer(args.partials, args.descending === true);

@@ -19,8 +19,13 @@ export class MeanReducer implements StatsReducer {
   private sum: SumReducer;
   private readonly partials: Partials | null;
 
-  constructor(private readonly inputType: FieldType, clock?: PartialClock) {
-    this.sum = new SumReducer(inputType);
+  constructor(
+    private readonly inputType: FieldType,
+    clock?: PartialClock,
+    /** ORDER BY time DESC: a partial's points are added newest first (sum.ts). */
+    private readonly newestFirst = false,
+  ) {
+    this.sum = new SumReducer(inputType, undefined, newestFirst);
     this.partials = clock ? new Partials(clock, true) : null;
   }
 
@@ -31,7 +36,7 @@ export class MeanReducer implements StatsReducer {
     const shard = p.currentShard;
     if (!p.moved()) return;
     p.fold(intToFloat(this.sum.total()), this.sum.count, shard);
-    this.sum = new SumReducer(this.inputType);
+    this.sum = new SumReducer(this.inputType, undefined, this.newestFirst);
   }
 
   add(base: bigint, offsets: Float64Array, column: ValueColumn, from: number, to: number): void {

@@ -52,3 +52,31 @@ describe('sum() and mean() over several series merge per-series partials as 1.x 
     assert.equal(m.result()[0]!.value, 3);
   });
 });
+
+describe('under ORDER BY time DESC a partial adds its points newest first, as 1.x reads them', () => {
+  // 1 + 1e16 rounds to 1e16, so oldest first the sum is 0; newest first it is 1.
+  const batches = [[1, 1e16], [-1e16]];
+  const run = (r: SumReducer | MeanReducer, clock: PartialClock, newSeries: number[] = []): void => {
+    for (const b of batches) r.add(0n, new Float64Array(b.length), col(b), 0, b.length);
+    clock.series = 1;
+    if (newSeries.length > 0) r.add(0n, new Float64Array(newSeries.length), col(newSeries), 0, newSeries.length);
+  };
+
+  it('sum', () => {
+    const asc = { series: 0, shard: 0n };
+    const a = new SumReducer(FieldType.Float, asc);
+    run(a, asc);
+    assert.equal(a.result()[0]!.value, 0);
+    const desc = { series: 0, shard: 0n };
+    const d = new SumReducer(FieldType.Float, desc, true);
+    run(d, desc, [2]);
+    assert.equal(d.result()[0]!.value, 3, 'the closed partial was added newest first too');
+  });
+
+  it('mean', () => {
+    const clock = { series: 0, shard: 0n };
+    const d = new MeanReducer(FieldType.Float, clock, true);
+    run(d, clock);
+    assert.equal(d.result()[0]!.value, 1 / 3);
+  });
+});

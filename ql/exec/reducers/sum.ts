@@ -1,7 +1,9 @@
 /**
  * sum(): float sum in point order (per series and shard first, then merged as 1.x does, when
  * the caller says which partial points belong to: partials.ts); integer/unsigned sums wrap
- * around like Go int64/uint64 (exact, so grouping does not matter).
+ * around like Go int64/uint64 (exact, so grouping does not matter). Under ORDER BY time DESC
+ * 1.x reads each series newest first, so a partial's float points are added in that order
+ * (`newestFirst`: kept as the ascending batches give them, added backwards when read).
  */
 import { FieldType } from '../../../engine/index.js';
 import type { ValueColumn } from '../../../engine/index.js';
@@ -19,11 +21,28 @@ export class SumReducer implements StatsReducer {
   private readonly partials: Partials | null;
   /** Points of the running partial (float sums with partials only). */
   private partN = 0;
+  /** newestFirst: the running partial's float values, in the order added (ascending). */
+  private readonly pending: Float64Array[] | null;
 
-  constructor(inputType: FieldType, clock?: PartialClock) {
+  constructor(inputType: FieldType, clock?: PartialClock, newestFirst = false) {
     this.outputType = inputType;
     this.isum = inputType === FieldType.Float ? null : new IntSum(inputType === FieldType.Unsigned);
     this.partials = inputType === FieldType.Float && clock ? new Partials(clock, false) : null;
+    this.pending = inputType === FieldType.Float && newestFirst ? [] : null;
+  }
+
+  /** The running partial's float sum: under newestFirst its kept values added last to first. */
+  private running(): number {
+    const pending = this.pending;
+    if (pending === null || pending.length === 0) return this.fsum;
+    let s = this.fsum;
+    for (let c = pending.length - 1; c >= 0; c--) {
+      const v = pending[c]!;
+      for (let i = v.length - 1; i >= 0; i--) s += v[i]!;
+    }
+    this.fsum = s;
+    pending.length = 0;
+    return s;
   }
 
   /** Close the running float partial when the points now come from another series or shard. */
@@ -32,7 +51,7 @@ export class SumReducer implements StatsReducer {
     if (!p) return;
     const shard = p.currentShard;
     if (!p.moved()) return;
-    p.fold(this.fsum, this.partN, shard);
+    p.fold(this.running(), this.partN, shard);
     this.fsum = 0;
     this.partN = 0;
   }
@@ -42,7 +61,9 @@ export class SumReducer implements StatsReducer {
     this.sync();
     this.n += to - from;
     this.partN += to - from;
-    if (column.type === FieldType.Float) {
+    if (column.type === FieldType.Float && this.pending) {
+      this.pending.push(column.values.slice(from, to));
+    } else if (column.type === FieldType.Float) {
       let s = this.fsum;
       const v = column.values;
       for (let i = from; i < to; i++) s += v[i] as number;
@@ -71,7 +92,8 @@ export class SumReducer implements StatsReducer {
   /** The running sum in the input's type (wrapped int64/uint64 for integers). */
   total(): IntValue {
     if (this.isum) return this.isum.value();
-    return this.partials ? (this.partials.result(this.fsum, this.partN) ?? 0) : this.fsum;
+    const running = this.running();
+    return this.partials ? (this.partials.result(running, this.partN) ?? 0) : running;
   }
 
   result(): ResultRow[] {
