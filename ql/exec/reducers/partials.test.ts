@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FieldType } from '../../../engine/index.js';
 import { MeanReducer } from './mean.js';
-import { SumReducer } from './sum.js';
+import { PENDING_MAX, SumReducer } from './sum.js';
 import type { PartialClock } from './partials.js';
 
 const col = (values: number[]) => ({ type: FieldType.Float, values: Float64Array.from(values) }) as const;
@@ -78,5 +78,20 @@ describe('under ORDER BY time DESC a partial adds its points newest first, as 1.
     const d = new MeanReducer(FieldType.Float, clock, true);
     run(d, clock);
     assert.equal(d.result()[0]!.value, 1 / 3);
+  });
+
+  it('a partial longer than PENDING_MAX keeps at most that many values and still sums them all', () => {
+    const clock = { series: 0, shard: 0n };
+    const d = new SumReducer(FieldType.Float, clock, true);
+    const batch = new Float64Array(1 << 16).fill(0.5);
+    const batches = PENDING_MAX / batch.length + 3;
+    for (let i = 0; i < batches; i++) d.add(0n, batch, { type: FieldType.Float, values: batch }, 0, batch.length);
+    const kept = (d as unknown as { pending: Float64Array[] }).pending.reduce((n, v) => n + v.length, 0);
+    assert.ok(kept <= PENDING_MAX, `${kept} values kept`);
+    assert.equal(d.result()[0]!.value, batches * batch.length * 0.5);
+    // Within the bound the order is newest first, as above.
+    const small = new SumReducer(FieldType.Float, { series: 0, shard: 0n }, true);
+    for (const b of [[1, 1e16], [-1e16]]) small.add(0n, new Float64Array(b.length), col(b), 0, b.length);
+    assert.equal(small.result()[0]!.value, 1);
   });
 });

@@ -12,6 +12,9 @@ import { IntSum } from './intsum.js';
 import { Partials, type PartialClock } from './partials.js';
 import type { BatchStats, StatsReducer } from './types.js';
 
+/** Float values a newest-first partial keeps (8 MiB), as stream-sum.ts bounds a subquery's. */
+export const PENDING_MAX = 1 << 20;
+
 export class SumReducer implements StatsReducer {
   readonly name = 'sum';
   readonly outputType: FieldType;
@@ -23,6 +26,7 @@ export class SumReducer implements StatsReducer {
   private partN = 0;
   /** newestFirst: the running partial's float values, in the order added (ascending). */
   private readonly pending: Float64Array[] | null;
+  private pendingCount = 0;
 
   constructor(inputType: FieldType, clock?: PartialClock, newestFirst = false) {
     this.outputType = inputType;
@@ -42,6 +46,7 @@ export class SumReducer implements StatsReducer {
     }
     this.fsum = s;
     pending.length = 0;
+    this.pendingCount = 0;
     return s;
   }
 
@@ -61,9 +66,12 @@ export class SumReducer implements StatsReducer {
     this.sync();
     this.n += to - from;
     this.partN += to - from;
-    if (column.type === FieldType.Float && this.pending) {
+    if (column.type === FieldType.Float && this.pending && this.pendingCount + (to - from) <= PENDING_MAX) {
       this.pending.push(column.values.slice(from, to));
+      this.pendingCount += to - from;
     } else if (column.type === FieldType.Float) {
+      // Past PENDING_MAX kept values the rest of the partial is added as it comes: memory stays
+      // bounded whatever the range, and only the last bits of such a long series' sum can differ.
       let s = this.fsum;
       const v = column.values;
       for (let i = from; i < to; i++) s += v[i] as number;
