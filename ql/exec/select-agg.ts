@@ -29,7 +29,7 @@ import { findAux } from './aux.js';
 import { pointHolder, seriesHeapOf } from './edge-series.js';
 import { INTEGER_TYPES, runTopWithTags } from './select-top.js';
 import { aggregateFromStats } from './batch-stats.js';
-import { alignedRows } from './aligned-rows.js';
+import { alignedRows, clampedOrder } from './aligned-rows.js';
 import { runDenseGroup } from './select-agg-dense.js';
 import { transformMultiRows, windowsNewestFirst } from './multi-row-transforms.js';
 import { fillNullCells } from './fill-cells.js';
@@ -456,7 +456,7 @@ async function assembleRows(
   if (replayedCalls) return emitted(replayedCalls);
   if (spec && transforms.length === 0 && !needsAux) {
     const columnSeries = plan.projection.columns.map((c) => (c.expr.kind === 'Call' ? calls.findIndex((x) => x.key === callKeyOf(c.expr)) : -1));
-    const rows = columnSeries.every((i) => i >= 0) ? alignedRows(filled, columnSeries) : undefined;
+    const rows = columnSeries.every((i) => i >= 0) ? alignedRows(filled, columnSeries, clampedOrder(filled, desc)) : undefined;
     if (rows) return finish(g, inRange(rows, g, min, max, NO_FORECASTS));
   }
   // Each call's and transform's rows in output order (joined by time below, or aligned).
