@@ -225,8 +225,8 @@ class Elapsed implements Transform {
 }
 
 /** 1.x refuses a transform of a string or boolean input (elapsed takes any type). */
-export function checkTransformInput(name: TransformName, inputType: FieldType): void {
-  if (name !== 'elapsed' && !isNumericType(inputType)) throw new UnsupportedTypeError(ERROR_NAMES[name], inputType);
+export function checkTransformInput(name: TransformName, inputType: FieldType, iterator?: 'Interval' | 'Reduce'): void {
+  if (name !== 'elapsed' && !isNumericType(inputType)) throw new UnsupportedTypeError(ERROR_NAMES[name], inputType, iterator);
 }
 
 /** Build a transform for an input field type; unsupported types throw the 1.x error. */
