@@ -482,7 +482,8 @@ async function assembleRows(
     // join by time below gives row k of those series, without its Maps, sort and closures.
     const keys = plan.projection.columns.map((c) => (c.expr.kind === 'Call' ? callKeyOf(c.expr) : ''));
     const used = [...new Set(keys)];
-    const rows = used.every((k) => seriesOf.has(k)) ? alignedRows(used.map((k) => seriesOf.get(k)!), keys.map((k) => used.indexOf(k))) : undefined;
+    const series = used.map((k) => seriesOf.get(k));
+    const rows = series.every((x) => x !== undefined) ? alignedRows(series, keys.map((k) => used.indexOf(k)), clampedOrder(series, desc)) : undefined;
     if (rows) return emitted(rows, forecastTimes);
   }
   const times = new Set<bigint>();
