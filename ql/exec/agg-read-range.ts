@@ -6,7 +6,7 @@
  */
 import type { Cell } from '../result.js';
 import type { GroupRun } from './select-raw.js';
-import { window as windowOf } from './window.js';
+import { MIN_TIME, window as windowOf } from './window.js';
 import { readsSubqueriesEarly } from './subquery-statement.js';
 import { MIN_NS } from '../plan/time-range.js';
 
@@ -41,6 +41,12 @@ export function windowRange(g: GroupRun): { first: bigint; last: bigint } | unde
 export function inRange(rows: Cell[][], g: GroupRun, min: bigint, max: bigint, forecastTimes: ReadonlySet<bigint>): Cell[][] {
   const range = windowRange(g);
   if (!range || (min === g.plan.time.min && max === g.plan.time.max && forecastTimes.size === 0)) return rows;
+  // Under DESC a fill that stepped below the clamped first window (fill.ts) leaves rows 1.x sends
+  // beyond the range (from the wrapped far future down to 0): only the extra window read after it goes.
+  if (!g.plan.ascending && max !== g.plan.time.max && rows.some((r) => r[0] === MIN_TIME)) {
+    const extra = windowOf(g.plan.time.max, g.plan.window!).end;
+    return rows.filter((r) => forecastTimes.has(r[0] as bigint) || r[0] !== extra);
+  }
   const first = g.source.fromSubquery && readsSubqueriesEarly(g.plan.stmt) ? MIN_NS : range.first;
   return rows.filter((r) => forecastTimes.has(r[0] as bigint) || ((r[0] as bigint) >= first && (r[0] as bigint) <= range.last));
 }

@@ -8,24 +8,28 @@
  */
 import type { Cell } from '../result.js';
 import type { TimedValue } from './value.js';
+import { MIN_TIME } from './window.js';
 
 /**
  * Rows in ascending time order, or undefined when the series do not line up (different
- * lengths or times, or times not strictly monotonic): the caller then joins them by time.
- * `columnSeries[c]`: the series column c shows.
+ * lengths or times, or, when `order` is not given, times not strictly monotonic): the caller
+ * then joins them by time. `columnSeries[c]`: the series column c shows. With `order`, the
+ * series are in that output order (reversed to ascending here) whatever their times.
  */
-export function alignedRows(series: readonly (readonly TimedValue[])[], columnSeries: readonly number[]): Cell[][] | undefined {
+export function alignedRows(series: readonly (readonly TimedValue[])[], columnSeries: readonly number[], order?: 'ascending' | 'descending'): Cell[][] | undefined {
   const first = series[0];
   if (first === undefined) return undefined;
   const n = first.length;
   for (const s of series) if (s.length !== n) return undefined;
-  const descending = n > 1 && first[0]!.time > first[1]!.time;
+  const descending = order === undefined ? n > 1 && first[0]!.time > first[1]!.time : order === 'descending';
   const rows: Cell[][] = new Array(n);
   let previous: bigint | undefined;
   for (let k = 0; k < n; k++) {
     const at = descending ? n - 1 - k : k;
     const time = first[at]!.time;
-    if (previous !== undefined && time <= previous) return undefined;
+    // In a known order, the rows stay as the series give them: a fill that steps from the
+    // clamped first window (fill.ts) gives rows out of time order, and 1.x sends them so.
+    if (order === undefined && previous !== undefined && time <= previous) return undefined;
     previous = time;
     for (let j = 1; j < series.length; j++) if (series[j]![at]!.time !== time) return undefined;
     const row = new Array<Cell>(columnSeries.length + 1);
@@ -34,4 +38,12 @@ export function alignedRows(series: readonly (readonly TimedValue[])[], columnSe
     rows[k] = row;
   }
   return rows;
+}
+
+/**
+ * The output order of series where a row is in the clamped first window (window.ts windowTime):
+ * their fill stepped from 1.x's 0 for it (fill.ts), and the rows stay as 1.x sends them.
+ */
+export function clampedOrder(series: readonly (readonly TimedValue[])[], desc: boolean): 'ascending' | 'descending' | undefined {
+  return series.some((s) => s.some((x) => x.time === MIN_TIME)) ? (desc ? 'descending' : 'ascending') : undefined;
 }

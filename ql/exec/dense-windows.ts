@@ -27,7 +27,7 @@ import { callKey } from './eval.js';
 import type { SelectPlan } from './select-plan.js';
 import { callFillValue } from './call-fill.js';
 import type { Scalar } from './value.js';
-import { window as windowOf } from './window.js';
+import { MIN_TIME, window as windowOf } from './window.js';
 import { noteWindowRowTimes } from './window-row-times.js';
 
 /** Reducers whose per-window answer under GROUP BY time is one number. */
@@ -62,6 +62,8 @@ export function denseLayout(plan: SelectPlan, calls: readonly AggCall[], transfo
     columnCalls.push(i);
   }
   const first = windowOf(plan.time.min, spec).start;
+  // The clamped first window is shorter than the others, and 1.x prints and fills it as 0 (fill.ts).
+  if (first === MIN_TIME) return undefined;
   const last = windowOf(plan.time.max, spec).start;
   const count = (last - first) / spec.interval + 1n;
   if (count > BigInt(MAX_DENSE_WINDOWS)) return undefined;

@@ -15,13 +15,19 @@ export class QueryError extends StrataError {
  * A function applied to a field type it does not support. 1.x reports the Go iterator type,
  * e.g. `unsupported mean iterator type: *query.booleanInterruptIterator`; `fn` is the name 1.x
  * prints (`moving average`, `cumulative sum`, `difference` for non_negative_difference, ...).
+ * `iterator` is the Go iterator's kind where it is not the interrupt iterator that wraps most
+ * inputs: a transform over distinct() reads its `Interval` iterator, over sample() its
+ * `Reduce` iterator (`*query.stringReduceStringIterator`).
  */
 export class UnsupportedTypeError extends QueryError {
   constructor(
     readonly fn: string,
     readonly fieldType: FieldType,
+    iterator: 'Interrupt' | 'Interval' | 'Reduce' = 'Interrupt',
   ) {
-    super(`unsupported ${fn} iterator type: *query.${FIELD_TYPE_NAMES[fieldType]}InterruptIterator`, 'unsupported_type');
+    const type = FIELD_TYPE_NAMES[fieldType];
+    const kind = iterator === 'Reduce' ? `Reduce${type.charAt(0).toUpperCase()}${type.slice(1)}` : iterator;
+    super(`unsupported ${fn} iterator type: *query.${type}${kind}Iterator`, 'unsupported_type');
   }
 }
 

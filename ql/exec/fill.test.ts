@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { FieldType } from '../../engine/index.js';
 import { fillSeries } from './fill.js';
 import type { FillOptions } from './fill.js';
-import { windowSpec } from './window.js';
+import { MIN_TIME, window, windowSpec } from './window.js';
 import type { Scalar, TimedValue } from './value.js';
 
 const MS = 1_000_000n;
@@ -53,6 +53,22 @@ describe('fill (1.x fill iterator)', () => {
   it('without a lower bound the first window is the first row\'s', () => {
     const out = fillSeries(rows([30n * S, 4], [50n * S, 8]), { window: tenSec, endNs: 60n * S - 1n, mode: 'null', valueType: FieldType.Float });
     assert.deepEqual(out.map((r) => r.time), [30n * S, 40n * S, 50n * S]);
+  });
+  it('the clamped first window is 0 to the fill: rows up to 1970 pass through (oracle a4-clamped-first-window)', () => {
+    // count(v) ... WHERE time < 6000d GROUP BY time(1000d): windows MinTime (1.x's 0), 1679-10-13, 1967-04-07, 0.
+    const k = 1000n * D;
+    const first = window(-9223372036000000000n, windowSpec(k)).start;
+    assert.equal(first, MIN_TIME);
+    const counts = rows([first, 4], [-106n * k, 1], [-k, 1], [0n, 2]);
+    const out = fillSeries(counts, { window: windowSpec(k), endNs: 6n * k - 1n, mode: 'null', valueType: FieldType.Integer, call: 'count' });
+    assert.deepEqual(out.map((r) => r.time), [first, -106n * k, -k, 0n, 4n * k, 5n * k]);
+    assert.deepEqual(values(out), [4, 1, 1, 2, 0, 0]);
+    // ORDER BY time DESC: below 1679 the step wraps int64, and the fill runs from there down to 0.
+    const desc = fillSeries([...counts.slice(0, 3)].reverse(), { window: windowSpec(k), endNs: -1n, mode: 'null', valueType: FieldType.Integer, call: 'count', descending: true });
+    assert.equal(desc.length, 214);
+    // 1.6.7 prints that last filled row as 1971-05-19T23:34:33.709551616Z.
+    assert.deepEqual(desc.at(-2), { time: BigInt.asIntN(64, -213n * k), value: 0 });
+    assert.deepEqual(desc.at(-1), { time: first, value: 4 });
   });
   it('descending order, linear and previous (oracle ORDER BY time DESC)', () => {
     const desc = [...meanRows].reverse();

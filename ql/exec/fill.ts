@@ -2,8 +2,11 @@
  * fill() for GROUP BY time results of one series, replaying the 1.x fill iterator:
  *
  * - The expected windows run from window(lower bound).start (or the window of the first row
- *   when there is no lower bound) to window(upper bound).start inclusive, stepping by the
- *   interval with the 1.x DST correction (see window.ts `stepCursor`).
+ *   when there is no lower bound or the lower bound's window is the clamped first one) to
+ *   window(upper bound).start inclusive, stepping by the interval with the 1.x DST correction
+ *   (see window.ts `stepCursor`). Rows are compared in 1.x's time, where the clamped first
+ *   window is 0 (window.ts `windowTime`): after it 1.x's expected window is far ahead, so the
+ *   rows up to 1970 pass through unfilled.
  * - Rows are consumed in order; a row later than the expected window makes a filled row at
  *   the expected time first. A row earlier than the expected time (possible around DST with
  *   an offset) is passed through unchanged, as 1.x does.
@@ -21,7 +24,7 @@ import { QueryError } from './errors.js';
 import { callFillValue } from './call-fill.js';
 import { intToFloat, subInt, wrapInt64, wrapUint64 } from './value.js';
 import type { IntValue, Scalar, TimedValue } from './value.js';
-import { MAX_SELECT_BUCKETS, MIN_TIME, certainlyMoreWindows, cursorAt, stepCursor, window } from './window.js';
+import { MAX_SELECT_BUCKETS, MIN_TIME, certainlyMoreWindows, cursorAt, stepCursor, window, windowTime } from './window.js';
 import type { WindowSpec } from './window.js';
 
 export type FillMode = 'null' | 'none' | 'number' | 'previous' | 'linear';
@@ -86,12 +89,15 @@ export function fillSeries(rows: readonly TimedValue[], opts: FillOptions): Time
   let startTime: bigint;
   let endTime: bigint;
   if (asc) {
-    startTime = opts.startNs === undefined ? window((rows[0] as TimedValue).time, spec).start : window(opts.startNs, spec).start;
+    startTime = opts.startNs === undefined ? MIN_TIME : window(opts.startNs, spec).start;
     endTime = window(opts.endNs, spec).start;
   } else {
     startTime = window(opts.endNs, spec).start;
     endTime = opts.startNs === undefined ? MIN_TIME : window(opts.startNs, spec).start;
   }
+  // 1.x starts a series at its first row's window when the range's first window is the clamped
+  // one (no lower bound, or one inside that window), in its own time: that row's 0 (windowTime).
+  if (startTime === MIN_TIME && rows.length > 0) startTime = window(windowTime((rows[0] as TimedValue).time), spec).start;
   // A series without rows is filled by 1.x's cursor, not its fill iterator (call-fill.ts FillSite).
   const site = rows.length === 0 ? 'cursor' : 'iterator';
   const numberValue = mode === 'number' ? callFillValue({ mode, value: typeof fillValue === 'number' || typeof fillValue === 'bigint' ? fillValue : 0 }, opts.valueType, site) : null;
@@ -110,12 +116,13 @@ export function fillSeries(rows: readonly TimedValue[], opts: FillOptions): Time
     if (p === null && !(asc ? c.time <= endTime : c.time >= endTime && endTime !== MIN_TIME)) break;
     if (out.length >= stopAfter) break;
     if (out.length >= maxRows) throw new QueryError(`max-select-buckets limit exceeded: (${maxRows})`);
-    if (p === null || (asc ? p.time > c.time : p.time < c.time)) {
+    const pt = p === null ? 0n : windowTime(p.time);
+    if (p === null || (asc ? pt > c.time : pt < c.time)) {
       let v: Scalar = null;
       if (mode === 'number') v = numberValue;
       else if (mode === 'previous') v = prev === null ? null : prev.value;
       else if (mode === 'linear' && isNumeric(opts.valueType) && prev !== null && p !== null) {
-        v = linear(opts.valueType, c.time / iv, prev.time / iv, p.time / iv, prev.value, p.value);
+        v = linear(opts.valueType, c.time / iv, windowTime(prev.time) / iv, pt / iv, prev.value, p.value);
       }
       out.push({ time: c.time, value: v });
     } else {
@@ -124,6 +131,9 @@ export function fillSeries(rows: readonly TimedValue[], opts: FillOptions): Time
       i++;
     }
     stepCursor(c, spec, asc);
+    // Go's int64: under DESC the step below the clamped first window wraps to the far future,
+    // and 1.x then fills from there down to the row it holds (its first window's, at 0).
+    c.time = BigInt.asIntN(64, c.time);
   }
   return out;
 }

@@ -9,11 +9,13 @@
  * - the columns are joined by time: where columns hold several values at one time, the k-th row
  *   takes the k-th value of each column, null where a column has fewer;
  * - fill(N) and fill(previous) then fill those null cells (previous: the column's last value).
+ * holt_winters() is given its points in output order too (select-agg.ts `forecast`), and keeps
+ * each window's first (holt-winters.ts), as 1.6.7's reducer does.
  * The extra window read before the range for derivative & co is not cut away: a second point in
  * it gives a row there, which 1.6.7 shows. Each transform gets its own inner points (1.6.7 runs
  * one inner iterator per transform; cumulative_sum's has no extra window).
  */
-import type { FieldType } from '../../engine/index.js';
+import { FieldType } from '../../engine/index.js';
 import type { AggTransform } from './agg-calls.js';
 import { createTransform, runTransform, type TransformArgs, type TransformName } from './transform.js';
 import type { Scalar, TimedValue } from './value.js';
@@ -27,6 +29,8 @@ export interface JoinedRow {
 }
 
 export interface MultiRowOptions {
+  /** The output of a transform computed apart (holt_winters(), asynchronous), by its key. */
+  readonly forecasts?: ReadonlyMap<string, readonly TimedValue[]>;
   /** The inner call's points of a transform, in output order. */
   readonly pointsOf: (t: AggTransform) => readonly TimedValue[];
   readonly innerType: FieldType;
@@ -44,9 +48,10 @@ export function transformMultiRows(transforms: readonly AggTransform[], o: Multi
   const order: bigint[] = [];
   const fillValues = new Map<string, Scalar>();
   for (const t of transforms) {
-    const tr = createTransform(t.name as TransformName, o.innerType, o.argsOf(t));
-    if (o.fill.mode === 'number') fillValues.set(t.key, callFillValue(o.fill, o.typed(t) ? tr.outputType : undefined));
-    let out = runTransform(tr, o.pointsOf(t)).slice(o.offset);
+    const given = o.forecasts?.get(t.key);
+    const tr = given ? undefined : createTransform(t.name as TransformName, o.innerType, o.argsOf(t));
+    if (o.fill.mode === 'number') fillValues.set(t.key, callFillValue(o.fill, o.typed(t) ? (tr?.outputType ?? FieldType.Float) : undefined));
+    let out = (given ?? runTransform(tr!, o.pointsOf(t))).slice(o.offset);
     if (o.limit > 0) out = out.slice(0, o.limit);
     for (const x of out) {
       let cols = perTime.get(x.time);

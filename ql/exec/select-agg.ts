@@ -10,7 +10,7 @@ import { FORECASTS, SELECTORS } from '../plan/functions.js';
 import { hasRawRef, isTag } from '../plan/projection.js';
 import { isIntegerOutput, type AggCall, type AggTransform } from './agg-calls.js';
 import { aggregatesOf, denseLayoutOf } from './plan-derived.js';
-import { holtWinters, type ForecastPoint } from './holt-winters.js';
+import { forecast } from './forecast.js';
 import { checkpoint } from './context.js';
 import { eachBatch } from './each-batch.js';
 import { evaluate, type RowScope } from './eval.js';
@@ -29,7 +29,7 @@ import { findAux } from './aux.js';
 import { pointHolder, seriesHeapOf } from './edge-series.js';
 import { INTEGER_TYPES, runTopWithTags } from './select-top.js';
 import { aggregateFromStats } from './batch-stats.js';
-import { alignedRows } from './aligned-rows.js';
+import { alignedRows, clampedOrder } from './aligned-rows.js';
 import { runDenseGroup } from './select-agg-dense.js';
 import { transformMultiRows, windowsNewestFirst } from './multi-row-transforms.js';
 import { fillNullCells } from './fill-cells.js';
@@ -273,20 +273,6 @@ function edgeOnly(reducers: readonly string[]): 'first' | 'last' | undefined {
   return undefined;
 }
 
-/** holt_winters() of one aggregate: 1.x feeds it the filled aggregate of the query's own windows, nulls skipped. */
-function forecast(t: AggTransform, inner: readonly TimedValue[], g: GroupRun): Promise<TimedValue[]> {
-  const range = windowRange(g)!;
-  const points: ForecastPoint[] = [];
-  for (const x of inner) {
-    if (x.value === null || x.time < range.first || x.time > range.last) continue;
-    points.push({ time: x.time, value: Number(x.value) });
-  }
-  const args = t.expr.args;
-  const h = args[1]?.kind === 'Integer' ? Number(args[1].value) : 0;
-  const m = args[2]?.kind === 'Integer' ? Number(args[2].value) : 0;
-  return holtWinters(points, { h, m, withFit: t.name === 'holt_winters_with_fit', interval: g.plan.window!.interval }, () => checkpoint(g.ctx));
-}
-
 async function assembleRows(
   g: GroupRun,
   calls: readonly AggCall[],
@@ -362,7 +348,11 @@ async function assembleRows(
   }
   if (multiRow && transforms.length > 0) {
     const inWindows = (t: bigint) => inRange([[t]], g, min, max, NO_FORECASTS).length > 0;
+    // holt_winters() of the points as they come (it keeps a window's first: holt-winters.ts).
+    const forecasts = new Map<string, TimedValue[]>();
+    for (const t of transforms) if (FORECASTS.has(t.name)) forecasts.set(t.key, await forecast(t, rowsMulti[calls.indexOf(t.inner)]!, g));
     const joined = transformMultiRows(transforms, {
+      forecasts,
       // A transform without a look-back (cumulative_sum) gets the query's own windows only.
       pointsOf: (t) => {
         const rows = rowsMulti[calls.indexOf(t.inner)]!.filter((p) => t.inner.extended || inWindows(p.time));
@@ -450,7 +440,7 @@ async function assembleRows(
   if (replayedCalls) return emitted(replayedCalls);
   if (spec && transforms.length === 0 && !needsAux && !g.symbolStreams) {
     const columnSeries = plan.projection.columns.map((c) => (c.expr.kind === 'Call' ? calls.findIndex((x) => x.key === callKeyOf(c.expr)) : -1));
-    const rows = columnSeries.every((i) => i >= 0) ? alignedRows(filled, columnSeries) : undefined;
+    const rows = columnSeries.every((i) => i >= 0) ? alignedRows(filled, columnSeries, clampedOrder(filled, desc)) : undefined;
     if (rows) return finish(g, inRange(rows, g, min, max, NO_FORECASTS));
   }
   // Each call's and transform's rows in output order (joined by time below, or aligned).
@@ -487,7 +477,8 @@ async function assembleRows(
     // join by time below gives row k of those series, without its Maps, sort and closures.
     const keys = plan.projection.columns.map((c) => (c.expr.kind === 'Call' ? callKeyOf(c.expr) : ''));
     const used = [...new Set(keys)];
-    const rows = used.every((k) => seriesOf.has(k)) ? alignedRows(used.map((k) => seriesOf.get(k)!), keys.map((k) => used.indexOf(k))) : undefined;
+    const series = used.map((k) => seriesOf.get(k));
+    const rows = series.every((x) => x !== undefined) ? alignedRows(series, keys.map((k) => used.indexOf(k)), clampedOrder(series, desc)) : undefined;
     if (rows) return emitted(rows, forecastTimes);
   }
   const times = new Set<bigint>();

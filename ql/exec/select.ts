@@ -16,6 +16,7 @@ import { tagSetEdgePoints } from './tag-set-edge-heap.js';
 import { compiledSelect, type CompiledSelect } from './plan-memo.js';
 import type { ShardQuestion } from './shape-plan-memo.js';
 import { aggregatesOf, conditionOf } from './plan-derived.js';
+import { extendedRangeWraps } from './extra-intervals.js';
 import { rawLayout, runRawGroup } from './select-raw.js';
 import { cellFiller } from './fill-cells.js';
 import { cellFills } from './call-fill.js';
@@ -33,7 +34,7 @@ import { runStreamShape } from './run-stream-windows.js';
 import { joinCallRanges, splitByCallRange, type PartResult } from './per-call-ranges.js';
 import { missingRow } from './call-fill.js';
 import { parseDimensions } from './select-plan.js';
-import { window as windowOf, type WindowSpec } from './window.js';
+import { printedWindowTimes, window as windowOf, type WindowSpec } from './window.js';
 import { cutInterleaved, interleavedLimitGroups } from './subquery-interleaved-limit.js';
 import { mergeSameName } from './union-source.js';
 import { unifyFieldTypes } from './typed-source.js';
@@ -199,6 +200,7 @@ async function prepareSelect(stmt: SelectStatement, ctx: QueryContext, nested: b
     const typesOf = (field: string) => sources.map((s) => s.fieldTypes().get(field));
     if (mayLeadPercentile(stmt, (name) => plan.schema.fields.has(name)) && (await leadPercentileMissing(stmt, typesOf, (probe) => executeSelect(probe, ctx, undefined, nested)))) return null;
     if (plan.time.empty) return null;
+    if (!nested && extendedRangeWraps(plan)) return null;
     return compiled;
   } finally {
     made.push(...own);
@@ -278,6 +280,10 @@ async function runSelect(stmt: SelectStatement, compiled: CompiledSelect, ctx: Q
   // integral() beside other calls: each symbol's rows of every group, joined after (integral-cursor.ts).
   const cursorGroups: CursorGroup[] | undefined = !integralGroups && needsIntegralCursor(plan, sources.some((s) => s.fromSubquery === true)) ? [] : undefined;
   const groupPlan = integralGroups || cursorGroups ? { ...plan, stmt: { ...plan.stmt, limit: 0, offset: 0 } } : plan;
+  // The clamped first window prints as 0 (window.ts windowTime); a subquery's rows keep its key,
+  // and integral()'s rows their window's start (1.x has no interval iterator after it).
+  const clamps = plan.window !== undefined && !nested && plan.projection.shape === 'aggregate' && !aggregatesOf(plan).calls.every((c) => c.reducer === 'integral');
+  const printed = (rows: Cell[][]): Cell[][] => (clamps ? printedWindowTimes(rows) : rows);
   // DESC reverses the measurements too (each one's groups: groupsOf).
   for (const source of plan.ascending ? sources : [...sources].reverse()) {
     const split = conditionOf(plan);
@@ -290,7 +296,7 @@ async function runSelect(stmt: SelectStatement, compiled: CompiledSelect, ctx: Q
       const { tags } = group;
       if (integralGroups) {
         const integralEnd = { endsWithClose: false };
-        const values = await runAggregateGroup({ plan: groupPlan, source, series: group.series, rowFilter: split.rows, ctx, integralEnd });
+        const values = printed(await runAggregateGroup({ plan: groupPlan, source, series: group.series, rowFilter: split.rows, ctx, integralEnd }));
         integralGroups.push({ name: source.name, tags, values, endsWithClose: integralEnd.endsWithClose });
         continue;
       }
@@ -315,6 +321,7 @@ async function runSelect(stmt: SelectStatement, compiled: CompiledSelect, ctx: Q
         let rest = apart ? runTransformsApart(run) : plan.projection.shape === 'raw' ? runRawGroup(run, emit, sink.chunkSize, layout) : runAggregateGroup(run);
         // Awaited only when pending: an await of a value is a turn of the microtask queue too.
         if (rest instanceof Promise) rest = await rest;
+        rest = printed(rest);
         fillRaw?.(rest);
         for (let i = 0; i < rest.length; i += sink.chunkSize) {
           const more = i + sink.chunkSize < rest.length;
@@ -328,6 +335,7 @@ async function runSelect(stmt: SelectStatement, compiled: CompiledSelect, ctx: Q
       }
       let values = apart ? runTransformsApart(run) : plan.projection.shape === 'raw' ? runRawGroup(run, undefined, undefined, layout) : runAggregateGroup(run);
       if (values instanceof Promise) values = await values;
+      values = printed(values);
       fillRaw?.(values);
       if (values.length === 0) continue;
       out.push(resultSeries(source.name, tags, shape, values));

@@ -26,7 +26,7 @@ import { checkpoint, type QueryContext } from './context.js';
 import type { MeasurementSource, SeriesRef } from './source.js';
 import { holdSubqueryRows, releaseSubqueryRows } from './subquery-rows-held.js';
 import { storedOf, strictlyMonotonic, type InnerRows, type Stored } from './subquery-rows.js';
-import { batchInOrder } from './subquery-source.js';
+import { batchesInOrder } from './subquery-source.js';
 import { windowCount, WindowSlices } from './window-slices.js';
 import type { WindowSpec } from './window.js';
 
@@ -170,9 +170,13 @@ export class SlicedRows implements InnerRows {
       slices.dropAll();
       if (this.series.get(ref) === slices) this.series.delete(ref);
     };
+    // A slice's rows may make several batches (subquery-source.ts batchesOf): handed out in turn.
+    const pending: Batch[] = [];
     const next = async (): Promise<Batch | null> => {
       for (;;) {
         if (closed) return null;
+        const queued = pending.shift();
+        if (queued) return queued;
         reader.at ??= slices.cut().indexOf(reader.from);
         const s = slices.cut().at(reader.at);
         if (!s || (ascending ? s.min > maxNs : s.max < minNs)) return null;
@@ -180,8 +184,8 @@ export class SlicedRows implements InnerRows {
         reader.at++;
         slices.prune();
         const col = rows && column(rows);
-        const batch = rows && col ? batchInOrder(rows.times, col, minNs, maxNs, type) : undefined;
-        if (batch) return batch;
+        if (rows && col) pending.push(...batchesInOrder(rows.times, col, minNs, maxNs, type));
+        if (pending.length > 0) continue;
         // Slices without this field's values are skipped: the loop turns between them.
         await checkpoint(this.layout.ctx);
       }

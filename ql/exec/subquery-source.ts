@@ -212,22 +212,18 @@ function cursorOver(rows: { t: bigint; v: unknown }[], type: FieldType | undefin
         return wa > wb ? -1 : wa < wb ? 1 : byTime(a, b);
       });
     } else rows.sort(ascending ? byTime : (a, b) => byTime(b, a));
-    return oneBatchCursor(type, rows.length === 0, (t) => {
-      const base = rows[0]!.t;
-      const offsets = Float64Array.from(rows.map((r) => Number(r.t - base)));
-      return { base, offsets, column: toColumn(t, rows.map((r) => r.v)) };
-    });
+    return batchesCursor(type, rows.length === 0, (t) => batchesOf(rows.map((r) => r.t), rows.map((r) => r.v), rows.map((_, i) => i), t));
 }
 
-/** A cursor answering one batch, made when first asked (none when `empty` or untyped), then the end. */
-function oneBatchCursor(type: FieldType | undefined, empty: boolean, batch: (type: FieldType) => Batch): Cursor {
-  let done = empty || type === undefined;
+/** The batches made when first asked (none when `empty` or untyped), one per next(), then the end. */
+function batchesCursor(type: FieldType | undefined, empty: boolean, make: (type: FieldType) => Batch[]): Cursor {
+  let batches: Batch[] | undefined = empty || type === undefined ? [] : undefined;
   return {
     type,
     next: async (): Promise<Batch | null> => {
-      if (done || type === undefined) return null;
-      done = true;
-      return batch(type);
+      if (type === undefined) return null;
+      batches ??= make(type).reverse();
+      return batches.pop() ?? null;
     },
     close: () => undefined,
   };
@@ -239,13 +235,13 @@ function oneBatchCursor(type: FieldType | undefined, empty: boolean, batch: (typ
  */
 function cursorInOrder(times: readonly bigint[], col: readonly unknown[], minNs: bigint, maxNs: bigint, type: FieldType | undefined): Cursor {
   const keep = keptRows(times, col, minNs, maxNs);
-  return oneBatchCursor(type, keep.length === 0, (t) => batchOf(times, col, keep, t));
+  return batchesCursor(type, keep.length === 0, (t) => batchesOf(times, col, keep, t));
 }
 
-/** The rows in [minNs, maxNs] with a value, as one batch in their order (undefined: none, or untyped). */
-export function batchInOrder(times: readonly bigint[], col: readonly unknown[], minNs: bigint, maxNs: bigint, type: FieldType | undefined): Batch | undefined {
+/** The rows in [minNs, maxNs] with a value, as batches in their order (none: no such row, or untyped). */
+export function batchesInOrder(times: readonly bigint[], col: readonly unknown[], minNs: bigint, maxNs: bigint, type: FieldType | undefined): Batch[] {
   const keep = keptRows(times, col, minNs, maxNs);
-  return keep.length === 0 || type === undefined ? undefined : batchOf(times, col, keep, type);
+  return keep.length === 0 || type === undefined ? [] : batchesOf(times, col, keep, type);
 }
 
 function keptRows(times: readonly bigint[], col: readonly unknown[], minNs: bigint, maxNs: bigint): number[] {
@@ -258,15 +254,33 @@ function keptRows(times: readonly bigint[], col: readonly unknown[], minNs: bigi
   return keep;
 }
 
-function batchOf(times: readonly bigint[], col: readonly unknown[], keep: readonly number[], type: FieldType): Batch {
-  const base = times[keep[0]!]!;
-  const offsets = new Float64Array(keep.length);
-  const values = new Array<unknown>(keep.length);
-  for (let k = 0; k < keep.length; k++) {
-    offsets[k] = Number(times[keep[k]!]! - base);
-    values[k] = col[keep[k]!];
+/** A batch's offsets from its base are exact Float64 integers below this (window.ts, the engine's Batch). */
+const EXACT_OFFSET = 2n ** 53n;
+
+/**
+ * Rows `keep` (indexes into `times` and `col`, in read order) as batches: a new one starts at a
+ * row 2^53 ns (104 days) or more from the batch's base, where a Float64 offset would round (the
+ * rows of an inner GROUP BY time from 1677 to 1967 printed 2 ns late).
+ */
+function batchesOf(times: readonly bigint[], col: readonly unknown[], keep: readonly number[], type: FieldType): Batch[] {
+  const out: Batch[] = [];
+  for (let from = 0; from < keep.length; ) {
+    const base = times[keep[from]!]!;
+    let to = from + 1;
+    for (; to < keep.length; to++) {
+      const d = times[keep[to]!]! - base;
+      if (d >= EXACT_OFFSET || d <= -EXACT_OFFSET) break;
+    }
+    const offsets = new Float64Array(to - from);
+    const values = new Array<unknown>(to - from);
+    for (let k = from; k < to; k++) {
+      offsets[k - from] = Number(times[keep[k]!]! - base);
+      values[k - from] = col[keep[k]!];
+    }
+    out.push({ base, offsets, column: toColumn(type, values) });
+    from = to;
   }
-  return { base, offsets, column: toColumn(type, values) };
+  return out;
 }
 
 /** Values of one type as a column (integers as Float64Array while every value is a safe integer). */

@@ -18,6 +18,7 @@
  * - elapsed(x[, unit]): (t - prevT) / unit truncated toward zero, integer, every input type,
  *   unit default 1ns; negative under ORDER BY time DESC.
  */
+import { MIN_TIME } from './window.js';
 import { FieldType } from '../../engine/index.js';
 import { UnsupportedTypeError } from './errors.js';
 import { addInt, intToFloat, isNumericType, subInt } from './value.js';
@@ -120,7 +121,8 @@ class Derivative implements Transform {
     if (this.type === FieldType.Float) diff = (v as number) - (pv as number);
     else if (this.type === FieldType.Unsigned) diff = v > pv ? intToFloat(subInt(v, pv, true)) : -intToFloat(subInt(pv, v, true));
     else diff = intToFloat(subInt(v, pv, false));
-    let elapsed = time - pt;
+    // Go's int64: across a fill row that wrapped (fill.ts, the clamped first window) the span wraps too.
+    let elapsed = BigInt.asIntN(64, time - pt);
     if (this.desc) elapsed = -elapsed;
     const rate = diff / (Number(elapsed) / this.unit);
     if (this.name === 'non_negative_derivative' && diff < 0) return null;
@@ -219,14 +221,14 @@ class Elapsed implements Transform {
     const p = this.prev;
     this.prev = time;
     if (p === null) return null;
-    const e = BigInt.asIntN(64, (time - p) / this.unit);
+    const e = BigInt.asIntN(64, BigInt.asIntN(64, time - p) / this.unit);
     return { time, value: e >= -9007199254740991n && e <= 9007199254740991n ? Number(e) : e };
   }
 }
 
 /** 1.x refuses a transform of a string or boolean input (elapsed takes any type). */
-export function checkTransformInput(name: TransformName, inputType: FieldType): void {
-  if (name !== 'elapsed' && !isNumericType(inputType)) throw new UnsupportedTypeError(ERROR_NAMES[name], inputType);
+export function checkTransformInput(name: TransformName, inputType: FieldType, iterator?: 'Interval' | 'Reduce'): void {
+  if (name !== 'elapsed' && !isNumericType(inputType)) throw new UnsupportedTypeError(ERROR_NAMES[name], inputType, iterator);
 }
 
 /** Build a transform for an input field type; unsupported types throw the 1.x error. */
@@ -255,8 +257,11 @@ export function runTransform(t: Transform, rows: Iterable<TimedValue>): TimedVal
   const out: TimedValue[] = [];
   for (const r of rows) {
     if (r.value === null) continue;
-    const o = t.push(r.time, r.value);
-    if (o !== null) out.push(o);
+    // 1.x's transform sees the clamped first window at 0 (window.ts windowTime: derivative() and
+    // elapsed() over it under ORDER BY time DESC); its row keeps the window's key here.
+    const clamped = r.time === MIN_TIME;
+    const o = t.push(clamped ? 0n : r.time, r.value);
+    if (o !== null) out.push(clamped && o.time === 0n ? { ...o, time: MIN_TIME } : o);
   }
   return out;
 }

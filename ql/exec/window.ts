@@ -15,6 +15,7 @@
  * Points are then assigned by comparing exact Float64 integers, so no BigInt is created per
  * point and the assignment is identical to calling `window()` for every point.
  */
+import type { Cell } from '../result.js';
 import { QueryError } from './errors.js';
 import { checkTimeZone, zoneOffsetNs } from './zone.js';
 
@@ -85,6 +86,28 @@ export function window(t: bigint, spec: WindowSpec): Window {
   }
   end += spec.offset;
   return { start, end };
+}
+
+/**
+ * The time 1.x gives a window starting at `start`: its interval iterator turns MinTime (the start
+ * of the first window, clamped to the range 1.x allows) into 0, "so we don't break the default
+ * returned time for aggregate queries without times". The fill iterator after it sees that 0:
+ * the first window of a range without a lower bound prints 1970-01-01T00:00:00Z, and the fill
+ * steps on from the window of 0 (window.ts users keep MIN_TIME as the window's key, so it still
+ * sorts first; only comparisons in 1.x's time and the printed time use this).
+ */
+export function windowTime(start: bigint): bigint {
+  return start === MIN_TIME ? 0n : start;
+}
+
+/**
+ * Rows of a GROUP BY time answer as 1.x prints them: the clamped first window's rows at 0
+ * (windowTime). The same array when no row is in that window; else a copy whose changed rows
+ * are new (result rows are read-only).
+ */
+export function printedWindowTimes(rows: Cell[][]): Cell[][] {
+  if (!rows.some((r) => r[0] === MIN_TIME)) return rows;
+  return rows.map((r) => (r[0] === MIN_TIME ? [0n, ...r.slice(1)] : r));
 }
 
 /** Start of the window holding `tNs` (the bucket label 1.x prints). */
