@@ -115,8 +115,10 @@ export class DdlActor {
     const n = 1 + Math.floor(this.rand() * 50);
     for (let k = 0; k < n; k++) lines.set(BASE_MS + Math.floor(this.rand() * SPAN_SLOTS) * 60_000, round * 100_000_000 + (this.seq % 100_000) * 100 + k);
     this.pending = { kind: 'write', db, rp, lines };
-    const body = [...lines].map(([t, v]) => `m,c=x v=${v}i ${t}`).join('\n');
-    const res = await post(port, `/write?db=${db}&rp=${rp}&precision=ms`, body);
+    // Times are whole minutes: minute precision every third write, the others in ms.
+    const [precision, unitMs] = this.seq % 3 === 0 ? ['m', 60_000] : ['ms', 1];
+    const body = [...lines].map(([t, v]) => `m,c=x v=${v}i ${t / unitMs}`).join('\n');
+    const res = await post(port, `/write?db=${db}&rp=${rp}&precision=${precision}`, body);
     if (res.status === 0) {
       brokenConnection('ddl', killed, failures);
       return false;

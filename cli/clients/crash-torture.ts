@@ -34,6 +34,15 @@ export interface TortureOptions {
   readonly log?: (line: string) => void;
   /** Appends the server's stderr here after each server exits, when given. */
   readonly serverLog?: (text: string) => void;
+  /**
+   * Weeks (shard groups) new points go to in a round, a different run of them each round
+   * (default: all six). Fewer leave the other shards cold, so with a short
+   * SERVICE__STORAGE__COMPACT_FULL_WRITE_COLD_DURATION full compactions purge deleted rows
+   * while the round runs.
+   */
+  readonly hotWeeks?: number;
+  /** Loopback port of every server the run starts (default: a free one each time). */
+  readonly port?: number;
   /** Called with the server down, before each restart (the runner's --break-round uses it to show a verify failing). */
   readonly beforeRestart?: (round: number) => void;
   /** Run the catalog actor beside the writers (crash-torture-ddl.ts); default true. */
@@ -60,6 +69,13 @@ const WEEK_MS = 7 * 86_400_000;
 const BASE_MS = Date.UTC(2023, 0, 2); // a Monday: shard groups of 7 d start on Thursdays, so weeks straddle them
 const WEEKS = 6;
 const DB = 'tort';
+/** Write precisions and the factor (numerator, denominator) from ms to each. */
+const PRECISIONS: readonly (readonly [string, readonly [bigint, bigint]])[] = [
+  ['ms', [1n, 1n]],
+  ['s', [1n, 1000n]],
+  ['us', [1000n, 1n]],
+  ['ns', [1_000_000n, 1n]],
+];
 
 type Pending =
   | { kind: 'write'; lines: Map<number, number> }
@@ -100,7 +116,8 @@ export async function torture(opts: TortureOptions): Promise<TortureStats> {
     seq: 0,
   }));
 
-  let srv = await startServer({ dir: opts.dir, env });
+  const port = opts.port;
+  let srv = await startServer({ dir: opts.dir, env, port });
   try {
     const created = await http(srv.port, 'POST', `/query?q=${encodeURIComponent(`CREATE DATABASE ${DB}`)}`);
     if (created.status !== 200 || created.body.includes('"error"')) throw new Error(`CREATE DATABASE: ${created.status} ${created.body}`);
@@ -114,7 +131,8 @@ export async function torture(opts: TortureOptions): Promise<TortureStats> {
         s.child.kill('SIGKILL');
       }, killAfterMs);
       const failures: string[] = [];
-      await Promise.all([...writers.map((w) => runWriter(s.port, w, round, rand, () => killed, stats, failures)), ddl?.run(s.port, round, () => killed, failures)]);
+      const hot = Array.from({ length: opts.hotWeeks ?? WEEKS }, (_, i) => (round + i) % WEEKS);
+      await Promise.all([...writers.map((w) => runWriter(s.port, w, round, hot, rand, () => killed, stats, failures)), ddl?.run(s.port, round, () => killed, failures)]);
       clearTimeout(timer);
       const exit = await s.exited;
       opts.serverLog?.(s.log());
@@ -123,10 +141,10 @@ export async function torture(opts: TortureOptions): Promise<TortureStats> {
 
       opts.beforeRestart?.(round);
       while (rand() < startupKillRate) {
-        await killDuringStartup(opts.dir, env, 20 + Math.floor(rand() * 800), opts.serverLog);
+        await killDuringStartup(opts.dir, env, 20 + Math.floor(rand() * 800), opts.serverLog, port);
         stats.startupKills++;
       }
-      srv = await startServer({ dir: opts.dir, env });
+      srv = await startServer({ dir: opts.dir, env, port });
       opts.ddlTrace?.(`-- round ${round} killed at ${killAfterMs} ms, restarted`);
       const ddlProblems = (await ddl?.verify(srv, round)) ?? [];
       if (ddlProblems.length > 0) throw new Error(`round ${round} ddl: ${ddlProblems.length} problems: ${ddlProblems.slice(0, 8).join('; ')}\n${srv.log().slice(-3000)}`);
@@ -141,7 +159,7 @@ export async function torture(opts: TortureOptions): Promise<TortureStats> {
   }
 }
 
-async function runWriter(port: number, w: Writer, round: number, rand: () => number, killed: () => boolean, stats: TortureStats, failures: string[]): Promise<void> {
+async function runWriter(port: number, w: Writer, round: number, hot: readonly number[], rand: () => number, killed: () => boolean, stats: TortureStats, failures: string[]): Promise<void> {
   while (!killed()) {
     w.seq++;
     if (rand() < 0.08 && w.model.size > 0) {
@@ -193,15 +211,17 @@ async function runWriter(port: number, w: Writer, round: number, rand: () => num
         t = known[Math.floor(rand() * known.length)]!;
         stats.overwrites++;
       } else {
-        const week = Math.floor(rand() * WEEKS);
+        const week = hot[Math.floor(rand() * hot.length)]!;
         t = BASE_MS + week * WEEK_MS + w.nextSlot[week]! * 1000;
         w.nextSlot[week]!++;
       }
       lines.set(t, round * 100_000_000 + (w.seq % 100_000) * 1000 + k);
     }
     w.pending = { kind: 'write', lines };
-    const body = [...lines].map(([t, v]) => `tort,w=${w.name} v=${v}i,r=${round}i ${t}`).join('\n');
-    const res = await post(port, `/write?db=${DB}&precision=ms`, body);
+    // Every precision in turn (times are whole seconds): the WAL logs each body with its own.
+    const [precision, perMs] = PRECISIONS[w.seq % PRECISIONS.length]!;
+    const body = [...lines].map(([t, v]) => `tort,w=${w.name} v=${v}i,r=${round}i ${BigInt(t) * perMs[0] / perMs[1]}`).join('\n');
+    const res = await post(port, `/write?db=${DB}&precision=${precision}`, body);
     if (res.status === 0) return brokenConnection(w.name, killed, failures);
     if (res.status !== 204) {
       failures.push(`${w.name} /write answered ${res.status} ${res.body}`);
@@ -275,8 +295,8 @@ function describe(p: Pending, t: number): string {
 }
 
 /** Starts `strata serve` on the same directories and SIGKILLs it after `afterMs`, ready or not. */
-async function killDuringStartup(dir: string, extraEnv: Record<string, string>, afterMs: number, serverLog?: (text: string) => void): Promise<void> {
-  const port = await freePort();
+async function killDuringStartup(dir: string, extraEnv: Record<string, string>, afterMs: number, serverLog?: (text: string) => void, fixedPort?: number): Promise<void> {
+  const port = fixedPort ?? (await freePort());
   const env = serverEnv(dir, port, extraEnv);
   const child = spawn(process.execPath, [MAIN, 'serve'], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
