@@ -150,7 +150,7 @@ export async function torture(opts: TortureOptions): Promise<TortureStats> {
       if (ddlProblems.length > 0) throw new Error(`round ${round} ddl: ${ddlProblems.length} problems: ${ddlProblems.slice(0, 8).join('; ')}\n${srv.log().slice(-3000)}`);
       for (const w of writers) stats.checked += await verify(srv, w, round);
       stats.rounds++;
-      log(`round ${round}: killed at ${killAfterMs} ms; ${stats.acked} acked, ${stats.overwrites} overwrites, ${stats.deletes} deletes (${stats.drops} DROP SERIES), ${stats.intos} INTO, ${stats.startupKills} start-up kills, ${writers.reduce((n, w) => n + w.model.size, 0)} points held${ddl ? `; ddl ${ddl.stats.creates} CREATE, ${ddl.stats.dropDatabases} DROP DATABASE, ${ddl.stats.dropMeasurements} DROP MEASUREMENT, ${ddl.stats.policiesCreated}/${ddl.stats.policiesDropped} policies created/dropped, ${ddl.stats.points} points` : ''}`);
+      log(`round ${round}: killed at ${killAfterMs} ms; ${stats.acked} acked, ${stats.overwrites} overwrites, ${stats.deletes} deletes (${stats.drops} DROP SERIES), ${stats.intos} INTO, ${stats.startupKills} start-up kills, ${writers.reduce((n, w) => n + w.model.size, 0)} points held${ddl ? `; ddl ${ddl.stats.creates} CREATE, ${ddl.stats.dropDatabases} DROP DATABASE, ${ddl.stats.dropMeasurements} DROP MEASUREMENT, ${ddl.stats.policiesCreated}/${ddl.stats.policiesDropped} policies created/dropped, ${ddl.stats.alters} ALTER, ${ddl.stats.cqs} CQ created/dropped, ${ddl.stats.points} points` : ''}`);
     }
     return stats;
   } finally {
