@@ -10,6 +10,7 @@
  * --trace FILE writes the catalog actor's answered requests there.
  * --hot-weeks N writes new points to N of the six shard groups per round (the others go cold).
  * --kill-ms LO,HI kills between LO and HI ms into each round (default 200,4200).
+ * --backups takes a live backup each round, restores it beside and checks it (crash-torture-backup.ts).
  * --port P starts every server on loopback port P (default: a free port each time).
  * --without-ddl runs the writers alone, without the catalog actor (crash-torture-ddl.ts).
  */
@@ -35,6 +36,7 @@ const { values } = parseArgs({
     port: { type: 'string' },
     'hot-weeks': { type: 'string' },
     'kill-ms': { type: 'string' },
+    backups: { type: 'boolean', default: false },
   },
 });
 const dir = values.dir ?? mkdtempSync(join(tmpdir(), 'strata-torture-'));
@@ -53,6 +55,7 @@ try {
     rounds: Number(values.rounds),
     writers: Number(values.writers),
     ...(values.port !== undefined && { port: Number(values.port) }),
+    backups: values.backups,
     ...(values['hot-weeks'] !== undefined && { hotWeeks: Number(values['hot-weeks']) }),
     ...(values['kill-ms'] !== undefined && { killMs: values['kill-ms'].split(',').map(Number) as [number, number] }),
     ddl: !values['without-ddl'],
@@ -71,6 +74,7 @@ try {
   console.log(`ok seed ${values.seed}: ${JSON.stringify(stats)}`);
   if (!values.keep) {
     removeDir(dir);
+    removeDir(`${dir}-backups`);
     removeDir(logFile);
   }
 } catch (err) {

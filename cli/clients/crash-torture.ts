@@ -17,6 +17,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mulberry32 } from '../../engine/index.js';
+import { BackupActor, type BackupStats, type Issued } from './crash-torture-backup.js';
 import { DdlActor, type DdlStats } from './crash-torture-ddl.js';
 import { brokenConnection, freePort, http, MAIN, postUnlessGone as post, serverEnv, serverRows, startServer, stopServer, type Server } from './harness.js';
 
@@ -49,6 +50,8 @@ export interface TortureOptions {
   readonly ddl?: boolean;
   /** The catalog actor's answered requests, line by line. */
   readonly ddlTrace?: (line: string) => void;
+  /** A live backup each round, restored and checked (crash-torture-backup.ts); default false. */
+  readonly backups?: boolean;
 }
 
 export interface TortureStats {
@@ -63,6 +66,7 @@ export interface TortureStats {
   startupKills: number;
   checked: number;
   ddl: DdlStats | undefined;
+  backups: BackupStats | undefined;
 }
 
 const WEEK_MS = 7 * 86_400_000;
@@ -105,7 +109,16 @@ export async function torture(opts: TortureOptions): Promise<TortureStats> {
   const log = opts.log ?? (() => undefined);
   // Its own generator: adding the actor leaves the writers' sequence of a seed as it was.
   const ddl = opts.ddl === false ? undefined : new DdlActor(mulberry32(opts.seed ^ 0x5eed), opts.ddlTrace);
-  const stats: TortureStats = { rounds: 0, acked: 0, overwrites: 0, deletes: 0, drops: 0, intos: 0, startupKills: 0, checked: 0, ddl: ddl?.stats };
+  const journal: Issued[] = [];
+  const issued = (w: Writer): Issued | undefined =>
+    w.pending?.kind === 'write' ? { w: w.name, kind: 'write', lines: w.pending.lines } : w.pending?.kind === 'delete' ? { w: w.name, kind: 'delete', lo: w.pending.lo, hi: w.pending.hi } : undefined;
+  const backups = opts.backups
+    ? new BackupActor(
+        { dir: opts.dir, db: DB, measurement: 'tort', env, journal, ...(opts.port !== undefined && { port: opts.port }), snapshot: () => new Map(writers.map((w) => [w.name, { model: new Map(w.model), pending: issued(w) }])) },
+        mulberry32(opts.seed ^ 0xbac),
+      )
+    : undefined;
+  const stats: TortureStats = { rounds: 0, acked: 0, overwrites: 0, deletes: 0, drops: 0, intos: 0, startupKills: 0, checked: 0, ddl: ddl?.stats, backups: backups?.stats };
   const writers: Writer[] = Array.from({ length: nWriters }, (_, w) => ({
     name: `w${w}`,
     model: new Map(),
@@ -132,7 +145,12 @@ export async function torture(opts: TortureOptions): Promise<TortureStats> {
       }, killAfterMs);
       const failures: string[] = [];
       const hot = Array.from({ length: opts.hotWeeks ?? WEEKS }, (_, i) => (round + i) % WEEKS);
-      await Promise.all([...writers.map((w) => runWriter(s.port, w, round, hot, rand, () => killed, stats, failures)), ddl?.run(s.port, round, () => killed, failures)]);
+      const record = (w: Writer) => void journal.push(issued(w)!);
+      await Promise.all([
+        ...writers.map((w) => runWriter(s.port, w, round, hot, rand, () => killed, stats, failures, record)),
+        ddl?.run(s.port, round, () => killed, failures),
+        backups?.run(round, () => killed, failures),
+      ]);
       clearTimeout(timer);
       const exit = await s.exited;
       opts.serverLog?.(s.log());
@@ -150,7 +168,7 @@ export async function torture(opts: TortureOptions): Promise<TortureStats> {
       if (ddlProblems.length > 0) throw new Error(`round ${round} ddl: ${ddlProblems.length} problems: ${ddlProblems.slice(0, 8).join('; ')}\n${srv.log().slice(-3000)}`);
       for (const w of writers) stats.checked += await verify(srv, w, round);
       stats.rounds++;
-      log(`round ${round}: killed at ${killAfterMs} ms; ${stats.acked} acked, ${stats.overwrites} overwrites, ${stats.deletes} deletes (${stats.drops} DROP SERIES), ${stats.intos} INTO, ${stats.startupKills} start-up kills, ${writers.reduce((n, w) => n + w.model.size, 0)} points held${ddl ? `; ddl ${ddl.stats.creates} CREATE, ${ddl.stats.dropDatabases} DROP DATABASE, ${ddl.stats.dropMeasurements} DROP MEASUREMENT, ${ddl.stats.policiesCreated}/${ddl.stats.policiesDropped} policies created/dropped, ${ddl.stats.alters} ALTER, ${ddl.stats.cqs} CQ created/dropped, ${ddl.stats.points} points` : ''}`);
+      log(`round ${round}: killed at ${killAfterMs} ms; ${stats.acked} acked, ${stats.overwrites} overwrites, ${stats.deletes} deletes (${stats.drops} DROP SERIES), ${stats.intos} INTO, ${stats.startupKills} start-up kills, ${writers.reduce((n, w) => n + w.model.size, 0)} points held${ddl ? `; ddl ${ddl.stats.creates} CREATE, ${ddl.stats.dropDatabases} DROP DATABASE, ${ddl.stats.dropMeasurements} DROP MEASUREMENT, ${ddl.stats.policiesCreated}/${ddl.stats.policiesDropped} policies created/dropped, ${ddl.stats.alters} ALTER, ${ddl.stats.cqs} CQ created/dropped, ${ddl.stats.points} points` : ''}${backups ? `; ${backups.stats.backups} backups checked` : ''}`);
     }
     return stats;
   } finally {
@@ -159,7 +177,18 @@ export async function torture(opts: TortureOptions): Promise<TortureStats> {
   }
 }
 
-async function runWriter(port: number, w: Writer, round: number, hot: readonly number[], rand: () => number, killed: () => boolean, stats: TortureStats, failures: string[]): Promise<void> {
+async function runWriter(
+  port: number,
+  w: Writer,
+  round: number,
+  hot: readonly number[],
+  rand: () => number,
+  killed: () => boolean,
+  stats: TortureStats,
+  failures: string[],
+  /** Called as each write or DELETE is issued (the backup check's journal). */
+  record: (w: Writer) => void,
+): Promise<void> {
   while (!killed()) {
     w.seq++;
     if (rand() < 0.08 && w.model.size > 0) {
@@ -172,6 +201,7 @@ async function runWriter(port: number, w: Writer, round: number, hot: readonly n
       const drop = rand() < 0.05;
       if (drop) [lo, hi] = [-Infinity, Infinity];
       w.pending = { kind: 'delete', lo, hi };
+      record(w);
       const q = drop ? `DROP SERIES FROM tort WHERE w = '${w.name}'` : `DELETE FROM tort WHERE w = '${w.name}' AND time >= ${lo}ms AND time < ${hi}ms`;
       const res = await post(port, `/query?db=${DB}&q=${encodeURIComponent(q)}`, '');
       if (res.status === 0) return brokenConnection(w.name, killed, failures); // killed with the DELETE in flight: stays pending
@@ -218,6 +248,7 @@ async function runWriter(port: number, w: Writer, round: number, hot: readonly n
       lines.set(t, round * 100_000_000 + (w.seq % 100_000) * 1000 + k);
     }
     w.pending = { kind: 'write', lines };
+    record(w);
     // Every precision in turn (times are whole seconds): the WAL logs each body with its own.
     const [precision, perMs] = PRECISIONS[w.seq % PRECISIONS.length]!;
     const body = [...lines].map(([t, v]) => `tort,w=${w.name} v=${v}i,r=${round}i ${BigInt(t) * perMs[0] / perMs[1]}`).join('\n');
