@@ -1,12 +1,14 @@
 /**
  * SIGKILL torture: a real `strata serve` is killed at random moments while writers append,
- * overwrite and DELETE across several shard groups, with flushes and compactions running, and
- * sometimes again while it is starting up. After every restart each writer's series must hold
- * exactly its acknowledged state, except where the one request it had in flight at the kill
- * may or may not have landed. Some deletes are DROP SERIES, and now and then a writer copies
- * its series with SELECT ... INTO, whose answer promises what a 204 does. Beside the writers a
- * catalog actor creates, fills and drops databases (crash-torture-ddl.ts). Used by crash-torture.test.ts (a few rounds in `make test`) and
- * crash-torture-run.ts (many rounds and seeds, for hunting).
+ * overwrite (at each precision in turn) and DELETE across several shard groups, with flushes
+ * and compactions running, and sometimes again while it is starting up. After every restart
+ * each writer's series must hold exactly its acknowledged state, except where the one request
+ * it had in flight at the kill may or may not have landed. Some deletes are DROP SERIES, and
+ * now and then a writer copies its series with SELECT ... INTO, whose answer promises what a
+ * 204 does. Beside the writers a catalog actor creates, fills, alters and drops databases,
+ * policies and a continuous query (crash-torture-ddl.ts), and optionally a backup is taken
+ * live and checked (crash-torture-backup.ts). Used by crash-torture.test.ts (a few rounds in
+ * `make test`) and crash-torture-run.ts (many rounds and seeds, for hunting).
  *
  * Each writer owns one series and issues one request at a time, so at a kill it has at most one
  * unanswered request: its points may each be there (new value) or not (old state), and a
