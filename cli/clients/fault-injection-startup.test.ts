@@ -111,8 +111,6 @@ interface Sweep {
   /** Texts some refusal of the sweep must have said: the sweep reached those files. */
   readonly named: readonly RegExp[];
   readonly damage?: (dir: string) => void;
-  /** With `damage`: only calls on these paths fail (every call otherwise). */
-  readonly paths?: (dir: string) => string[];
   /** With `damage`: acknowledged points it destroyed, and what a start must log about it. */
   readonly lost?: ReadonlySet<number>;
   readonly logged?: RegExp;
@@ -127,16 +125,11 @@ async function sweep(t: TestContext, s: Sweep): Promise<void> {
   const refusals: string[] = [];
   const cause = new RegExp(`(\\.wal|\\.tsm|series\\.log|catalog\\.json|fields\\.json|LOCK).*: ${s.error}`);
   for (let k = 1; k <= n; k++) {
-    const spec = (dir: string): FaultSpec => ({ calls: [s.call], error: s.error, when: String(k), paths: sweepPaths(s, dir) });
+    const spec = (dir: string): FaultSpec => ({ calls: [s.call], error: s.error, when: String(k), ...(s.damage ? {} : { paths: dataFiles(dir) }) });
     const expected: Expected = { refusal: cause, mayStart: true, ...(s.lost && { lost: s.lost }), ...(s.logged && { logged: s.logged }) };
     refusals.push(await faultedStart(t, `${s.call}-${k}`, spec, expected, s.damage, ONE_POOL_THREAD));
   }
   for (const re of s.named) assert.ok(refusals.some((r) => re.test(r)), `no refusal said ${re}: ${refusals.join(' | ')}`);
-}
-
-/** The paths whose calls fail: the data files, or with damage every path (undefined) or the sweep's own. */
-function sweepPaths(s: Sweep, dir: string): string[] | undefined {
-  return s.damage ? s.paths?.(dir) : dataFiles(dir);
 }
 
 /** How many `s.call`s a clean start makes (on the data files, for reads), on a copy of the template under `name`. */
@@ -144,7 +137,7 @@ async function countCalls(name: string, s: Sweep): Promise<number> {
   const dir = join(root, name);
   cpSync(template, dir, { recursive: true });
   s.damage?.(dir);
-  const start = await startUnderFault(dir, { ...env, ...ONE_POOL_THREAD }, { calls: [s.call], error: s.error, when: '65535', paths: sweepPaths(s, dir) });
+  const start = await startUnderFault(dir, { ...env, ...ONE_POOL_THREAD }, { calls: [s.call], error: s.error, when: '65535', ...(s.damage ? {} : { paths: dataFiles(dir) }) });
   if (start.server) await stopServer(start.server, 'SIGKILL');
   assert.ok(start.server, start.log());
   const n = start.fault.calls().filter((l) => new RegExp(`^\\d+\\s+${s.call}\\(`).test(l)).length;
@@ -152,7 +145,7 @@ async function countCalls(name: string, s: Sweep): Promise<number> {
   return n;
 }
 
-describe('injected I/O faults during start-up', { skip, timeout: 300_000 }, () => {
+describe('injected I/O faults during start-up', { skip, timeout: 480_000 }, () => {
   // The data directory of a crash: flushed files, a tombstone, then acknowledged points only in the WAL.
   before(async () => {
     let srv = await startServer({ dir: mkdtempSync(join(root, 'template-')), env: { ...env, SERVICE__FLUSH__INTERVAL_SECS: '1' } });
@@ -204,38 +197,20 @@ describe('injected I/O faults during start-up', { skip, timeout: 300_000 }, () =
 
   // A WAL segment damaged in the middle (not a torn tail: a record failing its checksum with
   // intact records after it), and each call of its repair failing alone in turn: the copy of
-  // the bad bytes to quarantine and the rewrite of the segment without them (write, fsync,
-  // rename, directory fsync). Rule: a start serves every acknowledged point but the damaged
-  // record's and logs what it moved aside, or refuses naming the segment and the cause; a
-  // half-done repair never blocks the next start nor costs it the records after the damage.
+  // the bad bytes to quarantine and the rewrite of the segment without them (fsync, rename,
+  // directory fsync; a failed write takes the failed fsync's path in fs/atomic.ts). Rule: a
+  // start serves every acknowledged point but the damaged record's and logs what it moved
+  // aside, or refuses naming the segment and the cause; a half-done repair never blocks the
+  // next start nor costs it the records after the damage.
   const lostBody = 6; // logged after the restart that made the template, not flushed
   const middle = (dir: string) => corruptRecordOf(dir, lostBody);
   const skipped = /WAL corruption: unreadable bytes moved to quarantine.* lostSeqs=\d+ /;
   const repairs: Sweep[] = [
     { call: 'rename', error: 'EIO', named: [/cannot open the WAL segment/] },
     { call: 'fsync', error: 'EIO', named: [/cannot open the WAL segment/] },
-    // The temp files of both copies only: the server's own log goes to stderr with write(2).
-    { call: 'write', error: 'ENOSPC', named: [/cannot open the WAL segment/], paths: (dir: string) => repairTempFiles(dir, lostBody) },
   ].map((s) => ({ ...s, damage: middle, lost: ledger.bodyTimes(lostBody), logged: skipped }));
   for (const s of repairs) it(`each ${s.call} of start-up failing alone (${s.error}), over a WAL record corrupted mid-segment: its points skipped and said so, or refused naming the segment`, (t) => sweep(t, s));
 });
-
-/** The temp files the repair of body `body`'s damaged record writes: its quarantine copy and the rewritten segment. */
-function repairTempFiles(dir: string, body: number): string[] {
-  const { seg, record } = recordOf(dir, body);
-  const name = seg.slice(seg.lastIndexOf('/') + 1);
-  return [join(dir, 'wal', 'quarantine', `${name}.corrupt-${record}.tmp`), `${seg}.tmp`];
-}
-
-/** The segment holding body `body`'s record, and the record's offset in it. */
-function recordOf(dir: string, body: number): { seg: string; record: number } {
-  for (const seg of segments(dir)) {
-    const bytes = readFileSync(seg);
-    const at = bytes.indexOf(`m,b=${ledger.bodyTag(body)} v=`);
-    if (at >= 0) return { seg, record: bytes.lastIndexOf(Buffer.from([0xf5, 0x52, 0x45, 0x43]), at) };
-  }
-  throw new Error(`body ${body} is not in the WAL of ${dir}`);
-}
 
 /**
  * Flip a byte of body `body`'s line protocol in its WAL record (a checksum failure), checking
