@@ -36,7 +36,11 @@ async function goneRows(srv: Server): Promise<string> {
 async function checkServed(srv: Server, when: string, lost?: ReadonlySet<number>): Promise<void> {
   await ledger.check(srv, when, lost);
   assert.doesNotMatch(await goneRows(srv), /"values"/, `${when}: deleted rows are back`);
-  assert.deepEqual(tempFiles(srv.dir), [], `${when}: temp files left`);
+  // A background save may be writing its temp file right now (the tombstone collection drops
+  // the DELETE's marks on shards without hidden rows): a leftover is one still there a second later.
+  const first = tempFiles(srv.dir);
+  if (first.length > 0) await new Promise((r) => setTimeout(r, 1000));
+  assert.deepEqual(first.filter((f) => tempFiles(srv.dir).includes(f)), [], `${when}: temp files left`);
 }
 
 /** WAL segments of a data directory, full paths. */
