@@ -29,28 +29,34 @@ export interface BackupDeps {
   readonly env: Record<string, string>;
   /** Each writer's acknowledged points (time ms → value) now, and its request in flight. */
   snapshot(): Map<string, { model: Map<number, number>; pending: Issued | undefined }>;
-  /** Every request issued so far, in order (the caller appends). */
-  readonly journal: readonly Issued[];
   readonly port?: number;
 }
 
 export class BackupActor {
   readonly stats: BackupStats = { backups: 0, checked: 0 };
+  /** Requests issued while a backup runs (undefined between backups: nothing is kept). */
+  private journal: Issued[] | undefined;
 
   constructor(
     private readonly deps: BackupDeps,
     private readonly rand: () => number,
   ) {}
 
+  /** A writer issued `request` (kept only while a backup runs). */
+  record(request: Issued | undefined): void {
+    if (request) this.journal?.push(request);
+  }
+
   /** One backup in round `round` after a random delay (none when the round ends first); problems go to `failures`. */
   async run(round: number, killed: () => boolean, failures: string[]): Promise<void> {
     await new Promise((r) => setTimeout(r, 100 + Math.floor(this.rand() * 2000)));
     if (killed()) return;
     const start = this.deps.snapshot();
-    const from = this.deps.journal.length;
+    this.journal = [];
     const out = join(`${this.deps.dir}-backups`, `r${round}`);
     const backup = await strata(['backup', '--output', out], serverEnv(this.deps.dir, TOOL_PORT, this.deps.env));
-    const during = this.deps.journal.slice(from);
+    const during = this.journal;
+    this.journal = undefined;
     if (backup.code !== 0) {
       failures.push(`backup in round ${round} exited ${backup.code ?? backup.signal}: ${backup.stderr.slice(-2000)}`);
       return;

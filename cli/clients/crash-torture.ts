@@ -111,12 +111,11 @@ export async function torture(opts: TortureOptions): Promise<TortureStats> {
   const log = opts.log ?? (() => undefined);
   // Its own generator: adding the actor leaves the writers' sequence of a seed as it was.
   const ddl = opts.ddl === false ? undefined : new DdlActor(mulberry32(opts.seed ^ 0x5eed), opts.ddlTrace);
-  const journal: Issued[] = [];
   const issued = (w: Writer): Issued | undefined =>
     w.pending?.kind === 'write' ? { w: w.name, kind: 'write', lines: w.pending.lines } : w.pending?.kind === 'delete' ? { w: w.name, kind: 'delete', lo: w.pending.lo, hi: w.pending.hi } : undefined;
   const backups = opts.backups
     ? new BackupActor(
-        { dir: opts.dir, db: DB, measurement: 'tort', env, journal, ...(opts.port !== undefined && { port: opts.port }), snapshot: () => new Map(writers.map((w) => [w.name, { model: new Map(w.model), pending: issued(w) }])) },
+        { dir: opts.dir, db: DB, measurement: 'tort', env, ...(opts.port !== undefined && { port: opts.port }), snapshot: () => new Map(writers.map((w) => [w.name, { model: new Map(w.model), pending: issued(w) }])) },
         mulberry32(opts.seed ^ 0xbac),
       )
     : undefined;
@@ -147,7 +146,7 @@ export async function torture(opts: TortureOptions): Promise<TortureStats> {
       }, killAfterMs);
       const failures: string[] = [];
       const hot = Array.from({ length: opts.hotWeeks ?? WEEKS }, (_, i) => (round + i) % WEEKS);
-      const record = (w: Writer) => void journal.push(issued(w)!);
+      const record = (w: Writer) => backups?.record(issued(w));
       await Promise.all([
         ...writers.map((w) => runWriter(s.port, w, round, hot, rand, () => killed, stats, failures, record)),
         ddl?.run(s.port, round, () => killed, failures),
