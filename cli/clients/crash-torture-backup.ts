@@ -62,6 +62,7 @@ export class BackupActor {
       return;
     }
     const scratch = join(`${this.deps.dir}-backups`, `restored-r${round}`);
+    const problems = failures.length;
     try {
       const restore = await strata(['restore', '--input', out], serverEnv(scratch, TOOL_PORT, this.deps.env));
       if (restore.code !== 0) {
@@ -87,8 +88,11 @@ export class BackupActor {
       }
       this.stats.backups++;
     } finally {
-      removeDir(scratch);
-      removeDir(out);
+      // Kept for inspection when the check failed.
+      if (failures.length === problems) {
+        removeDir(scratch);
+        removeDir(out);
+      }
     }
   }
 }

@@ -108,6 +108,36 @@ test('a WAL segment truncated between listing and copying: its points are in the
   assert.ok((await readdir(dst.walDir)).length <= 1);
 });
 
+test('a WAL segment truncated after an older one was copied: the older copy is dropped, the newer value in the data copy wins', async (t) => {
+  const root = await tempDir(t, 'strata-ckpt-');
+  const src = dirsIn(join(root, 'src'));
+  // 1 KiB segments: each body below starts a segment of its own.
+  const e = await Engine.open(engineOptions({ ...src, flushIntervalSec: 0, wal: { segmentSizeBytes: 1024, batchSize: 64, batchDelayUs: 200 }, compaction: { intervalMs: 0, coldAfterMs: 1, maxFileBytes: 1 << 30 } }));
+  await e.catalog.createDatabase('db');
+  await e.write({ db: 'db', precision: 'ns', body: batch(0) });
+  // The same 100 timestamps rewritten: values 1000 higher.
+  await e.write({ db: 'db', precision: 'ns', body: Buffer.from(Array.from({ length: 100 }, (_, i) => `m,host=h${i % 3} v=${1000 + i} ${i}`).join('\n')) });
+  const dst = await copyDirs(join(root, 'dst'));
+  await checkpointMeta(src.metaDir, dst.metaDir, silentLogger);
+  const opened: string[] = [];
+  const wal = await checkpointWal(src.walDir, dst.walDir, silentLogger, undefined, async (name) => {
+    opened.push(name);
+    if (opened.length === 2) await e.flush(); // both bodies to a TSM file, then every segment deleted
+  });
+  assert.ok(opened.length >= 2, `the bodies share a segment: ${opened.join(' ')}`);
+  await checkpointData(src.dataDir, dst.dataDir, silentLogger);
+  await e.close();
+  const restored = await open(dst);
+  try {
+    const values = (await readSeries(restored, { db: 'db', measurement: 'm', seriesKey: 'm,host=h0', field: 'v' })).map(([, v]) => v as number);
+    assert.equal(values.length, 34);
+    assert.ok(values.every((v) => v >= 1000), `older values came back: ${values.filter((v) => v < 1000).join(' ')}`);
+  } finally {
+    await restored.close();
+  }
+  assert.equal(wal.entries, 0, 'the copy of the first segment was dropped');
+});
+
 test('a WAL copy keeps whole records only and continues the sequence', async (t) => {
   const root = await tempDir(t, 'strata-ckpt-');
   const src = dirsIn(join(root, 'src'));
