@@ -14,7 +14,7 @@ import { engineOptions } from '../options.js';
 import { readSeries } from '../testing/read-all.js';
 import type { EngineDirs } from './backup.js';
 import { checkpointData } from './checkpoint-data.js';
-import { checkpointMeta } from './checkpoint-meta.js';
+import { addLaterTombstones, checkpointMeta } from './checkpoint-meta.js';
 import { checkpointWal } from './checkpoint-wal.js';
 import { tempDir } from '../testing/temp-dir.js';
 
@@ -136,6 +136,45 @@ test('a WAL segment truncated after an older one was copied: the older copy is d
     await restored.close();
   }
   assert.equal(wal.entries, 0, 'the copy of the first segment was dropped');
+});
+
+test('a DELETE answered during the copy whose rows a compaction purged from the newer files taken: the older file taken stays hidden', async (t) => {
+  const root = await tempDir(t, 'strata-ckpt-');
+  const src = dirsIn(join(root, 'src'));
+  // Level compactions only (never cold): the older level-1 file is left alone.
+  const e = await Engine.open(engineOptions({ ...src, flushIntervalSec: 0, compaction: { intervalMs: 0, coldAfterMs: 1e12, maxFileBytes: 1 << 30 } }));
+  await e.catalog.createDatabase('db');
+  const other = (k: number) => Buffer.from(`x v=${k} ${10_000 + k}`);
+  const fourFlushes = async (first: Buffer) => {
+    for (const body of [first, other(1), other(2), other(3)]) {
+      await e.write({ db: 'db', precision: 'ns', body });
+      await e.flush();
+    }
+  };
+  await fourFlushes(batch(0)); // older values, compacted into a level-1 file
+  await e.compactor.runOnce();
+  assert.equal(e.compactor.counters.compactions, 1);
+  // Rewritten; these four level-0 files wait for their compaction when the backup starts.
+  await fourFlushes(Buffer.from(Array.from({ length: 100 }, (_, i) => `m,host=h${i % 3} v=${1000 + i} ${i}`).join('\n')));
+  const dst = await copyDirs(join(root, 'dst'));
+  const meta = await checkpointMeta(src.metaDir, dst.metaDir, silentLogger);
+  await checkpointWal(src.walDir, dst.walDir, silentLogger);
+  // While the data is copied: DELETE host=h0, and a compaction purges its rows from the newer files.
+  await checkpointData(src.dataDir, dst.dataDir, silentLogger, async () => {
+    if (e.compactor.counters.compactions > 1) return;
+    await e.delete({ db: 'db', measurements: ['m'], expr: { op: 'eq', key: 'host', value: 'h0' }, minNs: 0n, maxNs: 100n, dropSeries: false });
+    await e.compactor.runOnce();
+    assert.equal(e.compactor.counters.compactions, 2);
+  });
+  await addLaterTombstones(src.metaDir, dst.metaDir, meta, silentLogger);
+  await e.close();
+  const restored = await open(dst);
+  try {
+    const h0 = await readSeries(restored, { db: 'db', measurement: 'm', seriesKey: 'm,host=h0', field: 'v' });
+    assert.deepEqual(h0.filter(([time]) => time < 100n), [], 'rows from before the overwrite came back');
+  } finally {
+    await restored.close();
+  }
 });
 
 test('a WAL copy keeps whole records only and continues the sequence', async (t) => {
