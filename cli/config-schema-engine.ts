@@ -16,6 +16,16 @@ export const storageSectionSchema = z.strictObject({
   wal_format: z.enum(['bincode', 'arrow_ipc']).default('bincode'),
   /** Not a spec key: decoded TSM blocks kept for queries (0 = none). */
   block_cache_bytes: int().nonnegative().default(32 * 1024 * 1024),
+  /**
+   * Not a spec key: a shard with no flush for this long is cold and gets a full compaction,
+   * which also purges deleted rows (influxd's compact-full-write-cold-duration).
+   */
+  compact_full_write_cold_duration: z
+    .string()
+    .default('4h')
+    .refine((text) => (parseDurationMs(text) ?? 0) > 0, {
+      message: 'expected a positive duration such as "30s", "5m" or "4h"',
+    }),
 });
 
 export const flushSectionSchema = z.strictObject({

@@ -43,7 +43,7 @@ const SPEC_DEFAULTS = {
   rate_limit: { enabled: false, max_requests_per_second: 0 },
   statement_summary: { enabled: true, max_entries: 1000, require_auth: true },
   // block_cache_bytes and cache_snapshot_bytes are not spec keys: memory budgets (README "Tuning")
-  storage: { wal_dir: './wal', meta_dir: './meta', wal_format: 'bincode', block_cache_bytes: 33554432 },
+  storage: { wal_dir: './wal', meta_dir: './meta', wal_format: 'bincode', block_cache_bytes: 33554432, compact_full_write_cold_duration: '4h' },
   flush: { interval_secs: 10, max_points_per_batch: 50000, wal_batch_size: 64, wal_batch_delay_us: 200, arrow_wal_enabled: true, cache_snapshot_bytes: 8388608 },
   chdb: {
     session_data_path: './chdb_data',

@@ -39,3 +39,9 @@ test('a snapshot size below 1 MiB is refused, naming the key', () => {
     (err: unknown) => err instanceof ConfigError && /flush\.cache_snapshot_bytes/.test(String(err.message) + JSON.stringify(err)),
   );
 });
+
+test('a shard is cold for full compactions after 4 h, or [storage] compact_full_write_cold_duration', () => {
+  assert.equal(options().compaction.coldAfterMs, 4 * 3600 * 1000);
+  assert.equal(options({ SERVICE__STORAGE__COMPACT_FULL_WRITE_COLD_DURATION: '3s' }).compaction.coldAfterMs, 3000);
+  assert.throws(() => options({ SERVICE__STORAGE__COMPACT_FULL_WRITE_COLD_DURATION: '0s' }), ConfigError);
+});

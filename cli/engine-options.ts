@@ -2,6 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { engineOptions, type EngineOptions } from '../engine/index.js';
 import type { Config } from './config.js';
+import { parseDurationMs } from './duration.js';
 import type { Logger } from './logger.js';
 
 export function engineOptionsFromConfig(config: Config, logger: Logger): EngineOptions {
@@ -27,5 +28,11 @@ export function engineOptionsFromConfig(config: Config, logger: Logger): EngineO
     // [flush] cache_snapshot_bytes (8 MiB default, config-schema-engine.ts) and [storage] block_cache_bytes.
     cacheSnapshotBytes: config.flush.cache_snapshot_bytes,
     blockCacheBytes: config.storage.block_cache_bytes,
+    // [storage] compact_full_write_cold_duration (validated positive by the schema).
+    compaction: {
+      intervalMs: 1000,
+      coldAfterMs: parseDurationMs(config.storage.compact_full_write_cold_duration) ?? 4 * 3600 * 1000,
+      maxFileBytes: 256 * 1024 * 1024,
+    },
   });
 }

@@ -8,6 +8,10 @@
  * replay their points) before restart N: the run must then fail on their points (the actor's
  * verifier works, and runs before the writers').
  * --trace FILE writes the catalog actor's answered requests there.
+ * --hot-weeks N writes new points to N of the six shard groups per round (the others go cold).
+ * --kill-ms LO,HI kills between LO and HI ms into each round (default 200,4200).
+ * --backups takes a live backup each round, restores it beside and checks it (crash-torture-backup.ts).
+ * --port P starts every server on loopback port P (default: a free port each time).
  * --without-ddl runs the writers alone, without the catalog actor (crash-torture-ddl.ts).
  */
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
@@ -29,6 +33,10 @@ const { values } = parseArgs({
     'without-ddl': { type: 'boolean', default: false },
     'break-ddl': { type: 'string' },
     trace: { type: 'string' },
+    port: { type: 'string' },
+    'hot-weeks': { type: 'string' },
+    'kill-ms': { type: 'string' },
+    backups: { type: 'boolean', default: false },
   },
 });
 const dir = values.dir ?? mkdtempSync(join(tmpdir(), 'strata-torture-'));
@@ -46,6 +54,10 @@ try {
     seed: Number(values.seed),
     rounds: Number(values.rounds),
     writers: Number(values.writers),
+    ...(values.port !== undefined && { port: Number(values.port) }),
+    backups: values.backups,
+    ...(values['hot-weeks'] !== undefined && { hotWeeks: Number(values['hot-weeks']) }),
+    ...(values['kill-ms'] !== undefined && { killMs: values['kill-ms'].split(',').map(Number) as [number, number] }),
     ddl: !values['without-ddl'],
     ddlTrace: values.trace ? (line) => appendFileSync(values.trace!, line + '\n') : undefined,
     env: Object.fromEntries(values.env.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])),
@@ -62,6 +74,7 @@ try {
   console.log(`ok seed ${values.seed}: ${JSON.stringify(stats)}`);
   if (!values.keep) {
     removeDir(dir);
+    removeDir(`${dir}-backups`);
     removeDir(logFile);
   }
 } catch (err) {

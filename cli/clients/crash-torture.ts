@@ -1,12 +1,14 @@
 /**
  * SIGKILL torture: a real `strata serve` is killed at random moments while writers append,
- * overwrite and DELETE across several shard groups, with flushes and compactions running, and
- * sometimes again while it is starting up. After every restart each writer's series must hold
- * exactly its acknowledged state, except where the one request it had in flight at the kill
- * may or may not have landed. Some deletes are DROP SERIES, and now and then a writer copies
- * its series with SELECT ... INTO, whose answer promises what a 204 does. Beside the writers a
- * catalog actor creates, fills and drops databases (crash-torture-ddl.ts). Used by crash-torture.test.ts (a few rounds in `make test`) and
- * crash-torture-run.ts (many rounds and seeds, for hunting).
+ * overwrite (at each precision in turn) and DELETE across several shard groups, with flushes
+ * and compactions running, and sometimes again while it is starting up. After every restart
+ * each writer's series must hold exactly its acknowledged state, except where the one request
+ * it had in flight at the kill may or may not have landed. Some deletes are DROP SERIES, and
+ * now and then a writer copies its series with SELECT ... INTO, whose answer promises what a
+ * 204 does. Beside the writers a catalog actor creates, fills, alters and drops databases,
+ * policies and a continuous query (crash-torture-ddl.ts), and optionally a backup is taken
+ * live and checked (crash-torture-backup.ts). Used by crash-torture.test.ts (a few rounds in
+ * `make test`) and crash-torture-run.ts (many rounds and seeds, for hunting).
  *
  * Each writer owns one series and issues one request at a time, so at a kill it has at most one
  * unanswered request: its points may each be there (new value) or not (old state), and a
@@ -17,6 +19,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mulberry32 } from '../../engine/index.js';
+import { BackupActor, type BackupStats, type Issued } from './crash-torture-backup.js';
 import { DdlActor, type DdlStats } from './crash-torture-ddl.js';
 import { brokenConnection, freePort, http, MAIN, postUnlessGone as post, serverEnv, serverRows, startServer, stopServer, type Server } from './harness.js';
 
@@ -34,12 +37,23 @@ export interface TortureOptions {
   readonly log?: (line: string) => void;
   /** Appends the server's stderr here after each server exits, when given. */
   readonly serverLog?: (text: string) => void;
+  /**
+   * Weeks (shard groups) new points go to in a round, a different run of them each round
+   * (default: all six). Fewer leave the other shards cold, so with a short
+   * SERVICE__STORAGE__COMPACT_FULL_WRITE_COLD_DURATION full compactions purge deleted rows
+   * while the round runs.
+   */
+  readonly hotWeeks?: number;
+  /** Loopback port of every server the run starts (default: a free one each time). */
+  readonly port?: number;
   /** Called with the server down, before each restart (the runner's --break-round uses it to show a verify failing). */
   readonly beforeRestart?: (round: number) => void;
   /** Run the catalog actor beside the writers (crash-torture-ddl.ts); default true. */
   readonly ddl?: boolean;
   /** The catalog actor's answered requests, line by line. */
   readonly ddlTrace?: (line: string) => void;
+  /** A live backup each round, restored and checked (crash-torture-backup.ts); default false. */
+  readonly backups?: boolean;
 }
 
 export interface TortureStats {
@@ -54,12 +68,20 @@ export interface TortureStats {
   startupKills: number;
   checked: number;
   ddl: DdlStats | undefined;
+  backups: BackupStats | undefined;
 }
 
 const WEEK_MS = 7 * 86_400_000;
 const BASE_MS = Date.UTC(2023, 0, 2); // a Monday: shard groups of 7 d start on Thursdays, so weeks straddle them
 const WEEKS = 6;
 const DB = 'tort';
+/** Write precisions and the factor (numerator, denominator) from ms to each. */
+const PRECISIONS: readonly (readonly [string, readonly [bigint, bigint]])[] = [
+  ['ms', [1n, 1n]],
+  ['s', [1n, 1000n]],
+  ['us', [1000n, 1n]],
+  ['ns', [1_000_000n, 1n]],
+];
 
 type Pending =
   | { kind: 'write'; lines: Map<number, number> }
@@ -89,7 +111,15 @@ export async function torture(opts: TortureOptions): Promise<TortureStats> {
   const log = opts.log ?? (() => undefined);
   // Its own generator: adding the actor leaves the writers' sequence of a seed as it was.
   const ddl = opts.ddl === false ? undefined : new DdlActor(mulberry32(opts.seed ^ 0x5eed), opts.ddlTrace);
-  const stats: TortureStats = { rounds: 0, acked: 0, overwrites: 0, deletes: 0, drops: 0, intos: 0, startupKills: 0, checked: 0, ddl: ddl?.stats };
+  const issued = (w: Writer): Issued | undefined =>
+    w.pending?.kind === 'write' ? { w: w.name, kind: 'write', lines: w.pending.lines } : w.pending?.kind === 'delete' ? { w: w.name, kind: 'delete', lo: w.pending.lo, hi: w.pending.hi } : undefined;
+  const backups = opts.backups
+    ? new BackupActor(
+        { dir: opts.dir, db: DB, measurement: 'tort', env, ...(opts.port !== undefined && { port: opts.port }), snapshot: () => new Map(writers.map((w) => [w.name, { model: new Map(w.model), pending: issued(w) }])) },
+        mulberry32(opts.seed ^ 0xbac),
+      )
+    : undefined;
+  const stats: TortureStats = { rounds: 0, acked: 0, overwrites: 0, deletes: 0, drops: 0, intos: 0, startupKills: 0, checked: 0, ddl: ddl?.stats, backups: backups?.stats };
   const writers: Writer[] = Array.from({ length: nWriters }, (_, w) => ({
     name: `w${w}`,
     model: new Map(),
@@ -100,7 +130,8 @@ export async function torture(opts: TortureOptions): Promise<TortureStats> {
     seq: 0,
   }));
 
-  let srv = await startServer({ dir: opts.dir, env });
+  const port = opts.port;
+  let srv = await startServer({ dir: opts.dir, env, port });
   try {
     const created = await http(srv.port, 'POST', `/query?q=${encodeURIComponent(`CREATE DATABASE ${DB}`)}`);
     if (created.status !== 200 || created.body.includes('"error"')) throw new Error(`CREATE DATABASE: ${created.status} ${created.body}`);
@@ -114,7 +145,13 @@ export async function torture(opts: TortureOptions): Promise<TortureStats> {
         s.child.kill('SIGKILL');
       }, killAfterMs);
       const failures: string[] = [];
-      await Promise.all([...writers.map((w) => runWriter(s.port, w, round, rand, () => killed, stats, failures)), ddl?.run(s.port, round, () => killed, failures)]);
+      const hot = Array.from({ length: opts.hotWeeks ?? WEEKS }, (_, i) => (round + i) % WEEKS);
+      const record = (w: Writer) => backups?.record(issued(w));
+      await Promise.all([
+        ...writers.map((w) => runWriter(s.port, w, round, hot, rand, () => killed, stats, failures, record)),
+        ddl?.run(s.port, round, () => killed, failures),
+        backups?.run(round, () => killed, failures),
+      ]);
       clearTimeout(timer);
       const exit = await s.exited;
       opts.serverLog?.(s.log());
@@ -123,16 +160,16 @@ export async function torture(opts: TortureOptions): Promise<TortureStats> {
 
       opts.beforeRestart?.(round);
       while (rand() < startupKillRate) {
-        await killDuringStartup(opts.dir, env, 20 + Math.floor(rand() * 800), opts.serverLog);
+        await killDuringStartup(opts.dir, env, 20 + Math.floor(rand() * 800), opts.serverLog, port);
         stats.startupKills++;
       }
-      srv = await startServer({ dir: opts.dir, env });
+      srv = await startServer({ dir: opts.dir, env, port });
       opts.ddlTrace?.(`-- round ${round} killed at ${killAfterMs} ms, restarted`);
       const ddlProblems = (await ddl?.verify(srv, round)) ?? [];
       if (ddlProblems.length > 0) throw new Error(`round ${round} ddl: ${ddlProblems.length} problems: ${ddlProblems.slice(0, 8).join('; ')}\n${srv.log().slice(-3000)}`);
       for (const w of writers) stats.checked += await verify(srv, w, round);
       stats.rounds++;
-      log(`round ${round}: killed at ${killAfterMs} ms; ${stats.acked} acked, ${stats.overwrites} overwrites, ${stats.deletes} deletes (${stats.drops} DROP SERIES), ${stats.intos} INTO, ${stats.startupKills} start-up kills, ${writers.reduce((n, w) => n + w.model.size, 0)} points held${ddl ? `; ddl ${ddl.stats.creates} CREATE, ${ddl.stats.dropDatabases} DROP DATABASE, ${ddl.stats.dropMeasurements} DROP MEASUREMENT, ${ddl.stats.policiesCreated}/${ddl.stats.policiesDropped} policies created/dropped, ${ddl.stats.points} points` : ''}`);
+      log(`round ${round}: killed at ${killAfterMs} ms; ${stats.acked} acked, ${stats.overwrites} overwrites, ${stats.deletes} deletes (${stats.drops} DROP SERIES), ${stats.intos} INTO, ${stats.startupKills} start-up kills, ${writers.reduce((n, w) => n + w.model.size, 0)} points held${ddl ? `; ddl ${ddl.stats.creates} CREATE, ${ddl.stats.dropDatabases} DROP DATABASE, ${ddl.stats.dropMeasurements} DROP MEASUREMENT, ${ddl.stats.policiesCreated}/${ddl.stats.policiesDropped} policies created/dropped, ${ddl.stats.alters} ALTER, ${ddl.stats.cqs} CQ created/dropped, ${ddl.stats.points} points` : ''}${backups ? `; ${backups.stats.backups} backups checked` : ''}`);
     }
     return stats;
   } finally {
@@ -141,7 +178,18 @@ export async function torture(opts: TortureOptions): Promise<TortureStats> {
   }
 }
 
-async function runWriter(port: number, w: Writer, round: number, rand: () => number, killed: () => boolean, stats: TortureStats, failures: string[]): Promise<void> {
+async function runWriter(
+  port: number,
+  w: Writer,
+  round: number,
+  hot: readonly number[],
+  rand: () => number,
+  killed: () => boolean,
+  stats: TortureStats,
+  failures: string[],
+  /** Called as each write or DELETE is issued (the backup check's journal). */
+  record: (w: Writer) => void,
+): Promise<void> {
   while (!killed()) {
     w.seq++;
     if (rand() < 0.08 && w.model.size > 0) {
@@ -154,6 +202,7 @@ async function runWriter(port: number, w: Writer, round: number, rand: () => num
       const drop = rand() < 0.05;
       if (drop) [lo, hi] = [-Infinity, Infinity];
       w.pending = { kind: 'delete', lo, hi };
+      record(w);
       const q = drop ? `DROP SERIES FROM tort WHERE w = '${w.name}'` : `DELETE FROM tort WHERE w = '${w.name}' AND time >= ${lo}ms AND time < ${hi}ms`;
       const res = await post(port, `/query?db=${DB}&q=${encodeURIComponent(q)}`, '');
       if (res.status === 0) return brokenConnection(w.name, killed, failures); // killed with the DELETE in flight: stays pending
@@ -193,15 +242,18 @@ async function runWriter(port: number, w: Writer, round: number, rand: () => num
         t = known[Math.floor(rand() * known.length)]!;
         stats.overwrites++;
       } else {
-        const week = Math.floor(rand() * WEEKS);
+        const week = hot[Math.floor(rand() * hot.length)]!;
         t = BASE_MS + week * WEEK_MS + w.nextSlot[week]! * 1000;
         w.nextSlot[week]!++;
       }
       lines.set(t, round * 100_000_000 + (w.seq % 100_000) * 1000 + k);
     }
     w.pending = { kind: 'write', lines };
-    const body = [...lines].map(([t, v]) => `tort,w=${w.name} v=${v}i,r=${round}i ${t}`).join('\n');
-    const res = await post(port, `/write?db=${DB}&precision=ms`, body);
+    record(w);
+    // Every precision in turn (times are whole seconds): the WAL logs each body with its own.
+    const [precision, perMs] = PRECISIONS[w.seq % PRECISIONS.length]!;
+    const body = [...lines].map(([t, v]) => `tort,w=${w.name} v=${v}i,r=${round}i ${BigInt(t) * perMs[0] / perMs[1]}`).join('\n');
+    const res = await post(port, `/write?db=${DB}&precision=${precision}`, body);
     if (res.status === 0) return brokenConnection(w.name, killed, failures);
     if (res.status !== 204) {
       failures.push(`${w.name} /write answered ${res.status} ${res.body}`);
@@ -275,8 +327,8 @@ function describe(p: Pending, t: number): string {
 }
 
 /** Starts `strata serve` on the same directories and SIGKILLs it after `afterMs`, ready or not. */
-async function killDuringStartup(dir: string, extraEnv: Record<string, string>, afterMs: number, serverLog?: (text: string) => void): Promise<void> {
-  const port = await freePort();
+async function killDuringStartup(dir: string, extraEnv: Record<string, string>, afterMs: number, serverLog?: (text: string) => void, fixedPort?: number): Promise<void> {
+  const port = fixedPort ?? (await freePort());
   const env = serverEnv(dir, port, extraEnv);
   const child = spawn(process.execPath, [MAIN, 'serve'], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';

@@ -10,7 +10,7 @@
  * cut or deleted, a TSM file it could not read moved away, the catalog's previous copy taken).
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, mkdtempSync, readdirSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
@@ -32,11 +32,15 @@ async function goneRows(srv: Server): Promise<string> {
   return res.body;
 }
 
-/** Everything acknowledged is served once, the deleted rows are not, no temp file is left. */
-async function checkServed(srv: Server, when: string): Promise<void> {
-  await ledger.check(srv, when);
+/** Everything acknowledged is served once (but the `lost` times), the deleted rows are not, no temp file is left. */
+async function checkServed(srv: Server, when: string, lost?: ReadonlySet<number>): Promise<void> {
+  await ledger.check(srv, when, lost);
   assert.doesNotMatch(await goneRows(srv), /"values"/, `${when}: deleted rows are back`);
-  assert.deepEqual(tempFiles(srv.dir), [], `${when}: temp files left`);
+  // A background save may be writing its temp file right now (the tombstone collection drops
+  // the DELETE's marks on shards without hidden rows): a leftover is one still there a second later.
+  const first = tempFiles(srv.dir);
+  if (first.length > 0) await new Promise((r) => setTimeout(r, 1000));
+  assert.deepEqual(first.filter((f) => tempFiles(srv.dir).includes(f)), [], `${when}: temp files left`);
 }
 
 /** WAL segments of a data directory, full paths. */
@@ -48,6 +52,10 @@ function segments(dir: string): string[] {
 interface Expected {
   readonly refusal?: RegExp;
   readonly mayStart?: boolean;
+  /** Acknowledged points the damage destroyed: served by no start. */
+  readonly lost?: ReadonlySet<number>;
+  /** What the faulted start or the clean one after it must log (saying what it skipped). */
+  readonly logged?: RegExp;
 }
 
 /**
@@ -67,7 +75,7 @@ async function faultedStart(t: TestContext, name: string, spec: (dir: string) =>
     if (first) {
       t.diagnostic('started under the fault');
       assert.ok(expected.mayStart, `started although it should have refused:\n${start.log().slice(-2000)}`);
-      await checkServed(first, 'started under the fault');
+      await checkServed(first, 'started under the fault', expected.lost);
     } else {
       const lastLine = start.log().trim().split('\n').at(-1) ?? '';
       t.diagnostic(`refused: exit ${start.exit?.code ?? start.exit?.signal}: ${lastLine}`);
@@ -83,7 +91,8 @@ async function faultedStart(t: TestContext, name: string, spec: (dir: string) =>
   }
   const again = await startServer({ dir, env });
   try {
-    await checkServed(again, 'the clean start after the faulted one');
+    await checkServed(again, 'the clean start after the faulted one', expected.lost);
+    if (expected.logged) assert.match(start.log() + again.log(), expected.logged, 'neither start said what it skipped');
     assert.equal((await http(again.port, 'POST', '/write?db=d', 'after v=1 1')).status, 204);
   } finally {
     await stopServer(again, 'SIGKILL');
@@ -106,6 +115,9 @@ interface Sweep {
   /** Texts some refusal of the sweep must have said: the sweep reached those files. */
   readonly named: readonly RegExp[];
   readonly damage?: (dir: string) => void;
+  /** With `damage`: acknowledged points it destroyed, and what a start must log about it. */
+  readonly lost?: ReadonlySet<number>;
+  readonly logged?: RegExp;
 }
 
 // File system calls at start-up run on libuv's pool: with one thread, strace's per-thread count says which call is the Kth.
@@ -118,7 +130,8 @@ async function sweep(t: TestContext, s: Sweep): Promise<void> {
   const cause = new RegExp(`(\\.wal|\\.tsm|series\\.log|catalog\\.json|fields\\.json|LOCK).*: ${s.error}`);
   for (let k = 1; k <= n; k++) {
     const spec = (dir: string): FaultSpec => ({ calls: [s.call], error: s.error, when: String(k), ...(s.damage ? {} : { paths: dataFiles(dir) }) });
-    refusals.push(await faultedStart(t, `${s.call}-${k}`, spec, { refusal: cause, mayStart: true }, s.damage, ONE_POOL_THREAD));
+    const expected: Expected = { refusal: cause, mayStart: true, ...(s.lost && { lost: s.lost }), ...(s.logged && { logged: s.logged }) };
+    refusals.push(await faultedStart(t, `${s.call}-${k}`, spec, expected, s.damage, ONE_POOL_THREAD));
   }
   for (const re of s.named) assert.ok(refusals.some((r) => re.test(r)), `no refusal said ${re}: ${refusals.join(' | ')}`);
 }
@@ -136,7 +149,7 @@ async function countCalls(name: string, s: Sweep): Promise<number> {
   return n;
 }
 
-describe('injected I/O faults during start-up', { skip, timeout: 300_000 }, () => {
+describe('injected I/O faults during start-up', { skip, timeout: 480_000 }, () => {
   // The data directory of a crash: flushed files, a tombstone, then acknowledged points only in the WAL.
   before(async () => {
     let srv = await startServer({ dir: mkdtempSync(join(root, 'template-')), env: { ...env, SERVICE__FLUSH__INTERVAL_SECS: '1' } });
@@ -185,7 +198,40 @@ describe('injected I/O faults during start-up', { skip, timeout: 300_000 }, () =
     { call: 'unlink', error: 'EIO', named: [/cannot lock .*LOCK/], damage: damaged },
   ];
   for (const s of writes) it(`each ${s.call} of start-up failing alone (${s.error}), over a torn WAL tail and series log: refused naming the file, or started with everything`, (t) => sweep(t, s));
+
+  // A WAL segment damaged in the middle (not a torn tail: a record failing its checksum with
+  // intact records after it), and each call of its repair failing alone in turn: the copy of
+  // the bad bytes to quarantine and the rewrite of the segment without them (fsync, rename,
+  // directory fsync; a failed write takes the failed fsync's path in fs/atomic.ts). Rule: a
+  // start serves every acknowledged point but the damaged record's and logs what it moved
+  // aside, or refuses naming the segment and the cause; a half-done repair never blocks the
+  // next start nor costs it the records after the damage.
+  const lostBody = 6; // logged after the restart that made the template, not flushed
+  const middle = (dir: string) => corruptRecordOf(dir, lostBody);
+  const skipped = /WAL corruption: unreadable bytes moved to quarantine.* lostSeqs=\d+ /;
+  const repairs: Sweep[] = [
+    { call: 'rename', error: 'EIO', named: [/cannot open the WAL segment/] },
+    { call: 'fsync', error: 'EIO', named: [/cannot open the WAL segment/] },
+  ].map((s) => ({ ...s, damage: middle, lost: ledger.bodyTimes(lostBody), logged: skipped }));
+  for (const s of repairs) it(`each ${s.call} of start-up failing alone (${s.error}), over a WAL record corrupted mid-segment: its points skipped and said so, or refused naming the segment`, (t) => sweep(t, s));
 });
+
+/**
+ * Flip a byte of body `body`'s line protocol in its WAL record (a checksum failure), checking
+ * that an intact record of a later body follows it in the same segment.
+ */
+function corruptRecordOf(dir: string, body: number): void {
+  for (const seg of segments(dir)) {
+    const bytes = readFileSync(seg);
+    const at = bytes.indexOf(`m,b=${ledger.bodyTag(body)} v=`);
+    if (at < 0) continue;
+    assert.ok(bytes.indexOf(`m,b=${ledger.bodyTag(body + 1)} v=`, at) > at, `no record after body ${body} in ${seg}`);
+    bytes.writeUInt8(bytes.readUInt8(at + 2) ^ 0x20, at + 2); // 'b' -> 'B': still text, no longer the checksummed bytes
+    writeFileSync(seg, bytes);
+    return;
+  }
+  throw new Error(`body ${body} is not in the WAL of ${dir}`);
+}
 
 // A skipped suite runs no after() hook: its directory goes here.
 if (skip) removeDir(root);

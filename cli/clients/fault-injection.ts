@@ -190,6 +190,16 @@ export class Ledger {
     return res.status;
   }
 
+  /** The tag value (`b`) of body `body` (the `body`th write, from 0): the number of its first point. */
+  bodyTag(body: number): string {
+    return `b${body * this.pointsPerBody}`;
+  }
+
+  /** Times of the points of body `body`. */
+  bodyTimes(body: number): Set<number> {
+    return new Set(Array.from({ length: this.pointsPerBody }, (_, i) => Date.UTC(2024, 0, 1) + (body * this.pointsPerBody + i) * 1000));
+  }
+
   /** Answers other than 204 so far. */
   refusals(): { status: number; body: string }[] {
     return this.answers.filter((a) => a.status !== 204);
@@ -199,8 +209,9 @@ export class Ledger {
    * Compare the stored points with the ledger: every acknowledged point with its value, none
    * twice, nothing that was never written. Refused points may be stored or not (a write that
    * failed may have reached the disk all the same, as in 1.x); returns how many are.
+   * Acknowledged points at the times in `lost` may be missing (damage destroyed them), not changed.
    */
-  async check(srv: Server, when: string): Promise<{ refusedStored: number }> {
+  async check(srv: Server, when: string, lost: ReadonlySet<number> = new Set()): Promise<{ refusedStored: number }> {
     const q = encodeURIComponent('SELECT v FROM m');
     const res = await http(srv.port, 'GET', `/query?db=${this.db}&epoch=ms&q=${q}`, undefined, {}, 60_000);
     if (res.status !== 200) throw new Error(`${when}: query answered ${res.status} ${res.body.slice(0, 300)}\n${srv.log().slice(-3000)}`);
@@ -212,7 +223,7 @@ export class Ledger {
       if (seen.has(t)) twice++;
       seen.set(t, v);
     }
-    const missing = [...this.acked].filter(([t, v]) => seen.get(t) !== v).length;
+    const missing = [...this.acked].filter(([t, v]) => seen.get(t) !== v && !(lost.has(t) && !seen.has(t))).length;
     const foreign = [...seen].filter(([t, v]) => this.acked.get(t) !== v && this.refused.get(t) !== v).length;
     const problems: string[] = [];
     if (missing > 0) problems.push(`${missing} of ${this.acked.size} acknowledged points missing or changed`);

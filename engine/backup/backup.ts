@@ -14,7 +14,9 @@
  *       before the data copy starts, and the data copy takes them (checkpoint-data.ts).
  * Points written during the backup may or may not be included; replaying the copied WAL
  * over newer TSM files puts the WAL's (older) value back for a timestamp rewritten meanwhile.
- * A DELETE or DROP issued during the backup may or may not be reflected.
+ * A DELETE or DROP issued during the backup may or may not be reflected; a DELETE whose
+ * tombstone the catalog still holds when the data copy ends hides the rows of the older files
+ * taken (the catalog copy gets it afterwards: addLaterTombstones in checkpoint-meta.ts).
  *
  * Crash safety: everything is written into `<output>.backup-tmp`, fsynced, then
  * `manifest.json` is written and the directory renamed to `<output>`. An interrupted run
@@ -25,7 +27,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { moveFile, writeFileAtomic } from '../fs/atomic.js';
 import { silentLogger, type EngineLogger } from '../logger.js';
 import { checkpointData } from './checkpoint-data.js';
-import { checkpointMeta } from './checkpoint-meta.js';
+import { addLaterTombstones, checkpointMeta } from './checkpoint-meta.js';
 import { checkpointWal } from './checkpoint-wal.js';
 import { BackupError } from './errors.js';
 import { fsyncTree } from './fs-tree.js';
@@ -89,6 +91,7 @@ export async function createBackup(source: EngineDirs, output: string, options: 
   const wal = await checkpointWal(source.walDir, join(tmp, 'wal'), log);
   await step('data');
   const data = await checkpointData(source.dataDir, join(tmp, 'data'), log);
+  await addLaterTombstones(source.metaDir, join(tmp, 'meta'), metaFiles, log);
 
   await step('checksum');
   const rel = [...metaFiles.map((f) => `meta/${f}`), ...wal.files.map((f) => `wal/${f}`), ...data.files.map((f) => `data/${f}`)];

@@ -10,8 +10,14 @@
  * - a segment listed but deleted before it could be opened was truncated: every entry in it
  *   was flushed to a TSM file published *before* the deletion. The data copy runs after this
  *   one (see backup.ts), so it finds those TSM files (or their compaction outputs).
+ * - truncation deletes segments from the oldest on, so a segment found deleted means every
+ *   segment before it was flushed and deleted too, possibly after it was copied here. Those
+ *   copies are dropped: replayed on restore, their entries would go into the cache, which wins
+ *   over TSM files, and put back the older value of every timestamp a later, flushed (and no
+ *   longer copied) entry rewrote. Found by the SIGKILL torture's live backups: acknowledged
+ *   overwrites came back with values written rounds earlier.
  */
-import { open, writeFile } from 'node:fs/promises';
+import { open, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SEGMENT_HEADER_SIZE, decodeSegmentHeader, encodeSegmentHeader, segmentFileName } from '../wal/record.js';
 import { readAt, scanSegment } from '../wal/scan.js';
@@ -34,6 +40,8 @@ export async function checkpointWal(
   logger: EngineLogger,
   /** Test seam: runs after the segments were listed, before any is opened. */
   afterList?: (names: readonly string[]) => Promise<void>,
+  /** Test seam: runs before each listed segment is opened. */
+  beforeOpen?: (name: string) => Promise<void>,
 ): Promise<WalCheckpoint> {
   let segments: Awaited<ReturnType<typeof listSegments>>;
   try {
@@ -50,11 +58,15 @@ export async function checkpointWal(
   for (const [i, ref] of segments.entries()) {
     let fh;
     try {
+      await beforeOpen?.(ref.name);
       fh = await open(join(walDir, ref.name), 'r');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      // Truncated meanwhile: flushed. Its name still bounds the seqs used so far.
+      // Truncated meanwhile: flushed, and so was every segment before it (header above).
+      // Its name still bounds the seqs used so far.
       if (ref.firstSeq - 1n > lastSeq) lastSeq = ref.firstSeq - 1n;
+      for (const name of files.splice(0)) await rm(join(targetDir, name), { force: true });
+      entries = 0;
       continue;
     }
     try {

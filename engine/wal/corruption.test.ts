@@ -263,6 +263,19 @@ for (const row of rows) {
       `expected a warning matching ${row.expect}, got ${JSON.stringify(warned.map((e) => e.msg))}`,
     );
     assertSurvivors(await replayAll(wal), lost);
+    // Each quarantine warning names the seqs it skipped: every lost one, and no survivor.
+    const claimed = new Set<bigint>();
+    for (const e of warned) {
+      const text = (e.obj as { lostSeqs?: string }).lostSeqs;
+      if (text === undefined) continue;
+      const m = /^(\d+)(?:\.\.(\d+)| and later)?$/.exec(text);
+      assert.ok(text === 'none' || m, `lostSeqs ${text}`);
+      if (!m) continue;
+      const hi = m[2] !== undefined ? BigInt(m[2]) : text.endsWith('later') ? BigInt(ENTRIES) : BigInt(m[1]!);
+      for (let q = BigInt(m[1]!); q <= hi; q++) claimed.add(q);
+    }
+    if (row.quarantined > 0) assert.deepEqual([...claimed].filter((q) => !lost.has(q)), [], 'a survivor named lost');
+    if (row.quarantined > 0) assert.deepEqual([...lost].filter((q) => !claimed.has(q)), [], 'a lost seq not named');
     const quarantine = await readdir(join(layout.dir, QUARANTINE_DIR)).catch(() => []);
     assert.equal(quarantine.length, row.quarantined, `quarantine holds ${JSON.stringify(quarantine)}`);
 

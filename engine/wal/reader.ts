@@ -15,7 +15,8 @@
  *     of a sealed segment) → the bytes are copied to quarantine/<segment>.corrupt-<offset>,
  *     the segment is rewritten atomically without them, and scanning resumes at the next
  *     valid record, so every intact entry is kept
- * After repair a second open finds nothing to report. Sequence numbers continue after the
+ * Each warning for quarantined bytes names the seqs they may have held (`lostSeqs`): the
+ * acknowledged writes whose points are not replayed. After repair a second open finds nothing to report. Sequence numbers continue after the
  * highest seq seen in a record or implied by a segment name (a quarantined segment named F
  * may have held seqs from F on; reusing them would confuse a flushed-up-to watermark).
  */
@@ -50,6 +51,8 @@ interface Damage {
   readonly end: number;
   readonly torn: boolean;
   readonly reason: string;
+  readonly afterSeq: bigint;
+  readonly nextSeq: bigint | undefined;
 }
 
 /** Check and repair the WAL in `dir` (created if missing). Does not lock; Wal.open does. */
@@ -71,11 +74,12 @@ export async function openWal(dir: string, logger: EngineLogger): Promise<Recove
   for (const [i, ref] of listed.entries()) {
     if (ref.firstSeq - 1n > lastSeq) lastSeq = ref.firstSeq - 1n;
     const isLast = i === listed.length - 1;
+    const nextFirstSeq = listed[i + 1]?.firstSeq;
     // An I/O error is not damage: nothing is cut or moved for it (the next start, with the
     // disk answering, finds the segment as it was), and start-up fails naming the segment.
     let checked: Checked;
     try {
-      checked = await checkSegment(dir, ref, lastSeq, isLast, logger);
+      checked = await checkSegment(dir, ref, lastSeq, nextFirstSeq, logger);
     } catch (err) {
       throw StorageIoError.wrap(`cannot open the WAL segment ${join(dir, ref.name)}`, err);
     }
@@ -97,12 +101,16 @@ export async function openWal(dir: string, logger: EngineLogger): Promise<Recove
 /** A segment after its check and repair: its size and the last seq in it, or moved to quarantine whole. */
 type Checked = { readonly size: number; readonly lastSeq: bigint } | 'quarantined';
 
-/** Check one segment and apply the recovery rules; `lastSeq` is the highest seq before it. */
-async function checkSegment(dir: string, ref: SegmentRef, lastSeq: bigint, isLast: boolean, logger: EngineLogger): Promise<Checked> {
+/**
+ * Check one segment and apply the recovery rules; `lastSeq` is the highest seq before it,
+ * `nextFirstSeq` the first seq of the segment after it (undefined for the last segment).
+ */
+async function checkSegment(dir: string, ref: SegmentRef, lastSeq: bigint, nextFirstSeq: bigint | undefined, logger: EngineLogger): Promise<Checked> {
+  const isLast = nextFirstSeq === undefined;
   const path = join(dir, ref.name);
   if (!(await stat(path)).isFile()) {
     // A directory where a segment belongs (a copy gone wrong) holds no records.
-    await quarantineWhole(dir, ref, 0, 'not a file', logger);
+    await quarantineWhole(dir, ref, 0, 'not a file', lostSeqs(ref.firstSeq - 1n, nextFirstSeq), logger);
     return 'quarantined';
   }
   const fh = await open(path, 'r');
@@ -114,7 +122,7 @@ async function checkSegment(dir: string, ref: SegmentRef, lastSeq: bigint, isLas
     const bad = 'bad' in header ? header.bad : header.firstSeq !== ref.firstSeq ? `header seq ${header.firstSeq} does not match name` : undefined;
     if (bad !== undefined && !(await holdsRecords(fh, size, lastSeq))) {
       await fh.close();
-      await quarantineWhole(dir, ref, size, bad, logger);
+      await quarantineWhole(dir, ref, size, bad, lostSeqs(ref.firstSeq - 1n, nextFirstSeq), logger);
       return 'quarantined';
     }
     // Only the 16 header bytes are damaged: the records carry their own checksums and seqs,
@@ -128,7 +136,7 @@ async function checkSegment(dir: string, ref: SegmentRef, lastSeq: bigint, isLas
   } finally {
     await fh.close().catch(() => {});
   }
-  size = await repairSegment(dir, ref, size, damages, isLast, logger);
+  size = await repairSegment(dir, ref, size, damages, nextFirstSeq, logger);
   return { size, lastSeq };
 }
 
@@ -224,15 +232,16 @@ async function replaceHeader(dir: string, ref: SegmentRef, damaged: Buffer, reas
   logger.warn({ segment: ref.name, offset: 0, bytes: damaged.length, reason, quarantine: to }, 'WAL segment header damaged: rewritten from the segment name, its records kept');
 }
 
-async function quarantineWhole(dir: string, ref: SegmentRef, size: number, reason: string, logger: EngineLogger): Promise<void> {
+async function quarantineWhole(dir: string, ref: SegmentRef, size: number, reason: string, lost: string, logger: EngineLogger): Promise<void> {
   const to = await quarantinePath(dir, ref.name, 0);
   await moveFile(join(dir, ref.name), to);
-  logger.warn({ segment: ref.name, offset: 0, bytes: size, reason, quarantine: to }, 'WAL segment unreadable; moved to quarantine');
+  logger.warn({ segment: ref.name, offset: 0, bytes: size, reason, lostSeqs: lost, quarantine: to }, 'WAL segment unreadable; moved to quarantine');
 }
 
 /** Apply the recovery rules for one scanned segment; returns its size afterwards. */
-async function repairSegment(dir: string, ref: SegmentRef, size: number, damages: Damage[], isLast: boolean, logger: EngineLogger): Promise<number> {
+async function repairSegment(dir: string, ref: SegmentRef, size: number, damages: Damage[], nextFirstSeq: bigint | undefined, logger: EngineLogger): Promise<number> {
   if (damages.length === 0) return size;
+  const isLast = nextFirstSeq === undefined;
   const path = join(dir, ref.name);
   const last = damages[damages.length - 1];
   const tornTail = isLast && last !== undefined && last.torn ? last : undefined;
@@ -271,7 +280,7 @@ async function repairSegment(dir: string, ref: SegmentRef, size: number, damages
     const to = await quarantinePath(dir, ref.name, d.offset);
     await writeFileAtomic(to, whole.subarray(d.offset, d.end));
     logger.warn(
-      { segment: ref.name, offset: d.offset, bytes: d.end - d.offset, reason: d.reason, quarantine: to },
+      { segment: ref.name, offset: d.offset, bytes: d.end - d.offset, reason: d.reason, lostSeqs: lostSeqs(d.afterSeq, d.nextSeq ?? nextFirstSeq), quarantine: to },
       'WAL corruption: unreadable bytes moved to quarantine, later records kept',
     );
   }
@@ -279,6 +288,20 @@ async function repairSegment(dir: string, ref: SegmentRef, size: number, damages
   const repaired = Buffer.concat(kept);
   await writeFileAtomic(path, repaired);
   return repaired.length;
+}
+
+/**
+ * The seqs damaged bytes may have held, for the operator: those strictly between the intact
+ * record before them (`after`) and the one after (`next`, undefined when none follows in the
+ * WAL): acknowledged writes (or cancels) that are not replayed. Seqs only grow, so the bytes
+ * held at most these; 'none' means they held no record (garbage after the last one).
+ */
+export function lostSeqs(after: bigint, next: bigint | undefined): string {
+  const first = after + 1n;
+  if (next === undefined) return `${first} and later`;
+  const last = next - 1n;
+  if (last < first) return 'none';
+  return last === first ? `${first}` : `${first}..${last}`;
 }
 
 /**

@@ -30,6 +30,10 @@ export type ScanEvent =
        */
       readonly torn: boolean;
       readonly reason: string;
+      /** Seq of the last intact record before the damage (the scan's `afterSeq` when none). */
+      readonly afterSeq: bigint;
+      /** Seq of the intact record the scan resumes at; undefined when none follows in the segment. */
+      readonly nextSeq: bigint | undefined;
     };
 
 /**
@@ -69,7 +73,7 @@ export async function* scanSegment(fh: FileHandle, start: number, limit: number,
     }
     const sync = await resync(fh, pos, limit, prev);
     const torn = sync.next === undefined && (cutShort || sync.restIsZero);
-    yield { type: 'damage', offset: pos, end: sync.next ?? limit, torn, reason };
+    yield { type: 'damage', offset: pos, end: sync.next ?? limit, torn, reason, afterSeq: prev, nextSeq: sync.seq };
     if (sync.next === undefined) return;
     pos = sync.next;
   }
@@ -79,16 +83,16 @@ export async function* scanSegment(fh: FileHandle, start: number, limit: number,
  * Find the first offset after `from` where a complete, valid record with seq > `prev`
  * starts. Rare path: reads the rest of the segment (bounded by the segment size) at once.
  */
-async function resync(fh: FileHandle, from: number, limit: number, prev: bigint): Promise<{ next: number | undefined; restIsZero: boolean }> {
+async function resync(fh: FileHandle, from: number, limit: number, prev: bigint): Promise<{ next: number | undefined; seq: bigint | undefined; restIsZero: boolean }> {
   const rest = await readAt(fh, from, limit - from);
   const restIsZero = rest.every((b) => b === 0);
   let i = rest.indexOf(RECORD_MAGIC, 1);
   while (i !== -1) {
     const d = decodeRecord(rest, i);
-    if (d.status === 'ok' && d.entry.seq > prev) return { next: from + i, restIsZero };
+    if (d.status === 'ok' && d.entry.seq > prev) return { next: from + i, seq: d.entry.seq, restIsZero };
     i = rest.indexOf(RECORD_MAGIC, i + 1);
   }
-  return { next: undefined, restIsZero };
+  return { next: undefined, seq: undefined, restIsZero };
 }
 
 export async function readAt(fh: FileHandle, position: number, length: number): Promise<Buffer> {
